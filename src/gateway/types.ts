@@ -1,0 +1,48 @@
+import type { Source } from "../core/types.js";
+
+/** A chat message as the OpenAI Chat Completions protocol carries it. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/**
+ * What the call is for. Remote gateways see only `messages`; the built-in local model, which cannot
+ * read a prompt, uses this structured copy of the same task.
+ */
+export type GenerateTask =
+  | { kind: "claims"; sources: Source[]; messages: ChatMessage[] }
+  | { kind: "fields"; sources: Source[]; schema: Record<string, string> }
+  | { kind: "answer"; messages: ChatMessage[] };
+
+/** One model call. */
+export interface GenerateRequest {
+  model: string;
+  messages: ChatMessage[];
+  task: GenerateTask;
+  /** JSON schema of the expected output; absent for a plain-text answer. */
+  responseSchema?: { name: string; schema: Record<string, unknown> } | undefined;
+  temperature?: number | undefined;
+  maxTokens?: number | undefined;
+  /** Bearer key to send to the gateway. */
+  apiKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Token counts of one call. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** What a model call returns: the raw text content and its token usage. */
+export interface GenerateResult {
+  content: string;
+  usage: TokenUsage;
+}
+
+/** A model backend: the OpenAI-compatible gateway adapter, the local model, or a router over both. */
+export interface Gateway {
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+}
