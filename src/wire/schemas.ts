@@ -1,0 +1,247 @@
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+
+// One schema per wire shape: validation, TypeScript types and the OpenAPI document all come from here.
+// Objects are closed (additionalProperties: false) so a misspelt option is an error, not a silent default.
+
+const closed = { additionalProperties: false } as const;
+
+export const SourceSchema = Type.Object(
+  {
+    id: Type.String({
+      minLength: 1,
+      description: "Chosen by the caller; echoed back in citations as `source`.",
+    }),
+    text: Type.String({ description: "Source text that is matched against." }),
+  },
+  { ...closed, $id: "Source" },
+);
+
+export const MessageSchema = Type.Object(
+  {
+    role: Type.Union([Type.Literal("system"), Type.Literal("user"), Type.Literal("assistant")]),
+    content: Type.String(),
+  },
+  { ...closed, $id: "Message" },
+);
+
+export const ModeSchema = Type.Union([Type.Literal("strict"), Type.Literal("lenient")], {
+  description:
+    "`strict` (default) is boundary-exact; `lenient` compares word tokens, ignoring case and punctuation.",
+});
+
+export const CheckNumbersSchema = Type.Union([Type.Boolean(), Type.Literal("source"), Type.Literal("row")], {
+  description:
+    "Numbers in a claim must appear in its source (`true`/`source`) or in the named table cell (`row`).",
+});
+
+const model = Type.String({
+  minLength: 1,
+  description: "`local` for the built-in model, or any gateway model id.",
+});
+const sources = Type.Array(SourceSchema, { description: "The caller's own chunks." });
+const messages = Type.Array(MessageSchema, { minItems: 1 });
+const minCoverage = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description: "`abstained` is true below it. 0 is off.",
+});
+const retry = Type.Integer({
+  minimum: 0,
+  maximum: 5,
+  description: "Regenerate up to N more times while any claim is unsupported.",
+});
+
+export const CreateRequestSchema = Type.Object(
+  {
+    model,
+    messages,
+    sources,
+    mode: Type.Optional(ModeSchema),
+    min_coverage: Type.Optional(minCoverage),
+    retry: Type.Optional(retry),
+    check_numbers: Type.Optional(CheckNumbersSchema),
+    allow_ungrounded: Type.Optional(Type.Boolean()),
+    temperature: Type.Optional(Type.Number({ minimum: 0, description: "Passed through to the gateway." })),
+    max_tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Passed through to the gateway." })),
+  },
+  closed,
+);
+export type CreateRequest = Static<typeof CreateRequestSchema>;
+
+export const ExtractRequestSchema = Type.Object(
+  {
+    model,
+    sources,
+    schema: Type.Record(Type.String(), Type.String({ minLength: 1 }), {
+      minProperties: 1,
+      maxProperties: 100,
+      description:
+        "Field name mapped to a short, concrete description of the wanted value (1 to 100 fields).",
+    }),
+    mode: Type.Optional(ModeSchema),
+  },
+  closed,
+);
+export type ExtractRequest = Static<typeof ExtractRequestSchema>;
+
+export const EvalCaseSchema = Type.Object({ messages, sources }, closed);
+
+export const EvalRequestSchema = Type.Object(
+  {
+    model,
+    mode: Type.Optional(ModeSchema),
+    cases: Type.Array(EvalCaseSchema, { minItems: 1, description: "1 to 200 cases." }),
+    check_numbers: Type.Optional(CheckNumbersSchema),
+    retry: Type.Optional(retry),
+    min_coverage: Type.Optional(minCoverage),
+  },
+  closed,
+);
+export type EvalRequest = Static<typeof EvalRequestSchema>;
+
+export const CandidateClaimSchema = Type.Object(
+  {
+    claim: Type.Optional(Type.String()),
+    quote: Type.String(),
+    source: Type.String(),
+  },
+  closed,
+);
+
+export const CheckRequestSchema = Type.Object(
+  {
+    sources,
+    claims: Type.Array(CandidateClaimSchema),
+    mode: Type.Optional(ModeSchema),
+    check_numbers: Type.Optional(CheckNumbersSchema),
+  },
+  closed,
+);
+export type CheckRequest = Static<typeof CheckRequestSchema>;
+
+export const CheckFieldsRequestSchema = Type.Object(
+  {
+    sources,
+    fields: Type.Record(
+      Type.String(),
+      Type.Object(
+        {
+          value: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+          source: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        },
+        closed,
+      ),
+    ),
+    mode: Type.Optional(ModeSchema),
+  },
+  closed,
+);
+export type CheckFieldsRequest = Static<typeof CheckFieldsRequestSchema>;
+
+// Responses.
+
+const range = Type.Tuple([Type.Integer(), Type.Integer()], {
+  description: "[start, end) in UTF-16 code units; text.slice(start, end) === quote.",
+});
+
+export const CitationSchema = Type.Object({
+  claim: Type.String(),
+  quote: Type.String(),
+  source: Type.String(),
+  range,
+});
+
+export const UnsupportedClaimSchema = Type.Object({
+  claim: Type.String(),
+  reason: Type.Union([
+    Type.Literal("quote_not_found"),
+    Type.Literal("unknown_source"),
+    Type.Literal("number_not_found"),
+  ]),
+});
+
+export const UsageSchema = Type.Object({
+  prompt_tokens: Type.Integer(),
+  completion_tokens: Type.Integer(),
+  total_tokens: Type.Integer(),
+  model_calls: Type.Integer(),
+});
+
+export const CreateResultSchema = Type.Object({
+  id: Type.String(),
+  model: Type.String(),
+  text: Type.String(),
+  citations: Type.Array(CitationSchema),
+  unsupported: Type.Array(UnsupportedClaimSchema),
+  coverage: Type.Number(),
+  abstained: Type.Boolean(),
+  grounded: Type.Boolean(),
+  usage: UsageSchema,
+});
+export type CreateResult = Static<typeof CreateResultSchema>;
+
+export const FieldResultSchema = Type.Object({
+  value: Type.Union([Type.String(), Type.Null()]),
+  source: Type.Optional(Type.String()),
+  range: Type.Optional(range),
+  grounded: Type.Boolean(),
+  reason: Type.Optional(Type.Literal("not_found")),
+});
+
+export const ExtractResultSchema = Type.Object({
+  id: Type.String(),
+  model: Type.String(),
+  fields: Type.Record(Type.String(), FieldResultSchema),
+  coverage: Type.Number(),
+  usage: UsageSchema,
+});
+export type ExtractResult = Static<typeof ExtractResultSchema>;
+
+export const CaseErrorSchema = Type.Object({
+  type: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+});
+
+export const EvalCaseResultSchema = Type.Union([
+  Type.Object({ coverage: Type.Number(), citations: Type.Integer(), unsupported: Type.Integer() }),
+  Type.Object({ error: CaseErrorSchema }),
+]);
+
+export const EvalResultSchema = Type.Object({
+  aggregate: Type.Object({
+    coverage_mean: Type.Number(),
+    unsupported_rate: Type.Number(),
+    n: Type.Integer(),
+    errored: Type.Integer(),
+  }),
+  cases: Type.Array(EvalCaseResultSchema),
+  usage: Type.Object({ total_tokens: Type.Integer(), model_calls: Type.Integer() }),
+});
+export type EvalResult = Static<typeof EvalResultSchema>;
+
+export const CheckResultSchema = Type.Object({
+  text: Type.String(),
+  citations: Type.Array(CitationSchema),
+  unsupported: Type.Array(UnsupportedClaimSchema),
+  coverage: Type.Number(),
+  usage: Type.Object({ model_calls: Type.Integer(), total_tokens: Type.Integer() }),
+});
+
+export const ErrorBodySchema = Type.Object({
+  error: Type.Object({
+    type: Type.String(),
+    code: Type.String(),
+    message: Type.String(),
+    param: Type.Optional(Type.String()),
+    unsupported: Type.Optional(Type.Array(UnsupportedClaimSchema)),
+  }),
+});
+
+/** Every schema a route uses, for tests that walk them. */
+export const requestSchemas: Record<string, TSchema> = {
+  create: CreateRequestSchema,
+  extract: ExtractRequestSchema,
+  eval: EvalRequestSchema,
+  check: CheckRequestSchema,
+};
