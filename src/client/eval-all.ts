@@ -1,0 +1,125 @@
+import { VerifiedError } from "./errors.js";
+import { userAbortError } from "./post-json.js";
+import type {
+  EvalAllCaseResult,
+  EvalAllParams,
+  EvalAllResult,
+  EvalCase,
+  EvalCaseResult,
+  EvalParams,
+  EvalResult,
+} from "./types.js";
+
+/** Cases per eval request: the service's limit. */
+export const EVAL_PAGE_SIZE = 200;
+/** Pages in flight at once unless `concurrency` says otherwise. */
+export const DEFAULT_EVAL_CONCURRENCY = 2;
+
+/** One eval request, as `Verified.eval` makes it. */
+export type EvalPage = (params: EvalParams, options: { signal: AbortSignal }) => Promise<EvalResult>;
+
+/**
+ * Runs a dataset of any size through `evalPage` in pages of 200, at most `concurrency` in flight, and merges
+ * the pages exactly (see `mergeEvalResults`). The first page that fails (after the client's own retries;
+ * an auth or quota error among them) aborts the pages in flight and rejects the run with its error.
+ */
+export async function evalAll(
+  evalPage: EvalPage,
+  params: EvalAllParams,
+  signal?: AbortSignal,
+): Promise<EvalAllResult> {
+  const { cases, onProgress, concurrency = DEFAULT_EVAL_CONCURRENCY, ...shared } = params;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`"concurrency" must be a whole number of at least 1; got ${concurrency}.`);
+  }
+  if (signal?.aborted) throw userAbortError(signal);
+  const pageStarts: number[] = [];
+  for (let start = 0; start < cases.length; start += EVAL_PAGE_SIZE) pageStarts.push(start);
+
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", forwardAbort, { once: true });
+  const pageResults: EvalResult[] = [];
+  let nextPage = 0;
+  let done = 0;
+  let failure: { error: unknown } | undefined;
+
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && nextPage < pageStarts.length) {
+      const page = nextPage++;
+      const start = pageStarts[page] ?? 0;
+      const pageCases = cases.slice(start, start + EVAL_PAGE_SIZE);
+      try {
+        // The service rejects unknown fields, so each case's `id` stays here.
+        const wireCases = pageCases.map(({ id: _id, ...evalCase }): EvalCase => evalCase);
+        const result = await evalPage({ ...shared, cases: wireCases }, { signal: controller.signal });
+        if (result.cases.length !== pageCases.length) {
+          throw new VerifiedError({
+            type: "invalid_response",
+            status: 200,
+            message: `An eval page of ${pageCases.length} cases came back with ${result.cases.length} results.`,
+          });
+        }
+        pageResults[page] = result;
+        done += pageCases.length;
+        onProgress?.({ done, total: cases.length });
+      } catch (error) {
+        if (failure === undefined) {
+          failure = { error };
+          controller.abort();
+        }
+      }
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, pageStarts.length) }, worker));
+  } finally {
+    signal?.removeEventListener("abort", forwardAbort);
+  }
+  if (failure !== undefined) throw failure.error;
+
+  const merged = mergeEvalResults(pageResults);
+  return {
+    ...merged,
+    cases: merged.cases.map((entry, index): EvalAllCaseResult => {
+      const id = cases[index]?.id;
+      return id === undefined ? entry : { id, ...entry };
+    }),
+  };
+}
+
+/**
+ * Merges eval results as if they had been one request: `coverageMean` is the mean over every non-errored
+ * case of every result (not a mean of means), `unsupportedRate` is total unsupported over total claims, and
+ * `n`, `errored` and usage are summed. Cases keep their order.
+ */
+export function mergeEvalResults(results: EvalResult[]): EvalResult {
+  const cases: EvalCaseResult[] = results.flatMap((result) => result.cases);
+  let scored = 0;
+  let coverageSum = 0;
+  let unsupported = 0;
+  let claims = 0;
+  for (const entry of cases) {
+    if (entry.error !== undefined) continue;
+    scored += 1;
+    coverageSum += entry.coverage;
+    unsupported += entry.unsupported;
+    claims += entry.citations + entry.unsupported;
+  }
+  const sum = (pick: (result: EvalResult) => number) =>
+    results.reduce((total, result) => total + pick(result), 0);
+  return {
+    aggregate: {
+      coverageMean: scored === 0 ? 0 : coverageSum / scored,
+      unsupportedRate: claims === 0 ? 0 : unsupported / claims,
+      n: sum((result) => result.aggregate.n),
+      errored: sum((result) => result.aggregate.errored),
+    },
+    cases,
+    usage: {
+      totalTokens: sum((result) => result.usage.totalTokens),
+      modelCalls: sum((result) => result.usage.modelCalls),
+    },
+  };
+}

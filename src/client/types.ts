@@ -1,0 +1,242 @@
+// The client's view of the wire contract, in camelCase. These types are declared here rather than imported
+// from the server or the core so that `verified/client` stays a standalone, dependency-free entry point.
+
+/** How a quote is compared with a source: `strict` is boundary-exact, `lenient` tolerates punctuation and case. */
+export type MatchMode = "strict" | "lenient";
+
+/** The `checkNumbers` option: off, anywhere in the cited source (`true` or `"source"`), or bound to the table row. */
+export type CheckNumbers = boolean | "source" | "row";
+
+/** `[start, end)` in UTF-16 code units into a source's original text. */
+export type Range = [start: number, end: number];
+
+/** A caller-supplied source chunk; `id` comes back in citations as `source`. */
+export interface Source {
+  id: string;
+  text: string;
+}
+
+/** One conversation message. */
+export interface Message {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** A grounded claim. `sourceText.slice(range[0], range[1]) === quote`. */
+export interface Citation {
+  claim: string;
+  quote: string;
+  source: string;
+  range: Range;
+}
+
+/** Why a claim was removed from the answer. */
+export type UnsupportedReason = "quote_not_found" | "unknown_source" | "number_not_found";
+
+/** A claim that could not be grounded. */
+export interface UnsupportedClaim {
+  claim: string;
+  reason: UnsupportedReason;
+}
+
+/** Token and call counts of a create or extract request. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  modelCalls: number;
+}
+
+/** Token and call counts of an eval or check request. */
+export interface CallUsage {
+  totalTokens: number;
+  modelCalls: number;
+}
+
+/** Body of `create` (`POST /v1/verified`). */
+export interface CreateParams {
+  model: string;
+  messages: Message[];
+  sources: Source[];
+  /** Default `strict`. */
+  mode?: MatchMode;
+  /** 0..1; when the result's coverage is below it, the result has `abstained: true`. Default 0 (off). */
+  minCoverage?: number;
+  /** Regenerate up to N more times while any claim is unsupported. Default 0. */
+  retry?: number;
+  /** Numbers in a claim must appear verbatim in its source (or its table row). Default false. */
+  checkNumbers?: CheckNumbers;
+  /** Return a flagged plain answer (`grounded: false`) instead of an `UngroundedError`. Default false. */
+  allowUngrounded?: boolean;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** Result of `create`. */
+export interface CreateResult {
+  id: string;
+  model: string;
+  /** The grounded answer with inline `[sourceId]` markers. */
+  text: string;
+  citations: Citation[];
+  unsupported: UnsupportedClaim[];
+  /** Grounded claims / total claims; 0 when there are no claims. */
+  coverage: number;
+  abstained: boolean;
+  /** false only when `allowUngrounded` was set and the service fell back to a plain answer. */
+  grounded: boolean;
+  usage: Usage;
+}
+
+/** Field name → a short, concrete description of the wanted value. The keys are yours and are sent as-is. */
+export type ExtractSchema = Record<string, string>;
+
+/** Body of `extract` (`POST /v1/verified/extract`). */
+export interface ExtractParams<S extends ExtractSchema = ExtractSchema> {
+  model: string;
+  sources: Source[];
+  schema: S;
+  /** Default `strict`. */
+  mode?: MatchMode;
+}
+
+/** One extracted field: a verbatim substring of a source, or null when it was not found. */
+export type ExtractField =
+  | { value: string; source: string; range: Range; grounded: true }
+  | { value: null; grounded: false; reason: "not_found" };
+
+/** Result of `extract`; `fields` has exactly the keys of the request's `schema`. */
+export interface ExtractResult<S extends ExtractSchema = ExtractSchema> {
+  id: string;
+  model: string;
+  fields: { [K in keyof S]: ExtractField };
+  /** Grounded fields / total fields. */
+  coverage: number;
+  usage: Usage;
+}
+
+/** One dataset case: a conversation and its sources. */
+export interface EvalCase {
+  messages: Message[];
+  sources: Source[];
+}
+
+/** Body of `eval` (`POST /v1/verified/eval`): 1 to 200 cases. */
+export interface EvalParams {
+  model: string;
+  cases: EvalCase[];
+  /** Default `strict`. */
+  mode?: MatchMode;
+  checkNumbers?: CheckNumbers;
+  retry?: number;
+  minCoverage?: number;
+}
+
+/** The scores of a case that ran. */
+export interface EvalCaseScore {
+  /** Grounded claims / total claims for the case. */
+  coverage: number;
+  /** Count of grounded claims. */
+  citations: number;
+  /** Count of unsupported claims. */
+  unsupported: number;
+  error?: undefined;
+}
+
+/** Why a single case failed; the case is left out of the aggregate. */
+export interface EvalCaseError {
+  type: string;
+  code: string;
+  message: string;
+}
+
+/** A case that failed (for example an extraction failure). */
+export interface EvalCaseFailure {
+  error: EvalCaseError;
+}
+
+/** One entry of an eval result, in request order. Narrow with `entry.error === undefined`. */
+export type EvalCaseResult = EvalCaseScore | EvalCaseFailure;
+
+/** Aggregate scores of an eval. */
+export interface EvalAggregate {
+  /** Mean of per-case coverage over the cases that did not error; 0 when none. */
+  coverageMean: number;
+  /** Total unsupported claims / total claims over the cases that did not error; 0 when none. */
+  unsupportedRate: number;
+  /** Every case, errored ones included. */
+  n: number;
+  errored: number;
+}
+
+/** Result of `eval`. */
+export interface EvalResult {
+  aggregate: EvalAggregate;
+  cases: EvalCaseResult[];
+  usage: CallUsage;
+}
+
+/** A dataset case for `evalAll`; the optional `id` stays in the client and labels the case's result. */
+export interface EvalAllCase extends EvalCase {
+  id?: string;
+}
+
+/** Progress of an `evalAll` run, counted in cases. */
+export interface EvalProgress {
+  done: number;
+  total: number;
+}
+
+/** Parameters of `evalAll`: any number of cases, paged into requests of at most 200. */
+export interface EvalAllParams extends Omit<EvalParams, "cases"> {
+  cases: EvalAllCase[];
+  /** Called after each page completes. */
+  onProgress?: (progress: EvalProgress) => void;
+  /** Pages in flight at once. Default 2. */
+  concurrency?: number;
+}
+
+/** One case of an `evalAll` result, labelled with the case's `id` when it had one. */
+export type EvalAllCaseResult = EvalCaseResult & { id?: string };
+
+/** Result of `evalAll`: the pages merged as if the dataset had been one request. */
+export interface EvalAllResult {
+  aggregate: EvalAggregate;
+  cases: EvalAllCaseResult[];
+  usage: CallUsage;
+}
+
+/** A claim you already have, to be verified by `check`. */
+export interface CheckClaim {
+  claim: string;
+  quote: string;
+  source: string;
+}
+
+/** Body of `check` (`POST /v1/verified/check`): verify claims without a model. */
+export interface CheckParams {
+  sources: Source[];
+  claims: CheckClaim[];
+  /** Default `strict`. */
+  mode?: MatchMode;
+  checkNumbers?: CheckNumbers;
+}
+
+/** Result of `check`; no model is called, so usage is zero. */
+export interface CheckResult {
+  text: string;
+  citations: Citation[];
+  unsupported: UnsupportedClaim[];
+  coverage: number;
+  usage: CallUsage;
+}
+
+/** Options for one call. */
+export interface RequestOptions {
+  /** Aborts the call (and its retries); the call rejects with a `UserAbortError`. */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeout` (milliseconds per attempt) for this call. */
+  timeout?: number;
+  /** Overrides the client's `maxRetries` for this call. */
+  maxRetries?: number;
+}

@@ -1,0 +1,126 @@
+import { fromWire, toWire } from "./case-mapping.js";
+import { evalAll } from "./eval-all.js";
+import { type FetchLike, postJson, type Transport } from "./post-json.js";
+import { type Sleep, sleep, withRetries } from "./retry.js";
+import type {
+  CheckParams,
+  CheckResult,
+  CreateParams,
+  CreateResult,
+  EvalAllParams,
+  EvalAllResult,
+  EvalParams,
+  EvalResult,
+  ExtractParams,
+  ExtractResult,
+  ExtractSchema,
+  RequestOptions,
+} from "./types.js";
+
+/** Where the service listens unless `baseURL` says otherwise. */
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
+/** Milliseconds per attempt. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** Options of `new Verified()`. */
+export interface VerifiedOptions {
+  /** Sent as `Authorization: Bearer <apiKey>`. Default: `VERIFIED_API_KEY` where `process.env` exists. */
+  apiKey?: string | undefined;
+  /** Default `http://127.0.0.1:8787`. May carry a path prefix (`https://example.com/verified`). */
+  baseURL?: string | undefined;
+  /** Milliseconds per attempt, response body included. Default 60 000. */
+  timeout?: number | undefined;
+  /** Retries on 429, 5xx and network errors, with backoff and jitter. Default 2. */
+  maxRetries?: number | undefined;
+  /** A `fetch` implementation. Default `globalThis.fetch`. */
+  fetch?: FetchLike | undefined;
+  /** Waits between retries. For tests; default `setTimeout`. */
+  sleep?: Sleep | undefined;
+  /** Jitter source in [0, 1). For tests; default `Math.random`. */
+  random?: (() => number) | undefined;
+}
+
+/** The client of the verified service: grounded answers, extraction, evaluation and claim checks. */
+export class Verified {
+  readonly baseURL: string;
+  readonly timeout: number;
+  readonly maxRetries: number;
+  readonly #apiKey: string | undefined;
+  readonly #fetch: FetchLike;
+  readonly #sleep: Sleep;
+  readonly #random: () => number;
+
+  constructor(options: VerifiedOptions = {}) {
+    this.baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.#apiKey = options.apiKey ?? environmentApiKey();
+    // Called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`.
+    this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+    this.#sleep = options.sleep ?? sleep;
+    this.#random = options.random ?? Math.random;
+  }
+
+  /** Generates an answer whose every claim is checked against `sources` (`POST /v1/verified`). */
+  create(params: CreateParams, options?: RequestOptions): Promise<CreateResult> {
+    return this.#post("/v1/verified", params, options) as Promise<CreateResult>;
+  }
+
+  /** Extracts each field of `schema` as a verbatim substring of a source, or null (`POST /v1/verified/extract`). */
+  extract<S extends ExtractSchema>(
+    params: ExtractParams<S>,
+    options?: RequestOptions,
+  ): Promise<ExtractResult<S>> {
+    return this.#post("/v1/verified/extract", params, options) as Promise<ExtractResult<S>>;
+  }
+
+  /** Scores up to 200 cases in one request (`POST /v1/verified/eval`); use `evalAll` for more. */
+  eval(params: EvalParams, options?: RequestOptions): Promise<EvalResult> {
+    return this.#post("/v1/verified/eval", params, options) as Promise<EvalResult>;
+  }
+
+  /** Checks claims you already have against `sources`, with no model (`POST /v1/verified/check`). */
+  check(params: CheckParams, options?: RequestOptions): Promise<CheckResult> {
+    return this.#post("/v1/verified/check", params, options) as Promise<CheckResult>;
+  }
+
+  /** Scores a dataset of any size: pages of 200, a few in flight, merged exactly. */
+  evalAll(params: EvalAllParams, options?: RequestOptions): Promise<EvalAllResult> {
+    return evalAll((page, { signal }) => this.eval(page, { ...options, signal }), params, options?.signal);
+  }
+
+  async #post(path: string, params: object, options: RequestOptions = {}): Promise<unknown> {
+    const transport: Transport = {
+      baseURL: this.baseURL,
+      apiKey: this.#apiKey,
+      fetch: this.#fetch,
+      timeoutMs: options.timeout ?? this.timeout,
+    };
+    const policy = {
+      maxRetries: options.maxRetries ?? this.maxRetries,
+      sleep: this.#sleep,
+      random: this.#random,
+    };
+    const body = toWire(params);
+    const wireResult = await withRetries(
+      () => postJson(transport, path, body, options.signal),
+      policy,
+      options.signal,
+    );
+    return fromWire(wireResult);
+  }
+}
+
+/** `VERIFIED_API_KEY` where a Node-style `process.env` exists (Node, Bun, Deno's Node compatibility). */
+function environmentApiKey(): string | undefined {
+  try {
+    const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+      ?.env;
+    const key = environment?.VERIFIED_API_KEY;
+    return key === undefined || key === "" ? undefined : key;
+  } catch {
+    // Deno without --allow-env throws on reading the environment; then there is no default key.
+    return undefined;
+  }
+}
