@@ -1,0 +1,45 @@
+import type { Citation } from "./wire-types.js";
+
+/** A run of answer text, or one `[id]` marker tied to the citation it stands for. */
+export type AnswerSegment =
+  | { kind: "text"; text: string }
+  | { kind: "citation"; citationIndex: number; label: string };
+
+/**
+ * Cuts a create result's `text` into plain runs and `[sourceId]` markers. The n-th marker naming a source
+ * stands for the n-th citation of that source, in order. Brackets that name no cited source stay text, and a
+ * citation whose marker is missing from the text is appended as a marker at the end, so every citation
+ * can be reached from the answer.
+ */
+export function answerSegments(text: string, citations: readonly Citation[]): AnswerSegment[] {
+  const pending = new Map<string, number[]>();
+  for (const [index, citation] of citations.entries()) {
+    const queue = pending.get(citation.source);
+    if (queue === undefined) pending.set(citation.source, [index]);
+    else queue.push(index);
+  }
+  const segments: AnswerSegment[] = [];
+  const pushText = (run: string) => {
+    if (run === "") return;
+    const last = segments.at(-1);
+    if (last?.kind === "text") last.text += run;
+    else segments.push({ kind: "text", text: run });
+  };
+  const marker = /\[([^[\]\n]+)\]/g;
+  let cursor = 0;
+  for (const match of text.matchAll(marker)) {
+    const citationIndex = pending.get(match[1] as string)?.shift();
+    if (citationIndex === undefined) continue;
+    pushText(text.slice(cursor, match.index));
+    segments.push({ kind: "citation", citationIndex, label: match[0] });
+    cursor = match.index + match[0].length;
+  }
+  pushText(text.slice(cursor));
+  const unplaced = [...pending.values()].flat().sort((a, b) => a - b);
+  for (const citationIndex of unplaced) {
+    const citation = citations[citationIndex] as Citation;
+    pushText(segments.length === 0 ? "" : " ");
+    segments.push({ kind: "citation", citationIndex, label: `[${citation.source}]` });
+  }
+  return segments;
+}
