@@ -1,0 +1,55 @@
+import type { Readable, Writable } from "node:stream";
+import { Command, CommanderError } from "commander";
+import { runCheckCommand } from "./check-command.js";
+
+/** The process edges the command line uses; `main.ts` passes the real ones. */
+export interface CliIo {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Parses `argv` (without `node` and the script) and runs the command; resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode = 0;
+  const program = new Command()
+    .name("verified")
+    .description(
+      "Grounded answers, extraction and evaluation, checked character for character against your sources.",
+    )
+    .option("--debug", "print stack traces of unexpected errors")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showSuggestionAfterError(true);
+
+  program
+    .command("check")
+    .description("Check claims or fields against sources with no model: JSON in, JSON out.")
+    .argument(
+      "[file]",
+      "a JSON document {sources, claims | fields, mode?, check_numbers?}; stdin when absent",
+    )
+    .option("--jsonl", "read one document per line and write one result per line")
+    .action(async (file: string | undefined, options: { jsonl?: boolean }) => {
+      exitCode = await runCheckCommand(file, options, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every usage error exits 2, as the README promises.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    const debug = argv.includes("--debug");
+    io.stderr.write(
+      `verified: ${debug && error instanceof Error ? error.stack : error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 2;
+  }
+  return exitCode;
+}
