@@ -32,7 +32,7 @@ describe("parseJsonDocument", () => {
     expect(parseJsonDocument("{bad", 7)).toEqual({
       ok: false,
       line: 7,
-      message: "invalid JSON: property name expected",
+      message: "invalid JSON: invalid symbol",
     });
   });
 });
