@@ -13,7 +13,7 @@ export const SourceSchema = Type.Object(
     }),
     text: Type.String({ description: "Source text that is matched against." }),
   },
-  { ...closed, $id: "Source" },
+  closed,
 );
 
 export const MessageSchema = Type.Object(
@@ -21,7 +21,7 @@ export const MessageSchema = Type.Object(
     role: Type.Union([Type.Literal("system"), Type.Literal("user"), Type.Literal("assistant")]),
     content: Type.String(),
   },
-  { ...closed, $id: "Message" },
+  closed,
 );
 
 export const ModeSchema = Type.Union([Type.Literal("strict"), Type.Literal("lenient")], {
