@@ -1,4 +1,7 @@
+import { findLenientQuote } from "./find-lenient-quote.js";
+import { findStrictQuote } from "./find-strict-quote.js";
 import type { PreparedSource } from "./prepared-source.js";
+import { trimQuote } from "./trim-quote.js";
 import type { MatchMode, Range } from "./types.js";
 
 /**
@@ -6,10 +9,7 @@ import type { MatchMode, Range } from "./types.js";
  * `source.text.slice(range[0], range[1])` being the matched source text.
  */
 export function findQuote(source: PreparedSource, quote: string, mode: MatchMode): Range | null {
-  // Placeholder until the matcher lands: exact, mode-agnostic.
-  void mode;
-  const trimmed = quote.trim();
+  const trimmed = trimQuote(quote);
   if (trimmed === "") return null;
-  const start = source.text.indexOf(trimmed);
-  return start < 0 ? null : [start, start + trimmed.length];
+  return mode === "lenient" ? findLenientQuote(source, trimmed) : findStrictQuote(source.text, trimmed);
 }

@@ -1,0 +1,19 @@
+import { type LenientToken, tokenizeLenient } from "./tokenize-lenient.js";
+
+/** A source's lenient tokens in order, and where each token key occurs (token indices, ascending). */
+export interface LenientIndex {
+  tokens: LenientToken[];
+  positionsByKey: Map<string, number[]>;
+}
+
+/** Tokenizes `text` once and indexes its tokens by key, so each quote is looked up, not re-scanned. */
+export function buildLenientIndex(text: string): LenientIndex {
+  const tokens = tokenizeLenient(text);
+  const positionsByKey = new Map<string, number[]>();
+  tokens.forEach((token, position) => {
+    const positions = positionsByKey.get(token.key);
+    if (positions === undefined) positionsByKey.set(token.key, [position]);
+    else positions.push(position);
+  });
+  return { tokens, positionsByKey };
+}
