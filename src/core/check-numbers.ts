@@ -1,3 +1,5 @@
+import { checkRowNumbers } from "./check-row-numbers.js";
+import { checkSourceNumbers } from "./check-source-numbers.js";
 import type { PreparedSource } from "./prepared-source.js";
 import type { Range } from "./types.js";
 
@@ -11,10 +13,5 @@ export function checkNumbers(
   quoteRange: Range,
   mode: "source" | "row",
 ): boolean {
-  // Placeholder until the number rules land.
-  void claim;
-  void source;
-  void quoteRange;
-  void mode;
-  return true;
+  return mode === "row" ? checkRowNumbers(claim, source, quoteRange) : checkSourceNumbers(claim, source);
 }

@@ -1,0 +1,80 @@
+import { type LabelIndex, labelKeyAt } from "./build-label-index.js";
+import { isWordCharacter } from "./is-word-character.js";
+
+/** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */
+export interface LabelOccurrence {
+  start: number;
+  end: number;
+  table: number;
+  rows: number[];
+  columns: number[];
+}
+
+function isDigit(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 48 && code <= 57;
+}
+
+function isNumberSeparator(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code === 44 || code === 46;
+}
+
+// Word boundaries follow the lenient tokens: `.` or `,` between two digits is inside a number, so the
+// label `5` is not named by `2.5` and `234` is not named by `1,234`.
+function startsWord(folded: string, start: number): boolean {
+  if (!isWordCharacter(folded, start)) return true;
+  if (isWordCharacter(folded, start - 1)) return false;
+  return !(isDigit(folded, start) && isNumberSeparator(folded, start - 1) && isDigit(folded, start - 2));
+}
+
+function endsWord(folded: string, end: number): boolean {
+  if (!isWordCharacter(folded, end - 1)) return true;
+  if (isWordCharacter(folded, end)) return false;
+  return !(isDigit(folded, end - 1) && isNumberSeparator(folded, end) && isDigit(folded, end + 1));
+}
+
+// A symbol-only label (`$`, `%`) beside a number is that number's unit (`$1,910`, `12 %`, `$ (9,688)`),
+// not a name: otherwise every `$29` of a claim would name a `$` column. Spaces, signs and parentheses
+// belong to the number's spelling, so they are skipped to find the neighbour.
+const SPELLING = new Set([" ", "(", ")", "+", "-", "\u2212"]);
+
+function standsApart(folded: string, start: number, end: number): boolean {
+  let before = start - 1;
+  while (before >= 0 && SPELLING.has(folded.charAt(before))) before -= 1;
+  let after = end;
+  while (after < folded.length && SPELLING.has(folded.charAt(after))) after += 1;
+  return !isDigit(folded, before) && !isDigit(folded, after);
+}
+
+function overlaps(a: LabelOccurrence, b: LabelOccurrence): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+/**
+ * The labels a folded claim names, at word boundaries: per table, where occurrences overlap the longest
+ * wins (then the leftmost), so `net revenue` is named rather than `revenue` inside it. In claim order.
+ */
+export function findNamedLabels(folded: string, index: LabelIndex): LabelOccurrence[] {
+  if (index.size === 0) return [];
+  const found: LabelOccurrence[] = [];
+  for (let start = 0; start < folded.length; start += 1) {
+    if (folded.charCodeAt(start) === 32 || !startsWord(folded, start)) continue;
+    const candidates = index.get(labelKeyAt(folded, start));
+    if (candidates === undefined) continue;
+    for (const entry of candidates) {
+      const end = start + entry.pattern.length;
+      if (!folded.startsWith(entry.pattern, start) || !endsWord(folded, end)) continue;
+      if (!entry.symbolic || standsApart(folded, start, end)) {
+        found.push({ start, end, table: entry.table, rows: entry.rows, columns: entry.columns });
+      }
+    }
+  }
+  found.sort((a, b) => a.table - b.table || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const kept: LabelOccurrence[] = [];
+  for (const occurrence of found) {
+    const clash = kept.some((other) => other.table === occurrence.table && overlaps(other, occurrence));
+    if (!clash) kept.push(occurrence);
+  }
+  return kept.sort((a, b) => a.table - b.table || a.start - b.start);
+}
