@@ -1,0 +1,189 @@
+import { randomBytes } from "node:crypto";
+import swagger from "@fastify/swagger";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import { ServiceError } from "../errors/service-error.js";
+import type { Gateway } from "../gateway/types.js";
+import { compileValidator } from "../wire/validate-body.js";
+import { createKeyChecker, readBearerKey } from "./authenticate.js";
+import { mapFrameworkError } from "./map-framework-error.js";
+import { newRequestState } from "./request-state.js";
+import { registerCheckRoute } from "./routes/check-route.js";
+import { registerCreateRoute } from "./routes/create-route.js";
+import { registerEvalRoute } from "./routes/eval-route.js";
+import { registerExtractRoute } from "./routes/extract-route.js";
+import { registerPlayground } from "./serve-playground.js";
+import type { ServerConfig } from "./server-config.js";
+
+/** What the app is built from; tests pass a scripted gateway and fixed ids. */
+export interface AppDeps {
+  /** Routes `local` and gateway models (see createModelRouter). */
+  gateway: Gateway;
+  config: ServerConfig;
+  newId: (prefix: "vfd" | "ext") => string;
+  now: () => number;
+}
+
+/** Options for building the app. */
+export interface CreateAppOptions {
+  gateway: Gateway;
+  config: ServerConfig;
+  newId?: AppDeps["newId"];
+  now?: AppDeps["now"];
+  /** Pino options or a logger; false (the default for tests) logs nothing. */
+  logger?: FastifyServerOptions["logger"];
+  /** Folder of the built playground; defaults to dist/playground. */
+  playgroundRoot?: string;
+}
+
+const operationPaths = ["/v1/verified", "/v1/verified/extract", "/v1/verified/eval", "/v1/verified/check"];
+const knownPaths = new Map<string, string>([
+  ...operationPaths.map((path): [string, string] => [path, "POST"]),
+  ["/healthz", "GET, HEAD"],
+  ["/openapi.json", "GET, HEAD"],
+]);
+
+function randomId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString("base64url")}`;
+}
+
+/** Builds the HTTP service: routes, validation, auth, errors, logs and the OpenAPI document. */
+export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
+  const deps: AppDeps = {
+    gateway: options.gateway,
+    config: options.config,
+    newId: options.newId ?? randomId,
+    now: options.now ?? (() => performance.now()),
+  };
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // One line per request, written in onResponse below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Fastify's own 4xx for `__proto__`/`constructor` keys keeps parsed bodies free of prototype pollution.
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+  });
+
+  // Only JSON is accepted; anything else is 415 unsupported_media_type.
+  app.removeContentTypeParser(["text/plain"]);
+  app.decorateRequest("verified", null as never);
+  app.addHook("onRequest", async (request) => {
+    request.verified = newRequestState();
+  });
+
+  app.setValidatorCompiler(({ schema }) => {
+    const validate = compileValidator(schema as Parameters<typeof compileValidator>[0]);
+    return (data: unknown) => {
+      const result = validate(data);
+      return result.ok
+        ? { value: data }
+        : { error: new ServiceError("invalid_request", result.message, { param: result.param }) };
+    };
+  });
+  // Response schemas document the API; plain JSON.stringify keeps responses exactly as built.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  const checkKey = deps.config.apiKeys ? createKeyChecker(deps.config.apiKeys) : undefined;
+  const authenticate = async (request: import("fastify").FastifyRequest) => {
+    const key = readBearerKey(request.headers.authorization);
+    if (checkKey) {
+      if (!checkKey(key)) throw new ServiceError("invalid_key", "The API key is not valid for this service.");
+      request.verified.gatewayKey = deps.config.gatewayKey;
+    } else {
+      request.verified.gatewayKey = key;
+    }
+  };
+
+  app.addHook("onRoute", (route) => {
+    if (operationPaths.includes(route.url) || (checkKey && route.url === "/openapi.json")) {
+      const existing = route.onRequest ? [route.onRequest].flat() : [];
+      route.onRequest = [...existing, authenticate];
+    }
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const timed = request.verified?.timedGateway;
+    if (timed) {
+      const total = reply.elapsedTime;
+      const gatewayMs = Math.min(timed.gatewayMs(), total);
+      reply.header(
+        "server-timing",
+        `gateway;dur=${gatewayMs.toFixed(1)}, verify;dur=${(total - gatewayMs).toFixed(1)}, total;dur=${total.toFixed(1)}`,
+      );
+    }
+    return payload;
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    const state = request.verified;
+    request.log.info(
+      {
+        route: request.routeOptions.url ?? "(unknown)",
+        method: request.method,
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+        model: state?.model,
+        model_calls: state?.modelCalls,
+        coverage: state?.coverage,
+      },
+      "request",
+    );
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const bodyLimit = request.routeOptions.bodyLimit;
+    const serviceError = mapFrameworkError(error, bodyLimit);
+    if (serviceError.type === "internal_error") {
+      request.log.error(
+        { err: { type: (error as Error)?.name, message: (error as Error)?.message } },
+        "unexpected error",
+      );
+    }
+    if (serviceError.details.retryAfterSeconds !== undefined) {
+      reply.header("retry-after", String(serviceError.details.retryAfterSeconds));
+    }
+    return reply.status(serviceError.status).send(serviceError.toBody());
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    const allowed = knownPaths.get(path);
+    if (allowed) {
+      reply.header("allow", allowed);
+      const error = new ServiceError(
+        "method_not_allowed",
+        `${path} accepts ${allowed}, not ${request.method}.`,
+      );
+      return reply.status(error.status).send(error.toBody());
+    }
+    const error = new ServiceError(
+      "not_found",
+      `No endpoint at ${request.method} ${path}. See /openapi.json.`,
+    );
+    return reply.status(error.status).send(error.toBody());
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "verified",
+        version: "1.0.0",
+        description:
+          "Grounded answers, extraction and evaluation, checked character for character against your sources.",
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  registerCreateRoute(app, deps);
+  registerExtractRoute(app, deps);
+  registerEvalRoute(app, deps);
+  registerCheckRoute(app, deps);
+  await registerPlayground(app, options.playgroundRoot === undefined ? {} : { root: options.playgroundRoot });
+  return app;
+}

@@ -1,0 +1,54 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { ServiceError } from "../errors/service-error.js";
+import type { Gateway } from "../gateway/types.js";
+import type { OperationContext } from "../service/operation-context.js";
+import type { ServerConfig } from "./server-config.js";
+import { createTimedGateway, type TimedGateway } from "./timed-gateway.js";
+
+/** Per-request facts for the log line and the Server-Timing header; never keys or text. */
+export interface RequestState {
+  gatewayKey: string | undefined;
+  model: string | undefined;
+  modelCalls: number | undefined;
+  coverage: number | undefined;
+  timedGateway: TimedGateway | undefined;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    verified: RequestState;
+  }
+}
+
+/** A fresh state for one request. */
+export function newRequestState(): RequestState {
+  return {
+    gatewayKey: undefined,
+    model: undefined,
+    modelCalls: undefined,
+    coverage: undefined,
+    timedGateway: undefined,
+  };
+}
+
+/** Builds the operation context of one request: timed gateway, key, and an abort when the caller leaves. */
+export function operationContext(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: { gateway: Gateway; config: ServerConfig; now: () => number },
+): OperationContext {
+  const timedGateway = createTimedGateway(deps.gateway, deps.now);
+  request.verified.timedGateway = timedGateway;
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    // A response closed before it finished means the caller went away: stop the gateway call.
+    if (!reply.raw.writableFinished)
+      controller.abort(new ServiceError("gateway_error", "The caller disconnected."));
+  });
+  return {
+    gateway: timedGateway,
+    apiKey: request.verified.gatewayKey,
+    signal: controller.signal,
+    sourcesBudget: deps.config.sourcesBudget,
+  };
+}

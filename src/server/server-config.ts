@@ -1,0 +1,16 @@
+/** Everything the app needs to know about its deployment; built from flags and environment by `serve`. */
+export interface ServerConfig {
+  /** When set, callers must present one of these keys and the gateway is called with `gatewayKey`. */
+  apiKeys: string[] | undefined;
+  gatewayKey: string | undefined;
+  evalConcurrency: number;
+  sourcesBudget: number;
+}
+
+/** Defaults as documented in the README's configuration table. */
+export const defaultServerConfig: ServerConfig = {
+  apiKeys: undefined,
+  gatewayKey: undefined,
+  evalConcurrency: 8,
+  sourcesBudget: 100_000,
+};

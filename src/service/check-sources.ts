@@ -1,0 +1,18 @@
+import type { Source } from "../core/types.js";
+import { ServiceError } from "../errors/service-error.js";
+
+/** Throws `no_sources` or `sources_too_large` for sources an operation cannot use. */
+export function checkSources(sources: readonly Source[], budget: number, param = "sources"): void {
+  if (sources.length === 0) {
+    throw new ServiceError("no_sources", `"${param}" is empty; supply at least one source.`, { param });
+  }
+  let total = 0;
+  for (const source of sources) total += source.text.length;
+  if (total > budget) {
+    throw new ServiceError(
+      "sources_too_large",
+      `"${param}" totals ${total.toLocaleString("en-US")} characters; the limit is ${budget.toLocaleString("en-US")}. Send fewer or shorter sources.`,
+      { param },
+    );
+  }
+}
