@@ -206,9 +206,9 @@ export interface EvalAllResult {
   usage: CallUsage;
 }
 
-/** A claim you already have, to be verified by `check`. */
+/** A claim you already have, to be verified by `check`; without `claim`, the quote is the claim. */
 export interface CheckClaim {
-  claim: string;
+  claim?: string;
   quote: string;
   source: string;
 }
