@@ -224,13 +224,13 @@ describe("mapGatewayError", () => {
       name: "500 → retry",
       status: 500,
       body: openAIError("boom"),
-      expected: { action: "retry", reason: "HTTP 500: boom" },
+      expected: { action: "retry", reason: "answered HTTP 500: boom" },
     },
     {
       name: "503 HTML → retry",
       status: 503,
       body: "<html>down</html>",
-      expected: { action: "retry", reason: "HTTP 503: an HTML error page" },
+      expected: { action: "retry", reason: "answered HTTP 503: an HTML error page" },
     },
     {
       name: "a redirect is not followed",
@@ -287,7 +287,7 @@ describe("mapGatewayError", () => {
       name: "a 200 with a numeric 502 code → retry",
       status: 200,
       body: JSON.stringify({ error: { message: "Provider returned error", code: 502 } }),
-      expected: { action: "retry", reason: "HTTP 200 [502]: Provider returned error" },
+      expected: { action: "retry", reason: "answered HTTP 200 [502]: Provider returned error" },
     },
   ])("$name", ({ status, body, headers, responseFormatSent, expected }) => {
     const failure = mapGatewayError({

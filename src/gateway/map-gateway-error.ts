@@ -7,7 +7,7 @@ import { type GatewayErrorInfo, readGatewayError } from "./read-gateway-error.js
 export type GatewayFailure =
   /** Give up with this error. */
   | { action: "fail"; error: ServiceError }
-  /** A transient failure (5xx): try again; `reason` names what happened, for the final message. */
+  /** A transient failure (5xx): try again; `reason` ("answered HTTP 503: …") goes into the final message. */
   | { action: "retry"; reason: string }
   /** The gateway refused `response_format`: ask again with a simpler one. */
   | { action: "downgrade_response_format"; reason: string };
@@ -87,7 +87,7 @@ export function mapGatewayError(answer: GatewayAnswer): GatewayFailure {
         "set the gateway URL to the final address.",
     );
   }
-  if (status >= 500) return { action: "retry", reason: mask(detail) };
+  if (status >= 500) return { action: "retry", reason: mask(`answered ${detail}`) };
   if (status === 402 || hasCode(quotaCodes) || quotaMessage.test(message)) {
     return fail("insufficient_quota", `The gateway reports exhausted credits or quota (${detail}).`);
   }
