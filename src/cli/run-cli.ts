@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { Command, CommanderError } from "commander";
 import { runCheckCommand } from "./check-command.js";
+import { runServeCommand } from "./serve-command.js";
 
 /** The process edges the command line uses; `main.ts` passes the real ones. */
 export interface CliIo {
@@ -36,6 +37,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option("--jsonl", "read one document per line and write one result per line")
     .action(async (file: string | undefined, options: { jsonl?: boolean }) => {
       exitCode = await runCheckCommand(file, options, io);
+    });
+
+  program
+    .command("serve")
+    .description(
+      "Serve the HTTP API (and the playground at /) on the built-in local model and any configured gateway.",
+    )
+    .option("--host <host>", "address to listen on (env VERIFIED_HOST)", undefined)
+    .option("--port <port>", "port to listen on (env VERIFIED_PORT; default 8787)")
+    .option(
+      "--gateway-url <url>",
+      "OpenAI-compatible gateway base URL, including any /v1 (env VERIFIED_GATEWAY_URL)",
+    )
+    .option("--workers <n>", "processes sharing the port, via node:cluster (env VERIFIED_WORKERS; default 1)")
+    .action(async (options: { host?: string; port?: string; gatewayUrl?: string; workers?: string }) => {
+      exitCode = await runServeCommand(options, io);
     });
 
   try {

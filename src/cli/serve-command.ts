@@ -1,0 +1,66 @@
+import cluster from "node:cluster";
+import type { Writable } from "node:stream";
+import { createApp } from "../server/create-app.js";
+import { createEngineGateway } from "../service/create-engine-gateway.js";
+import { readServeSettings, type ServeFlags } from "./read-serve-settings.js";
+
+/**
+ * Runs `verified serve`: the only place that reads the environment and opens a port. With `--workers N`
+ * the primary forks N workers (node:cluster) that share the port; the service keeps no state between requests.
+ */
+export async function runServeCommand(
+  flags: ServeFlags,
+  io: { env: NodeJS.ProcessEnv; stderr: Writable },
+): Promise<number> {
+  const outcome = readServeSettings(io.env, flags);
+  if (!outcome.ok) {
+    io.stderr.write(`verified serve: ${outcome.message}\n`);
+    return 2;
+  }
+  const settings = outcome.settings;
+
+  if (settings.workers > 1 && cluster.isPrimary) {
+    for (let index = 0; index < settings.workers; index += 1) cluster.fork();
+    const stop = () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    };
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    await new Promise<void>((resolve) =>
+      cluster.on("exit", () => Object.keys(cluster.workers ?? {}).length === 0 && resolve()),
+    );
+    return 0;
+  }
+
+  const app = await createApp({
+    gateway: createEngineGateway(settings),
+    config: settings.config,
+    logger: { level: io.env.VERIFIED_LOG_LEVEL ?? "info" },
+  });
+  if (settings.config.apiKeys && !settings.config.gatewayKey) {
+    app.log.warn("VERIFIED_API_KEYS is set but VERIFIED_GATEWAY_KEY is not: gateway calls will carry no key");
+  }
+  try {
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (error) {
+    io.stderr.write(
+      `verified serve: cannot listen on ${settings.host}:${settings.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`,
+    );
+    return 2;
+  }
+  app.log.info(
+    { gateway: settings.gatewayURL ? "configured" : "none (model local only)", workers: settings.workers },
+    "verified is serving",
+  );
+
+  // Graceful shutdown: stop accepting, let requests in flight finish, then exit.
+  await new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      app.log.info({ signal }, "shutting down");
+      app.close().then(resolve, resolve);
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+  });
+  return 0;
+}
