@@ -15,10 +15,11 @@ export function foldCodePoint(codePoint: number): string {
   }
   const cached = cache.get(codePoint);
   if (cached !== undefined) return cached;
-  // Upper- then lower-casing approximates full case folding (`ß` and `SS` both become `ss`); the second
-  // NFKD splits what casing may compose (`ǰ` upper-cases to `J` plus a combining caron).
+  // Lower-, upper- then lower-casing approximates full case folding (`ẞ`, `ß` and `SS` all become `ss`);
+  // the second NFKD splits what casing may compose (`ǰ` upper-cases to `J` plus a combining caron).
   const folded = String.fromCodePoint(codePoint)
     .normalize("NFKD")
+    .toLowerCase()
     .toUpperCase()
     .toLowerCase()
     .normalize("NFKD")
