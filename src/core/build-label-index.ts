@@ -1,5 +1,5 @@
 import { foldLabelText } from "./fold-label-text.js";
-import { isWordCharacter } from "./is-word-character.js";
+import { isWordChar } from "./is-word-char.js";
 import type { MarkdownTable } from "./parse-markdown-tables.js";
 import { stripTrailingParenthetical } from "./strip-trailing-parenthetical.js";
 
@@ -18,14 +18,15 @@ export type LabelIndex = Map<string, LabelEntry[]>;
 
 /** The index key of a folded text at `start`: the word there, or the one character there. */
 export function labelKeyAt(folded: string, start: number): string {
-  if (!isWordCharacter(folded, start)) return folded.charAt(start);
-  let end = start + 1;
-  while (end < folded.length && isWordCharacter(folded, end)) end += 1;
-  return folded.slice(start, end);
+  let end = start;
+  for (let codePoint = folded.codePointAt(end); isWordChar(codePoint); codePoint = folded.codePointAt(end)) {
+    end += (codePoint as number) > 0xffff ? 2 : 1;
+  }
+  return end === start ? folded.charAt(start) : folded.slice(start, end);
 }
 
 function hasWordCharacter(text: string): boolean {
-  for (let index = 0; index < text.length; index += 1) if (isWordCharacter(text, index)) return true;
+  for (const character of text) if (isWordChar(character.codePointAt(0))) return true;
   return false;
 }
 

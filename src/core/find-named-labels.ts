@@ -1,5 +1,6 @@
 import { type LabelIndex, labelKeyAt } from "./build-label-index.js";
-import { isWordCharacter } from "./is-word-character.js";
+import { codePointBefore } from "./code-point-before.js";
+import { isWordChar } from "./is-word-char.js";
 
 /** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */
 export interface LabelOccurrence {
@@ -23,14 +24,14 @@ function isNumberSeparator(text: string, index: number): boolean {
 // Word boundaries follow the lenient tokens: `.` or `,` between two digits is inside a number, so the
 // label `5` is not named by `2.5` and `234` is not named by `1,234`.
 function startsWord(folded: string, start: number): boolean {
-  if (!isWordCharacter(folded, start)) return true;
-  if (isWordCharacter(folded, start - 1)) return false;
+  if (!isWordChar(folded.codePointAt(start))) return true;
+  if (isWordChar(codePointBefore(folded, start))) return false;
   return !(isDigit(folded, start) && isNumberSeparator(folded, start - 1) && isDigit(folded, start - 2));
 }
 
 function endsWord(folded: string, end: number): boolean {
-  if (!isWordCharacter(folded, end - 1)) return true;
-  if (isWordCharacter(folded, end)) return false;
+  if (!isWordChar(codePointBefore(folded, end))) return true;
+  if (isWordChar(folded.codePointAt(end))) return false;
   return !(isDigit(folded, end - 1) && isNumberSeparator(folded, end) && isDigit(folded, end + 1));
 }
 

@@ -1,0 +1,26 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { findNumbers } from "./find-numbers.js";
+import { foldLabelText } from "./fold-label-text.js";
+
+describe("foldLabelText", () => {
+  it.each([
+    { name: "lower case", text: "Net Revenue", folded: "net revenue" },
+    { name: "whitespace runs become one space", text: "Total \t\n sales", folded: "total sales" },
+    { name: "no-break space", text: "Q3\u00a0revenue", folded: "q3 revenue" },
+    { name: "digits and separators kept", text: "$1,452.4 (2019)", folded: "$1,452.4 (2019)" },
+    { name: "other scripts", text: "ÉTÉ Ärger", folded: "été ärger" },
+    { name: "a letter that would grow stays put", text: "İstanbul 5", folded: "İstanbul 5" },
+  ])("$name", ({ text, folded }) => {
+    expect(foldLabelText(text)).toBe(folded);
+  });
+
+  it("keeps the numbers of the text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."0123456789,. aBİ\t\n$") }), (text) => {
+        const keys = (value: string) => findNumbers(value).map((number) => number.key);
+        expect(keys(foldLabelText(text))).toEqual(keys(text));
+      }),
+    );
+  });
+});
