@@ -10,10 +10,11 @@ export interface LenientIndex {
 export function buildLenientIndex(text: string): LenientIndex {
   const tokens = tokenizeLenient(text);
   const positionsByKey = new Map<string, number[]>();
-  tokens.forEach((token, position) => {
-    const positions = positionsByKey.get(token.key);
-    if (positions === undefined) positionsByKey.set(token.key, [position]);
+  for (let position = 0; position < tokens.length; position++) {
+    const key = tokens[position]?.key ?? "";
+    const positions = positionsByKey.get(key);
+    if (positions === undefined) positionsByKey.set(key, [position]);
     else positions.push(position);
-  });
+  }
   return { tokens, positionsByKey };
 }
