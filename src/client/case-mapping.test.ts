@@ -15,6 +15,7 @@ describe("key renaming", () => {
     ["coverageMean", "coverage_mean"],
     ["unsupportedRate", "unsupported_rate"],
     ["range", "range"],
+    ["_private", "_private"],
     ["id", "id"],
   ])("%s ⇄ %s", (camel, snake) => {
     expect(snakeCaseKey(camel)).toBe(snake);

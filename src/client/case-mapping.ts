@@ -16,7 +16,10 @@ export function snakeCaseKey(key: string): string {
 
 /** `max_tokens` → `maxTokens`. */
 export function camelCaseKey(key: string): string {
-  return key.replace(/(?<=[a-z0-9])_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+  // No lookbehind (older Safari lacks it): an underscore at the very start is kept as it is.
+  return key.replace(/_([a-z0-9])/g, (match, letter: string, offset: number) =>
+    offset === 0 ? match : letter.toUpperCase(),
+  );
 }
 
 /** Renames every structural key of a JSON-like value with `rename`, recursing through objects and arrays. */

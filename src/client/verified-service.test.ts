@@ -1,0 +1,435 @@
+// The client against the real service (the Fastify app, over HTTP on 127.0.0.1), with a scripted in-process
+// gateway whose behaviour is chosen by the model id. This is the seam that proves the wire contract; the
+// other client tests pin the client's own behaviour against a scripted HTTP server.
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ServiceError } from "../errors/service-error.js";
+import type { Gateway, GenerateRequest, GenerateResult } from "../gateway/types.js";
+import { createApp } from "../server/create-app.js";
+import { defaultServerConfig } from "../server/server-config.js";
+import {
+  AuthenticationError,
+  ExtractionFailedError,
+  GatewayError,
+  GatewayTimeoutError,
+  InsufficientQuotaError,
+  InvalidRequestError,
+  ModelNotFoundError,
+  NoSourcesError,
+  PayloadTooLargeError,
+  RateLimitError,
+  SourcesTooLargeError,
+  TimeoutError,
+  TooManyCasesError,
+  UngroundedError,
+  type VerifiedError,
+} from "./errors.js";
+import type { EvalAllCase, EvalCaseResult } from "./types.js";
+import { Verified } from "./verified.js";
+
+const API_KEY = "service-test-key";
+const usage = { promptTokens: 7, completionTokens: 3, totalTokens: 10 };
+const reply = (content: unknown): GenerateResult => ({
+  content: typeof content === "string" ? content : JSON.stringify(content),
+  usage,
+});
+
+const gatewayCalls: GenerateRequest[] = [];
+
+/**
+ * `scripted`: claims every source's first sentence, plus one invented claim; a user message containing
+ * "garble" gets unparseable output. `liar`: only invented claims. Other ids fail as their names say.
+ */
+const gateway: Gateway = {
+  async generate(request) {
+    gatewayCalls.push(request);
+    const { task } = request;
+    switch (request.model) {
+      case "quota":
+        throw new ServiceError("insufficient_quota");
+      case "rate-limited":
+        throw new ServiceError("rate_limited", undefined, { retryAfterSeconds: 2 });
+      case "broken":
+        throw new ServiceError("gateway_error");
+      case "stalled":
+        throw new ServiceError("gateway_timeout");
+      case "sleepy":
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        break;
+      case "scripted":
+      case "liar":
+        break;
+      default:
+        throw new ServiceError("model_not_found", `Model "${request.model}" is not known.`, {
+          param: "model",
+        });
+    }
+    if (task.kind === "answer") return reply("I answer only from sources.");
+    if (task.kind === "fields") {
+      const fields = Object.fromEntries(
+        Object.entries(task.schema).map(([name, description]) => {
+          const source = task.sources.find((candidate) => candidate.text.includes(description));
+          return [name, source ? { value: description, source: source.id } : { value: null, source: null }];
+        }),
+      );
+      return reply({ fields });
+    }
+    const question = task.messages.at(-1)?.content ?? "";
+    if (question.includes("garble")) return reply("no JSON here");
+    const invented = { claim: "The moon is made of cheese", quote: "made of cheese", source: "facts" };
+    if (request.model === "liar") return reply({ claims: [invented] });
+    const claims = task.sources.map((source) => {
+      const quote = `${source.text.split(". ")[0]}`;
+      return { claim: quote, quote, source: source.id };
+    });
+    return reply({ claims: [...claims, invented] });
+  },
+};
+
+let app: FastifyInstance;
+let baseURL: string;
+
+beforeAll(async () => {
+  app = await createApp({
+    gateway,
+    config: { ...defaultServerConfig, apiKeys: [API_KEY], evalConcurrency: 4 },
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  baseURL = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  app.server.closeAllConnections();
+  await app.close();
+});
+
+const client = (options: { apiKey?: string; timeout?: number; maxRetries?: number; waits?: number[] } = {}) =>
+  new Verified({
+    apiKey: options.apiKey ?? API_KEY,
+    baseURL,
+    maxRetries: options.maxRetries ?? 0,
+    timeout: options.timeout ?? 10_000,
+    sleep: async (ms) => {
+      options.waits?.push(ms);
+    },
+  });
+
+const sources = [
+  { id: "facts", text: "Paris is the capital of France. It has about two million inhabitants." },
+  { id: "report_q3", text: "Revenue in Q3 was 12.5 million. Profit was 2 million." },
+];
+const messages = [{ role: "user" as const, content: "Tell me the facts." }];
+
+describe("every method against the real service", () => {
+  it("create: camelCase result whose ranges slice to the quotes", async () => {
+    const result = await client().create({
+      model: "scripted",
+      messages,
+      sources,
+      minCoverage: 0.9,
+      maxTokens: 64,
+    });
+    expect(result).toEqual({
+      id: expect.stringMatching(/^vfd_/),
+      model: "scripted",
+      text: expect.stringMatching(
+        /^Paris is the capital of France \[facts\]\W+Revenue in Q3 was 12\.5 million \[report_q3\]/,
+      ),
+      citations: [
+        {
+          claim: "Paris is the capital of France",
+          quote: "Paris is the capital of France",
+          source: "facts",
+          range: [0, 30],
+        },
+        {
+          claim: "Revenue in Q3 was 12.5 million",
+          quote: "Revenue in Q3 was 12.5 million",
+          source: "report_q3",
+          range: [0, 30],
+        },
+      ],
+      unsupported: [{ claim: "The moon is made of cheese", reason: "quote_not_found" }],
+      coverage: 2 / 3,
+      abstained: true,
+      grounded: true,
+      usage: { promptTokens: 7, completionTokens: 3, totalTokens: 10, modelCalls: 1 },
+    });
+    expect(gatewayCalls.at(-1)?.maxTokens).toBe(64);
+    for (const citation of result.citations) {
+      const text = sources.find((source) => source.id === citation.source)?.text ?? "";
+      expect(text.slice(...citation.range)).toBe(citation.quote);
+    }
+  });
+
+  it("extract: the schema's own keys come back untouched", async () => {
+    const schema = { capitalCity: "Paris", q3_revenue: "12.5 million", missingField: "Berlin" };
+    const result = await client().extract({ model: "scripted", sources, schema });
+    expect(result).toEqual({
+      id: expect.stringMatching(/^ext_/),
+      model: "scripted",
+      fields: {
+        capitalCity: { value: "Paris", source: "facts", range: [0, 5], grounded: true },
+        q3_revenue: { value: "12.5 million", source: "report_q3", range: [18, 30], grounded: true },
+        missingField: { value: null, grounded: false, reason: "not_found" },
+      },
+      coverage: 2 / 3,
+      usage: { promptTokens: 7, completionTokens: 3, totalTokens: 10, modelCalls: 1 },
+    });
+  });
+
+  it("check: verdicts with no model call", async () => {
+    const result = await client().check({
+      sources,
+      claims: [
+        {
+          claim: "Q3 revenue was 12.5 million",
+          quote: "Revenue in Q3 was 12.5 million",
+          source: "report_q3",
+        },
+        { claim: "Q3 profit was 3 million", quote: "Profit was 2 million", source: "report_q3" },
+        { quote: "Paris is the capital", source: "atlas" },
+      ],
+      checkNumbers: true,
+    });
+    expect(result).toEqual({
+      text: expect.stringMatching(/^Q3 revenue was 12\.5 million \[report_q3\]/),
+      citations: [
+        {
+          claim: "Q3 revenue was 12.5 million",
+          quote: "Revenue in Q3 was 12.5 million",
+          source: "report_q3",
+          range: [0, 30],
+        },
+      ],
+      unsupported: [
+        { claim: "Q3 profit was 3 million", reason: "number_not_found" },
+        { claim: "Paris is the capital", reason: "unknown_source" },
+      ],
+      coverage: 1 / 3,
+      usage: { modelCalls: 0, totalTokens: 0 },
+    });
+  });
+
+  it("eval: the service's own aggregate equals the client's merge of the same cases", async () => {
+    const cases = [
+      { messages, sources },
+      { messages: [{ role: "user" as const, content: "garble" }], sources },
+      { messages, sources: sources.slice(1) },
+    ];
+    const result = await client().eval({ model: "scripted", cases, checkNumbers: "source" });
+    expect(result.cases).toEqual([
+      { coverage: 2 / 3, citations: 2, unsupported: 1 },
+      { error: { type: "extraction_failed", code: "extraction_failed", message: expect.any(String) } },
+      { coverage: 1 / 2, citations: 1, unsupported: 1 },
+    ]);
+    expect(result.aggregate).toEqual({
+      coverageMean: (2 / 3 + 1 / 2) / 2,
+      unsupportedRate: 2 / 5,
+      n: 3,
+      errored: 1,
+    });
+    // Calls made for the errored case are the service's business; the scored ones make one call each.
+    expect(result.usage.modelCalls).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("evalAll against the real service", () => {
+  function dataset(size: number): EvalAllCase[] {
+    return Array.from({ length: size }, (_, index) => ({
+      id: `case-${index}`,
+      messages: [{ role: "user", content: index === 321 ? "garble, please" : `question ${index}` }],
+      sources: sources.slice(0, 1 + (index % 2)),
+    }));
+  }
+
+  it("merges 450 cases (pages of 200, 200, 50) exactly", async () => {
+    const progress: number[] = [];
+    const result = await client().evalAll({
+      model: "scripted",
+      cases: dataset(450),
+      concurrency: 2,
+      onProgress: ({ done }) => progress.push(done),
+    });
+    const scored = result.cases.filter(
+      (entry): entry is EvalCaseResult & { error?: undefined } => entry.error === undefined,
+    );
+    const claims = scored.reduce((total, entry) => total + entry.citations + entry.unsupported, 0);
+    expect(result.aggregate).toEqual({
+      coverageMean: scored.reduce((total, entry) => total + entry.coverage, 0) / scored.length,
+      unsupportedRate: scored.reduce((total, entry) => total + entry.unsupported, 0) / claims,
+      n: 450,
+      errored: 1,
+    });
+    expect(result.cases[321]).toMatchObject({ id: "case-321", error: { type: "extraction_failed" } });
+    expect(result.cases[4]).toEqual({ id: "case-4", coverage: 1 / 2, citations: 1, unsupported: 1 });
+    expect(result.cases[5]).toEqual({ id: "case-5", coverage: 2 / 3, citations: 2, unsupported: 1 });
+    expect(result.usage.modelCalls).toBeGreaterThanOrEqual(449);
+    expect(result.usage.totalTokens).toBe(result.usage.modelCalls * 10);
+    expect(progress.at(-1)).toBe(450);
+  });
+
+  it("stops on a quota failure", async () => {
+    await expect(client().evalAll({ model: "quota", cases: dataset(450) })).rejects.toBeInstanceOf(
+      InsufficientQuotaError,
+    );
+  });
+
+  it("stops on a refused key", async () => {
+    await expect(
+      client({ apiKey: "wrong" }).evalAll({ model: "scripted", cases: dataset(450) }),
+    ).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
+describe("each error class from the real service", () => {
+  const tooLong = "x".repeat(100_001);
+  const cases: [string, () => Promise<unknown>, new (...args: never[]) => VerifiedError, string, number][] = [
+    [
+      "invalid_request",
+      () => client().create({ model: "scripted", messages, sources, ...({ maxToken: 5 } as object) }),
+      InvalidRequestError,
+      "invalid_request",
+      400,
+    ],
+    [
+      "no_sources",
+      () => client().create({ model: "scripted", messages, sources: [] }),
+      NoSourcesError,
+      "no_sources",
+      400,
+    ],
+    [
+      "sources_too_large",
+      () => client().create({ model: "scripted", messages, sources: [{ id: "big", text: tooLong }] }),
+      SourcesTooLargeError,
+      "sources_too_large",
+      400,
+    ],
+    [
+      "too_many_cases",
+      () =>
+        client().eval({
+          model: "scripted",
+          cases: Array.from({ length: 201 }, () => ({ messages, sources })),
+        }),
+      TooManyCasesError,
+      "too_many_cases",
+      400,
+    ],
+    [
+      "invalid_key",
+      () => client({ apiKey: "wrong" }).create({ model: "scripted", messages, sources }),
+      AuthenticationError,
+      "invalid_key",
+      401,
+    ],
+    [
+      "insufficient_quota",
+      () => client().create({ model: "quota", messages, sources }),
+      InsufficientQuotaError,
+      "insufficient_quota",
+      402,
+    ],
+    [
+      "model_not_found",
+      () => client().create({ model: "nope", messages, sources }),
+      ModelNotFoundError,
+      "model_not_found",
+      404,
+    ],
+    [
+      "payload_too_large",
+      () =>
+        client().create({
+          model: "scripted",
+          messages,
+          sources: [{ id: "huge", text: "y".repeat(5 * 1024 * 1024) }],
+        }),
+      PayloadTooLargeError,
+      "payload_too_large",
+      413,
+    ],
+    [
+      "ungrounded",
+      () => client().create({ model: "liar", messages, sources }),
+      UngroundedError,
+      "ungrounded",
+      422,
+    ],
+    [
+      "rate_limited",
+      () => client().create({ model: "rate-limited", messages, sources }),
+      RateLimitError,
+      "rate_limited",
+      429,
+    ],
+    [
+      "extraction_failed",
+      () => client().create({ model: "scripted", messages: [{ role: "user", content: "garble" }], sources }),
+      ExtractionFailedError,
+      "extraction_failed",
+      502,
+    ],
+    [
+      "gateway_error",
+      () => client().create({ model: "broken", messages, sources }),
+      GatewayError,
+      "gateway_error",
+      502,
+    ],
+    [
+      "gateway_timeout",
+      () => client().create({ model: "stalled", messages, sources }),
+      GatewayTimeoutError,
+      "gateway_timeout",
+      504,
+    ],
+  ];
+
+  it.each(cases)("%s", async (_name, call, ErrorClass, type, status) => {
+    const error = await call().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ErrorClass);
+    expect({ type: (error as VerifiedError).type, status: (error as VerifiedError).status }).toEqual({
+      type,
+      status,
+    });
+  });
+
+  it("names the snake_case field at fault in `param`", async () => {
+    const error = await client()
+      .create({ model: "scripted", messages, sources, ...({ maxToken: 5 } as object) })
+      .catch((caught: unknown) => caught);
+    expect((error as VerifiedError).param).toBe("max_token");
+  });
+
+  it("422 carries the unsupported claims", async () => {
+    const error = await client()
+      .create({ model: "liar", messages, sources })
+      .catch((caught: unknown) => caught);
+    expect((error as UngroundedError).unsupported).toEqual([
+      { claim: "The moon is made of cheese", reason: "quote_not_found" },
+    ]);
+  });
+
+  it("429: Retry-After is forwarded, honoured and retried", async () => {
+    const waits: number[] = [];
+    const before = gatewayCalls.length;
+    const error = await client({ maxRetries: 2, waits })
+      .create({ model: "rate-limited", messages, sources })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(2);
+    expect(waits).toEqual([2000, 2000]);
+    expect(gatewayCalls.length - before).toBe(3);
+  });
+
+  it("times out a slow call as a status-0 TimeoutError", async () => {
+    const error = await client({ timeout: 200 })
+      .create({ model: "sleepy", messages, sources })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as VerifiedError).status).toBe(0);
+  });
+});
