@@ -39,6 +39,8 @@ export interface CreateOutcome {
 export interface CreateBehaviour {
   /** When false (eval), an ungroundable question is a coverage-0 result, not a 422. */
   failWhenUngrounded: boolean;
+  /** Where to count model calls; given by eval so calls of a case that fails are still counted. */
+  usage?: UsageTotal | undefined;
 }
 
 function betterAttempt(candidate: ClaimVerdict[], best: ClaimVerdict[] | undefined): boolean {
@@ -62,7 +64,7 @@ export async function createVerified(
   context: OperationContext,
   behaviour: CreateBehaviour = { failWhenUngrounded: true },
 ): Promise<CreateOutcome> {
-  const usage = emptyUsage();
+  const usage = behaviour.usage ?? emptyUsage();
   const generation = {
     model: input.model,
     temperature: input.temperature,

@@ -5,6 +5,7 @@ import { ServiceError } from "../errors/service-error.js";
 import type { ChatMessage, Gateway } from "../gateway/types.js";
 import { createVerified } from "./create-verified.js";
 import type { OperationContext } from "./operation-context.js";
+import { emptyUsage } from "./usage-total.js";
 
 /** An eval request in the service's own terms. */
 export interface EvalInput {
@@ -59,6 +60,7 @@ export async function evalVerified(
   try {
     const cases = await Promise.all(
       input.cases.map(async (testCase, index): Promise<EvalCaseOutcome> => {
+        const caseUsage = emptyUsage();
         try {
           const outcome = await createVerified(
             {
@@ -71,10 +73,8 @@ export async function evalVerified(
               minCoverage: input.minCoverage,
             },
             caseContext,
-            { failWhenUngrounded: false },
+            { failWhenUngrounded: false, usage: caseUsage },
           );
-          usage.totalTokens += outcome.usage.totalTokens;
-          usage.modelCalls += outcome.usage.modelCalls;
           return {
             coverage: outcome.coverage,
             citations: outcome.citations.length,
@@ -90,6 +90,10 @@ export async function evalVerified(
             ? error.message.replace(`"${error.details.param}"`, `"cases[${index}].${error.details.param}"`)
             : error.message;
           return { error: { type: error.type, code: error.type, message } };
+        } finally {
+          // Calls of a failed case were made and paid for, so they count too.
+          usage.totalTokens += caseUsage.totalTokens;
+          usage.modelCalls += caseUsage.modelCalls;
         }
       }),
     );
