@@ -1,0 +1,245 @@
+import { answerSegments } from "./answer-segments.js";
+import type { Api } from "./api.js";
+import { h, plural } from "./dom.js";
+import { clearError, showError } from "./error-box.js";
+import { reasonInWords } from "./reason-in-words.js";
+import { coverageMeter, usageLine } from "./result-meta.js";
+import type { SourcesPanel } from "./sources-panel.js";
+import type { CreateRequest, CreateResult, MatchMode, Message, Source } from "./wire-types.js";
+
+/** Elements of the Ask tab; all exist in index.html. */
+export interface AskElements {
+  form: HTMLFormElement;
+  question: HTMLTextAreaElement;
+  context: HTMLElement;
+  contextText: HTMLElement;
+  dropContext: HTMLButtonElement;
+  checkNumbers: HTMLSelectElement;
+  retry: HTMLInputElement;
+  minCoverage: HTMLInputElement;
+  allowUngrounded: HTMLInputElement;
+  submit: HTMLButtonElement;
+  status: HTMLElement;
+  error: HTMLElement;
+  result: HTMLElement;
+}
+
+/** What the Ask tab needs from the rest of the page. */
+export interface AskDependencies {
+  api: Api;
+  sources: SourcesPanel;
+  model: () => string;
+  mode: () => MatchMode;
+}
+
+/** The Ask tab's actions. */
+export interface AskView {
+  /** Runs the current question against the current sources. */
+  run(): Promise<void>;
+  /** Loads a conversation: the last user message becomes the question, earlier ones are kept as context. */
+  load(messages: readonly Message[], sources: readonly Source[], origin: string): void;
+  /** The sources of the shown result, for the sources column, or null. */
+  snapshot(): readonly Source[] | null;
+}
+
+/** Wires the Ask tab: the create call and its result with citation chips, dropped claims and coverage. */
+export function createAskView(elements: AskElements, dependencies: AskDependencies): AskView {
+  const { api, sources } = dependencies;
+  let contextMessages: Message[] = [];
+  let shownSources: readonly Source[] | null = null;
+  let running: AbortController | null = null;
+
+  function buildRequest(): CreateRequest | string {
+    const question = elements.question.value.trim();
+    if (question === "") return "Type a question first.";
+    const model = dependencies.model();
+    if (model === "") return "Enter a model id (local runs the built-in model).";
+    const request: CreateRequest = {
+      model,
+      messages: [...contextMessages, { role: "user", content: question }],
+      sources: sources.getSources(),
+      mode: dependencies.mode(),
+    };
+    const checkNumbers = elements.checkNumbers.value;
+    if (checkNumbers === "source" || checkNumbers === "row") request.check_numbers = checkNumbers;
+    const retry = elements.retry.valueAsNumber;
+    if (Number.isFinite(retry) && retry > 0) request.retry = retry;
+    const minCoverage = elements.minCoverage.valueAsNumber;
+    if (Number.isFinite(minCoverage) && minCoverage > 0) request.min_coverage = minCoverage;
+    if (elements.allowUngrounded.checked) request.allow_ungrounded = true;
+    return request;
+  }
+
+  async function run(): Promise<void> {
+    clearError(elements.error);
+    const request = buildRequest();
+    if (typeof request === "string") {
+      showError(elements.error, new Error(request));
+      return;
+    }
+    running?.abort();
+    const controller = new AbortController();
+    running = controller;
+    elements.submit.disabled = true;
+    elements.status.textContent = "Asking…";
+    const started = performance.now();
+    try {
+      const result = await api.create(request, controller.signal);
+      if (running !== controller) return;
+      shownSources = request.sources;
+      renderResult(result, request.sources, performance.now() - started);
+      elements.status.textContent = "Done.";
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      elements.status.textContent = "";
+      showError(elements.error, error);
+    } finally {
+      if (running === controller) {
+        running = null;
+        elements.submit.disabled = false;
+      }
+    }
+  }
+
+  function renderResult(result: CreateResult, sent: readonly Source[], elapsedMs: number): void {
+    sources.showSnapshot(sent);
+    const total = result.citations.length + result.unsupported.length;
+    const badges = h(
+      "p",
+      { class: "badges" },
+      result.abstained &&
+        h("span", { class: "badge warn", title: "Coverage is below min_coverage" }, "abstained"),
+      !result.grounded &&
+        h(
+          "span",
+          { class: "badge warn", title: "A plain answer: nothing in it was checked" },
+          "not grounded",
+        ),
+      result.grounded && !result.abstained && total > 0 && h("span", { class: "badge ok" }, "grounded"),
+    );
+    const chips: HTMLButtonElement[] = [];
+    const answer = h("p", { class: "answer", id: "answer-text" });
+    for (const segment of answerSegments(result.text, result.citations)) {
+      if (segment.kind === "text") {
+        answer.append(segment.text);
+        continue;
+      }
+      const citation = result.citations[segment.citationIndex];
+      if (citation === undefined) continue;
+      const chip = h(
+        "button",
+        {
+          type: "button",
+          class: "chip",
+          "data-citation": segment.citationIndex,
+          title: citation.quote,
+          "aria-label": `Citation ${segment.citationIndex + 1}: source ${citation.source}, characters ${citation.range[0]} to ${citation.range[1]}`,
+        },
+        citation.source,
+      );
+      const show = () => {
+        for (const other of chips) other.classList.toggle("active", other === chip);
+        sources.highlight(citation.source, citation.range);
+      };
+      chip.addEventListener("mouseenter", show);
+      chip.addEventListener("focus", show);
+      chip.addEventListener("click", show);
+      chips.push(chip);
+      answer.append(chip);
+    }
+
+    const citationList =
+      result.citations.length > 0 &&
+      h(
+        "details",
+        { class: "citations" },
+        h("summary", {}, `Citations (${result.citations.length})`),
+        h(
+          "ol",
+          {},
+          ...result.citations.map((citation) =>
+            h(
+              "li",
+              {},
+              h("q", {}, citation.quote),
+              " ",
+              h("span", { class: "where" }, `${citation.source} · ${citation.range[0]}–${citation.range[1]}`),
+            ),
+          ),
+        ),
+      );
+
+    const dropped =
+      result.unsupported.length > 0 &&
+      h(
+        "section",
+        { class: "dropped", "aria-labelledby": "dropped-heading" },
+        h("h3", { id: "dropped-heading" }, `Dropped claims (${result.unsupported.length})`),
+        h(
+          "ul",
+          { class: "unsupported" },
+          ...result.unsupported.map((item) =>
+            h(
+              "li",
+              {},
+              h("del", {}, item.claim),
+              " ",
+              h("span", { class: "reason" }, `— ${reasonInWords(item.reason)}`),
+            ),
+          ),
+        ),
+      );
+
+    elements.result.replaceChildren(
+      h(
+        "section",
+        { class: "result", "aria-label": "Answer" },
+        h(
+          "div",
+          { class: "result-head" },
+          coverageMeter(result.coverage, result.citations.length, total, "claim"),
+          badges,
+        ),
+        h("h3", { class: "visually-hidden" }, "Answer"),
+        answer,
+        result.text === "" && h("p", { class: "hint" }, "The answer is empty: no claim could be grounded."),
+        citationList,
+        dropped,
+        usageLine(result.model, result.usage, elapsedMs, result.id),
+      ),
+    );
+    elements.result.hidden = false;
+  }
+
+  function load(messages: readonly Message[], loadedSources: readonly Source[], origin: string): void {
+    const lastUser = messages.findLastIndex((message) => message.role === "user");
+    const question = lastUser < 0 ? "" : (messages[lastUser]?.content ?? "");
+    contextMessages = messages.filter((_, index) => index !== lastUser);
+    elements.question.value = question;
+    sources.setSources(loadedSources);
+    shownSources = null;
+    elements.result.replaceChildren();
+    clearError(elements.error);
+    elements.status.textContent = "";
+    elements.context.hidden = contextMessages.length === 0;
+    elements.contextText.textContent = `Also sends ${plural(contextMessages.length, "earlier message")} from ${origin}.`;
+  }
+
+  elements.form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void run();
+  });
+  elements.question.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void run();
+    }
+  });
+  elements.dropContext.addEventListener("click", () => {
+    contextMessages = [];
+    elements.context.hidden = true;
+    elements.question.focus();
+  });
+
+  return { run, load, snapshot: () => shownSources };
+}

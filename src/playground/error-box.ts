@@ -1,0 +1,56 @@
+import { ApiError } from "./api.js";
+import { h } from "./dom.js";
+import { reasonInWords } from "./reason-in-words.js";
+
+const hints: Record<string, string> = {
+  invalid_key:
+    "Enter your API key at the top of the page. With the local model and no VERIFIED_API_KEYS set on the service, any value works.",
+  network_error: "Check that the service is still running, then try again.",
+};
+
+/** Shows a failed action's error in words next to the action, with the service's code and status. */
+export function showError(box: HTMLElement, error: unknown): void {
+  box.replaceChildren();
+  box.hidden = false;
+  if (!(error instanceof ApiError)) {
+    box.append(h("p", { class: "error-message" }, error instanceof Error ? error.message : String(error)));
+    return;
+  }
+  const where = error.status === 0 ? "no response" : `HTTP ${error.status}`;
+  box.append(
+    h("p", { class: "error-message" }, error.message),
+    h(
+      "p",
+      { class: "error-code" },
+      h("code", {}, error.type),
+      ` (${where})`,
+      error.param !== undefined && " · field ",
+      error.param !== undefined && h("code", {}, error.param),
+    ),
+  );
+  const hint = hints[error.type];
+  if (hint !== undefined) box.append(h("p", { class: "error-hint" }, hint));
+  if (error.unsupported.length > 0) {
+    box.append(
+      h(
+        "ul",
+        { class: "unsupported", "aria-label": "Claims that could not be grounded" },
+        ...error.unsupported.map((item) =>
+          h(
+            "li",
+            {},
+            h("del", {}, item.claim),
+            " ",
+            h("span", { class: "reason" }, `— ${reasonInWords(item.reason)}`),
+          ),
+        ),
+      ),
+    );
+  }
+}
+
+/** Hides and empties an error box. */
+export function clearError(box: HTMLElement): void {
+  box.hidden = true;
+  box.replaceChildren();
+}

@@ -1,0 +1,196 @@
+import type { Api } from "./api.js";
+import { h, percent, plural } from "./dom.js";
+import { clearError, showError } from "./error-box.js";
+import { mergeEvalResults } from "./merge-eval-results.js";
+import { type DatasetCase, parseDataset } from "./parse-dataset.js";
+import type { EvalResult, MatchMode } from "./wire-types.js";
+
+/** Elements of the Eval tab; all exist in index.html. */
+export interface EvalElements {
+  form: HTMLFormElement;
+  file: HTMLInputElement;
+  summary: HTMLElement;
+  submit: HTMLButtonElement;
+  status: HTMLElement;
+  error: HTMLElement;
+  result: HTMLElement;
+}
+
+/** What the Eval tab needs from the rest of the page. */
+export interface EvalDependencies {
+  api: Api;
+  model: () => string;
+  mode: () => MatchMode;
+  /** Opens one case in the Ask tab. */
+  openCase: (item: DatasetCase, label: string) => void;
+}
+
+/** The Eval tab's actions. */
+export interface EvalView {
+  run(): Promise<void>;
+  /** Uses these cases as the dataset, as if a file named `name` had been loaded. */
+  setDataset(cases: readonly DatasetCase[], name: string): void;
+}
+
+/** The service takes at most this many cases per request; bigger datasets are sent in pages. */
+const pageSize = 200;
+
+/** Wires the Eval tab: load a dataset, run it in pages, show the aggregate and a bar per case. */
+export function createEvalView(elements: EvalElements, dependencies: EvalDependencies): EvalView {
+  let dataset: readonly DatasetCase[] = [];
+  let datasetName = "";
+  let running = false;
+
+  function setDataset(cases: readonly DatasetCase[], name: string): void {
+    dataset = cases;
+    datasetName = name;
+    elements.summary.textContent = `${plural(cases.length, "case")} loaded from ${name}.`;
+    elements.result.replaceChildren();
+    clearError(elements.error);
+  }
+
+  async function loadFile(file: File): Promise<void> {
+    clearError(elements.error);
+    const parsed = parseDataset(await file.text(), file.name);
+    if (!parsed.ok) {
+      dataset = [];
+      elements.summary.textContent = `Could not load ${file.name}.`;
+      showError(elements.error, new Error(`${file.name}: ${parsed.error}`));
+      return;
+    }
+    setDataset(parsed.cases, file.name);
+  }
+
+  async function run(): Promise<void> {
+    if (running) return;
+    clearError(elements.error);
+    if (dataset.length === 0) {
+      showError(elements.error, new Error("Load a dataset first (.json or .jsonl), or try the sample."));
+      return;
+    }
+    const cases = dataset;
+    const model = dependencies.model();
+    const mode = dependencies.mode();
+    running = true;
+    elements.submit.disabled = true;
+    const started = performance.now();
+    try {
+      const pages: EvalResult[] = [];
+      for (let start = 0; start < cases.length; start += pageSize) {
+        const page = cases.slice(start, start + pageSize);
+        elements.status.textContent =
+          cases.length <= pageSize
+            ? `Running ${plural(cases.length, "case")}…`
+            : `Running cases ${start + 1}–${start + page.length} of ${cases.length}…`;
+        pages.push(
+          await dependencies.api.evaluate({
+            model,
+            mode,
+            cases: page.map((item) => ({ messages: item.messages, sources: item.sources })),
+          }),
+        );
+      }
+      render(mergeEvalResults(pages), cases, model, performance.now() - started);
+      elements.status.textContent = "Done.";
+    } catch (error) {
+      elements.status.textContent = "";
+      showError(elements.error, error);
+    } finally {
+      running = false;
+      elements.submit.disabled = false;
+    }
+  }
+
+  function render(result: EvalResult, cases: readonly DatasetCase[], model: string, elapsedMs: number): void {
+    const { aggregate, usage } = result;
+    const figures: [string, string][] = [
+      ["Cases", String(aggregate.n)],
+      ["Errored", String(aggregate.errored)],
+      ["Coverage mean", percent(aggregate.coverage_mean)],
+      ["Unsupported rate", percent(aggregate.unsupported_rate)],
+      ["Model calls", usage.model_calls.toLocaleString("en")],
+      ["Tokens", usage.total_tokens.toLocaleString("en")],
+    ];
+    const showNumbers = result.cases.length <= 40;
+    const bars = result.cases.map((item, index) => {
+      const source = cases[index];
+      const label = `case ${index + 1}${source?.id === undefined ? "" : ` (${source.id})`}`;
+      const description =
+        item.error === undefined
+          ? `${label}: coverage ${percent(item.coverage)}, ${item.citations} grounded, ${item.unsupported} dropped`
+          : `${label}: errored, ${item.error.code}: ${item.error.message}`;
+      const bar = h(
+        "button",
+        {
+          type: "button",
+          class: item.error === undefined ? "bar" : "bar errored",
+          title: description,
+          "aria-label": `${description}. Open in Ask.`,
+          "data-case": index,
+        },
+        h("span", { class: "bar-track" }, h("span", { class: "bar-fill" })),
+        h(
+          "span",
+          { class: "bar-label", "aria-hidden": "true" },
+          showNumbers ? (item.error === undefined ? index + 1 : "!") : "",
+        ),
+      );
+      // Set through the CSSOM: the page's CSP forbids inline style attributes.
+      bar.style.setProperty("--coverage", String(item.error === undefined ? item.coverage : 1));
+      bar.addEventListener("click", () => {
+        if (source !== undefined) dependencies.openCase(source, `${datasetName}, ${label}`);
+      });
+      return h("li", {}, bar);
+    });
+    elements.result.replaceChildren(
+      h(
+        "section",
+        { class: "result", "aria-label": "Evaluation" },
+        h(
+          "dl",
+          { class: "aggregate" },
+          ...figures.map(([name, value]) => h("div", {}, h("dt", {}, name), h("dd", {}, value))),
+        ),
+        h(
+          "figure",
+          { class: "chart" },
+          h(
+            "figcaption",
+            {},
+            "Coverage per case",
+            aggregate.errored > 0 && h("span", { class: "legend-errored" }, " · hatched: errored"),
+            " · choose a case to open it in Ask",
+          ),
+          h(
+            "div",
+            { class: "chart-body" },
+            h(
+              "span",
+              { class: "axis", "aria-hidden": "true" },
+              h("span", {}, "100%"),
+              h("span", {}, "50%"),
+              h("span", {}, "0%"),
+            ),
+            h("ol", { class: "bars" }, ...bars),
+          ),
+        ),
+        h(
+          "p",
+          { class: "meta" },
+          `model ${model} · ${plural(Math.ceil(cases.length / pageSize), "request")} · ${Math.round(elapsedMs).toLocaleString("en")} ms`,
+        ),
+      ),
+    );
+  }
+
+  elements.file.addEventListener("change", () => {
+    const file = elements.file.files?.[0];
+    if (file !== undefined) void loadFile(file);
+  });
+  elements.form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void run();
+  });
+
+  return { run, setDataset };
+}

@@ -1,0 +1,142 @@
+import { createApi } from "./api.js";
+import { bindApiKeyField } from "./api-key-field.js";
+import { createAskView } from "./ask-view.js";
+import { byId } from "./dom.js";
+import { createEvalView } from "./eval-view.js";
+import { createExtractView } from "./extract-view.js";
+import { sampleDataset, sampleFields, sampleQuestion, sampleSources } from "./sample.js";
+import { createSourcesPanel } from "./sources-panel.js";
+import type { MatchMode } from "./wire-types.js";
+
+type TabName = "ask" | "extract" | "eval";
+
+function sessionStore(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+const keyInput = byId<HTMLInputElement>("api-key");
+const getKey = bindApiKeyField(keyInput, sessionStore());
+const api = createApi({ getKey });
+const modelInput = byId<HTMLInputElement>("model");
+const modeSelect = byId<HTMLSelectElement>("mode");
+const model = () => modelInput.value.trim();
+const mode = () => modeSelect.value as MatchMode;
+
+const sources = createSourcesPanel({
+  panel: byId("sources-panel"),
+  editor: byId("sources-editor"),
+  list: byId("source-list"),
+  viewer: byId("sources-viewer"),
+  addButton: byId<HTMLButtonElement>("add-source"),
+  fileInput: byId<HTMLInputElement>("source-files"),
+  editToggle: byId<HTMLButtonElement>("sources-edit"),
+  viewToggle: byId<HTMLButtonElement>("sources-view"),
+  total: byId("sources-total"),
+  notice: byId("sources-notice"),
+});
+
+const ask = createAskView(
+  {
+    form: byId<HTMLFormElement>("ask-form"),
+    question: byId<HTMLTextAreaElement>("question"),
+    context: byId("ask-context"),
+    contextText: byId("ask-context-text"),
+    dropContext: byId<HTMLButtonElement>("ask-context-drop"),
+    checkNumbers: byId<HTMLSelectElement>("check-numbers"),
+    retry: byId<HTMLInputElement>("retry"),
+    minCoverage: byId<HTMLInputElement>("min-coverage"),
+    allowUngrounded: byId<HTMLInputElement>("allow-ungrounded"),
+    submit: byId<HTMLButtonElement>("ask-submit"),
+    status: byId("ask-status"),
+    error: byId("ask-error"),
+    result: byId("ask-result"),
+  },
+  { api, sources, model, mode },
+);
+
+const extract = createExtractView(
+  {
+    form: byId<HTMLFormElement>("extract-form"),
+    rows: byId("field-rows"),
+    addField: byId<HTMLButtonElement>("add-field"),
+    submit: byId<HTMLButtonElement>("extract-submit"),
+    status: byId("extract-status"),
+    error: byId("extract-error"),
+    result: byId("extract-result"),
+  },
+  { api, sources, model, mode },
+);
+
+const evaluation = createEvalView(
+  {
+    form: byId<HTMLFormElement>("eval-form"),
+    file: byId<HTMLInputElement>("dataset-file"),
+    summary: byId("dataset-summary"),
+    submit: byId<HTMLButtonElement>("eval-submit"),
+    status: byId("eval-status"),
+    error: byId("eval-error"),
+    result: byId("eval-result"),
+  },
+  {
+    api,
+    model,
+    mode,
+    openCase: (item, label) => {
+      selectTab("ask");
+      ask.load(item.messages, item.sources, label);
+      void ask.run();
+    },
+  },
+);
+
+const tabNames: TabName[] = ["ask", "extract", "eval"];
+const tabs = tabNames.map((name) => byId<HTMLButtonElement>(`tab-${name}`));
+
+function selectTab(name: TabName, focus = false): void {
+  for (const [index, tabName] of tabNames.entries()) {
+    const tab = tabs[index] as HTMLButtonElement;
+    const selected = tabName === name;
+    tab.setAttribute("aria-selected", String(selected));
+    tab.tabIndex = selected ? 0 : -1;
+    byId(`panel-${tabName}`).hidden = !selected;
+    if (selected && focus) tab.focus();
+  }
+  // Eval cases carry their own sources, so the sources column makes room for the chart.
+  byId("sources-panel").hidden = name === "eval";
+  byId("layout").classList.toggle("single", name === "eval");
+  if (name === "ask") sources.showSnapshot(ask.snapshot());
+  if (name === "extract") sources.showSnapshot(extract.snapshot());
+}
+
+for (const [index, tab] of tabs.entries()) {
+  const name = tabNames[index] as TabName;
+  tab.addEventListener("click", () => selectTab(name));
+  // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab moves into the panel.
+  tab.addEventListener("keydown", (event) => {
+    const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+    let target = step === 0 ? -1 : (index + step + tabNames.length) % tabNames.length;
+    if (event.key === "Home") target = 0;
+    if (event.key === "End") target = tabNames.length - 1;
+    if (target < 0) return;
+    event.preventDefault();
+    selectTab(tabNames[target] as TabName, true);
+  });
+}
+
+byId("ask-sample").addEventListener("click", () => {
+  ask.load([{ role: "user", content: sampleQuestion }], sampleSources, "the sample");
+  void ask.run();
+});
+byId("extract-sample").addEventListener("click", () => {
+  sources.setSources(sampleSources);
+  extract.setFields(sampleFields);
+  void extract.run();
+});
+byId("eval-sample").addEventListener("click", () => {
+  evaluation.setDataset(sampleDataset, "the sample dataset");
+  void evaluation.run();
+});

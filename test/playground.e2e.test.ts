@@ -1,0 +1,453 @@
+/**
+ * End to end: the real `verified serve` on the local model, the playground page in Debian's headless
+ * Chromium (driven by playwright-core; browser downloads are not possible here, so `.ci/run` installs the
+ * `chromium` package). Screenshots go to test-results/playground/, and the Ask view also to
+ * docs/playground-ask.png for the README.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Page, type Response } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const chromiumPath = "/usr/bin/chromium";
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+// Another build of the service can be pointed at with this variable; the default is the package's own.
+const serverEntry = resolve(repoRoot, process.env.VERIFIED_E2E_SERVER_ENTRY ?? "dist/cli/main.js");
+const screenshots = join(repoRoot, "test-results", "playground");
+const apiKey = "sk-playground-e2e";
+
+const haveChromium = existsSync(chromiumPath);
+const runSuite = haveChromium || process.env.CI !== undefined;
+if (!runSuite) {
+  console.warn(
+    `playground e2e skipped: ${chromiumPath} is missing. Install it with ` +
+      "`apt-get install -y --no-install-recommends chromium` (CI installs it and always runs this suite).",
+  );
+}
+
+interface Citation {
+  claim: string;
+  quote: string;
+  source: string;
+  range: [number, number];
+}
+
+interface ExtractField {
+  value: string | null;
+  source?: string;
+  range?: [number, number];
+  grounded: boolean;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`verified serve exited with code ${child.exitCode} before it served:\n${output()}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/healthz`);
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`GET ${baseUrl}/healthz did not answer 200 within 15 s:\n${output()}`);
+}
+
+function isPost(path: string) {
+  return (response: Response) =>
+    response.request().method() === "POST" && new URL(response.url()).pathname === path;
+}
+
+/** Characters before `mark` inside its <pre>: where the page put the highlight in the source text. */
+function markOffset(page: Page): Promise<number> {
+  return page.locator("#sources-viewer mark.quote-highlight").evaluate((mark) => {
+    let offset = 0;
+    for (const node of Array.from(mark.parentElement?.childNodes ?? [])) {
+      if (node === mark) return offset;
+      offset += node.textContent?.length ?? 0;
+    }
+    return -1;
+  });
+}
+
+describe.runIf(runSuite)("playground in headless Chromium", () => {
+  let server: ChildProcess;
+  let serverOutput = "";
+  let baseUrl = "";
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const requestedUrls: string[] = [];
+
+  beforeAll(async () => {
+    if (!haveChromium)
+      throw new Error(`${chromiumPath} is missing; CI must install Debian's chromium package.`);
+    if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing; run npm run build first.`);
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    // No gateway and no key list: the local model only, any bearer key accepted.
+    const environment = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith("VERIFIED_")),
+    );
+    server = spawn(process.execPath, [serverEntry, "serve", "--host", "127.0.0.1", "--port", String(port)], {
+      cwd: repoRoot,
+      env: environment,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    server.stdout?.on("data", (chunk: Buffer) => {
+      serverOutput += chunk.toString();
+    });
+    server.stderr?.on("data", (chunk: Buffer) => {
+      serverOutput += chunk.toString();
+    });
+    const launching = chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    await waitForHealth(baseUrl, server, () => serverOutput);
+    browser = await launching;
+    context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: "light" });
+    page = await context.newPage();
+    page.on("request", (request) => requestedUrls.push(request.url()));
+    mkdirSync(screenshots, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server !== undefined && server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGTERM");
+      const timer = setTimeout(() => server.kill("SIGKILL"), 3_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  });
+
+  it("serves the page at / and runs the sample Ask; a chip lights up its quote at its exact range", async () => {
+    await page.goto(`${baseUrl}/`);
+    await expect(page.title()).resolves.toBe("verified · playground");
+    await expect(page.locator("#model").inputValue()).resolves.toBe("local");
+    await page.fill("#api-key", apiKey);
+
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-sample"),
+    ]);
+    expect(response.status()).toBe(200);
+    expect(response.request().headers().authorization).toBe(`Bearer ${apiKey}`);
+    const result = (await response.json()) as { citations: Citation[]; coverage: number };
+    expect(result.citations.length).toBeGreaterThan(0);
+    await page.locator(".answer .chip").first().waitFor();
+    await expect(page.locator(".chip").count()).resolves.toBe(result.citations.length);
+
+    const firstChip = page.locator(".answer .chip").first();
+    const index = Number(await firstChip.getAttribute("data-citation"));
+    const citation = result.citations[index] as Citation;
+    await firstChip.hover();
+    const mark = page.locator("#sources-viewer mark.quote-highlight");
+    await expect.poll(() => mark.textContent()).toBe(citation.quote);
+    await expect(markOffset(page)).resolves.toBe(citation.range[0]);
+    await expect(mark.isVisible()).resolves.toBe(true);
+    await expect(page.locator("#ask-result .coverage-figure").textContent()).resolves.toContain(
+      `${Math.round(result.coverage * 100)}%`,
+    );
+
+    // Keyboard: focusing the last chip moves the highlight to its quote.
+    const lastChip = page.locator(".answer .chip").last();
+    const lastCitation = result.citations[Number(await lastChip.getAttribute("data-citation"))] as Citation;
+    await lastChip.focus();
+    await expect.poll(() => mark.textContent()).toBe(lastCitation.quote);
+    await firstChip.hover();
+
+    // The key lives in this tab's session storage only.
+    await expect(page.evaluate(() => sessionStorage.getItem("verified.apiKey"))).resolves.toBe(apiKey);
+    await expect(page.evaluate(() => localStorage.length)).resolves.toBe(0);
+
+    await page.mouse.move(0, 0);
+    await firstChip.focus();
+    const image = await page.screenshot({ path: join(screenshots, "ask.png") });
+    const docsImage = join(repoRoot, "docs", "playground-ask.png");
+    mkdirSync(join(repoRoot, "docs"), { recursive: true });
+    // Only rewrite the committed image when the page looks different.
+    if (!existsSync(docsImage) || !readFileSync(docsImage).equals(image)) writeFileSync(docsImage, image);
+  });
+
+  it("runs an Extract and highlights each found value in its source", async () => {
+    await page.focus("#tab-ask");
+    await page.keyboard.press("ArrowRight");
+    await expect(page.locator("#tab-extract").getAttribute("aria-selected")).resolves.toBe("true");
+    await expect(page.locator("#panel-extract").isVisible()).resolves.toBe(true);
+
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/extract")),
+      page.click("#extract-sample"),
+    ]);
+    expect(response.status()).toBe(200);
+    const result = (await response.json()) as { fields: Record<string, ExtractField> };
+    const names = Object.keys(result.fields);
+    await page.locator(".fields-table").waitFor();
+    await expect(page.locator(".fields-table tbody tr").count()).resolves.toBe(names.length);
+    await expect(page.locator(".fields-table tbody th").allTextContents()).resolves.toEqual(names);
+
+    const found = Object.entries(result.fields).filter(([, field]) => field.value !== null);
+    const missing = names.length - found.length;
+    expect(found.length).toBeGreaterThan(0);
+    await expect(page.locator(".fields-table .value-chip").count()).resolves.toBe(found.length);
+    await expect(page.locator(".fields-table .not-found").count()).resolves.toBe(missing);
+    const [, field] = found[0] as [string, ExtractField];
+    await page.locator(".fields-table .value-chip").first().hover();
+    await expect
+      .poll(() => page.locator("#sources-viewer mark.quote-highlight").textContent())
+      .toBe(field.value);
+    await expect(markOffset(page)).resolves.toBe(field.range?.[0]);
+    await page.screenshot({ path: join(screenshots, "extract.png") });
+  });
+
+  it("runs a three-case Eval from a JSONL file and opens a case in Ask", async () => {
+    await page.click("#tab-eval");
+    const source = (id: string, text: string) => ({ id, text });
+    const cases = [
+      {
+        id: "boiling",
+        messages: [{ role: "user", content: "At what temperature does water boil at sea level?" }],
+        sources: [
+          source("water.md", "Water boils at 100 degrees Celsius at sea level. Ice melts at 0 degrees."),
+        ],
+      },
+      {
+        id: "capital",
+        messages: [{ role: "user", content: "What is the capital of France?" }],
+        sources: [source("france.txt", "Paris is the capital of France. France borders Spain.")],
+      },
+      {
+        id: "moon",
+        messages: [
+          { role: "system", content: "Answer briefly." },
+          { role: "user", content: "How far away is the Moon from Earth?" },
+        ],
+        sources: [source("moon.md", "The Moon is about 384,400 km away from Earth. It has no atmosphere.")],
+      },
+    ];
+    await page.setInputFiles("#dataset-file", {
+      name: "three.jsonl",
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(cases.map((item) => JSON.stringify(item)).join("\n")),
+    });
+    await expect
+      .poll(() => page.locator("#dataset-summary").textContent())
+      .toBe("3 cases loaded from three.jsonl.");
+
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/eval")),
+      page.click("#eval-submit"),
+    ]);
+    expect(response.status()).toBe(200);
+    const sent = response.request().postDataJSON() as { model: string; cases: unknown[] };
+    expect(sent.model).toBe("local");
+    // The dataset's ids stay in the page; the service gets only {messages, sources}.
+    expect(sent.cases).toEqual(cases.map(({ messages, sources }) => ({ messages, sources })));
+    const result = (await response.json()) as {
+      aggregate: { n: number; coverage_mean: number; errored: number };
+      cases: { coverage: number; error?: unknown }[];
+    };
+    expect(result.aggregate.n).toBe(3);
+    await page.locator(".bars").waitFor();
+    await expect(page.locator(".bars .bar").count()).resolves.toBe(3);
+    await expect(page.locator(".bars .bar.errored").count()).resolves.toBe(result.aggregate.errored);
+    const figures = await page.locator(".aggregate dd").allTextContents();
+    expect(figures.slice(0, 3)).toEqual([
+      "3",
+      String(result.aggregate.errored),
+      `${Math.round(result.aggregate.coverage_mean * 100)}%`,
+    ]);
+    await page.screenshot({ path: join(screenshots, "eval.png") });
+
+    // A case opens in Ask with its own sources, question and earlier messages, and runs there.
+    const [caseResponse] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.locator(".bars .bar").nth(2).click(),
+    ]);
+    expect(caseResponse.request().postDataJSON()).toMatchObject({
+      model: "local",
+      messages: cases[2]?.messages,
+      sources: cases[2]?.sources,
+    });
+    await expect(page.locator("#tab-ask").getAttribute("aria-selected")).resolves.toBe("true");
+    await expect(page.locator("#question").inputValue()).resolves.toBe(
+      "How far away is the Moon from Earth?",
+    );
+    await expect(page.locator("#ask-context").isVisible()).resolves.toBe(true);
+    await page.locator("#ask-result .result").waitFor();
+  });
+
+  it("shows API errors next to the action that caused them", async () => {
+    await page.fill("#model", "no-such-model");
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-submit"),
+    ]);
+    expect(response.status()).toBe(404);
+    const body = (await response.json()) as { error: { code: string; message: string; param?: string } };
+    expect(body.error.code).toBe("model_not_found");
+    const errorBox = page.locator("#ask-error");
+    await errorBox.waitFor();
+    await expect.poll(() => errorBox.locator(".error-message").textContent()).toBe(body.error.message);
+    const field = body.error.param === undefined ? "" : ` · field ${body.error.param}`;
+    await expect
+      .poll(() => errorBox.locator(".error-code").textContent())
+      .toBe(`model_not_found (HTTP 404)${field}`);
+    await page.screenshot({ path: join(screenshots, "error-model-not-found.png") });
+
+    // Empty sources: 400 no_sources.
+    await page.fill("#model", "local");
+    await page.click("#sources-edit");
+    while ((await page.locator(".source-card").count()) > 0) {
+      await page.locator(".source-card button").first().click();
+    }
+    const [empty] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-submit"),
+    ]);
+    expect(empty.status()).toBe(400);
+    const emptyBody = (await empty.json()) as { error: { code: string; message: string } };
+    expect(emptyBody.error.code).toBe("no_sources");
+    await expect.poll(() => errorBox.locator(".error-message").textContent()).toBe(emptyBody.error.message);
+    await expect(errorBox.getAttribute("role")).resolves.toBe("alert");
+  });
+
+  it("says why an unanswerable question fails, and flags the plain answer allow_ungrounded gives", async () => {
+    await page.click("#ask-sample");
+    await page.locator("#ask-result .result").waitFor();
+    await page.fill("#question", "What is the boiling point of water on Mars?");
+    const [refused] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-submit"),
+    ]);
+    expect(refused.status()).toBe(422);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("ungrounded");
+    await expect.poll(() => page.locator("#ask-error .error-message").textContent()).toBe(body.error.message);
+
+    await page.locator(".options summary").click();
+    await page.check("#allow-ungrounded");
+    const [plain] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-submit"),
+    ]);
+    expect(plain.request().postDataJSON()).toMatchObject({ allow_ungrounded: true });
+    const result = (await plain.json()) as { text: string; grounded: boolean };
+    expect(result.grounded).toBe(false);
+    await expect.poll(() => page.locator("#answer-text").textContent()).toBe(result.text);
+    await expect(page.locator("#ask-result .badges").textContent()).resolves.toBe("not grounded");
+    await expect(page.locator("#ask-error").isHidden()).resolves.toBe(true);
+    await page.uncheck("#allow-ungrounded");
+  });
+
+  it("strikes through dropped claims with their reasons in words (scripted API response)", async () => {
+    // The local model only quotes what is there, so a gateway model's mistakes are scripted here.
+    const source = "Revenue was $5.6 million in Q4.";
+    await page.route("**/v1/verified", (route) =>
+      route.fulfill({
+        json: {
+          id: "vfd_scripted",
+          model: "scripted",
+          text: "Revenue was $5.6 million [report].",
+          citations: [
+            {
+              claim: "Revenue was $5.6 million.",
+              quote: "Revenue was $5.6 million",
+              source: "report",
+              range: [0, 24],
+            },
+          ],
+          unsupported: [
+            { claim: "Profit doubled.", reason: "quote_not_found" },
+            { claim: "Costs fell.", reason: "unknown_source" },
+            { claim: "Q3 revenue was $5.6 million.", reason: "number_not_found" },
+          ],
+          coverage: 0.25,
+          abstained: true,
+          grounded: true,
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, model_calls: 1 },
+        },
+      }),
+    );
+    await page.click("#sources-edit");
+    await page.locator(".source-id").first().fill("report");
+    await page.locator(".source-text").first().fill(source);
+    await page.click("#ask-submit");
+    await page.locator(".dropped").waitFor();
+    await page.unroute("**/v1/verified");
+    await expect(page.locator(".dropped li").allTextContents()).resolves.toEqual([
+      "Profit doubled. — quote not found in the source",
+      "Costs fell. — cites a source that was not supplied",
+      "Q3 revenue was $5.6 million. — a number is not in the cited source/cell",
+    ]);
+    await expect(page.locator(".dropped del").count()).resolves.toBe(3);
+    await expect(page.locator("#ask-result .badges").textContent()).resolves.toBe("abstained");
+    await expect(page.locator("#ask-result .coverage-figure").textContent()).resolves.toBe(
+      "25% · 1 of 4 claims grounded",
+    );
+    await page.locator(".answer .chip").hover();
+    await expect
+      .poll(() => page.locator("#sources-viewer mark").textContent())
+      .toBe("Revenue was $5.6 million");
+    await page.screenshot({ path: join(screenshots, "ask-dropped-claims.png") });
+  });
+
+  it("asked nothing of any other origin (no CDN, no external fonts)", () => {
+    expect(requestedUrls.length).toBeGreaterThan(0);
+    expect(requestedUrls.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith("data:"))).toEqual(
+      [],
+    );
+  });
+
+  it("is readable at 360 px wide in dark mode", async () => {
+    const narrow = await browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme: "dark" });
+    const small = await narrow.newPage();
+    await small.goto(`${baseUrl}/`);
+    await small.fill("#api-key", apiKey);
+    await Promise.all([small.waitForResponse(isPost("/v1/verified")), small.click("#ask-sample")]);
+    await small.locator(".answer .chip").first().waitFor();
+    const layout = await small.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      background: getComputedStyle(document.documentElement).backgroundColor,
+    }));
+    expect(layout.scrollWidth).toBeLessThanOrEqual(360);
+    expect(layout.background).toBe("rgb(20, 21, 23)");
+    await small.screenshot({ path: join(screenshots, "ask-360-dark.png"), fullPage: true });
+    await small.click("#tab-extract");
+    await small.click("#extract-sample");
+    await small.locator(".fields-table").waitFor();
+    expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await small.screenshot({ path: join(screenshots, "extract-360-dark.png"), fullPage: true });
+    await narrow.close();
+  });
+});
