@@ -162,8 +162,19 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await page.goto(`${baseUrl}/`);
     await expect(page.title()).resolves.toBe("verified · playground");
     await expect(page.locator("#model").inputValue()).resolves.toBe("local");
-    await page.fill("#api-key", apiKey);
 
+    // Without a key the service refuses, and the page says where the key goes.
+    const [refused] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-sample"),
+    ]);
+    expect(refused.status()).toBe(401);
+    await page.locator("#ask-error .error-hint").waitFor();
+    await expect(page.locator("#ask-error .error-hint").textContent()).resolves.toContain(
+      "Enter your API key",
+    );
+
+    await page.fill("#api-key", apiKey);
     const [response] = await Promise.all([
       page.waitForResponse(isPost("/v1/verified")),
       page.click("#ask-sample"),
