@@ -1,9 +1,9 @@
 import type { Source } from "../core/types.js";
 import { extractTerms } from "./extract-terms.js";
 import { findLabeledValues, type LabeledValue } from "./find-labeled-values.js";
-import { labelTerms } from "./label-terms.js";
+import { labelTerm, labelTerms } from "./label-terms.js";
 import { splitSentences } from "./split-sentences.js";
-import { splitWords } from "./split-words.js";
+import { forEachWord } from "./split-words.js";
 
 /** A field's value in a source. Invariant: `value === sourceText.slice(start, end)`. */
 export interface FieldValue {
@@ -45,11 +45,12 @@ export function findFieldValues(
   schema: Readonly<Record<string, string>>,
 ): FoundField[] {
   const labeled = findLabeledValues(sources);
-  let sentences: SentenceWords[] | undefined;
+  const byTerm = indexByTerm(labeled);
+  let sentences: SentenceIndex | undefined;
   return Object.entries(schema).map(([name, description]) => {
     const nameTerms = labelTerms(name);
     const descriptionTerms = labelTerms(description);
-    const best = bestLabeledValue(labeled, nameTerms, descriptionTerms);
+    const best = bestLabeledValue(labeled, byTerm, nameTerms, descriptionTerms);
     if (best !== null) {
       return { name, found: { value: best.value, source: best.source, start: best.start, end: best.end } };
     }
@@ -59,14 +60,37 @@ export function findFieldValues(
   });
 }
 
+/** Label term → indexes of the labelled values whose label holds it, ascending. */
+function indexByTerm(labeled: readonly LabeledValue[]): Map<string, number[]> {
+  const byTerm = new Map<string, number[]>();
+  labeled.forEach((candidate, index) => {
+    for (const term of new Set(candidate.label)) {
+      const list = byTerm.get(term);
+      if (list === undefined) byTerm.set(term, [index]);
+      else list.push(index);
+    }
+  });
+  return byTerm;
+}
+
 function bestLabeledValue(
   labeled: readonly LabeledValue[],
+  byTerm: ReadonlyMap<string, readonly number[]>,
   nameTerms: readonly string[],
   descriptionTerms: readonly string[],
 ): LabeledValue | null {
+  // Only a label sharing a term with the field can score; look those up instead of scoring them all
+  // (a schema may have 100 fields and the sources thousands of labels).
+  const fieldTerms = [...nameTerms, ...descriptionTerms];
+  const indexes = new Set<number>();
+  for (const [term, list] of byTerm) {
+    if (fieldTerms.some((fieldTerm) => termsMatch(fieldTerm, term)))
+      for (const index of list) indexes.add(index);
+  }
   let best: LabeledValue | null = null;
   let bestScore = MIN_LABEL_SCORE - 1e-9;
-  for (const candidate of labeled) {
+  for (const index of [...indexes].sort((left, right) => left - right)) {
+    const candidate = labeled[index] as LabeledValue;
     const score = labelScore(candidate, nameTerms, descriptionTerms);
     if (score > bestScore) {
       best = candidate;
@@ -119,31 +143,63 @@ interface SentenceWords {
   words: { term: string; end: number }[];
 }
 
-function indexSentences(sources: readonly Source[]): SentenceWords[] {
-  const indexed: SentenceWords[] = [];
+/** The sentences outside tables, with their label terms, and term → indexes of the sentences holding it. */
+interface SentenceIndex {
+  sentences: SentenceWords[];
+  byTerm: Map<string, number[]>;
+}
+
+function indexSentences(sources: readonly Source[]): SentenceIndex {
+  const sentences: SentenceWords[] = [];
+  const byTerm = new Map<string, number[]>();
   const seenIds = new Set<string>();
   sources.forEach((source, sourceIndex) => {
     if (seenIds.has(source.id)) return;
     seenIds.add(source.id);
     for (const sentence of splitSentences(source.text)) {
       if (sentence.header !== null || sentence.text.startsWith("|")) continue;
-      const words = splitWords(sentence.text).flatMap((word) =>
-        labelTerms(word.word).map((term) => ({ term, end: word.end })),
-      );
-      indexed.push({ sourceIndex, start: sentence.start, text: sentence.text, words });
+      const words: { term: string; end: number }[] = [];
+      forEachWord(sentence.text, (word, _start, end) => {
+        const term = labelTerm(word);
+        if (term !== null) words.push({ term, end });
+      });
+      const index = sentences.length;
+      for (const { term } of words) {
+        const list = byTerm.get(term);
+        if (list === undefined) byTerm.set(term, [index]);
+        else if (list[list.length - 1] !== index) list.push(index);
+      }
+      sentences.push({ sourceIndex, start: sentence.start, text: sentence.text, words });
     }
   });
-  return indexed;
+  return { sentences, byTerm };
+}
+
+/** Indexes of the sentences that name every wanted term, ascending. */
+function sentencesNaming(index: SentenceIndex, wanted: readonly string[]): number[] {
+  const naming = wanted.map((term) => {
+    const holding = new Set<number>();
+    for (const [other, list] of index.byTerm) {
+      if (termsMatch(term, other)) for (const sentence of list) holding.add(sentence);
+    }
+    return holding;
+  });
+  const [first, ...others] = naming;
+  if (first === undefined) return [];
+  return [...first]
+    .filter((sentence) => others.every((holding) => holding.has(sentence)))
+    .sort((left, right) => left - right);
 }
 
 /** The rest of the clause after the first sentence position where every wanted term has been named. */
 function sentenceTail(
   sources: readonly Source[],
-  sentences: readonly SentenceWords[],
+  index: SentenceIndex,
   wanted: readonly string[],
 ): FieldValue | null {
   if (wanted.length === 0) return null;
-  for (const sentence of sentences) {
+  for (const sentenceIndex of sentencesNaming(index, wanted)) {
+    const sentence = index.sentences[sentenceIndex] as SentenceWords;
     const missing = new Set(wanted);
     let tailStart = -1;
     for (const word of sentence.words) {
@@ -158,8 +214,7 @@ function sentenceTail(
     const lead = TAIL_START.exec(rest)?.[0].length ?? 0;
     CLAUSE_END.lastIndex = tailStart + lead;
     const clauseEnd = CLAUSE_END.exec(sentence.text)?.index ?? sentence.text.length;
-    const raw = sentence.text.slice(tailStart + lead, clauseEnd);
-    const value = raw.replace(TRAILING, "");
+    const value = sentence.text.slice(tailStart + lead, clauseEnd).replace(TRAILING, "");
     if (!HAS_WORD.test(value) || extractTerms(value).length === 0) continue;
     const source = sources[sentence.sourceIndex] as Source;
     const start = sentence.start + tailStart + lead;

@@ -22,14 +22,16 @@ export interface LabeledValue {
 }
 
 // `label: value`, `label：value`, `label = value`, `label — value`, `label - value`, `label<TAB>value`.
-// A colon needs whitespace after it, so times (10:30) and URLs are not labels.
-const SEPARATOR = /[ \t]*(?::(?=[ \t]|$)|：|=)[ \t]*|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|\t+/g;
+// A colon needs whitespace after it (past a closing `**`), so times (10:30) and URLs are not labels.
+const SEPARATOR = /[ \t]*(?::(?=[*_]*(?:[ \t]|$))|：|=)[ \t]*|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|\t+/g;
 // Where a label begins: after the previous pair's delimiter or a sentence end.
 const LABEL_START = /[;|,]|[ \t]{2,}|[.!?][ \t]/g;
 // Where a value on a label line ends: a delimiter, or a comma before the next `label:`.
 const LINE_VALUE_END = /;|[ \t]\|[ \t]|\t|[ \t]{2,}|,[ \t]+(?=[^,;:]{1,40}(?::[ \t]|：))/g;
 // Copulas that make a sentence a label and a value: "The chief executive is Jane Doe."
 const PROSE_VERBS: ReadonlySet<string> = new Set(["is", "are", "was", "were", "ist", "sind", "betragt"]);
+// A cheap test that a line may hold one of them, before splitting it into words.
+const PROSE_VERB = /\b(?:is|are|was|were|ist|sind)\b|betr(?:ä|a\u0308|a)gt/i;
 const CLAUSE_START = /[,;(:—–]|[.!?](?=\s)/g;
 const CLAUSE_END = /,\s|;|\s\(|[.!?](?=\s|$)|[。！？|]/g;
 const HAS_WORD = /[\p{L}\p{N}]/u;
@@ -121,6 +123,7 @@ function addLine(source: Source, line: Span, nextLine: Span | null, found: Label
 function addProse(source: Source, line: Span, found: LabeledValue[]): void {
   const text = source.text;
   const lineText = text.slice(line.start, line.end);
+  if (!PROSE_VERB.test(lineText)) return;
   const words = splitWords(lineText);
   for (const verb of words) {
     if (!PROSE_VERBS.has(verb.word)) continue;

@@ -25,8 +25,13 @@ export function labelTerms(text: string): string[] {
     .replace(/[_.-]+/g, " ");
   const terms: string[] = [];
   for (const { word } of splitWords(spaced)) {
-    const term = toTerm(ABBREVIATIONS.get(word) ?? word);
+    const term = labelTerm(word);
     if (term !== null) terms.push(term);
   }
   return terms;
+}
+
+/** The term of one folded word of a label: abbreviation spelled out, then as `toTerm`. */
+export function labelTerm(word: string): string | null {
+  return toTerm(ABBREVIATIONS.get(word) ?? word);
 }

@@ -58,7 +58,10 @@ export function rankSentencesBm25(
     const norm = K1 * (1 - B + (B * length) / averageLength);
     let score = 0;
     let matched = 0;
-    for (const [term, tf] of frequency) {
+    // Summed in question order, so sentences with the same terms in another order tie exactly.
+    for (const term of queryTerms) {
+      const tf = frequency.get(term);
+      if (tf === undefined) continue;
       const termWeight = weight.get(term) ?? 0;
       score += (termWeight * tf * (K1 + 1)) / (tf + norm);
       matched += termWeight;

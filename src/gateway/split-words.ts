@@ -36,6 +36,14 @@ export function foldWord(word: string): string {
  */
 export function splitWords(text: string): WordSpan[] {
   const words: WordSpan[] = [];
+  forEachWord(text, (word, start, end) => {
+    words.push({ word, start, end });
+  });
+  return words;
+}
+
+/** Calls `visit` with each word of `text` (folded) and its offsets, as `splitWords` lists them. */
+export function forEachWord(text: string, visit: (word: string, start: number, end: number) => void): void {
   if (UNSPACED_SCRIPT.test(text)) {
     let run: { start: number; end: number } | null = null;
     for (const segment of wordSegmenter.segment(text)) {
@@ -43,33 +51,37 @@ export function splitWords(text: string): WordSpan[] {
       const start = segment.index;
       const end = start + segment.segment.length;
       if (!IDEOGRAPHIC_WORD.test(segment.segment)) {
-        if (run !== null) addBigrams(text, run, words);
+        if (run !== null) visitBigrams(text, run, visit);
         run = null;
-        words.push({ word: foldWord(segment.segment), start, end });
+        visit(foldWord(segment.segment), start, end);
       } else if (run !== null && run.end === start) {
         run.end = end;
       } else {
-        if (run !== null) addBigrams(text, run, words);
+        if (run !== null) visitBigrams(text, run, visit);
         run = { start, end };
       }
     }
-    if (run !== null) addBigrams(text, run, words);
-    return words;
+    if (run !== null) visitBigrams(text, run, visit);
+    return;
   }
-  // Plain ASCII folds by lower-casing alone, which keeps offsets, so the whole text is folded once.
+  // Plain ASCII folds by lower-casing alone, which keeps offsets, so such text is lower-cased once.
   const ascii = !NON_ASCII.test(text);
   const lower = ascii ? text.toLowerCase() : text;
   SPACED_WORD.lastIndex = 0;
   for (let match = SPACED_WORD.exec(text); match !== null; match = SPACED_WORD.exec(text)) {
     const start = match.index;
     const end = start + match[0].length;
-    words.push({ word: ascii ? lower.slice(start, end) : foldWord(match[0]), start, end });
+    if (ascii) visit(lower.slice(start, end), start, end);
+    else visit(NON_ASCII.test(match[0]) ? foldWord(match[0]) : match[0].toLowerCase(), start, end);
   }
-  return words;
 }
 
 /** Overlapping two-character words of a Han/Katakana run; a one-character run is one word. */
-function addBigrams(text: string, run: { start: number; end: number }, words: WordSpan[]): void {
+function visitBigrams(
+  text: string,
+  run: { start: number; end: number },
+  visit: (word: string, start: number, end: number) => void,
+): void {
   const characters = Array.from(text.slice(run.start, run.end));
   const offsets: number[] = [];
   let offset = run.start;
@@ -82,6 +94,6 @@ function addBigrams(text: string, run: { start: number; end: number }, words: Wo
   for (let index = 0; index < count; index++) {
     const start = offsets[index] as number;
     const end = offsets[Math.min(index + 2, characters.length)] as number;
-    words.push({ word: foldWord(text.slice(start, end)), start, end });
+    visit(foldWord(text.slice(start, end)), start, end);
   }
 }
