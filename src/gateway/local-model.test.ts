@@ -249,7 +249,7 @@ describe("createLocalModel: usage, determinism, abort, speed", () => {
     await expect(model.generate(aborted)).rejects.toThrow("caller went away");
   });
 
-  it("handles 100,000 characters of sources well within a second", async () => {
+  it("handles 100,000 characters of sources in well under two seconds, even on a loaded machine", async () => {
     const sources: Source[] = [];
     for (let index = 0; sources.reduce((sum, source) => sum + source.text.length, 0) < 100_000; index++) {
       sources.push({
@@ -263,7 +263,8 @@ describe("createLocalModel: usage, determinism, abort, speed", () => {
     const elapsedMs = performance.now() - started;
     expect(JSON.parse(claims.content).claims.length).toBeGreaterThan(0);
     expect(JSON.parse(fields.content).fields.ceo.value).toBe("Amélie Durand");
-    // A guard against pathological slowness (V8's segmenter is quadratic on long strings), not a benchmark.
-    expect(elapsedMs).toBeLessThan(1000);
+    // A guard against pathological slowness (V8's segmenter is quadratic on long strings: seconds), not
+    // a benchmark: on an idle laptop both calls together take tens of milliseconds.
+    expect(elapsedMs).toBeLessThan(2000);
   });
 });

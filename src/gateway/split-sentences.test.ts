@@ -1,6 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { splitBlocks } from "./split-blocks.js";
 import { splitSentences } from "./split-sentences.js";
+
+/** Every prose line through `Intl.Segmenter`, no shortcuts: what `splitSentences` must agree with. */
+function naiveProseSentences(text: string): string[] {
+  const segmenter = new Intl.Segmenter("und", { granularity: "sentence" });
+  const sentences: string[] = [];
+  for (const block of splitBlocks(text)) {
+    if (block.kind !== "line") continue;
+    const line = text.slice(block.line.start, block.line.end);
+    const marker = /^(?:#{1,6}[ \t]+|[-*+][ \t]+(?:\[[ xX]\][ \t]+)?|\d{1,3}[.)][ \t]+|>[ \t]*)+/.exec(line);
+    for (const segment of segmenter.segment(line.slice(marker?.[0].length ?? 0))) {
+      const trimmed = segment.segment.trim();
+      if (/[\p{L}\p{N}]/u.test(trimmed)) sentences.push(trimmed);
+    }
+  }
+  return sentences;
+}
 
 describe("splitSentences", () => {
   it.each([
@@ -59,6 +76,22 @@ describe("splitSentences", () => {
       expect(sentence.text).toBe(long.slice(sentence.start, sentence.end));
       expect(sentence.text).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
     }
+  });
+
+  it("skipping the segmenter for lines without an inner sentence end changes nothing", () => {
+    const alphabet = [
+      ..."ab Cd 9 . ! ? 。 ！ ‼ ؟ । ” “ ) ( [ ] \" ' … \u2024 \u00a0 \u2028 \u0085 \t \n - # 東京 4.2 U.S. ",
+    ];
+    const text = fc.array(fc.constantFrom(...alphabet), { maxLength: 120 }).map((chars) => chars.join(""));
+    fc.assert(
+      fc.property(text, (sample) => {
+        const prose = splitSentences(sample).filter(
+          (sentence) => sentence.header === null && !sentence.text.startsWith("|"),
+        );
+        expect(prose.map((sentence) => sentence.text)).toEqual(naiveProseSentences(sample));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it("every sentence is the trimmed source text at its offsets", () => {

@@ -18,10 +18,11 @@ const sentenceSegmenter = new Intl.Segmenter("und", { granularity: "sentence" })
 const BLOCK_MARKER = /^(?:#{1,6}[ \t]+|[-*+][ \t]+(?:\[[ xX]\][ \t]+)?|\d{1,3}[.)][ \t]+|>[ \t]*)+/;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 // The segmenter only breaks after a sentence terminator (Unicode STerm/ATerm) or a paragraph
-// separator; a piece with none of them before its last characters is one sentence, and the segmenter
-// (a few microseconds a call) can be skipped.
+// separator; a piece whose only terminators end it (followed by nothing but more terminators, closing
+// brackets and quotes, then spaces: UAX #29's `Term Close* Sp*`) and that holds no paragraph separator
+// is one sentence, and the segmenter (a few microseconds a call) can be skipped.
 const SENTENCE_END_INSIDE =
-  /[\p{Sentence_Terminal}\u2024\ufe52\uff0e\u2028\u2029\u0085](?![\p{Sentence_Terminal}\p{Pe}\p{Pf}"'\s]*$)/u;
+  /[\u2028\u2029\u0085]|[\p{Sentence_Terminal}\u2024\ufe52\uff0e](?![\p{Sentence_Terminal}\u2024\ufe52\uff0e]*[\p{Ps}\p{Pe}\p{Pi}\p{Pf}"']*[^\S\u2028\u2029]*$)/u;
 
 // V8's segmenter slows down more than linearly on long strings (270 ms for one 100,000-character
 // line), so a long line is first cut where the segmenter would break anyway: after a sentence end and
