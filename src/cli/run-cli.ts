@@ -1,6 +1,9 @@
 import type { Readable, Writable } from "node:stream";
 import { Command, CommanderError } from "commander";
+import { defineAskCommand } from "./ask-command.js";
 import { runCheckCommand } from "./check-command.js";
+import { defineEvalCommand } from "./eval-command.js";
+import { defineExtractCommand } from "./extract-command.js";
 import { runServeCommand } from "./serve-command.js";
 
 /** The process edges the command line uses; `main.ts` passes the real ones. */
@@ -24,6 +27,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Commander puts its "(Did you mean …?)" on a second line; a usage error stays one line.
+      outputError: (text, write) => write(text.replace(/\n(?=.)/g, " ")),
     })
     .showSuggestionAfterError(true);
 
@@ -54,6 +59,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (options: { host?: string; port?: string; gatewayUrl?: string; workers?: string }) => {
       exitCode = await runServeCommand(options, io);
     });
+
+  const setExitCode = (code: number) => {
+    exitCode = code;
+  };
+  defineAskCommand(program.command("ask"), io, setExitCode);
+  defineExtractCommand(program.command("extract"), io, setExitCode);
+  defineEvalCommand(program.command("eval"), io, setExitCode);
 
   try {
     await program.parseAsync(argv, { from: "user" });
