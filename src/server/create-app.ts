@@ -13,6 +13,7 @@ import { registerEvalRoute } from "./routes/eval-route.js";
 import { registerExtractRoute } from "./routes/extract-route.js";
 import { registerPlayground } from "./serve-playground.js";
 import type { ServerConfig } from "./server-config.js";
+import { usePrefixItems } from "./use-prefix-items.js";
 
 /** What the app is built from; tests pass a scripted gateway and fixed ids. */
 export interface AppDeps {
@@ -104,9 +105,10 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
 
   app.addHook("onSend", async (request, reply, payload) => {
     const timed = request.verified?.timedGateway;
-    if (timed) {
+    // Every operation gets the header; check, which calls no model, reports gateway time 0.
+    if (timed || operationPaths.includes(request.routeOptions.url ?? "")) {
       const total = reply.elapsedTime;
-      const gatewayMs = Math.min(timed.gatewayMs(), total);
+      const gatewayMs = Math.min(timed?.gatewayMs() ?? 0, total);
       reply.header(
         "server-timing",
         `gateway;dur=${gatewayMs.toFixed(1)}, verify;dur=${(total - gatewayMs).toFixed(1)}, total;dur=${total.toFixed(1)}`,
@@ -124,7 +126,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime * 10) / 10,
         model: state?.model,
-        model_calls: state?.modelCalls,
+        // A request that failed after some model calls still reports them.
+        model_calls: state?.modelCalls ?? state?.timedGateway?.modelCalls(),
         coverage: state?.coverage,
       },
       "request",
@@ -176,6 +179,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
       security: [{ bearer: [] }],
     },
+    transformObject: (document) =>
+      "openapiObject" in document ? usePrefixItems(document.openapiObject) : document.swaggerObject,
   });
 
   app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
