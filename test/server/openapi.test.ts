@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { requestSchemas } from "../../src/wire/schemas.js";
+import { startWithoutGateway } from "./harness.js";
+
+// GET /openapi.json and GET /healthz.
+
+interface SchemaObject {
+  type?: string;
+  required?: string[];
+  properties?: Record<string, unknown>;
+}
+
+interface Operation {
+  requestBody: { required: boolean; content: Record<string, { schema: SchemaObject }> };
+  responses: Record<string, { content: Record<string, { schema: SchemaObject }> }>;
+}
+
+const operations = [
+  {
+    path: "/v1/verified",
+    name: "create",
+    resultFields: [
+      "id",
+      "model",
+      "text",
+      "citations",
+      "unsupported",
+      "coverage",
+      "abstained",
+      "grounded",
+      "usage",
+    ],
+  },
+  {
+    path: "/v1/verified/extract",
+    name: "extract",
+    resultFields: ["id", "model", "fields", "coverage", "usage"],
+  },
+  { path: "/v1/verified/eval", name: "eval", resultFields: ["aggregate", "cases", "usage"] },
+  {
+    path: "/v1/verified/check",
+    name: "check",
+    resultFields: ["text", "citations", "unsupported", "coverage", "usage"],
+  },
+];
+
+/** Every value in a JSON tree with the path that leads to it. */
+function* walk(value: unknown, path = "$"): Generator<[string, unknown]> {
+  yield [path, value];
+  if (typeof value !== "object" || value === null) return;
+  for (const [key, child] of Object.entries(value)) yield* walk(child, `${path}.${key}`);
+}
+
+describe("GET /openapi.json", () => {
+  it("is an OpenAPI 3.1 document with bearer auth and the four operations", async () => {
+    const service = await startWithoutGateway();
+
+    const response = await fetch(`${service.url}/openapi.json`);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    const document = (await response.json()) as {
+      openapi: string;
+      info: { title: string; version: string };
+      paths: Record<string, Record<string, Operation>>;
+      components: { securitySchemes: unknown };
+      security: unknown;
+    };
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info).toMatchObject({ title: "verified", version: expect.any(String) });
+    expect(document.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "bearer" } });
+    expect(document.security).toEqual([{ bearer: [] }]);
+    for (const { path } of operations) expect(Object.keys(document.paths[path] ?? {})).toEqual(["post"]);
+  });
+
+  it.each(operations)(
+    "documents $path: its request schema and its result",
+    async ({ path, name, resultFields }) => {
+      const service = await startWithoutGateway();
+      const document = (await (await fetch(`${service.url}/openapi.json`)).json()) as {
+        paths: Record<string, { post: Operation }>;
+      };
+
+      const operation = document.paths[path]?.post;
+      const wire = requestSchemas[name] as SchemaObject;
+      const request = operation?.requestBody.content["application/json"]?.schema;
+      expect(operation?.requestBody.required).toBe(true);
+      expect(request?.type).toBe("object");
+      expect(Object.keys(request?.properties ?? {})).toEqual(Object.keys(wire.properties ?? {}));
+      expect(request?.required).toEqual(wire.required);
+      const result = operation?.responses["200"]?.content["application/json"]?.schema;
+      expect(result?.required).toEqual(resultFields);
+      const errorBody = operation?.responses.default?.content["application/json"]?.schema;
+      expect(errorBody?.required).toEqual(["error"]);
+    },
+  );
+
+  it("documents snake_case fields with their constraints", async () => {
+    const service = await startWithoutGateway();
+    const document = (await (await fetch(`${service.url}/openapi.json`)).json()) as {
+      paths: Record<string, { post: Operation }>;
+    };
+
+    const create = document.paths["/v1/verified"]?.post.requestBody.content["application/json"]?.schema;
+    expect(create?.properties).toMatchObject({
+      min_coverage: { type: "number", minimum: 0, maximum: 1 },
+      retry: { type: "integer", minimum: 0, maximum: 5 },
+      allow_ungrounded: { type: "boolean" },
+      max_tokens: { type: "integer", minimum: 1 },
+      temperature: { type: "number" },
+    });
+    const evalSchema =
+      document.paths["/v1/verified/eval"]?.post.requestBody.content["application/json"]?.schema;
+    expect(evalSchema?.properties?.cases).toMatchObject({ type: "array", minItems: 1 });
+  });
+
+  it("uses JSON Schema 2020-12 (OpenAPI 3.1's dialect): tuples are prefixItems, never an items array", async () => {
+    const service = await startWithoutGateway();
+    const document: unknown = await (await fetch(`${service.url}/openapi.json`)).json();
+
+    const arrayItems = [...walk(document)].filter(
+      ([path, value]) => path.endsWith(".items") && Array.isArray(value),
+    );
+    const additionalItems = [...walk(document)].filter(([path]) => path.endsWith(".additionalItems"));
+    expect(arrayItems.map(([path]) => path)).toEqual([]);
+    expect(additionalItems.map(([path]) => path)).toEqual([]);
+    const ranges = [...walk(document)].filter(([path]) => path.endsWith(".properties.range"));
+    expect(ranges.length).toBeGreaterThan(0);
+    for (const [, range] of ranges) {
+      expect(range).toMatchObject({
+        type: "array",
+        prefixItems: [{ type: "integer" }, { type: "integer" }],
+        minItems: 2,
+        maxItems: 2,
+      });
+    }
+  });
+});
+
+describe("GET /healthz", () => {
+  it("answers 200 with no key", async () => {
+    const service = await startWithoutGateway();
+
+    const response = await fetch(`${service.url}/healthz`);
+    const head = await fetch(`${service.url}/healthz`, { method: "HEAD" });
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+    expect(head.status).toBe(200);
+  });
+});
