@@ -4,7 +4,6 @@ import { defineAskCommand } from "./ask-command.js";
 import { runCheckCommand } from "./check-command.js";
 import { defineEvalCommand } from "./eval-command.js";
 import { defineExtractCommand } from "./extract-command.js";
-import { runServeCommand } from "./serve-command.js";
 
 /** The process edges the command line uses; `main.ts` passes the real ones. */
 export interface CliIo {
@@ -57,6 +56,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     )
     .option("--workers <n>", "processes sharing the port, via node:cluster (env VERIFIED_WORKERS; default 1)")
     .action(async (options: { host?: string; port?: string; gatewayUrl?: string; workers?: string }) => {
+      // Imported on use: Fastify and the gateway cost a second of startup the other commands need not pay.
+      const { runServeCommand } = await import("./serve-command.js");
       exitCode = await runServeCommand(options, io);
     });
 

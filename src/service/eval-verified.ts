@@ -59,7 +59,7 @@ export async function evalVerified(
 
   try {
     const cases = await Promise.all(
-      input.cases.map(async (testCase, index): Promise<EvalCaseOutcome> => {
+      input.cases.map(async (testCase): Promise<EvalCaseOutcome> => {
         const caseUsage = emptyUsage();
         try {
           const outcome = await createVerified(
@@ -86,10 +86,8 @@ export async function evalVerified(
             fatal ??= error;
             batch.abort(error);
           }
-          const message = error.details.param
-            ? error.message.replace(`"${error.details.param}"`, `"cases[${index}].${error.details.param}"`)
-            : error.message;
-          return { error: { type: error.type, code: error.type, message } };
+          // The message stays case-relative: a paging client's case index differs from this request's.
+          return { error: { type: error.type, code: error.type, message: error.message } };
         } finally {
           // Calls of a failed case were made and paid for, so they count too.
           usage.totalTokens += caseUsage.totalTokens;
