@@ -12,6 +12,11 @@ describe("addSourceMarker", () => {
       expected: "Revenue rose 5% [q3]",
     },
     { name: "after trimming whitespace", claim: "  Revenue rose.  \n", expected: "Revenue rose [q3]." },
+    {
+      name: "before a full-width full stop",
+      claim: "東京は日本の首都です。",
+      expected: "東京は日本の首都です [q3]。",
+    },
     { name: "only the final period moves", claim: "Approx. 5 p.m.", expected: "Approx. 5 p.m [q3]." },
   ])("$name", ({ claim, expected }) => {
     expect(addSourceMarker(claim, "q3")).toBe(expected);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import swagger from "@fastify/swagger";
+import { Type } from "@sinclair/typebox";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import { ServiceError } from "../errors/service-error.js";
 import type { Gateway } from "../gateway/types.js";
@@ -183,8 +184,29 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       "openapiObject" in document ? usePrefixItems(document.openapiObject) : document.swaggerObject,
   });
 
-  app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    "/healthz",
+    {
+      schema: {
+        summary: "Liveness",
+        description: "200 once the service serves. Never needs a key.",
+        security: [],
+        response: { 200: Type.Object({ status: Type.Literal("ok") }) },
+      },
+    },
+    async () => ({ status: "ok" }),
+  );
+  app.get(
+    "/openapi.json",
+    {
+      schema: {
+        summary: "This OpenAPI document",
+        description: "Needs a key only when VERIFIED_API_KEYS is set.",
+        response: { 200: Type.Object({}, { additionalProperties: true }) },
+      },
+    },
+    async () => app.swagger(),
+  );
   registerCreateRoute(app, deps);
   registerExtractRoute(app, deps);
   registerEvalRoute(app, deps);
