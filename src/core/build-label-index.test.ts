@@ -9,18 +9,28 @@ const entriesOf = (markdown: string) =>
 
 describe("labelKeyAt", () => {
   it.each([
-    { name: "a word", folded: "net revenue", start: 0, key: "net" },
-    { name: "a later word", folded: "net revenue", start: 4, key: "revenue" },
-    { name: "letters and digits", folded: "q3 revenue", start: 0, key: "q3" },
-    { name: "a symbol", folded: "% change", start: 0, key: "%" },
-    { name: "a letter beyond the BMP", folded: "𝑥y z", start: 0, key: "𝑥y" },
-  ])("$name", ({ folded, start, key }) => {
-    expect(labelKeyAt(folded, start)).toBe(key);
+    { name: "a word", folded: "net revenue", start: 0, words: 1, key: "net" },
+    { name: "two words", folded: "net revenue rose", start: 0, words: 2, key: "net revenue" },
+    { name: "a later word", folded: "net revenue", start: 4, words: 1, key: "revenue" },
+    { name: "no second word", folded: "net revenue", start: 4, words: 2, key: undefined },
+    {
+      name: "symbols between the words are kept",
+      folded: "revenue ($m) was",
+      start: 0,
+      words: 2,
+      key: "revenue ($m",
+    },
+    { name: "letters and digits", folded: "q3 revenue", start: 0, words: 1, key: "q3" },
+    { name: "a symbol", folded: "% change", start: 0, words: 1, key: "%" },
+    { name: "a symbol has no two-word key", folded: "% change", start: 0, words: 2, key: undefined },
+    { name: "a letter beyond the BMP", folded: "𝑥y z", start: 0, words: 1, key: "𝑥y" },
+  ] as const)("$name", ({ folded, start, words, key }) => {
+    expect(labelKeyAt(folded, start, words)).toBe(key);
   });
 });
 
 describe("buildLabelIndex", () => {
-  it("indexes row labels and column labels by their first word", () => {
+  it("indexes one-word labels by their word", () => {
     expect(entriesOf("| Quarter | Revenue |\n| --- | --- |\n| Q3 | 120 |\n| Q4 | 130 |")).toEqual([
       ["q3", [{ pattern: "q3", symbolic: false, table: 0, rows: [0], columns: [] }]],
       ["q4", [{ pattern: "q4", symbolic: false, table: 0, rows: [1], columns: [] }]],
@@ -41,28 +51,18 @@ describe("buildLabelIndex", () => {
     expect(
       entriesOf("| Item | Revenue ($M) | Cost (EUR) | cost |\n|-|-|-|-|\n| Net income (loss) | 1 | 2 | 3 |"),
     ).toEqual([
-      [
-        "cost",
-        [
-          { pattern: "cost (eur)", symbolic: false, table: 0, rows: [], columns: [2] },
-          { pattern: "cost", symbolic: false, table: 0, rows: [], columns: [3] },
-        ],
-      ],
+      ["cost", [{ pattern: "cost", symbolic: false, table: 0, rows: [], columns: [3] }]],
+      ["cost (eur", [{ pattern: "cost (eur)", symbolic: false, table: 0, rows: [], columns: [2] }]],
       ["item", [{ pattern: "item", symbolic: false, table: 0, rows: [], columns: [0] }]],
       [
-        "net",
+        "net income",
         [
           { pattern: "net income (loss)", symbolic: false, table: 0, rows: [0], columns: [] },
           { pattern: "net income", symbolic: false, table: 0, rows: [0], columns: [] },
         ],
       ],
-      [
-        "revenue",
-        [
-          { pattern: "revenue ($m)", symbolic: false, table: 0, rows: [], columns: [1] },
-          { pattern: "revenue", symbolic: false, table: 0, rows: [], columns: [1] },
-        ],
-      ],
+      ["revenue", [{ pattern: "revenue", symbolic: false, table: 0, rows: [], columns: [1] }]],
+      ["revenue ($m", [{ pattern: "revenue ($m)", symbolic: false, table: 0, rows: [], columns: [1] }]],
     ]);
   });
 

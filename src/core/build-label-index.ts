@@ -9,25 +9,60 @@ export interface LabelEntry {
   /** True for a label of symbols only (`$`, `%`, `±%`): it names only where no number stands beside it. */
   symbolic: boolean;
   table: number;
-  rows: number[];
-  columns: number[];
+  rows: readonly number[];
+  columns: readonly number[];
 }
 
-/** A source's labels, by the first word of their folded text (or their first character, when not a word). */
+// Most labels name only rows or only columns: their other list is this shared empty one, not a new array.
+const NONE: readonly number[] = [];
+
+/**
+ * A source's labels, by `labelKeyAt(pattern, 0, 2)` (through their second word) when they have two words,
+ * else by their first word (or first character, when that is not a word). Row labels often share a first
+ * word (`Station 1`, `Station 2`, …), so two words keep the candidates at each claim position few.
+ */
 export type LabelIndex = Map<string, LabelEntry[]>;
 
-/** The index key of a folded text at `start`: the word there, or the one character there. */
-export function labelKeyAt(folded: string, start: number): string {
+function wordEnd(folded: string, start: number): number {
   let end = start;
   for (let codePoint = folded.codePointAt(end); isWordChar(codePoint); codePoint = folded.codePointAt(end)) {
     end += (codePoint as number) > 0xffff ? 2 : 1;
   }
-  return end === start ? folded.charAt(start) : folded.slice(start, end);
+  return end;
+}
+
+/**
+ * The index key of a folded text at `start`: with `words` 1, the word there (or the one character there,
+ * when not a word); with 2, the text from there through the end of the next word, or undefined if none.
+ */
+export function labelKeyAt(folded: string, start: number, words: 1 | 2): string | undefined {
+  const firstEnd = wordEnd(folded, start);
+  if (words === 1) return firstEnd === start ? folded.charAt(start) : folded.slice(start, firstEnd);
+  if (firstEnd === start) return undefined;
+  let second = firstEnd;
+  while (second < folded.length && !isWordChar(folded.codePointAt(second))) second += 1;
+  return second < folded.length ? folded.slice(start, wordEnd(folded, second)) : undefined;
 }
 
 function hasWordCharacter(text: string): boolean {
-  for (const character of text) if (isWordChar(character.codePointAt(0))) return true;
+  for (let index = 0; index < text.length; index += 1) if (isWordChar(text.codePointAt(index))) return true;
   return false;
+}
+
+function addLabel(
+  entries: Map<string, LabelEntry>,
+  pattern: string,
+  table: number,
+  row: number,
+  column: number,
+) {
+  let entry = entries.get(pattern);
+  if (entry === undefined) {
+    entry = { pattern, symbolic: !hasWordCharacter(pattern), table, rows: NONE, columns: NONE };
+    entries.set(pattern, entry);
+  }
+  if (row >= 0) entry.rows = entry.rows === NONE ? [row] : [...entry.rows, row];
+  if (column >= 0) entry.columns = entry.columns === NONE ? [column] : [...entry.columns, column];
 }
 
 /**
@@ -37,44 +72,38 @@ function hasWordCharacter(text: string): boolean {
  */
 export function buildLabelIndex(tables: readonly MarkdownTable[]): LabelIndex {
   const index: LabelIndex = new Map();
-  tables.forEach((table, tableNumber) => {
-    const labels: { text: string; row?: number; column?: number }[] = [];
-    table.rows.forEach((row, rowNumber) => {
-      labels.push({ text: row[0]?.text ?? "", row: rowNumber });
-    });
-    table.header.forEach((cell, column) => {
-      labels.push({ text: cell.text, column });
-    });
-
-    const entries = new Map<string, LabelEntry>();
-    const add = (pattern: string, label: { row?: number; column?: number }): void => {
-      let entry = entries.get(pattern);
-      if (entry === undefined) {
-        entry = { pattern, symbolic: !hasWordCharacter(pattern), table: tableNumber, rows: [], columns: [] };
-        entries.set(pattern, entry);
-      }
-      if (label.row !== undefined) entry.rows.push(label.row);
-      if (label.column !== undefined) entry.columns.push(label.column);
-    };
-
-    for (const label of labels) {
-      const pattern = foldLabelText(label.text).trim();
-      if (pattern !== "") add(pattern, label);
+  // One map and set reused across tables: a long source holds many small tables.
+  const entries = new Map<string, LabelEntry>();
+  const whole = new Set<string>();
+  for (let table = 0; table < tables.length; table += 1) {
+    const { rows, header } = tables[table] as MarkdownTable;
+    // Row labels first, then column labels: label `k` is row `k` below rows.length, else column `k - rows`.
+    const texts: string[] = [];
+    for (const row of rows) texts.push(row[0]?.text ?? "");
+    for (const cell of header) texts.push(cell.text);
+    entries.clear();
+    whole.clear();
+    for (let label = 0; label < texts.length; label += 1) {
+      const pattern = foldLabelText(texts[label] as string).trim();
+      const row = label < rows.length ? label : -1;
+      if (pattern !== "") addLabel(entries, pattern, table, row, row < 0 ? label - rows.length : -1);
     }
-    const whole = new Set(entries.keys());
-    for (const label of labels) {
-      const shorter = stripTrailingParenthetical(label.text);
+    for (const pattern of entries.keys()) whole.add(pattern);
+    for (let label = 0; label < texts.length; label += 1) {
+      const shorter = stripTrailingParenthetical(texts[label] as string);
       if (shorter === null) continue;
       const pattern = foldLabelText(shorter).trim();
-      if (pattern !== "" && !whole.has(pattern)) add(pattern, label);
+      const row = label < rows.length ? label : -1;
+      if (pattern !== "" && !whole.has(pattern)) {
+        addLabel(entries, pattern, table, row, row < 0 ? label - rows.length : -1);
+      }
     }
-
     for (const entry of entries.values()) {
-      const key = labelKeyAt(entry.pattern, 0);
+      const key = labelKeyAt(entry.pattern, 0, 2) ?? (labelKeyAt(entry.pattern, 0, 1) as string);
       const bucket = index.get(key);
       if (bucket === undefined) index.set(key, [entry]);
       else bucket.push(entry);
     }
-  });
+  }
   return index;
 }

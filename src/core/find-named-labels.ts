@@ -1,4 +1,4 @@
-import { type LabelIndex, labelKeyAt } from "./build-label-index.js";
+import { type LabelEntry, type LabelIndex, labelKeyAt } from "./build-label-index.js";
 import { codePointBefore } from "./code-point-before.js";
 import { isWordChar } from "./is-word-char.js";
 
@@ -7,8 +7,8 @@ export interface LabelOccurrence {
   start: number;
   end: number;
   table: number;
-  rows: number[];
-  columns: number[];
+  rows: readonly number[];
+  columns: readonly number[];
 }
 
 function isDigit(text: string, index: number): boolean {
@@ -48,6 +48,22 @@ function standsApart(folded: string, start: number, end: number): boolean {
   return !isDigit(folded, before) && !isDigit(folded, after);
 }
 
+function collect(
+  folded: string,
+  start: number,
+  candidates: readonly LabelEntry[] | undefined,
+  found: LabelOccurrence[],
+): void {
+  if (candidates === undefined) return;
+  for (const entry of candidates) {
+    const end = start + entry.pattern.length;
+    if (!folded.startsWith(entry.pattern, start) || !endsWord(folded, end)) continue;
+    if (!entry.symbolic || standsApart(folded, start, end)) {
+      found.push({ start, end, table: entry.table, rows: entry.rows, columns: entry.columns });
+    }
+  }
+}
+
 function overlaps(a: LabelOccurrence, b: LabelOccurrence): boolean {
   return a.start < b.end && b.start < a.end;
 }
@@ -59,23 +75,38 @@ function overlaps(a: LabelOccurrence, b: LabelOccurrence): boolean {
 export function findNamedLabels(folded: string, index: LabelIndex): LabelOccurrence[] {
   if (index.size === 0) return [];
   const found: LabelOccurrence[] = [];
-  for (let start = 0; start < folded.length; start += 1) {
-    if (folded.charCodeAt(start) === 32 || !startsWord(folded, start)) continue;
-    const candidates = index.get(labelKeyAt(folded, start));
-    if (candidates === undefined) continue;
-    for (const entry of candidates) {
-      const end = start + entry.pattern.length;
-      if (!folded.startsWith(entry.pattern, start) || !endsWord(folded, end)) continue;
-      if (!entry.symbolic || standsApart(folded, start, end)) {
-        found.push({ start, end, table: entry.table, rows: entry.rows, columns: entry.columns });
-      }
+  let start = 0;
+  while (start < folded.length) {
+    if (folded.charCodeAt(start) === 32) {
+      start += 1;
+      continue;
     }
+    const word = labelKeyAt(folded, start, 1) as string;
+    if (startsWord(folded, start)) {
+      collect(folded, start, index.get(word), found);
+      const twoWords = isWordChar(folded.codePointAt(start)) ? labelKeyAt(folded, start, 2) : undefined;
+      if (twoWords !== undefined) collect(folded, start, index.get(twoWords), found);
+    }
+    // A label starts only at a word's start or at a symbol, so the rest of a word is skipped.
+    start += word.length;
   }
-  found.sort((a, b) => a.table - b.table || b.end - b.start - (a.end - a.start) || a.start - b.start);
-  const kept: LabelOccurrence[] = [];
+  // Resolve overlaps table by table; a claim usually names few labels, so the quadratic scan stays small.
+  const byTable = new Map<number, LabelOccurrence[]>();
   for (const occurrence of found) {
-    const clash = kept.some((other) => other.table === occurrence.table && overlaps(other, occurrence));
-    if (!clash) kept.push(occurrence);
+    const list = byTable.get(occurrence.table);
+    if (list === undefined) byTable.set(occurrence.table, [occurrence]);
+    else list.push(occurrence);
   }
-  return kept.sort((a, b) => a.table - b.table || a.start - b.start);
+  const kept: LabelOccurrence[] = [];
+  for (const table of [...byTable.keys()].sort((a, b) => a - b)) {
+    const longestFirst = (byTable.get(table) as LabelOccurrence[]).sort(
+      (a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start,
+    );
+    const winners: LabelOccurrence[] = [];
+    for (const occurrence of longestFirst) {
+      if (!winners.some((other) => overlaps(other, occurrence))) winners.push(occurrence);
+    }
+    kept.push(...winners.sort((a, b) => a.start - b.start));
+  }
+  return kept;
 }

@@ -1,3 +1,6 @@
+// Whitespace that is not a lone ASCII space: only a text holding some needs the collapsing replace.
+const NOT_PLAIN_SPACE = /\s\s|[^\S ]/;
+
 /**
  * Folds text for label matching: lower case, and every whitespace run as one space. Digits, `.` and `,`
  * are kept in place, so the numbers of a folded claim are the claim's numbers.
@@ -12,5 +15,5 @@ export function foldLabelText(text: string): string {
           const each = character.toLowerCase();
           return each.length === character.length ? each : character;
         }).join("");
-  return folded.replace(/\s+/g, " ");
+  return NOT_PLAIN_SPACE.test(folded) ? folded.replace(/\s+/g, " ") : folded;
 }

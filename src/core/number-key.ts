@@ -1,11 +1,42 @@
+const ZERO = 48;
+const COMMA = 44;
+const DOT = 46;
+
 /**
- * The canonical spelling of a number's text, so equal numbers have equal keys: thousands separators,
- * leading zeros and trailing decimal zeros are dropped (`1,200` → `1200`, `01.50` → `1.5`, `0.0` → `0`).
+ * The canonical spelling of the number `text.slice(start, end)`, so equal numbers have equal keys:
+ * thousands separators, leading zeros and trailing decimal zeros are dropped (`1,200` → `1200`,
+ * `01.50` → `1.5`, `0.0` → `0`).
  */
-export function numberKey(text: string): string {
-  const plain = text.replaceAll(",", "");
-  const dot = plain.indexOf(".");
-  const whole = (dot < 0 ? plain : plain.slice(0, dot)).replace(/^0+/, "") || "0";
-  const fraction = dot < 0 ? "" : plain.slice(dot + 1).replace(/0+$/, "");
-  return fraction === "" ? whole : `${whole}.${fraction}`;
+export function numberKey(text: string, start = 0, end = text.length): string {
+  let commas = false;
+  let dot = -1;
+  for (let index = start; index < end; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === COMMA) commas = true;
+    else if (code === DOT) dot = index;
+  }
+  const wholeEnd = dot < 0 ? end : dot;
+  // Leading zeros (and a separator after them) go, but one digit of the whole part always stays.
+  let wholeStart = start;
+  while (wholeStart < wholeEnd - 1) {
+    const code = text.charCodeAt(wholeStart);
+    if (code !== ZERO && code !== COMMA) break;
+    wholeStart += 1;
+  }
+  let keyEnd = end;
+  if (dot >= 0) {
+    while (keyEnd > dot + 1 && text.charCodeAt(keyEnd - 1) === ZERO) keyEnd -= 1;
+    if (keyEnd === dot + 1) keyEnd = dot;
+  }
+  if (!commas) return text.slice(wholeStart, keyEnd);
+  // Joining the pieces between separators is several times faster than `replaceAll` on a slice.
+  let key = "";
+  let from = wholeStart;
+  for (let index = wholeStart; index < keyEnd; index += 1) {
+    if (text.charCodeAt(index) === COMMA) {
+      key += text.slice(from, index);
+      from = index + 1;
+    }
+  }
+  return key + text.slice(from, keyEnd);
 }

@@ -1,31 +1,44 @@
-import type { FoundNumber } from "./find-numbers.js";
+import { nextNumberStart, numberEnd } from "./find-numbers.js";
+import { numberKey } from "./number-key.js";
 import type { Range } from "./types.js";
 
-function firstAtOrAfter(numbers: readonly FoundNumber[], offset: number): number {
-  let low = 0;
-  let high = numbers.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((numbers[middle] as FoundNumber).start < offset) low = middle + 1;
-    else high = middle;
+/** The number keys of each line already read, by the line's start offset. */
+export type LineNumbers = Map<number, Set<string>>;
+
+function lineKeys(text: string, lineStart: number, lineEnd: number, cache: LineNumbers): Set<string> {
+  let keys = cache.get(lineStart);
+  if (keys === undefined) {
+    keys = new Set<string>();
+    for (let start = nextNumberStart(text, lineStart, lineEnd); start >= 0; ) {
+      const end = numberEnd(text, start, lineEnd);
+      keys.add(numberKey(text, start, end));
+      start = nextNumberStart(text, end, lineEnd);
+    }
+    cache.set(lineStart, keys);
   }
-  return low;
+  return keys;
 }
 
 /**
- * The keys of the numbers on the line(s) that `range` touches in `text`. `numbers` are `text`'s numbers
- * in order, so the lines are found by binary search rather than re-parsed per claim.
+ * The keys of the numbers on the line(s) that `range` touches in `text`. Each line is read once per
+ * `cache` (one per source and request), so many claims quoting one long line cost one scan of it.
  */
-export function numbersOnLines(text: string, numbers: readonly FoundNumber[], range: Range): Set<string> {
+export function numbersOnLines(text: string, range: Range, cache: LineNumbers): Set<string> {
   const [start, end] = range;
-  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-  const newline = text.indexOf("\n", Math.max(start, end - 1));
-  const lineEnd = newline < 0 ? text.length : newline;
-  const keys = new Set<string>();
-  for (let index = firstAtOrAfter(numbers, lineStart); index < numbers.length; index += 1) {
-    const number = numbers[index] as FoundNumber;
-    if (number.end > lineEnd) break;
-    keys.add(number.key);
+  let lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const last = Math.max(start, end - 1);
+  let union: Set<string> | undefined;
+  for (;;) {
+    const newline = text.indexOf("\n", lineStart);
+    const lineEnd = newline < 0 ? text.length : newline;
+    const keys = lineKeys(text, lineStart, lineEnd, cache);
+    if (lineEnd >= last || newline < 0) {
+      if (union === undefined) return keys;
+      for (const key of keys) union.add(key);
+      return union;
+    }
+    union ??= new Set();
+    for (const key of keys) union.add(key);
+    lineStart = newline + 1;
   }
-  return keys;
 }

@@ -14,33 +14,33 @@ export interface MarkdownTable {
   end: number;
 }
 
+/** A line of the source, `[start, end)` without its line break; `next` is where the following line starts. */
 interface Line {
-  text: string;
   start: number;
+  end: number;
+  next: number;
 }
 
-const DELIMITER_CELL = /^:?-+:?$/;
+const PIPE = 124;
+const BACKSLASH = 92;
 
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    const newline = text.indexOf("\n", start);
-    const end = newline < 0 ? text.length : newline;
-    const content = text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end;
-    lines.push({ text: text.slice(start, content), start });
-    if (newline < 0) break;
-    start = newline + 1;
-  }
-  return lines;
+function lineAt(text: string, start: number): Line {
+  const newline = text.indexOf("\n", start);
+  const breakAt = newline < 0 ? text.length : newline;
+  const end = breakAt > start && text.charCodeAt(breakAt - 1) === 13 ? breakAt - 1 : breakAt;
+  return { start, end, next: newline < 0 ? -1 : newline + 1 };
 }
 
 function isPipe(text: string, index: number): boolean {
-  return text.charCodeAt(index) === 124 && text.charCodeAt(index - 1) !== 92;
+  return text.charCodeAt(index) === PIPE && text.charCodeAt(index - 1) !== BACKSLASH;
 }
 
-function hasPipe(text: string): boolean {
-  for (let index = text.indexOf("|"); index >= 0; index = text.indexOf("|", index + 1)) {
+function hasPipe(text: string, line: Line): boolean {
+  for (
+    let index = text.indexOf("|", line.start);
+    index >= 0 && index < line.end;
+    index = text.indexOf("|", index + 1)
+  ) {
     if (isPipe(text, index)) return true;
   }
   return false;
@@ -50,42 +50,56 @@ function isBlank(code: number): boolean {
   return code === 32 || code === 9 || code === 0xa0 || code === 0x3000;
 }
 
-function cell(line: Line, from: number, to: number): TableCell {
+function isBlankLine(text: string, line: Line): boolean {
+  for (let index = line.start; index < line.end; index += 1)
+    if (!isBlank(text.charCodeAt(index))) return false;
+  return true;
+}
+
+function cell(text: string, from: number, to: number): TableCell {
   let start = from;
   let end = to;
-  while (start < end && isBlank(line.text.charCodeAt(start))) start += 1;
-  while (end > start && isBlank(line.text.charCodeAt(end - 1))) end -= 1;
-  return {
-    text: line.text.slice(start, end).replaceAll("\\|", "|"),
-    start: line.start + start,
-    end: line.start + end,
-  };
+  while (start < end && isBlank(text.charCodeAt(start))) start += 1;
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end -= 1;
+  const raw = text.slice(start, end);
+  return { text: raw.includes("\\|") ? raw.replaceAll("\\|", "|") : raw, start, end };
 }
 
 // Outer pipes are optional, so one leading and one trailing unescaped pipe are dropped before splitting.
-function splitRow(line: Line): TableCell[] {
-  let from = 0;
-  let to = line.text.length;
-  while (from < to && isBlank(line.text.charCodeAt(from))) from += 1;
-  while (to > from && isBlank(line.text.charCodeAt(to - 1))) to -= 1;
-  if (isPipe(line.text, from)) from += 1;
-  if (to > from && isPipe(line.text, to - 1)) to -= 1;
+function splitRow(text: string, line: Line): TableCell[] {
+  let from = line.start;
+  let to = line.end;
+  while (from < to && isBlank(text.charCodeAt(from))) from += 1;
+  while (to > from && isBlank(text.charCodeAt(to - 1))) to -= 1;
+  if (from < to && isPipe(text, from)) from += 1;
+  if (to > from && isPipe(text, to - 1)) to -= 1;
   const cells: TableCell[] = [];
   let cellStart = from;
-  for (let index = from; index < to; index += 1) {
-    if (isPipe(line.text, index)) {
-      cells.push(cell(line, cellStart, index));
+  for (let index = text.indexOf("|", from); index >= 0 && index < to; index = text.indexOf("|", index + 1)) {
+    if (isPipe(text, index)) {
+      cells.push(cell(text, cellStart, index));
       cellStart = index + 1;
     }
   }
-  cells.push(cell(line, cellStart, to));
+  cells.push(cell(text, cellStart, to));
   return cells;
 }
 
-function isDelimiterRow(line: Line, columns: number): boolean {
-  if (!hasPipe(line.text)) return false;
-  const cells = splitRow(line);
-  return cells.length === columns && cells.every((each) => DELIMITER_CELL.test(each.text));
+// Each delimiter cell is `-`s with optional alignment colons: `---`, `:--`, `:-:`, `--:`.
+function isDelimiterCell(text: string, { start, end }: TableCell): boolean {
+  let from = start;
+  let to = end;
+  if (from < to && text.charCodeAt(from) === 58) from += 1;
+  if (to > from && text.charCodeAt(to - 1) === 58) to -= 1;
+  if (from >= to) return false;
+  for (let index = from; index < to; index += 1) if (text.charCodeAt(index) !== 45) return false;
+  return true;
+}
+
+function isDelimiterRow(text: string, line: Line, columns: number): boolean {
+  if (!hasPipe(text, line)) return false;
+  const cells = splitRow(text, line);
+  return cells.length === columns && cells.every((each) => isDelimiterCell(text, each));
 }
 
 // GFM pads short rows with empty cells and ignores extra ones, so every row lines up with the header.
@@ -100,36 +114,35 @@ function fitRow(cells: TableCell[], columns: number): TableCell[] {
 /**
  * Every GitHub-style pipe table in `text`: a header row, a delimiter row with as many cells, then body
  * rows. Unlike GFM, a body row must hold an unescaped pipe: a prose line right after a table ends it
- * instead of becoming a one-cell row that would name nothing real.
+ * instead of becoming a one-cell row that would name nothing real. Only lines holding a `|` are read.
  */
 export function parseMarkdownTables(text: string): MarkdownTable[] {
-  if (!text.includes("|")) return [];
-  const lines = splitLines(text);
   const tables: MarkdownTable[] = [];
-  let index = 0;
-  while (index + 1 < lines.length) {
-    const headerLine = lines[index] as Line;
-    const delimiterLine = lines[index + 1] as Line;
-    if (!hasPipe(headerLine.text)) {
-      index += 1;
-      continue;
-    }
-    const header = splitRow(headerLine);
-    if (!isDelimiterRow(delimiterLine, header.length)) {
-      index += 1;
+  let pipe = text.indexOf("|");
+  while (pipe >= 0) {
+    const headerLine = lineAt(text, text.lastIndexOf("\n", pipe - 1) + 1);
+    const delimiterLine = headerLine.next < 0 ? undefined : lineAt(text, headerLine.next);
+    const header = hasPipe(text, headerLine) ? splitRow(text, headerLine) : undefined;
+    if (
+      header === undefined ||
+      delimiterLine === undefined ||
+      !isDelimiterRow(text, delimiterLine, header.length)
+    ) {
+      pipe = headerLine.next < 0 ? -1 : text.indexOf("|", headerLine.next);
       continue;
     }
     const rows: TableCell[][] = [];
-    let next = index + 2;
-    let end = delimiterLine.start + delimiterLine.text.length;
-    for (; next < lines.length; next += 1) {
-      const line = lines[next] as Line;
-      if (line.text.trim() === "" || !hasPipe(line.text)) break;
-      rows.push(fitRow(splitRow(line), header.length));
-      end = line.start + line.text.length;
+    let end = delimiterLine.end;
+    let next = delimiterLine.next;
+    while (next >= 0) {
+      const line = lineAt(text, next);
+      if (isBlankLine(text, line) || !hasPipe(text, line)) break;
+      rows.push(fitRow(splitRow(text, line), header.length));
+      end = line.end;
+      next = line.next;
     }
     tables.push({ header, rows, start: headerLine.start, end });
-    index = next;
+    pipe = next < 0 ? -1 : text.indexOf("|", next);
   }
   return tables;
 }
