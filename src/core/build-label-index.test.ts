@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildLabelIndex, labelKeyAt } from "./build-label-index.js";
+import { buildLabelIndex, labelKey } from "./build-label-index.js";
 import { parseMarkdownTables } from "./parse-markdown-tables.js";
 
 const entriesOf = (markdown: string) =>
@@ -7,25 +7,18 @@ const entriesOf = (markdown: string) =>
     a < b ? -1 : a > b ? 1 : 0,
   );
 
-describe("labelKeyAt", () => {
+describe("labelKey", () => {
   it.each([
-    { name: "a word", folded: "net revenue", start: 0, words: 1, key: "net" },
-    { name: "two words", folded: "net revenue rose", start: 0, words: 2, key: "net revenue" },
-    { name: "a later word", folded: "net revenue", start: 4, words: 1, key: "revenue" },
-    { name: "no second word", folded: "net revenue", start: 4, words: 2, key: undefined },
-    {
-      name: "symbols between the words are kept",
-      folded: "revenue ($m) was",
-      start: 0,
-      words: 2,
-      key: "revenue ($m",
-    },
-    { name: "letters and digits", folded: "q3 revenue", start: 0, words: 1, key: "q3" },
-    { name: "a symbol", folded: "% change", start: 0, words: 1, key: "%" },
-    { name: "a symbol has no two-word key", folded: "% change", start: 0, words: 2, key: undefined },
-    { name: "a letter beyond the BMP", folded: "𝑥y z", start: 0, words: 1, key: "𝑥y" },
-  ] as const)("$name", ({ folded, start, words, key }) => {
-    expect(labelKeyAt(folded, start, words)).toBe(key);
+    { name: "one word", pattern: "revenue", key: "revenue" },
+    { name: "two words", pattern: "net revenue", key: "net revenue" },
+    { name: "through the second word of three", pattern: "total net revenue", key: "total net" },
+    { name: "symbols between the words are kept", pattern: "revenue ($m)", key: "revenue ($m" },
+    { name: "a trailing symbol", pattern: "revenue:", key: "revenue" },
+    { name: "letters and digits", pattern: "q3 2019", key: "q3 2019" },
+    { name: "a symbol first", pattern: "% change", key: "%" },
+    { name: "a letter beyond the BMP", pattern: "𝑥y", key: "𝑥y" },
+  ])("$name", ({ pattern, key }) => {
+    expect(labelKey(pattern)).toBe(key);
   });
 });
 

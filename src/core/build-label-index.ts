@@ -2,6 +2,7 @@ import { foldLabelText } from "./fold-label-text.js";
 import { isWordChar } from "./is-word-char.js";
 import type { MarkdownTable } from "./parse-markdown-tables.js";
 import { stripTrailingParenthetical } from "./strip-trailing-parenthetical.js";
+import { wordEnd } from "./word-end.js";
 
 /** A folded label text of one table, and the body rows and header columns it names. */
 export interface LabelEntry {
@@ -17,31 +18,21 @@ export interface LabelEntry {
 const NONE: readonly number[] = [];
 
 /**
- * A source's labels, by `labelKeyAt(pattern, 0, 2)` (through their second word) when they have two words,
- * else by their first word (or first character, when that is not a word). Row labels often share a first
- * word (`Station 1`, `Station 2`, …), so two words keep the candidates at each claim position few.
+ * A source's labels, by `labelKey(pattern)`: through their second word when they have two, so that row
+ * labels sharing a first word (`Station 1`, `Station 2`, …) do not all become candidates at each claim word.
  */
 export type LabelIndex = Map<string, LabelEntry[]>;
 
-function wordEnd(folded: string, start: number): number {
-  let end = start;
-  for (let codePoint = folded.codePointAt(end); isWordChar(codePoint); codePoint = folded.codePointAt(end)) {
-    end += (codePoint as number) > 0xffff ? 2 : 1;
-  }
-  return end;
-}
-
 /**
- * The index key of a folded text at `start`: with `words` 1, the word there (or the one character there,
- * when not a word); with 2, the text from there through the end of the next word, or undefined if none.
+ * The key a folded label is indexed by: the text through its second word (`revenue ($m`), else its only
+ * word, else its first character (a label that starts with a symbol).
  */
-export function labelKeyAt(folded: string, start: number, words: 1 | 2): string | undefined {
-  const firstEnd = wordEnd(folded, start);
-  if (words === 1) return firstEnd === start ? folded.charAt(start) : folded.slice(start, firstEnd);
-  if (firstEnd === start) return undefined;
+export function labelKey(pattern: string): string {
+  const firstEnd = wordEnd(pattern, 0);
+  if (firstEnd === 0) return pattern.charAt(0);
   let second = firstEnd;
-  while (second < folded.length && !isWordChar(folded.codePointAt(second))) second += 1;
-  return second < folded.length ? folded.slice(start, wordEnd(folded, second)) : undefined;
+  while (second < pattern.length && wordEnd(pattern, second) === second) second += 1;
+  return second < pattern.length ? pattern.slice(0, wordEnd(pattern, second)) : pattern.slice(0, firstEnd);
 }
 
 function hasWordCharacter(text: string): boolean {
@@ -88,10 +79,15 @@ export function buildLabelIndex(tables: readonly MarkdownTable[]): LabelIndex {
       const row = label < rows.length ? label : -1;
       if (pattern !== "") addLabel(entries, pattern, table, row, row < 0 ? label - rows.length : -1);
     }
-    for (const pattern of entries.keys()) whole.add(pattern);
+    let wholeKnown = false;
     for (let label = 0; label < texts.length; label += 1) {
       const shorter = stripTrailingParenthetical(texts[label] as string);
       if (shorter === null) continue;
+      // Taken only for a table that has a parenthetical: most have none.
+      if (!wholeKnown) {
+        for (const pattern of entries.keys()) whole.add(pattern);
+        wholeKnown = true;
+      }
       const pattern = foldLabelText(shorter).trim();
       const row = label < rows.length ? label : -1;
       if (pattern !== "" && !whole.has(pattern)) {
@@ -99,7 +95,7 @@ export function buildLabelIndex(tables: readonly MarkdownTable[]): LabelIndex {
       }
     }
     for (const entry of entries.values()) {
-      const key = labelKeyAt(entry.pattern, 0, 2) ?? (labelKeyAt(entry.pattern, 0, 1) as string);
+      const key = labelKey(entry.pattern);
       const bucket = index.get(key);
       if (bucket === undefined) index.set(key, [entry]);
       else bucket.push(entry);

@@ -4,51 +4,43 @@ import { findNamedLabels, type LabelOccurrence } from "./find-named-labels.js";
 import { findNumbers } from "./find-numbers.js";
 import { foldLabelText } from "./fold-label-text.js";
 import { type LineNumbers, numbersOnLines } from "./numbers-on-lines.js";
-import { type MarkdownTable, parseMarkdownTables } from "./parse-markdown-tables.js";
+import { parseMarkdownTables } from "./parse-markdown-tables.js";
 import { memoizePerSource, type PreparedSource } from "./prepared-source.js";
 import { TableNumbers } from "./table-numbers.js";
 import type { Range } from "./types.js";
 
 interface RowView {
   text: string;
-  tables: MarkdownTable[];
   labels: LabelIndex;
-  /** Per table, read on the first claim that names it: most tables of a long source are never named. */
-  tableNumbers: (TableNumbers | undefined)[];
+  /** Per table; each reads a cell's numbers on first use. */
+  tables: TableNumbers[];
   /** Lines read so far by claims that name no label. */
   lines: LineNumbers;
 }
 
-// Many claims cite the same source: its tables and labels are read once per request, its numbers lazily.
+// Many claims cite the same source: its tables and labels are read once per request. The parsed tables
+// are dropped once indexed, so only labels and cell offsets stay alive for the rest of the request.
 const rowViewOf = memoizePerSource((text): RowView => {
-  const tables = parseMarkdownTables(text);
-  return { text, tables, labels: buildLabelIndex(tables), tableNumbers: [], lines: new Map() };
+  const parsed = parseMarkdownTables(text);
+  const tables = parsed.map((table) => new TableNumbers(text, table));
+  return { text, labels: buildLabelIndex(parsed), tables, lines: new Map() };
 });
 
-function numbersOfTable(view: RowView, table: number): TableNumbers {
-  let numbers = view.tableNumbers[table];
-  if (numbers === undefined) {
-    numbers = new TableNumbers(view.text, view.tables[table] as MarkdownTable);
-    view.tableNumbers[table] = numbers;
-  }
-  return numbers;
-}
-
 // A cell at a named row and a named column when both are named; else any cell of a named row or column.
-function holds(table: MarkdownTable, cells: TableNumbers, binding: TableBinding, value: string): boolean {
+function holds(cells: TableNumbers, binding: TableBinding, value: string): boolean {
   const { rows, columns } = binding;
   if (rows.length > 0 && columns.length > 0) {
     return rows.some((row) => columns.some((column) => cells.holds(row, column, value)));
   }
   if (rows.length > 0) {
     return rows.some((row) => {
-      for (let column = 0; column < table.header.length; column += 1)
+      for (let column = 0; column < cells.columnCount; column += 1)
         if (cells.holds(row, column, value)) return true;
       return false;
     });
   }
   return columns.some((column) => {
-    for (let row = 0; row < table.rows.length; row += 1) if (cells.holds(row, column, value)) return true;
+    for (let row = 0; row < cells.rowCount; row += 1) if (cells.holds(row, column, value)) return true;
     return false;
   });
 }
@@ -63,20 +55,19 @@ export function checkRowNumbers(claim: string, source: PreparedSource, quoteRang
   if (numbers.length === 0) return true;
   const view = rowViewOf(source);
 
-  const byTable = new Map<number, LabelOccurrence[]>();
-  for (const occurrence of findNamedLabels(folded, view.labels)) {
-    const list = byTable.get(occurrence.table);
-    if (list === undefined) byTable.set(occurrence.table, [occurrence]);
-    else list.push(occurrence);
-  }
+  // Occurrences come grouped by table: bind each table's run on its own.
+  const occurrences = findNamedLabels(folded, view.labels);
   let named = false;
-  for (const [tableNumber, occurrences] of byTable) {
-    const binding = bindClaimToTable(numbers, occurrences);
+  for (let start = 0; start < occurrences.length; ) {
+    const table = (occurrences[start] as LabelOccurrence).table;
+    let end = start + 1;
+    while (end < occurrences.length && (occurrences[end] as LabelOccurrence).table === table) end += 1;
+    const binding = bindClaimToTable(numbers, occurrences.slice(start, end));
+    start = end;
     if (binding.rows.length === 0 && binding.columns.length === 0) continue;
     named = true;
-    const table = view.tables[tableNumber] as MarkdownTable;
-    const cells = numbersOfTable(view, tableNumber);
-    if (binding.values.every((value) => holds(table, cells, binding, value))) return true;
+    const cells = view.tables[table] as TableNumbers;
+    if (binding.values.every((value) => holds(cells, binding, value))) return true;
   }
   if (named) return false;
 

@@ -1,6 +1,7 @@
-import { type LabelEntry, type LabelIndex, labelKeyAt } from "./build-label-index.js";
+import type { LabelEntry, LabelIndex } from "./build-label-index.js";
 import { codePointBefore } from "./code-point-before.js";
 import { isWordChar } from "./is-word-char.js";
+import { wordEnd } from "./word-end.js";
 
 /** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */
 export interface LabelOccurrence {
@@ -64,13 +65,31 @@ function collect(
   }
 }
 
+function byTableThenLongest(a: LabelOccurrence, b: LabelOccurrence): number {
+  return a.table - b.table || b.end - b.start - (a.end - a.start) || a.start - b.start;
+}
+
+// Puts the last table's winners, `list[from…]`, back in claim order: an insertion sort, as runs are tiny.
+function sortRun(list: LabelOccurrence[], from: number): void {
+  for (let index = from + 1; index < list.length; index += 1) {
+    const occurrence = list[index] as LabelOccurrence;
+    let at = index;
+    while (at > from && (list[at - 1] as LabelOccurrence).start > occurrence.start) {
+      list[at] = list[at - 1] as LabelOccurrence;
+      at -= 1;
+    }
+    list[at] = occurrence;
+  }
+}
+
 function overlaps(a: LabelOccurrence, b: LabelOccurrence): boolean {
   return a.start < b.end && b.start < a.end;
 }
 
 /**
  * The labels a folded claim names, at word boundaries: per table, where occurrences overlap the longest
- * wins (then the leftmost), so `net revenue` is named rather than `revenue` inside it. In claim order.
+ * wins (then the leftmost), so `net revenue` is named rather than `revenue` inside it. Ordered by table,
+ * then in claim order.
  */
 export function findNamedLabels(folded: string, index: LabelIndex): LabelOccurrence[] {
   if (index.size === 0) return [];
@@ -81,32 +100,38 @@ export function findNamedLabels(folded: string, index: LabelIndex): LabelOccurre
       start += 1;
       continue;
     }
-    const word = labelKeyAt(folded, start, 1) as string;
+    // A label starts at a word (keyed by it, or through the next word) or at a symbol (keyed by it).
+    const firstEnd = wordEnd(folded, start);
+    if (firstEnd === start) {
+      collect(folded, start, index.get(folded.charAt(start)), found);
+      start += 1;
+      continue;
+    }
     if (startsWord(folded, start)) {
-      collect(folded, start, index.get(word), found);
-      const twoWords = isWordChar(folded.codePointAt(start)) ? labelKeyAt(folded, start, 2) : undefined;
-      if (twoWords !== undefined) collect(folded, start, index.get(twoWords), found);
+      collect(folded, start, index.get(folded.slice(start, firstEnd)), found);
+      let second = firstEnd;
+      while (second < folded.length && wordEnd(folded, second) === second) second += 1;
+      if (second < folded.length)
+        collect(folded, start, index.get(folded.slice(start, wordEnd(folded, second))), found);
     }
-    // A label starts only at a word's start or at a symbol, so the rest of a word is skipped.
-    start += word.length;
+    start = firstEnd;
   }
-  // Resolve overlaps table by table; a claim usually names few labels, so the quadratic scan stays small.
-  const byTable = new Map<number, LabelOccurrence[]>();
-  for (const occurrence of found) {
-    const list = byTable.get(occurrence.table);
-    if (list === undefined) byTable.set(occurrence.table, [occurrence]);
-    else list.push(occurrence);
-  }
+  // Resolve overlaps table by table: within a table the longest wins, then the leftmost. A claim names
+  // few labels per table, so the quadratic check stays small.
+  found.sort(byTableThenLongest);
   const kept: LabelOccurrence[] = [];
-  for (const table of [...byTable.keys()].sort((a, b) => a - b)) {
-    const longestFirst = (byTable.get(table) as LabelOccurrence[]).sort(
-      (a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start,
-    );
-    const winners: LabelOccurrence[] = [];
-    for (const occurrence of longestFirst) {
-      if (!winners.some((other) => overlaps(other, occurrence))) winners.push(occurrence);
+  let tableStart = 0;
+  for (const occurrence of found) {
+    if (kept.length > tableStart && (kept[tableStart] as LabelOccurrence).table !== occurrence.table) {
+      sortRun(kept, tableStart);
+      tableStart = kept.length;
     }
-    kept.push(...winners.sort((a, b) => a.start - b.start));
+    let clash = false;
+    for (let index = tableStart; index < kept.length && !clash; index += 1) {
+      clash = overlaps(kept[index] as LabelOccurrence, occurrence);
+    }
+    if (!clash) kept.push(occurrence);
   }
+  sortRun(kept, tableStart);
   return kept;
 }

@@ -1,5 +1,18 @@
-// Whitespace that is not a lone ASCII space: only a text holding some needs the collapsing replace.
-const NOT_PLAIN_SPACE = /\s\s|[^\S ]/;
+// True when `text` holds whitespace other than lone ASCII spaces: only then is the collapsing replace needed.
+function needsCollapse(text: string): boolean {
+  let previousSpace = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 32) {
+      if (previousSpace) return true;
+      previousSpace = true;
+      continue;
+    }
+    previousSpace = false;
+    if (code < 32 || (code > 126 && /\s/.test(text.charAt(index)))) return true;
+  }
+  return false;
+}
 
 /**
  * Folds text for label matching: lower case, and every whitespace run as one space. Digits, `.` and `,`
@@ -15,5 +28,5 @@ export function foldLabelText(text: string): string {
           const each = character.toLowerCase();
           return each.length === character.length ? each : character;
         }).join("");
-  return NOT_PLAIN_SPACE.test(folded) ? folded.replace(/\s+/g, " ") : folded;
+  return needsCollapse(folded) ? folded.replace(/\s+/g, " ") : folded;
 }
