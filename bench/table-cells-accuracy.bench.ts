@@ -51,7 +51,25 @@ interface Tally {
   misses: string[];
 }
 
+// One template's results on one dataset (or all of them).
+interface Results {
+  kept: Tally;
+  wrongRow: Tally;
+  wrongColumn: Tally;
+  skippedSameNumber: number;
+  skippedNoNumber: number;
+}
+
 const tally = (): Tally => ({ passed: 0, total: 0, misses: [] });
+const results = (): Results => ({
+  kept: tally(),
+  wrongRow: tally(),
+  wrongColumn: tally(),
+  skippedSameNumber: 0,
+  skippedNoNumber: 0,
+});
+
+const DATASETS = ["all", "TAT-QA", "WTQ"] as const;
 
 function keys(text: string): string[] {
   return findNumbers(text).map((number) => number.key);
@@ -67,7 +85,7 @@ function percent(tallied: Tally): string {
   return tallied.total === 0 ? "n/a" : `${((100 * tallied.passed) / tallied.total).toFixed(2)}%`;
 }
 
-/** Runs the benchmark and prints a markdown table of kept and caught rates per claim template. */
+/** Runs the benchmark and prints a markdown table of kept and caught rates per claim template and dataset. */
 export default async function run(): Promise<void> {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..");
   const file = join(root, "..", "shared", "data", "table_cells.jsonl");
@@ -82,18 +100,14 @@ export default async function run(): Promise<void> {
 
   const sources = new Map<string, { source: PreparedSource; table: MarkdownTable }>();
   const verbose = process.env.VERBOSE === "1";
+  const tables = new Set(cells.map((cell) => cell.table_markdown)).size;
+  console.log(`${cells.length} cells from ${tables} tables; the quote is the cell's table row.\n`);
   console.log(
-    `${cells.length} cells from ${new Set(cells.map((cell) => cell.table_markdown)).size} tables.\n`,
+    "| template | data | correct kept | wrong-row caught | wrong-column caught | negatives skipped: same number / no number |",
   );
-  console.log(
-    "| template | correct kept | wrong-row caught | wrong-column caught | negatives skipped (same number) |",
-  );
-  console.log("|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|");
   for (const template of templates) {
-    const kept = tally();
-    const wrongRow = tally();
-    const wrongColumn = tally();
-    let skipped = 0;
+    const byDataset = new Map(DATASETS.map((name) => [name, results()]));
     for (const cell of cells) {
       let prepared = sources.get(cell.table_markdown);
       if (prepared === undefined) {
@@ -109,40 +123,53 @@ export default async function run(): Promise<void> {
       if (target === undefined || target.text !== cell.value) throw new Error(`${cell.id}: cell not found`);
       // The quote is the row's line of the table, as a model citing the row would copy it.
       const quoteRange = lineRange(source.text, target.start);
-      const check = (value: string, into: Tally): void => {
+      const into = [
+        byDataset.get("all") as Results,
+        byDataset.get(cell.id.startsWith("tatqa") ? "TAT-QA" : "WTQ") as Results,
+      ];
+      const check = (value: string, pick: (each: Results) => Tally, mustPass: boolean): void => {
         const claim = template.claim(cell.row_label, cell.column, value);
-        into.total += 1;
         const passed = checkNumbers(claim, source, quoteRange, "row");
-        if (passed === (into === kept)) into.passed += 1;
-        else into.misses.push(`${cell.id}: ${claim}`);
+        for (const each of into) {
+          const tallied = pick(each);
+          tallied.total += 1;
+          if (passed === mustPass) tallied.passed += 1;
+          else tallied.misses.push(`${cell.id}: ${claim}`);
+        }
       };
-      check(cell.value, kept);
+      check(cell.value, (each) => each.kept, true);
 
       const trueKeys = new Set(keys(cell.value));
-      const negative = (value: string, into: Tally): void => {
+      const negative = (value: string, pick: (each: Results) => Tally): void => {
         const claimed = keys(value);
-        if (claimed.length === 0 || claimed.every((key) => trueKeys.has(key))) {
-          skipped += 1;
-          return;
+        if (claimed.length === 0) {
+          for (const each of into) each.skippedNoNumber += 1;
+        } else if (claimed.every((key) => trueKeys.has(key))) {
+          for (const each of into) each.skippedSameNumber += 1;
+        } else {
+          check(value, pick, false);
         }
-        check(value, into);
       };
       table.rows.forEach((other, index) => {
-        if (index !== row) negative(other[column]?.text ?? "", wrongRow);
+        if (index !== row) negative(other[column]?.text ?? "", (each) => each.wrongRow);
       });
       (table.rows[row] ?? []).forEach((other, index) => {
-        if (index !== column && index !== 0) negative(other.text, wrongColumn);
+        if (index !== column && index !== 0) negative(other.text, (each) => each.wrongColumn);
       });
     }
     const show = (tallied: Tally) => `${percent(tallied)} (${tallied.passed}/${tallied.total})`;
-    console.log(
-      `| ${template.name} | ${show(kept)} | ${show(wrongRow)} | ${show(wrongColumn)} | ${skipped} |`,
-    );
+    for (const [name, each] of byDataset) {
+      console.log(
+        `| ${template.name} | ${name} | ${show(each.kept)} | ${show(each.wrongRow)} | ${show(each.wrongColumn)} | ` +
+          `${each.skippedSameNumber} / ${each.skippedNoNumber} |`,
+      );
+    }
     if (verbose) {
+      const all = byDataset.get("all") as Results;
       for (const [name, tallied] of [
-        ["kept", kept],
-        ["wrong-row", wrongRow],
-        ["wrong-column", wrongColumn],
+        ["kept", all.kept],
+        ["wrong-row", all.wrongRow],
+        ["wrong-column", all.wrongColumn],
       ] as const) {
         for (const miss of tallied.misses) console.log(`  miss ${name}: ${miss}`);
       }

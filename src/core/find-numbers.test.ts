@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findNumbers } from "./find-numbers.js";
+import { findNumbers, nextNumberStart, numberEnd } from "./find-numbers.js";
+import { numberKey } from "./number-key.js";
 
 const keysOf = (text: string) => findNumbers(text).map((number) => number.key);
 
@@ -52,6 +53,35 @@ describe("findNumbers", () => {
         }
         expect(findNumbers(text)).toEqual(found);
       }),
+    );
+  });
+
+  it.each([
+    { name: "first number", text: "ab 12 cd", from: 0, to: 8, start: 3, end: 5 },
+    { name: "what comes before `from` counts", text: "Q3 and 5", from: 1, to: 8, start: 7, end: 8 },
+    { name: "none in range", text: "ab 12 cd", from: 0, to: 3, start: -1, end: -1 },
+    { name: "a number cut at `to`", text: "1,234.5", from: 0, to: 3, start: 0, end: 1 },
+    { name: "a decimal cut at `to`", text: "12.5", from: 0, to: 3, start: 0, end: 2 },
+  ])("nextNumberStart and numberEnd: $name", ({ text, from, to, start, end }) => {
+    const found = nextNumberStart(text, from, to);
+    expect([found, found < 0 ? -1 : numberEnd(text, found, to)]).toEqual([start, end]);
+  });
+
+  // The contract's definition as one regular expression: slow, but plainly the rule. The scanner must agree.
+  const NAIVE = /(?<![\p{L}\p{M}\p{N}]|\p{N}\.)(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?/gu;
+
+  it("agrees with the naive regular expression", () => {
+    const unit = fc.constantFrom(..."0123456789,,..  aZ$-%(é٣²", "\u0301", "𝑥", "😀");
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), (text) => {
+        const naive = [...text.matchAll(NAIVE)].map((match) => ({
+          key: numberKey(match[0]),
+          start: match.index,
+          end: match.index + match[0].length,
+        }));
+        expect(findNumbers(text)).toEqual(naive);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
