@@ -67,7 +67,8 @@ describe("verifyFields", () => {
     const fields = JSON.parse('{"__proto__": {"value": "INV-0042"}}') as Record<string, CandidateField>;
     const result = verifyFields(sources, fields);
     expect(Object.keys(result.fields)).toEqual(["__proto__"]);
-    expect(JSON.parse(JSON.stringify(result)).fields.__proto__.grounded).toBe(true);
+    const roundTripped = JSON.parse(JSON.stringify(result)) as { fields: Record<string, { grounded: boolean }> };
+    expect(Object.getOwnPropertyDescriptor(roundTripped.fields, "__proto__")?.value.grounded).toBe(true);
   });
 
   it("reports the source's own spelling in lenient mode", () => {

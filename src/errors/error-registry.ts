@@ -4,11 +4,17 @@
  */
 export const errorRegistry = {
   invalid_request: { status: 400, message: "The request is not valid." },
-  no_sources: { status: 400, message: '"sources" is empty; supply at least one source or set allow_ungrounded.' },
+  no_sources: {
+    status: 400,
+    message: '"sources" is empty; supply at least one source or set allow_ungrounded.',
+  },
   sources_too_large: { status: 400, message: '"sources" text is larger than the budget.' },
   too_many_cases: { status: 400, message: '"cases" holds more than 200 cases; page larger datasets.' },
   invalid_key: { status: 401, message: "The API key is missing or not valid." },
-  insufficient_quota: { status: 402, message: "The gateway reports exhausted credits or quota for this key." },
+  insufficient_quota: {
+    status: 402,
+    message: "The gateway reports exhausted credits or quota for this key.",
+  },
   model_not_found: { status: 404, message: "The model is not known." },
   not_found: { status: 404, message: "No such path." },
   method_not_allowed: { status: 405, message: "This path does not accept that method." },

@@ -1,11 +1,15 @@
+import { validateHeaderName, validateHeaderValue } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../errors/service-error.js";
 import { backoffDelayMs } from "./backoff-delay.js";
 import { createCallDeadline } from "./call-deadline.js";
+import { fetchTransport } from "./fetch-transport.js";
+import type { TransportResponse } from "./gateway-transport.js";
+import { createHttpTransport } from "./http-transport.js";
 import { type GatewayFailure, mapGatewayError } from "./map-gateway-error.js";
 import { maskSecrets } from "./mask-secrets.js";
 import { parseChatCompletion } from "./parse-chat-completion.js";
-import { readBodyWithLimit } from "./read-body-with-limit.js";
+import type { LimitedBody } from "./read-body-with-limit.js";
 import type { Gateway, GenerateRequest, GenerateResult } from "./types.js";
 
 /** Settings of the OpenAI Chat Completions adapter. */
@@ -22,6 +26,7 @@ export interface OpenAIChatGatewayOptions {
   maxResponseBytes?: number | undefined;
   /** Base of the exponential backoff between retries, in ms; default 200. */
   retryBaseMs?: number | undefined;
+  /** Sends calls through this `fetch` instead of node:http (tests wrap it to count calls). */
   fetch?: typeof fetch | undefined;
   /** Waits `ms`, rejecting early when `signal` aborts. Injected by tests to make backoff instant. */
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
@@ -58,17 +63,21 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
   const maxRetries = options.maxRetries ?? 2;
   const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
   const retryBaseMs = options.retryBaseMs ?? 200;
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const transport = options.fetch ? fetchTransport(options.fetch) : createHttpTransport(url);
   const sleep = options.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
-  const extraHeaders = { ...options.headers };
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new RangeError("timeoutMs must be a positive number");
   if (!Number.isInteger(maxRetries) || maxRetries < 0)
     throw new RangeError("maxRetries must be a whole number ≥ 0");
-  // Validate the configured headers once, at start-up, rather than on every call.
-  new Headers(extraHeaders);
+  // Validated and lower-cased once, at start-up, rather than on every call.
+  const extraHeaders: Record<string, string> = {};
+  new Headers(options.headers).forEach((value, name) => {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    extraHeaders[name] = value;
+  });
 
   /** Models whose gateway refused `json_schema` (and maybe `json_object`): the level that worked. */
   const levels = new Map<string, ResponseFormatLevel>();
@@ -117,7 +126,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
   /** One response-format level: the first attempt plus up to `maxRetries` retries of transient failures. */
   async function callWithRetries(
     body: string,
-    headers: Headers,
+    headers: Record<string, string>,
     responseFormatSent: boolean,
     model: string,
     knownSecrets: readonly string[],
@@ -140,16 +149,16 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
 
   async function attemptOnce(
     body: string,
-    headers: Headers,
+    headers: Record<string, string>,
     responseFormatSent: boolean,
     model: string,
     knownSecrets: readonly string[],
     signal: AbortSignal,
   ): Promise<AttemptOutcome> {
-    let response: Response;
+    let response: TransportResponse;
     try {
       // Redirects are not followed: the key must go only to the configured gateway.
-      response = await fetchImpl(url, { method: "POST", headers, body, signal, redirect: "manual" });
+      response = await transport(url, { headers, body, signal });
     } catch (error) {
       if (signal.aborted) throw error;
       return {
@@ -158,14 +167,13 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
       };
     }
 
-    const declaredLength = Number(response.headers.get("content-length") ?? Number.NaN);
-    if (declaredLength > maxResponseBytes) {
-      await response.body?.cancel().catch(() => undefined);
+    if (response.declaredLength > maxResponseBytes) {
+      await response.discard();
       throw tooLarge(maxResponseBytes);
     }
-    let read: Awaited<ReturnType<typeof readBodyWithLimit>>;
+    let read: LimitedBody;
     try {
-      read = await readBodyWithLimit(response.body, maxResponseBytes);
+      read = await response.readBody(maxResponseBytes);
     } catch (error) {
       if (signal.aborted) throw error;
       return {
@@ -226,15 +234,16 @@ function completionsURL(baseURL: string): string {
  * same name. Only the key comes from the request, and a key that cannot be a header value is refused here,
  * before any call, rather than surfacing as a network error.
  */
-function buildHeaders(extraHeaders: Record<string, string>, apiKey: string | undefined): Headers {
-  const headers = new Headers(extraHeaders);
-  headers.set("content-type", "application/json");
-  headers.set("accept", "application/json");
+function buildHeaders(
+  extraHeaders: Record<string, string>,
+  apiKey: string | undefined,
+): Record<string, string> {
+  const headers = { ...extraHeaders, "content-type": "application/json", accept: "application/json" };
   if (apiKey !== undefined) {
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       throw new ServiceError("invalid_key", "The API key holds characters that cannot be sent in a header.");
     }
-    headers.set("authorization", `Bearer ${apiKey}`);
+    return { ...headers, authorization: `Bearer ${apiKey}` };
   }
   return headers;
 }

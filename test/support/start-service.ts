@@ -18,6 +18,7 @@ export interface RunningService {
   ): Promise<{
     status: number;
     headers: Headers;
+    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the service answered.
     body: any;
   }>;
   close(): Promise<void>;
