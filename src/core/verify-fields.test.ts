@@ -67,7 +67,9 @@ describe("verifyFields", () => {
     const fields = JSON.parse('{"__proto__": {"value": "INV-0042"}}') as Record<string, CandidateField>;
     const result = verifyFields(sources, fields);
     expect(Object.keys(result.fields)).toEqual(["__proto__"]);
-    const roundTripped = JSON.parse(JSON.stringify(result)) as { fields: Record<string, { grounded: boolean }> };
+    const roundTripped = JSON.parse(JSON.stringify(result)) as {
+      fields: Record<string, { grounded: boolean }>;
+    };
     expect(Object.getOwnPropertyDescriptor(roundTripped.fields, "__proto__")?.value.grounded).toBe(true);
   });
 
