@@ -34,6 +34,12 @@ export const CheckNumbersSchema = Type.Union([Type.Boolean(), Type.Literal("sour
     "Numbers in a claim must appear in its source (`true`/`source`) or in the named table cell (`row`).",
 });
 
+/**
+ * Any field name. TypeBox's `Type.String()` record key compiles to `^(.*)$`, whose `.` does not match line
+ * terminators, and a key that matches no pattern is not validated at all: `{"a\nb": false}` would pass.
+ */
+const anyKey = Type.String({ pattern: "^[\\s\\S]*$" });
+
 const model = Type.String({
   minLength: 1,
   description: "`local` for the built-in model, or any gateway model id.",
@@ -72,7 +78,7 @@ export const ExtractRequestSchema = Type.Object(
   {
     model,
     sources,
-    schema: Type.Record(Type.String(), Type.String({ minLength: 1 }), {
+    schema: Type.Record(anyKey, Type.String({ minLength: 1 }), {
       minProperties: 1,
       maxProperties: 100,
       description:
@@ -123,7 +129,7 @@ export const CheckFieldsRequestSchema = Type.Object(
   {
     sources,
     fields: Type.Record(
-      Type.String(),
+      anyKey,
       Type.Object(
         {
           value: Type.Optional(Type.Union([Type.String(), Type.Null()])),
