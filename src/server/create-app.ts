@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import swagger from "@fastify/swagger";
 import { Type } from "@sinclair/typebox";
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from "fastify";
 import { ServiceError } from "../errors/service-error.js";
 import type { Gateway } from "../gateway/types.js";
 import { compileValidator } from "../wire/validate-body.js";
@@ -118,13 +124,16 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     return payload;
   });
 
-  app.addHook("onResponse", async (request, reply) => {
+  /** The one log line of a request; a request the caller left gets status 499 (nginx's "client closed"). */
+  const logRequest = (request: FastifyRequest, reply: FastifyReply, status: number) => {
     const state = request.verified;
+    if (state?.logged) return;
+    if (state) state.logged = true;
     request.log.info(
       {
         route: request.routeOptions.url ?? "(unknown)",
         method: request.method,
-        status: reply.statusCode,
+        status,
         duration_ms: Math.round(reply.elapsedTime * 10) / 10,
         model: state?.model,
         // A request that failed after some model calls still reports them.
@@ -133,7 +142,15 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       },
       "request",
     );
+  };
+  app.addHook("onRequest", async (request, reply) => {
+    // Fastify runs no onResponse for a response the caller closed before it finished, and its
+    // onRequestAbort only fires while the body is still arriving; without this the line would be missing.
+    reply.raw.once("close", () => {
+      if (!reply.raw.writableFinished) logRequest(request, reply, 499);
+    });
   });
+  app.addHook("onResponse", async (request, reply) => logRequest(request, reply, reply.statusCode));
 
   app.setErrorHandler(async (error, request, reply) => {
     const bodyLimit = request.routeOptions.bodyLimit;

@@ -12,6 +12,8 @@ export interface RequestState {
   modelCalls: number | undefined;
   coverage: number | undefined;
   timedGateway: TimedGateway | undefined;
+  /** Set once the request's log line is written, so it is written once. */
+  logged: boolean;
 }
 
 declare module "fastify" {
@@ -28,6 +30,7 @@ export function newRequestState(): RequestState {
     modelCalls: undefined,
     coverage: undefined,
     timedGateway: undefined,
+    logged: false,
   };
 }
 
