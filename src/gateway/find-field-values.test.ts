@@ -71,6 +71,12 @@ describe("findFieldValues", () => {
     { name: "second pair on a line", field: "currency", description: "currency code", value: "EUR" },
     { name: "prose: `X is Y`", field: "contact", description: "contact person", value: "Marc Olivier" },
     { name: "nothing relevant", field: "iban", description: "bank account IBAN", value: null },
+    {
+      name: "a label sharing only a generic word is not enough",
+      field: "order_number",
+      description: "the sales order number",
+      value: null,
+    },
   ])("$name: $field", ({ field, description, value }) => {
     expect(values([invoice], { [field]: description })).toEqual({ [field]: value });
   });

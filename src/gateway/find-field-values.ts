@@ -19,9 +19,10 @@ export interface FoundField {
   found: FieldValue | null;
 }
 
-// A label must score at least this (Dice similarity with the field's name or description, 0..1): a
-// one-word label meeting a two-word name ("Date" for `invoice_date`) scores 0.67; "Due date" 0.5.
-const MIN_LABEL_SCORE = 0.5;
+// A label must score more than half (Dice similarity with the field's name or description, 0..1): a
+// one-word label meeting a two-word name ("Date" for `invoice_date`) scores 0.67, but a label sharing one
+// of two words ("Invoice number" for `po_number`, "Due date" for `invoice_date`) scores 0.5, not enough.
+const MIN_LABEL_SCORE = 0.5 + 1e-6;
 // Each word dropped from the front of a label ("Billing address" read as "address") costs 10%, and so
 // does a label read out of running prose rather than a `label: value` line or a table.
 const DROPPED_WORD_FACTOR = 0.9;
@@ -113,6 +114,9 @@ function labelScore(
   for (let dropped = 0; dropped < label.length; dropped++) {
     if (wholeOnly && dropped > 0) break;
     const tail = label.slice(dropped);
+    // A shortened label must still say everything the name says: "Billing address" may be read as
+    // `address`, but "Invoice number" is not `order_number` just because it ends in "number".
+    if (dropped > 0 && !nameTerms.every((term) => tail.some((other) => termsMatch(term, other)))) continue;
     const similarity = Math.max(dice(tail, nameTerms), DESCRIPTION_FACTOR * dice(tail, descriptionTerms));
     best = Math.max(best, similarity * kindFactor * DROPPED_WORD_FACTOR ** dropped);
   }
