@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningService, startService } from "./support/start-service.js";
+
+// The Quick start's curl commands, run as written against the local model, so the README stays true.
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Contents"));
+const requests = [...quickStart.matchAll(/curl -s http:\/\/127\.0\.0\.1:8787(\S+) .*? -d '([^']+)'/gs)].map(
+  (match) => ({
+    path: match[1] as string,
+    body: JSON.parse(match[2] as string) as Record<string, unknown>,
+  }),
+);
+
+let service: RunningService;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service.close();
+});
+
+function requestFor(path: string) {
+  const request = requests.find((candidate) => candidate.path === path);
+  if (request === undefined) throw new Error(`the Quick start has no curl to ${path}`);
+  return request;
+}
+
+describe("README Quick start", () => {
+  it("has one curl per operation", () => {
+    expect(requests.map((request) => request.path)).toEqual([
+      "/v1/verified",
+      "/v1/verified/extract",
+      "/v1/verified/eval",
+      "/v1/verified/check",
+    ]);
+  });
+
+  it("create cites the returns sentence", async () => {
+    const response = await service.post("/v1/verified", requestFor("/v1/verified").body);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      text: "You can return any product within 30 days of delivery [returns].",
+      citations: [
+        {
+          source: "returns",
+          quote: "You can return any product within 30 days of delivery.",
+          range: [0, 54],
+        },
+      ],
+      unsupported: [],
+      coverage: 1,
+      grounded: true,
+    });
+  });
+
+  it("extract finds two fields and not the missing one", async () => {
+    const response = await service.post("/v1/verified/extract", requestFor("/v1/verified/extract").body);
+    expect(response.status).toBe(200);
+    expect(response.body.fields).toEqual({
+      invoice_number: { value: "INV-0042", source: "invoice", range: [16, 24], grounded: true },
+      customer: { value: "Acme GmbH", source: "invoice", range: [35, 44], grounded: true },
+      po_number: { value: null, grounded: false, reason: "not_found" },
+    });
+  });
+
+  it("eval scores the answerable case 1 and the other 0", async () => {
+    const response = await service.post("/v1/verified/eval", requestFor("/v1/verified/eval").body);
+    expect(response.status).toBe(200);
+    expect(response.body.aggregate).toEqual({ coverage_mean: 0.5, unsupported_rate: 0, n: 2, errored: 0 });
+    expect(response.body.cases).toEqual([
+      { coverage: 1, citations: 1, unsupported: 0 },
+      { coverage: 0, citations: 0, unsupported: 0 },
+    ]);
+  });
+
+  it("check keeps the revenue cell and drops the profit figure claimed as revenue", async () => {
+    const response = await service.post("/v1/verified/check", requestFor("/v1/verified/check").body);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      text: "Q3 revenue was 1,250 [q].",
+      citations: [
+        { claim: "Q3 revenue was 1,250.", quote: "| Q3 | 1,250 | 120 |", source: "q", range: [65, 85] },
+      ],
+      unsupported: [{ claim: "Q3 revenue was 120.", reason: "number_not_found" }],
+      coverage: 0.5,
+      usage: { model_calls: 0, total_tokens: 0 },
+    });
+  });
+});
