@@ -23,8 +23,8 @@ import { createRawClient, jsonPost, type RawClient } from "./raw-client.js";
 
 // Every gateway fault of the hardening issue, against one long-lived service: each ends in its documented
 // error (or that case's error inside an eval), the very next request is served normally, and nothing is left
-// behind: no request still in flight at the gateway, no connection beyond the one idle connection Node's
-// fetch pool may hold, and no timer (the deadline, backoff sleeps) still pending in this process.
+// behind: no request still in flight at the gateway, no connection beyond the one idle connection an HTTP
+// client's pool may hold, and no timer (the deadline, backoff sleeps) still pending in this process.
 // gateway-errors.test.ts pins the exact messages of several rows; these tests pin what happens around them.
 
 const timeoutMs = 600;
@@ -88,9 +88,9 @@ beforeEach(() => {
 });
 
 /**
- * Waits until the gateway has nothing in flight and at most one open connection: after an aborted call,
- * Node's fetch (undici) opens one spare connection to the origin and closes it when idle, 4 s later; the
- * last test checks that it does.
+ * Waits until the gateway has nothing in flight and at most one open connection: a pooling HTTP client may
+ * keep one idle connection (Node's fetch even opens a spare one after an aborted call) until its 4 s idle
+ * timeout; the last test checks that every connection does close.
  */
 async function settled(): Promise<void> {
   await waitUntil(
@@ -115,7 +115,7 @@ async function expectServingNormally(
   ]);
   await settled();
   await waitUntil(() => timers() <= baseline.timers, "every timer the fault started to be cleared");
-  // Both ends of the client's keep-alive connection and of the spare fetch connection are in this process.
+  // Both ends of the client's keep-alive connection and of one idle gateway connection are in this process.
   await waitUntil(() => sockets() <= baseline.sockets + 2, "sockets to return to the baseline");
 }
 
@@ -509,7 +509,7 @@ describe("the caller disconnecting mid-request aborts the gateway call", () => {
 
 describe("afterwards", () => {
   it("every connection to the gateway closes on its own once idle", async () => {
-    // undici closes an idle pooled connection after its 4 s keep-alive timeout.
+    // An idle pooled connection is closed after the client's 4 s keep-alive timeout.
     await waitUntil(() => gateway.openSockets() === 0, "the gateway to have no open connection", 8_000);
     expect(gateway.inFlight()).toBe(0);
   });
