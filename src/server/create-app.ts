@@ -21,6 +21,7 @@ import { registerExtractRoute } from "./routes/extract-route.js";
 import { registerPlayground } from "./serve-playground.js";
 import type { ServerConfig } from "./server-config.js";
 import { usePrefixItems } from "./use-prefix-items.js";
+import { writeClientError } from "./write-client-error.js";
 
 /** What the app is built from; tests pass a scripted gateway and fixed ids. */
 export interface AppDeps {
@@ -71,6 +72,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     onConstructorPoisoning: "error",
     return503OnClosing: true,
     forceCloseConnections: "idle",
+    // Requests Node cannot parse get the service's error body too, not Fastify's.
+    clientErrorHandler: writeClientError,
   });
 
   // Only JSON is accepted; anything else is 415 unsupported_media_type.

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createKeyChecker } from "../../src/server/authenticate.js";
 import {
@@ -589,6 +590,59 @@ describe("no framework fingerprint in any answer", () => {
       }
       expect(answer.text).not.toMatch(/fastify|FST_ERR|node_modules|at \w+ \(/i);
     }
+  });
+});
+
+/** Writes `text` on a new connection and returns everything the server sent before closing it. */
+function rawExchange(url: string, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(new URL(url).port), "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => resolve(received));
+    socket.end(text);
+  });
+}
+
+describe("requests Node's HTTP parser refuses", () => {
+  it.each([
+    { name: "a garbage request line", text: "GARBAGE\r\n\r\n", message: "The request is not valid HTTP." },
+    {
+      name: "headers over the size limit",
+      text: `POST /v1/verified HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${"k".repeat(20_000)}\r\n\r\n`,
+      message: "The request's headers are larger than the server accepts.",
+    },
+    {
+      name: "a control character in a header name",
+      text: "POST /v1/verified HTTP/1.1\r\nHost: x\r\nBad\u0001Name: 1\r\n\r\n",
+      message: "The request is not valid HTTP.",
+    },
+    {
+      name: "both Content-Length and Transfer-Encoding (request smuggling)",
+      text: "POST /v1/verified HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      message: "The request is not valid HTTP.",
+    },
+    {
+      name: "a Content-Length that is not a number",
+      text: "POST /v1/verified HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+      message: "The request is not valid HTTP.",
+    },
+  ])("$name: the service's 400 error body, not the framework's", async ({ text, message }) => {
+    const service = await startWithoutGateway();
+
+    const answer = await rawExchange(service.url, text);
+
+    const [head = "", body = ""] = answer.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(body)).toEqual({
+      error: { type: "invalid_request", code: "invalid_request", message },
+    });
+    // The service still serves.
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
   });
 });
 
