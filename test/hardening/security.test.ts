@@ -134,6 +134,31 @@ describe("with config.apiKeys, nothing but /healthz and the playground answers w
     expect(await page.text()).not.toMatch(/listed-key|gateway-key/);
   });
 
+  it("no path reaches a file outside the playground's own", async () => {
+    const service = await startWithoutGateway({ config });
+    const client = createRawClient(service.url);
+    closeAfterTest(client);
+    for (const path of [
+      "/../package.json",
+      "/assets/../../package.json",
+      "/assets/..%2f..%2fpackage.json",
+      "/%2e%2e/%2e%2e/package.json",
+      "/assets/%2e%2e%2f%2e%2e%2fsrc%2fserver%2fcreate-app.ts",
+      "/..%5c..%5cpackage.json",
+      "/index.html%00.json",
+      "/assets/",
+      "/src/server/create-app.ts",
+      "/dist/server/create-app.js",
+      "/.env",
+      "/package.json",
+    ]) {
+      const response = await client.send({ method: "GET", path });
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expectRegistryError(response.status, response.json);
+      expect(response.text).not.toMatch(/"name": "verified"|createApp|import /);
+    }
+  });
+
   it("keys of any length or alphabet are refused without an error, and only listed keys pass", async () => {
     const { service } = await startWithGateway({ config });
     const client = createRawClient(service.url);
