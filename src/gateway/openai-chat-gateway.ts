@@ -63,7 +63,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
   const maxRetries = options.maxRetries ?? 2;
   const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
   const retryBaseMs = options.retryBaseMs ?? 200;
-  const transport = options.fetch ? fetchTransport(options.fetch) : createHttpTransport(url);
+  const transport = options.fetch ? fetchTransport(options.fetch, url) : createHttpTransport(url);
   const sleep = options.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
@@ -158,7 +158,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
     let response: TransportResponse;
     try {
       // Redirects are not followed: the key must go only to the configured gateway.
-      response = await transport(url, { headers, body, signal });
+      response = await transport({ headers, body, signal });
     } catch (error) {
       if (signal.aborted) throw error;
       return {
@@ -183,19 +183,22 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
     }
     if (!read.ok) throw tooLarge(maxResponseBytes);
 
-    const answer = {
-      status: response.status,
-      headers: response.headers,
-      bodyText: read.text,
-      model,
-      responseFormatSent,
-      nowMs: now(),
-      knownSecrets,
-    };
-    if (response.status < 200 || response.status >= 300) return mapGatewayError(answer);
-    const parsed = parseChatCompletion(read.text);
+    const bodyText = read.text;
+    // Built only for an error: the headers of a successful answer are never looked at.
+    const failure = () =>
+      mapGatewayError({
+        status: response.status,
+        headers: response.headers,
+        bodyText,
+        model,
+        responseFormatSent,
+        nowMs: now(),
+        knownSecrets,
+      });
+    if (response.status < 200 || response.status >= 300) return failure();
+    const parsed = parseChatCompletion(bodyText);
     if (parsed.ok) return { action: "done", result: parsed.value };
-    if (parsed.kind === "error_object") return mapGatewayError(answer);
+    if (parsed.kind === "error_object") return failure();
     return { action: "retry", reason: `${parsed.reason} (HTTP ${response.status})` };
   }
 
