@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import type { Writable } from "node:stream";
 import { createApp } from "../server/create-app.js";
 import { createEngineGateway } from "../service/create-engine-gateway.js";
-import { readServeSettings, type ServeFlags } from "./read-serve-settings.js";
+import { readServeSettings, type ServeFlags, type ServeSettings } from "./read-serve-settings.js";
 
 /**
  * Runs `verified serve`: the only place that reads the environment and opens a port. With `--workers N`
@@ -26,12 +26,27 @@ export async function runServeCommand(
     };
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
+    // The primary exits once every worker has, with the first failure's code (e.g. 2 when the port is taken).
+    let code = 0;
     await new Promise<void>((resolve) =>
-      cluster.on("exit", () => Object.keys(cluster.workers ?? {}).length === 0 && resolve()),
+      cluster.on("exit", (_worker, exitCode) => {
+        if (code === 0 && exitCode !== 0) code = exitCode ?? 1;
+        if (Object.keys(cluster.workers ?? {}).length === 0) resolve();
+      }),
     );
-    return 0;
+    return code;
   }
+  const code = await serve(settings, io);
+  // A worker's IPC channel to the primary would keep it alive after the server closed.
+  if (cluster.isWorker) cluster.worker?.disconnect();
+  return code;
+}
 
+/** One serving process (the only one, or a worker): listens, then closes gracefully on SIGTERM or SIGINT. */
+async function serve(
+  settings: ServeSettings,
+  io: { env: NodeJS.ProcessEnv; stderr: Writable },
+): Promise<number> {
   const app = await createApp({
     gateway: createEngineGateway(settings),
     config: settings.config,
@@ -55,7 +70,11 @@ export async function runServeCommand(
 
   // Graceful shutdown: stop accepting, let requests in flight finish, then exit.
   await new Promise<void>((resolve) => {
+    let closing = false;
     const shutdown = (signal: string) => {
+      // Ctrl-C reaches a worker twice: from the terminal, and forwarded by the primary.
+      if (closing) return;
+      closing = true;
       app.log.info({ signal }, "shutting down");
       app.close().then(resolve, resolve);
     };
