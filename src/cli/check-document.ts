@@ -1,10 +1,10 @@
 import { verifyClaims } from "../core/verify-claims.js";
 import { verifyFields } from "../core/verify-fields.js";
 import { findDuplicateSourceId } from "../wire/find-duplicate-source-id.js";
-import { CheckFieldsRequestSchema, CheckRequestSchema } from "../wire/schemas.js";
+import { CheckDocumentSchema, CheckFieldsRequestSchema } from "../wire/schemas.js";
 import { compileValidator } from "../wire/validate-body.js";
 
-const validateClaimsDocument = compileValidator(CheckRequestSchema);
+const validateClaimsDocument = compileValidator(CheckDocumentSchema);
 const validateFieldsDocument = compileValidator(CheckFieldsRequestSchema);
 
 /** The outcome of checking one `verified check` document. */

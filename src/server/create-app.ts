@@ -70,7 +70,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     // Fastify's own 4xx for `__proto__`/`constructor` keys keeps parsed bodies free of prototype pollution.
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
-    return503OnClosing: true,
+    // While closing, requests on open connections are still answered (Fastify's own 503 body would not be
+    // the service's error envelope); the listener is already closed to new connections.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     // Requests Node cannot parse get the service's error body too, not Fastify's.
     clientErrorHandler: writeClientError,
@@ -96,7 +98,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   const checkKey = deps.config.apiKeys ? createKeyChecker(deps.config.apiKeys) : undefined;
-  const authenticate = async (request: import("fastify").FastifyRequest) => {
+  const authenticate = async (request: FastifyRequest) => {
     const key = readBearerKey(request.headers.authorization);
     if (checkKey) {
       if (!checkKey(key)) throw new ServiceError("invalid_key", "The API key is not valid for this service.");

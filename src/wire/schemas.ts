@@ -114,12 +114,26 @@ export const CandidateClaimSchema = Type.Object(
   closed,
 );
 
+/** Claims one HTTP check request may carry: the core runs on the event loop, so its work per request is bounded. */
+export const maxCheckClaims = 1000;
+
+const checkFields = {
+  sources,
+  claims: Type.Array(CandidateClaimSchema),
+  mode: Type.Optional(ModeSchema),
+  check_numbers: Type.Optional(CheckNumbersSchema),
+};
+
+/** A `verified check` document: no bound on claims, since the command owns its process. */
+export const CheckDocumentSchema = Type.Object(checkFields, closed);
+
 export const CheckRequestSchema = Type.Object(
   {
-    sources,
-    claims: Type.Array(CandidateClaimSchema),
-    mode: Type.Optional(ModeSchema),
-    check_numbers: Type.Optional(CheckNumbersSchema),
+    ...checkFields,
+    claims: Type.Array(CandidateClaimSchema, {
+      maxItems: maxCheckClaims,
+      description: `Up to ${maxCheckClaims} claims; the check runs on the event loop, so the count is bounded.`,
+    }),
   },
   closed,
 );

@@ -4,6 +4,33 @@ import { rangeOf, report, startWithGateway, startWithoutGateway, table } from ".
 // POST /v1/verified/check: the verification core over HTTP, with no model.
 
 describe("POST /v1/verified/check", () => {
+  it("takes at most 1,000 claims, since the check runs on the event loop", async () => {
+    const service = await startWithoutGateway();
+    const claim = { quote: "Lyon", source: "report" };
+
+    const atLimit = await service.post("/v1/verified/check", {
+      sources: [report],
+      claims: Array(1000).fill(claim),
+    });
+    const overLimit = await service.post("/v1/verified/check", {
+      sources: [report],
+      claims: Array(1001).fill(claim),
+    });
+
+    expect(atLimit.status).toBe(200);
+    expect(overLimit).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          type: "invalid_request",
+          code: "invalid_request",
+          message: '"claims" holds more than 1000 items.',
+          param: "claims",
+        },
+      },
+    });
+  });
+
   it("verifies the caller's claims with no model call", async () => {
     const { gateway, service } = await startWithGateway();
 
