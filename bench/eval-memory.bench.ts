@@ -1,0 +1,175 @@
+// Memory: the service's resident set during and after a 200-case eval whose cases each carry 100,000
+// characters of sources (about 20 MB of JSON), with an instant gateway. The service runs in its own process
+// started with --expose-gc and a tiny probe loaded with --import that, asked over IPC, runs a full GC and
+// answers process.memoryUsage(): so "idle" and "after" are live memory, not garbage V8 has not collected
+// yet. The peak is the kernel's high-water mark (VmHWM in /proc/<pid>/status), reset before each eval
+// through /proc/<pid>/clear_refs, so no short spike between samples is missed.
+
+import type { ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { cpuPlacement } from "./support/cpu-placement.js";
+import { largeEvalFixture, smallCreateFixture } from "./support/create-fixtures.js";
+import { startGatewayProcess } from "./support/gateway-process.js";
+import { type ServiceProcess, startServiceProcess } from "./support/service-process.js";
+import { formatCount, median } from "./support/statistics.js";
+
+const CASES = 200;
+const CHARS_PER_CASE = 100_000;
+const RUNS = 3;
+const MB = 1024 * 1024;
+
+// Loaded into the service with --import; the IPC channel is unref'd so it never keeps the service alive.
+const probe = `process.on("message", (message) => {
+  if (message !== "measure") return;
+  globalThis.gc(); globalThis.gc();
+  process.send(process.memoryUsage());
+});
+process.channel?.unref();`;
+
+function measure(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+  return new Promise((resolve) => {
+    child.once("message", (usage) => resolve(usage as NodeJS.MemoryUsage));
+    child.send("measure");
+  });
+}
+
+function statusKb(pid: number, field: "VmHWM" | "VmRSS"): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((each) => each.startsWith(`${field}:`));
+  return Number(line?.match(/(\d+)/)?.[1] ?? Number.NaN);
+}
+
+/** Resets the high-water mark; false where the kernel does not allow it (then the peak is since start). */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Variant {
+  name: string;
+  options: { mode?: "lenient"; check_numbers?: "row" };
+  /** Environment of the service process. */
+  env?: Record<string, string>;
+}
+
+const VARIANTS: Variant[] = [
+  { name: "defaults (strict)", options: {} },
+  { name: '`mode: "lenient"`, `check_numbers: "row"`', options: { mode: "lenient", check_numbers: "row" } },
+  // The RSS kept after an eval is memory glibc's malloc holds on to, not live memory (the JS heap is back to
+  // idle): with a fixed mmap threshold, freed large blocks go back to the system.
+  {
+    name: "defaults, `MALLOC_MMAP_THRESHOLD_=131072`",
+    options: {},
+    env: { MALLOC_MMAP_THRESHOLD_: "131072", MALLOC_TRIM_THRESHOLD_: "131072" },
+  },
+];
+
+async function postEval(service: ServiceProcess, body: string): Promise<void> {
+  const response = await fetch(`${service.url}/v1/verified/eval`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
+    body,
+  });
+  const result = (await response.json()) as {
+    aggregate?: { n: number; errored: number; coverage_mean: number };
+    cases?: { citations?: number }[];
+  };
+  const aggregate = result.aggregate;
+  if (
+    response.status !== 200 ||
+    aggregate?.n !== CASES ||
+    aggregate.errored !== 0 ||
+    aggregate.coverage_mean !== 1
+  ) {
+    const wrong = (result.cases ?? []).flatMap((each, index) =>
+      each.citations === 3 ? [] : [{ index, ...each }],
+    );
+    throw new Error(
+      `eval answered ${response.status}: ${JSON.stringify(aggregate ?? result).slice(0, 300)}; not 3 of 3: ${JSON.stringify(wrong).slice(0, 300)}`,
+    );
+  }
+}
+
+/** Prints idle, peak and after-GC resident memory of a 200 × 100,000-character eval. */
+export default async function run(): Promise<void> {
+  const placement = cpuPlacement();
+  const unpin = placement.pinSelf();
+  const fixture = largeEvalFixture("bench-memory", CASES, CHARS_PER_CASE);
+  const small = smallCreateFixture("bench-small");
+  const gateway = await startGatewayProcess(placement.loadCommand);
+  await gateway.configure({
+    "bench-memory": { content: fixture.modelOutput, delayMs: 0 },
+    "bench-small": { content: small.modelOutput, delayMs: 0 },
+  });
+  const rows: string[] = [];
+  let peakResettable = true;
+  let bodyBytes = 0;
+  try {
+    for (const variant of VARIANTS) {
+      const body = JSON.stringify({ ...fixture.request, ...variant.options });
+      bodyBytes = body.length;
+      const service = await startServiceProcess({
+        gatewayURL: gateway.url,
+        prefix: placement.serviceCommand,
+        nodeFlags: ["--expose-gc", "--import", `data:text/javascript,${encodeURIComponent(probe)}`],
+        ipc: true,
+        ...(variant.env ? { env: variant.env } : {}),
+      });
+      try {
+        const pid = service.child.pid as number;
+        // Idle: started, one small create served (so the code paths are loaded), then a full GC.
+        const created = await fetch(`${service.url}/v1/verified`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
+          body: JSON.stringify(small.request),
+        });
+        if (created.status !== 200) throw new Error(`warm-up create answered ${created.status}`);
+        await created.arrayBuffer();
+        const idle = await measure(service.child);
+        const peaks: number[] = [];
+        const afters: NodeJS.MemoryUsage[] = [];
+        for (let round = 0; round < RUNS; round += 1) {
+          peakResettable = resetPeak(pid) && peakResettable;
+          await postEval(service, body);
+          peaks.push(statusKb(pid, "VmHWM") / 1024);
+          afters.push(await measure(service.child));
+        }
+        const after = median(afters.map((each) => each.rss / MB));
+        const heapAfter = median(afters.map((each) => each.heapUsed / MB));
+        const added = after - idle.rss / MB;
+        rows.push(
+          `| ${variant.name} | ${formatCount(idle.rss / MB)} MB | **${formatCount(median(peaks))} MB** | ` +
+            `**${formatCount(after)} MB** | **${added >= 0 ? "+" : ""}${formatCount(added)} MB** | ` +
+            `${formatCount(idle.heapUsed / MB)} → ${formatCount(heapAfter)} MB | ` +
+            `${peaks.map((each) => formatCount(each)).join(", ")} / ${afters.map((each) => formatCount(each.rss / MB)).join(", ")} |`,
+        );
+      } finally {
+        service.child.disconnect();
+        await service.stop();
+      }
+    }
+  } finally {
+    await gateway.stop();
+    unpin();
+  }
+
+  console.log(
+    `One eval of ${CASES} cases, each with 2 sources totalling ${formatCount(CHARS_PER_CASE)} characters ` +
+      `(${formatCount(bodyBytes)} bytes of JSON) and 3 claims, default eval concurrency (8), instant gateway; ` +
+      `${RUNS} evals in a row per service process, medians. Idle and after: RSS after a forced full GC; ` +
+      `peak: VmHWM${peakResettable ? ", reset before each eval" : " since the process started (clear_refs refused)"}. ` +
+      `${placement.description}; load average ${(loadavg()[0] ?? 0).toFixed(1)}.\n`,
+  );
+  console.log(
+    "| options | idle RSS | peak RSS during eval | RSS after (GC) | after − idle | JS heap used, idle → after | each run: peak / after (MB) |",
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const row of rows) console.log(row);
+  console.log("\nGoal: peak under 600 MB; afterwards back within 50 MB of idle.");
+}
