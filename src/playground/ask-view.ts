@@ -4,6 +4,7 @@ import { h, plural } from "./dom.js";
 import { clearError, showError } from "./error-box.js";
 import { reasonInWords } from "./reason-in-words.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
+import { createLatestRunner } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 import type { CreateRequest, CreateResult, MatchMode, Message, Source } from "./wire-types.js";
 
@@ -47,7 +48,7 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
   const { api, sources } = dependencies;
   let contextMessages: Message[] = [];
   let shownSources: readonly Source[] | null = null;
-  let running: AbortController | null = null;
+  const runLatest = createLatestRunner(elements);
 
   function buildRequest(): CreateRequest | string {
     const question = elements.question.value.trim();
@@ -77,28 +78,15 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
       showError(elements.error, new Error(request));
       return;
     }
-    running?.abort();
-    const controller = new AbortController();
-    running = controller;
-    elements.submit.disabled = true;
-    elements.status.textContent = "Asking…";
     const started = performance.now();
-    try {
-      const result = await api.create(request, controller.signal);
-      if (running !== controller) return;
-      shownSources = request.sources;
-      renderResult(result, request.sources, performance.now() - started);
-      elements.status.textContent = "Done.";
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      elements.status.textContent = "";
-      showError(elements.error, error);
-    } finally {
-      if (running === controller) {
-        running = null;
-        elements.submit.disabled = false;
-      }
-    }
+    await runLatest(
+      "Asking…",
+      (signal) => api.create(request, signal),
+      (result) => {
+        shownSources = request.sources;
+        renderResult(result, request.sources, performance.now() - started);
+      },
+    );
   }
 
   function renderResult(result: CreateResult, sent: readonly Source[], elapsedMs: number): void {

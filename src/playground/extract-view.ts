@@ -3,6 +3,7 @@ import { h } from "./dom.js";
 import { clearError, showError } from "./error-box.js";
 import { reasonInWords } from "./reason-in-words.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
+import { createLatestRunner } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 import type { ExtractRequest, ExtractResult, MatchMode, Source } from "./wire-types.js";
 
@@ -39,7 +40,7 @@ let rowCount = 1;
 export function createExtractView(elements: ExtractElements, dependencies: ExtractDependencies): ExtractView {
   const { api, sources } = dependencies;
   let shownSources: readonly Source[] | null = null;
-  let running: AbortController | null = null;
+  const runLatest = createLatestRunner(elements);
 
   function addRow(name = "", description = "", focus = false): void {
     const number = rowCount++;
@@ -112,28 +113,15 @@ export function createExtractView(elements: ExtractElements, dependencies: Extra
       schema: fields,
       mode: dependencies.mode(),
     };
-    running?.abort();
-    const controller = new AbortController();
-    running = controller;
-    elements.submit.disabled = true;
-    elements.status.textContent = "Extracting…";
     const started = performance.now();
-    try {
-      const result = await api.extract(request, controller.signal);
-      if (running !== controller) return;
-      shownSources = request.sources;
-      render(result, request.sources, performance.now() - started);
-      elements.status.textContent = "Done.";
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      elements.status.textContent = "";
-      showError(elements.error, error);
-    } finally {
-      if (running === controller) {
-        running = null;
-        elements.submit.disabled = false;
-      }
-    }
+    await runLatest(
+      "Extracting…",
+      (signal) => api.extract(request, signal),
+      (result) => {
+        shownSources = request.sources;
+        render(result, request.sources, performance.now() - started);
+      },
+    );
   }
 
   function render(result: ExtractResult, sent: readonly Source[], elapsedMs: number): void {
