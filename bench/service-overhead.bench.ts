@@ -10,6 +10,7 @@ import { closedLoopRequests, keepAliveAgent } from "./support/closed-loop-reques
 import { cpuPlacement } from "./support/cpu-placement.js";
 import { checkCreateResult, smallCreateFixture } from "./support/create-fixtures.js";
 import { startGatewayProcess } from "./support/gateway-process.js";
+import { cpuTimeMs } from "./support/run-load.js";
 import { startServiceProcess } from "./support/service-process.js";
 import { formatMs, median, percentile } from "./support/statistics.js";
 
@@ -31,6 +32,7 @@ export default async function run(): Promise<void> {
   const fixture = smallCreateFixture("bench-small");
   await gateway.configure({ "bench-small": { content: fixture.modelOutput, delayMs: 0 } });
   const service = await startServiceProcess({ gatewayURL: gateway.url, prefix: placement.serviceCommand });
+  const pid = service.child.pid as number;
   const headers = {
     "content-type": "application/json",
     accept: "application/json",
@@ -81,16 +83,30 @@ export default async function run(): Promise<void> {
       const serviceAgent = keepAliveAgent(concurrency);
       await direct(concurrency, WARMUP, directAgent);
       await throughService(concurrency, WARMUP, serviceAgent);
-      const rounds: { direct: Percentiles; service: Percentiles }[] = [];
+      const rounds: { direct: Percentiles; service: Percentiles; serviceCpuMs: number }[] = [];
+      const requests = BATCH[concurrency];
       for (let round = 0; round < ROUNDS; round += 1) {
+        const timedService = async () => {
+          const before = cpuTimeMs([pid]) ?? Number.NaN;
+          const latencies = await throughService(concurrency, requests, serviceAgent);
+          return { latencies, cpuMs: ((cpuTimeMs([pid]) ?? Number.NaN) - before) / requests };
+        };
         // Alternating which path goes first cancels slow drifts of the machine between the two.
-        const first = round % 2 === 0 ? direct : throughService;
-        const second = round % 2 === 0 ? throughService : direct;
-        const a = await first(concurrency, BATCH[concurrency], round % 2 === 0 ? directAgent : serviceAgent);
-        const b = await second(concurrency, BATCH[concurrency], round % 2 === 0 ? serviceAgent : directAgent);
-        const [directLatencies, serviceLatencies] = round % 2 === 0 ? [a, b] : [b, a];
+        let directLatencies: number[];
+        let viaService: Awaited<ReturnType<typeof timedService>>;
+        if (round % 2 === 0) {
+          directLatencies = await direct(concurrency, requests, directAgent);
+          viaService = await timedService();
+        } else {
+          viaService = await timedService();
+          directLatencies = await direct(concurrency, requests, directAgent);
+        }
         const of = (values: number[]) => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
-        rounds.push({ direct: of(directLatencies), service: of(serviceLatencies) });
+        rounds.push({
+          direct: of(directLatencies),
+          service: of(viaService.latencies),
+          serviceCpuMs: viaService.cpuMs,
+        });
       }
       directAgent.destroy();
       serviceAgent.destroy();
@@ -98,7 +114,8 @@ export default async function run(): Promise<void> {
       table.push(
         `| ${concurrency} | ${formatMs(m((r) => r.direct.p50))} | ${formatMs(m((r) => r.service.p50))} | ` +
           `**${formatMs(m((r) => r.service.p50 - r.direct.p50))}** | ${formatMs(m((r) => r.direct.p99))} | ` +
-          `${formatMs(m((r) => r.service.p99))} | **${formatMs(m((r) => r.service.p99 - r.direct.p99))}** |`,
+          `${formatMs(m((r) => r.service.p99))} | **${formatMs(m((r) => r.service.p99 - r.direct.p99))}** | ` +
+          `${Number.isNaN(m((r) => r.serviceCpuMs)) ? "n/a" : formatMs(m((r) => r.serviceCpuMs))} |`,
       );
     }
   } finally {
@@ -114,9 +131,9 @@ export default async function run(): Promise<void> {
       `Medians over rounds of each round's percentile. ${placement.description}; load average ${(loadavg()[0] ?? 0).toFixed(1)}.\n`,
   );
   console.log(
-    "| concurrency | direct p50 | via service p50 | added p50 | direct p99 | via service p99 | added p99 |",
+    "| concurrency | direct p50 | via service p50 | added p50 | direct p99 | via service p99 | added p99 | service CPU per request |",
   );
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const line of table) console.log(line);
   console.log("\nGoal at concurrency 1: added p50 at most 1 ms, added p99 at most 5 ms.");
 }
