@@ -2,6 +2,7 @@ import cluster from "node:cluster";
 import type { Writable } from "node:stream";
 import { createApp } from "../server/create-app.js";
 import { createEngineGateway } from "../service/create-engine-gateway.js";
+import { createBatchedLogStream } from "./batched-log-stream.js";
 import { readServeSettings, type ServeFlags, type ServeSettings } from "./read-serve-settings.js";
 
 /**
@@ -10,7 +11,7 @@ import { readServeSettings, type ServeFlags, type ServeSettings } from "./read-s
  */
 export async function runServeCommand(
   flags: ServeFlags,
-  io: { env: NodeJS.ProcessEnv; stderr: Writable },
+  io: { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable },
 ): Promise<number> {
   const outcome = readServeSettings(io.env, flags);
   if (!outcome.ok) {
@@ -45,12 +46,12 @@ export async function runServeCommand(
 /** One serving process (the only one, or a worker): listens, then closes gracefully on SIGTERM or SIGINT. */
 async function serve(
   settings: ServeSettings,
-  io: { env: NodeJS.ProcessEnv; stderr: Writable },
+  io: { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable },
 ): Promise<number> {
   const app = await createApp({
     gateway: createEngineGateway(settings),
     config: settings.config,
-    logger: { level: io.env.VERIFIED_LOG_LEVEL ?? "info" },
+    logger: { level: io.env.VERIFIED_LOG_LEVEL ?? "info", stream: createBatchedLogStream(io.stdout) },
   });
   if (settings.config.apiKeys && !settings.config.gatewayKey) {
     app.log.warn("VERIFIED_API_KEYS is set but VERIFIED_GATEWAY_KEY is not: gateway calls will carry no key");
