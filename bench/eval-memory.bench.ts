@@ -98,6 +98,8 @@ async function postEval(service: ServiceProcess, body: string): Promise<void> {
 
 /** Prints idle, peak and after-GC resident memory of a 200 × 100,000-character eval. */
 export default async function run(): Promise<void> {
+  // Other work on a shared machine moves these figures; the load before the run says how much there was.
+  const loadBefore = loadavg()[0] ?? 0;
   const placement = cpuPlacement();
   const unpin = placement.pinSelf();
   const fixture = largeEvalFixture("bench-memory", CASES, CHARS_PER_CASE);
@@ -164,7 +166,7 @@ export default async function run(): Promise<void> {
       `(${formatCount(bodyBytes)} bytes of JSON) and 3 claims, default eval concurrency (8), instant gateway; ` +
       `${RUNS} evals in a row per service process, medians. Idle and after: RSS after a forced full GC; ` +
       `peak: VmHWM${peakResettable ? ", reset before each eval" : " since the process started (clear_refs refused)"}. ` +
-      `${placement.description}; load average ${(loadavg()[0] ?? 0).toFixed(1)}.\n`,
+      `${placement.description}; 1-minute load average ${loadBefore.toFixed(1)} before the run.\n`,
   );
   console.log(
     "| options | idle RSS | peak RSS during eval | RSS after (GC) | after − idle | JS heap used, idle → after | each run: peak / after (MB) |",

@@ -43,6 +43,8 @@ async function timedEval(service: ServiceProcess, body: string, cases: number): 
 
 /** Prints the median wall time of a 200-case eval at each concurrency against its ideal. */
 export default async function run(): Promise<void> {
+  // Other work on a shared machine moves these figures; the load before the run says how much there was.
+  const loadBefore = loadavg()[0] ?? 0;
   const placement = cpuPlacement();
   const unpin = placement.pinSelf();
   const fixture = smallCreateFixture("bench-slow");
@@ -84,7 +86,7 @@ export default async function run(): Promise<void> {
     `${CASES} cases (2 sources, 3 claims each; ${formatCount(body.length)} bytes), gateway latency ${LATENCY_MS} ms; ` +
       `wall time from sending the eval to reading its result, median of ${RUNS} runs after a 32-case warm-up; ` +
       `every case checked (3 of 3 claims grounded, ${CASES} gateway calls). ${placement.description}; ` +
-      `load average ${(loadavg()[0] ?? 0).toFixed(1)}.\n`,
+      `1-minute load average ${loadBefore.toFixed(1)} before the run.\n`,
   );
   console.log("| concurrency | ideal | wall time | over ideal | most calls in flight | each run |");
   console.log("|---|---|---|---|---|---|");

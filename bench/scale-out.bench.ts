@@ -35,6 +35,8 @@ function processTree(service: ServiceProcess): number[] {
 
 /** Prints the median small-create throughput at 1 and 2 workers. */
 export default async function run(): Promise<void> {
+  // Other work on a shared machine moves these figures; the load before the run says how much there was.
+  const loadBefore = loadavg()[0] ?? 0;
   const fixture = smallCreateFixture("bench-small");
   const gateway = await startGatewayProcess();
   await gateway.configure({ "bench-small": { content: fixture.modelOutput, delayMs: 0 } });
@@ -78,7 +80,7 @@ export default async function run(): Promise<void> {
   console.log(
     `Small creates (2 sources, 3 claims), ${CONNECTIONS} connections, median of ${RUNS} runs of ${SECONDS} s after a ` +
       `${WARMUP_SECONDS} s warm-up; every response checked. ${cpus().length} cores shared, unpinned, by the service ` +
-      `processes, the instant gateway and autocannon; load average ${(loadavg()[0] ?? 0).toFixed(1)}.\n`,
+      `processes, the instant gateway and autocannon; 1-minute load average ${loadBefore.toFixed(1)} before the run.\n`,
   );
   console.log(
     "| `--workers` | requests/s | vs 1 worker | p50 | p99 | CPU per request (all service processes) | each run (req/s) |",

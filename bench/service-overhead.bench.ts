@@ -26,6 +26,8 @@ interface Percentiles {
 
 /** Prints p50 and p99 direct and through the service, and the difference, as medians over rounds. */
 export default async function run(): Promise<void> {
+  // Other work on a shared machine moves these figures; the load before the run says how much there was.
+  const loadBefore = loadavg()[0] ?? 0;
   const placement = cpuPlacement();
   const unpin = placement.pinSelf();
   const gateway = await startGatewayProcess(placement.loadCommand);
@@ -128,7 +130,7 @@ export default async function run(): Promise<void> {
     `Create with 2 sources and 3 claims (${createRequest.length} bytes; the gateway call carries ${completionRequest.length}); ` +
       `${ROUNDS} interleaved rounds of ${BATCH[1]} requests at concurrency 1 and ${BATCH[16].toLocaleString("en-US")} at 16, ` +
       `after ${WARMUP.toLocaleString("en-US")} warm-up requests per path; every service answer checked. ` +
-      `Medians over rounds of each round's percentile. ${placement.description}; load average ${(loadavg()[0] ?? 0).toFixed(1)}.\n`,
+      `Medians over rounds of each round's percentile. ${placement.description}; 1-minute load average ${loadBefore.toFixed(1)} before the run.\n`,
   );
   console.log(
     "| concurrency | direct p50 | via service p50 | added p50 | direct p99 | via service p99 | added p99 | service CPU per request |",

@@ -43,6 +43,8 @@ async function checkOnce(service: ServiceProcess, fixture: CreateFixture): Promi
 
 /** Prints the median requests/s of each payload, with latency and the service's CPU time per request. */
 export default async function run(): Promise<void> {
+  // Other work on a shared machine moves these figures; the load before the run says how much there was.
+  const loadBefore = loadavg()[0] ?? 0;
   const placement = cpuPlacement();
   const unpin = placement.pinSelf();
   const small = smallCreateFixture("bench-small");
@@ -109,7 +111,7 @@ export default async function run(): Promise<void> {
     `One service process (default settings, info logs to /dev/null), instant gateway in another process; ` +
       `${[...new Set(sizes)].join("; ")}. Median of ${RUNS} runs of ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up, ` +
       `runs of each payload alternating; every response checked. ${placement.description}; ` +
-      `load average ${(loadavg()[0] ?? 0).toFixed(1)}.\n`,
+      `1-minute load average ${loadBefore.toFixed(1)} before the run.\n`,
   );
   console.log(
     "| payload | connections | requests/s | p50 | p99 | service CPU per request | each run (req/s) |",
