@@ -6,95 +6,13 @@
 import { cpus, loadavg } from "node:os";
 import type { CandidateClaim, ClaimCheckOptions, ClaimsResult, Source } from "../src/core/types.js";
 import { verifyClaims } from "../src/core/verify-claims.js";
+import { generateSentence, generateTable, type TableRow, tableColumns } from "./support/generate-report.js";
+import { seededGenerator } from "./support/seeded-generator.js";
 
 const RUNS = 21;
 const WARMUP_RUNS = 20;
 const SOURCE_COUNT = 10;
 const CLAIM_COUNT = 100;
-
-// mulberry32: a small, well-known seeded PRNG, so every run times the same input.
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Generator {
-  int: (min: number, max: number) => number;
-  pick: <T>(items: readonly T[]) => T;
-}
-
-function generator(seed: number): Generator {
-  const random = seededRandom(seed);
-  const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
-  return { int, pick: (items) => items[int(0, items.length - 1)] as (typeof items)[number] };
-}
-
-// Prose words never equal a table label (Station, Intake, Output, Losses, Share), so in row mode a prose
-// claim names no label and is checked against its quote's line.
-const DIVISIONS = [
-  "Northern",
-  "Southern",
-  "Retail",
-  "Cloud",
-  "Logistics",
-  "Marine",
-  "Consumer",
-  "Enterprise",
-];
-const CITIES = ["Lyon", "Osaka", "Porto", "Quito", "Tartu", "Leeds", "Perth", "Turin"];
-const MONTHS = ["January", "March", "May", "July", "September", "November"];
-
-function money(gen: Generator): string {
-  return `${gen.int(1, 9_999).toLocaleString("en-US")}.${gen.int(0, 9)}`;
-}
-
-function sentence(gen: Generator): string {
-  const year = gen.int(2015, 2024);
-  switch (gen.int(0, 3)) {
-    case 0:
-      return `The ${gen.pick(DIVISIONS)} division reported revenue of $${money(gen)} million in ${year}, up ${gen.int(1, 40)}% from the prior year.`;
-    case 1:
-      return `Headcount at the ${gen.pick(CITIES)} office reached ${gen.int(20, 4_000).toLocaleString("en-US")} employees by ${gen.pick(MONTHS)} ${gen.int(1, 28)}, ${year}.`;
-    case 2:
-      return `Operating margin for ${gen.pick(DIVISIONS)} customers was ${gen.int(1, 30)}.${gen.int(0, 9)}%, against ${gen.int(1, 30)}.${gen.int(0, 9)}% a year earlier.`;
-    default:
-      return `About ${gen.int(100, 90_000).toLocaleString("en-US")} customers in ${gen.pick(CITIES)} renewed, and churn fell to ${gen.int(1, 9)}.${gen.int(0, 9)}% over ${gen.int(2, 36)} months.`;
-  }
-}
-
-interface TableRow {
-  line: string;
-  label: string;
-  values: Record<string, string>;
-}
-
-const COLUMNS = ["Intake", "Output", "Losses", "Share"];
-
-function table(gen: Generator, nextStation: () => number): TableRow[] {
-  const rows: TableRow[] = [];
-  const count = gen.int(6, 10);
-  for (let index = 0; index < count; index += 1) {
-    const label = `Station ${nextStation()}`;
-    const values = {
-      Intake: money(gen),
-      Output: money(gen),
-      Losses: `(${gen.int(1, 999).toLocaleString("en-US")})`,
-      Share: `${gen.int(1, 60)}.${gen.int(0, 9)}%`,
-    };
-    rows.push({
-      label,
-      values,
-      line: `| ${label} | ${COLUMNS.map((column) => values[column as keyof typeof values]).join(" | ")} |`,
-    });
-  }
-  return rows;
-}
 
 interface Corpus {
   sources: Source[];
@@ -104,7 +22,7 @@ interface Corpus {
 
 // Builds SOURCE_COUNT sources of about totalChars / SOURCE_COUNT characters each.
 function corpus(totalChars: number, seed: number): Corpus {
-  const gen = generator(seed);
+  const gen = seededGenerator(seed);
   const sources: Source[] = [];
   const sentences: Corpus["sentences"] = [];
   const tables: Corpus["rows"] = [];
@@ -116,15 +34,16 @@ function corpus(totalChars: number, seed: number): Corpus {
     while (length < totalChars / SOURCE_COUNT) {
       let block: string;
       if (gen.int(0, 3) === 0) {
-        const rows = table(gen, () => (station += 1));
+        const rows = generateTable(gen, station + 1);
+        station += rows.length;
         tables.push({ source: id, rows });
         block = [
-          `| Station | ${COLUMNS.join(" | ")} |`,
-          `| --- | ${COLUMNS.map(() => "---:").join(" | ")} |`,
+          `| Station | ${tableColumns.join(" | ")} |`,
+          `| --- | ${tableColumns.map(() => "---:").join(" | ")} |`,
           ...rows.map((row) => row.line),
         ].join("\n");
       } else {
-        const paragraph = Array.from({ length: gen.int(3, 6) }, () => sentence(gen));
+        const paragraph = Array.from({ length: gen.int(3, 6) }, () => generateSentence(gen));
         for (const text of paragraph) sentences.push({ source: id, text });
         block = paragraph.join(" ");
       }
@@ -154,7 +73,7 @@ const NOT_IN_ANY_SOURCE = "987,654,321.125";
 // value for a cell (held by `source` checks, dropped by `row`), 4 re-cased quotes (lenient only), 3 quotes
 // found nowhere, 3 unknown sources.
 function workload(data: Corpus, seed: number): Workload {
-  const gen = generator(seed);
+  const gen = seededGenerator(seed);
   const claims: CandidateClaim[] = [];
   const prose = () => gen.pick(data.sentences);
   const cell = () => {
@@ -168,7 +87,7 @@ function workload(data: Corpus, seed: number): Workload {
   }
   for (let index = 0; index < 30; index += 1) {
     const { source, row } = cell();
-    const column = gen.pick(COLUMNS);
+    const column = gen.pick(tableColumns);
     claims.push({ claim: `${row.label} ${column} was ${row.values[column]}.`, quote: row.line, source });
   }
   for (let index = 0; index < 5; index += 1) {
@@ -178,7 +97,7 @@ function workload(data: Corpus, seed: number): Workload {
   for (let added = 0; added < 5; ) {
     const { source, rows, row, index } = cell();
     const other = rows[(index + 1) % rows.length] as TableRow;
-    const column = gen.pick(["Intake", "Output"]);
+    const column = gen.pick(["Intake", "Output"] as const);
     if (other.values[column] === row.values[column]) continue;
     claims.push({ claim: `${row.label} ${column} was ${other.values[column]}.`, quote: row.line, source });
     added += 1;

@@ -36,7 +36,8 @@ function money(gen: SeededGenerator): string {
   return `${gen.int(1, 9_999).toLocaleString("en-US")}.${gen.int(0, 9)}`;
 }
 
-function sentence(gen: SeededGenerator): string {
+/** One prose sentence with numbers: revenue, headcount, margin or churn. */
+export function generateSentence(gen: SeededGenerator): string {
   const year = gen.int(2015, 2024);
   switch (gen.int(0, 3)) {
     case 0:
@@ -50,7 +51,8 @@ function sentence(gen: SeededGenerator): string {
   }
 }
 
-function table(gen: SeededGenerator, firstStation: number): TableRow[] {
+/** A table of 6 to 10 rows labelled `Station N` from `firstStation` on, with a cell per `tableColumns` entry. */
+export function generateTable(gen: SeededGenerator, firstStation: number): TableRow[] {
   const rows: TableRow[] = [];
   const count = gen.int(6, 10);
   for (let index = 0; index < count; index += 1) {
@@ -88,8 +90,8 @@ export function generateReport(
   let station = 1;
   for (;;) {
     const isTable = anchors.length === 0 && gen.int(0, 3) === 0;
-    const rows = isTable ? table(gen, station) : [];
-    const paragraph = isTable ? [] : Array.from({ length: gen.int(3, 6) }, () => sentence(gen));
+    const rows = isTable ? generateTable(gen, station) : [];
+    const paragraph = isTable ? [] : Array.from({ length: gen.int(3, 6) }, () => generateSentence(gen));
     const anchor = anchors.shift();
     if (anchor !== undefined) paragraph.splice(gen.int(0, paragraph.length), 0, anchor);
     const block = isTable
@@ -121,6 +123,6 @@ export function generateReport(
 /** Prose of exactly `length` characters (none when `length` ≤ 0), its last sentence cut short. */
 function filler(gen: SeededGenerator, length: number): string {
   let text = "";
-  while (text.length < length) text += `${text === "" ? "" : " "}${sentence(gen)}`;
+  while (text.length < length) text += `${text === "" ? "" : " "}${generateSentence(gen)}`;
   return text.slice(0, Math.max(0, length));
 }
