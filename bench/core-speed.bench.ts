@@ -4,8 +4,8 @@
 // afresh, as the service does, so per-source normalisation is timed too. Results are checked before timing.
 
 import { cpus, loadavg } from "node:os";
+import { verifyClaims } from "../src/core/claims/verify-claims.js";
 import type { CandidateClaim, ClaimCheckOptions, ClaimsResult, Source } from "../src/core/types.js";
-import { verifyClaims } from "../src/core/verify-claims.js";
 import { generateSentence, generateTable, type TableRow, tableColumns } from "./support/generate-report.js";
 import { seededGenerator } from "./support/seeded-generator.js";
 

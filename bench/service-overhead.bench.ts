@@ -4,8 +4,8 @@
 // Service, gateway and load generator are 3 processes; see cpu-placement.ts for where they run.
 
 import { loadavg } from "node:os";
-import { buildClaimsMessages } from "../src/service/build-prompts.js";
 import { claimsOutputSchema } from "../src/service/model-output.js";
+import { buildClaimsMessages } from "../src/service/prompts.js";
 import { closedLoopRequests, keepAliveAgent } from "./support/closed-loop-requests.js";
 import { cpuPlacement } from "./support/cpu-placement.js";
 import { checkCreateResult, smallCreateFixture } from "./support/create-fixtures.js";

@@ -6,10 +6,10 @@
 // Set VERBOSE=1 to print the misses.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { findQuote } from "../src/core/find-quote.js";
 import type { PreparedSource } from "../src/core/prepared-source.js";
-import { tokenizeLenient } from "../src/core/tokenize-lenient.js";
-import { trimQuote } from "../src/core/trim-quote.js";
+import { findQuote } from "../src/core/quotes/find-quote.js";
+import { trimQuote } from "../src/core/quotes/trim-quote.js";
+import { tokenizeLenient } from "../src/core/text/tokens.js";
 import type { MatchMode, Range } from "../src/core/types.js";
 
 interface SpanLine {

@@ -6,11 +6,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkNumbers } from "../src/core/check-numbers.js";
-import { findNumbers } from "../src/core/find-numbers.js";
-import { type MarkdownTable, parseMarkdownTables } from "../src/core/parse-markdown-tables.js";
+import { checkNumbers } from "../src/core/claims/number-check.js";
+import { findNumbers } from "../src/core/numbers/scan.js";
 import type { PreparedSource } from "../src/core/prepared-source.js";
-import { stripTrailingParenthetical } from "../src/core/strip-trailing-parenthetical.js";
+import { stripTrailingParenthetical } from "../src/core/tables/label-text.js";
+import { type MarkdownTable, parseMarkdownTables } from "../src/core/tables/markdown-tables.js";
 import type { Range } from "../src/core/types.js";
 
 interface CellLine {

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from "node:stream";
 import { Command, CommanderError } from "commander";
-import { defineAskCommand } from "./ask-command.js";
-import { runCheckCommand } from "./check-command.js";
-import { defineEvalCommand } from "./eval-command.js";
-import { defineExtractCommand } from "./extract-command.js";
+import { defineAskCommand } from "./commands/ask.js";
+import { runCheckCommand } from "./commands/check.js";
+import { defineEvalCommand } from "./commands/eval.js";
+import { defineExtractCommand } from "./commands/extract.js";
 
 /** The process edges the command line uses; `main.ts` passes the real ones. */
 export interface CliIo {
@@ -57,7 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option("--workers <n>", "processes sharing the port, via node:cluster (env VERIFIED_WORKERS; default 1)")
     .action(async (options: { host?: string; port?: string; gatewayUrl?: string; workers?: string }) => {
       // Imported on use: Fastify and the gateway cost a second of startup the other commands need not pay.
-      const { runServeCommand } = await import("./serve-command.js");
+      const { runServeCommand } = await import("./commands/serve.js");
       exitCode = await runServeCommand(options, io);
     });
 

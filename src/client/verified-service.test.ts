@@ -5,9 +5,9 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../errors/service-error.js";
-import type { Gateway, GenerateRequest, GenerateResult } from "../gateway/types.js";
-import { createApp } from "../server/create-app.js";
-import { defaultServerConfig } from "../server/server-config.js";
+import type { Gateway, GenerateRequest, GenerateResult } from "../models/types.js";
+import { createApp } from "../server/app.js";
+import { defaultServerConfig } from "../server/config.js";
 import {
   AuthenticationError,
   ExtractionFailedError,

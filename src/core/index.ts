@@ -1,13 +1,13 @@
-export { addSourceMarker } from "./add-source-marker.js";
-export { checkNumbers } from "./check-numbers.js";
-export { findQuote } from "./find-quote.js";
-export { memoizePerSource, type PreparedSource, prepareSources } from "./prepared-source.js";
-export type * from "./types.js";
+export { checkNumbers } from "./claims/number-check.js";
+export { addSourceMarker } from "./claims/source-marker.js";
 export {
   assembleClaims,
   type ClaimVerdict,
   judgeClaims,
   type SourcesInput,
   verifyClaims,
-} from "./verify-claims.js";
-export { verifyFields } from "./verify-fields.js";
+} from "./claims/verify-claims.js";
+export { verifyFields } from "./fields/verify-fields.js";
+export { memoizePerSource, type PreparedSource, prepareSources } from "./prepared-source.js";
+export { findQuote } from "./quotes/find-quote.js";
+export type * from "./types.js";

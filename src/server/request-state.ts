@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../errors/service-error.js";
-import type { Gateway } from "../gateway/types.js";
+import type { Gateway } from "../models/types.js";
 import type { OperationContext } from "../service/operation-context.js";
-import type { ServerConfig } from "./server-config.js";
-import { createTimedGateway, type TimedGateway } from "./timed-gateway.js";
+import type { ServerConfig } from "./config.js";
+import { createTimedGateway, type TimedGateway } from "./timing.js";
 
 /** Per-request facts for the log line and the Server-Timing header; never keys or text. */
 export interface RequestState {

@@ -16,3 +16,24 @@ export function checkSources(sources: readonly Source[], budget: number, param =
     );
   }
 }
+
+/** Throws `invalid_request` naming the first repeated source id. */
+export function checkSourceIds(sources: readonly { id: string }[], param = "sources"): void {
+  const index = findDuplicateSourceId(sources);
+  if (index >= 0) {
+    const name = `${param}[${index}].id`;
+    throw new ServiceError("invalid_request", `"${name}" repeats an earlier source id; ids must be unique.`, {
+      param: name,
+    });
+  }
+}
+
+/** Returns the index of the first source whose id repeats an earlier one, or -1. */
+export function findDuplicateSourceId(sources: readonly { id: string }[]): number {
+  const seen = new Set<string>();
+  for (const [index, source] of sources.entries()) {
+    if (seen.has(source.id)) return index;
+    seen.add(source.id);
+  }
+  return -1;
+}

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createKeyChecker } from "../../src/server/authenticate.js";
+import { createKeyChecker } from "../../src/server/auth.js";
 import {
   claimsContent,
   closeAfterTest,
@@ -143,12 +143,12 @@ describe("with config.apiKeys, nothing but /healthz and the playground answers w
       "/assets/../../package.json",
       "/assets/..%2f..%2fpackage.json",
       "/%2e%2e/%2e%2e/package.json",
-      "/assets/%2e%2e%2f%2e%2e%2fsrc%2fserver%2fcreate-app.ts",
+      "/assets/%2e%2e%2f%2e%2e%2fsrc%2fserver%2fapp.ts",
       "/..%5c..%5cpackage.json",
       "/index.html%00.json",
       "/assets/",
-      "/src/server/create-app.ts",
-      "/dist/server/create-app.js",
+      "/src/server/app.ts",
+      "/dist/server/app.js",
       "/.env",
       "/package.json",
     ]) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { createApp } from "../../src/server/create-app.js";
-import { defaultServerConfig, type ServerConfig } from "../../src/server/server-config.js";
-import { createEngineGateway } from "../../src/service/create-engine-gateway.js";
+import { createEngineGateway } from "../../src/models/create-model.js";
+import { createApp } from "../../src/server/app.js";
+import { defaultServerConfig, type ServerConfig } from "../../src/server/config.js";
 
 /** A running service on 127.0.0.1 for one test file. */
 export interface RunningService {

@@ -1,0 +1,101 @@
+import type { Command } from "commander";
+import pc from "picocolors";
+import { toWire } from "../../client/case-mapping.js";
+import { type CheckNumbers, type CreateParams, type MatchMode, UngroundedError } from "../../client/index.js";
+import { readSourceFiles } from "../input/source-files.js";
+import { type AskOutcome, renderAskResult } from "../output/ask-result.js";
+import { shouldUseColor } from "../output/color.js";
+import { runWithErrorLine } from "../output/errors.js";
+import type { CliIo } from "../run-cli.js";
+import { type ConnectionFlags, createCliClient } from "./connect.js";
+import { addClaimOptions, addConnectionOptions, addModelOptions } from "./options.js";
+
+/** The flags of `verified ask`. */
+export interface AskFlags extends ConnectionFlags {
+  source: string[];
+  model: string;
+  mode?: MatchMode | undefined;
+  checkNumbers?: "source" | "row" | undefined;
+  retry?: number | undefined;
+  allowUngrounded?: boolean | undefined;
+  json?: boolean | undefined;
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** Declares `verified ask` on `command`; `done` receives the exit code. */
+export function defineAskCommand(command: Command, io: CliIo, done: (code: number) => void): Command {
+  command
+    .description("Ask a question; get an answer whose every claim is checked against your source files.")
+    .argument("<question>", "the question, in quotes")
+    .requiredOption(
+      "-s, --source <file...>",
+      "source files; each is one source whose id is its file name (a .json/.jsonl file may hold {id, text} sources)",
+    );
+  addModelOptions(command);
+  addClaimOptions(command);
+  command.option(
+    "--allow-ungrounded",
+    "when no claim can be grounded, print a flagged plain answer (exit 0) instead of failing (exit 1)",
+  );
+  command.option("--json", "print the raw result as JSON (the HTTP API's field names)");
+  addConnectionOptions(command, DEFAULT_TIMEOUT_SECONDS);
+  command.addHelpText(
+    "after",
+    `
+Prints the answer with its [source] markers, each citation with its source and range [start, end),
+each dropped claim with its reason, and the coverage. Exit codes: 0 answered, 1 no claim could be
+grounded, 2 bad input, usage, auth or connection error.
+
+Example:
+  verified ask "How long do refunds take?" --source policy.md faq.md --local`,
+  );
+  return command.action(async (question: string, flags: AskFlags, self: Command) => {
+    const debug = self.optsWithGlobals<{ debug?: boolean }>().debug === true;
+    done(await runWithErrorLine("ask", io, debug, () => runAskCommand(question, flags, io)));
+  });
+}
+
+/** Runs `verified ask` and resolves to its exit code; input, service and connection errors reject. */
+export async function runAskCommand(question: string, flags: AskFlags, io: CliIo): Promise<number> {
+  const sources = await readSourceFiles(flags.source);
+  const params: CreateParams = {
+    model: flags.model,
+    messages: [{ role: "user", content: question }],
+    sources,
+    ...(flags.mode === undefined ? {} : { mode: flags.mode }),
+    ...(flags.checkNumbers === undefined ? {} : { checkNumbers: flags.checkNumbers satisfies CheckNumbers }),
+    ...(flags.retry === undefined ? {} : { retry: flags.retry }),
+    ...(flags.allowUngrounded ? { allowUngrounded: true } : {}),
+  };
+  const { client, close } = await createCliClient(flags, io.env, DEFAULT_TIMEOUT_SECONDS);
+  let outcome: AskOutcome;
+  try {
+    outcome = { kind: "answer", result: await client.create(params) };
+  } catch (error) {
+    if (!(error instanceof UngroundedError)) throw error;
+    // The service names its request field; on the command line the switch is the flag.
+    const message = error.message.replace("allow_ungrounded", "--allow-ungrounded");
+    outcome = { kind: "ungrounded", message, unsupported: error.unsupported };
+  } finally {
+    await close();
+  }
+
+  if (flags.json) {
+    const body =
+      outcome.kind === "answer"
+        ? outcome.result
+        : { error: { type: "ungrounded", message: outcome.message, unsupported: outcome.unsupported } };
+    io.stdout.write(`${JSON.stringify(toWire(body), null, 2)}\n`);
+  } else {
+    const colors = pc.createColors(shouldUseColor(io.stdout as { isTTY?: boolean }, io.env));
+    io.stdout.write(
+      renderAskResult(
+        outcome,
+        sources.map((source) => source.id),
+        colors,
+      ),
+    );
+  }
+  return outcome.kind === "answer" ? 0 : 1;
+}

@@ -1,0 +1,46 @@
+import { verifyClaims } from "../../core/claims/verify-claims.js";
+import { verifyFields } from "../../core/fields/verify-fields.js";
+import { findDuplicateSourceId } from "../../service/check-sources.js";
+import { CheckDocumentSchema, CheckFieldsRequestSchema } from "../../wire/schemas.js";
+import { compileValidator } from "../../wire/validate-body.js";
+
+const validateClaimsDocument = compileValidator(CheckDocumentSchema);
+const validateFieldsDocument = compileValidator(CheckFieldsRequestSchema);
+
+/** The outcome of checking one `verified check` document. */
+export type CheckDocumentOutcome =
+  | { ok: true; result: object }
+  | { ok: false; param: string | undefined; message: string };
+
+/**
+ * Checks one parsed document: `{sources, claims, mode?, check_numbers?}` gives the claims result,
+ * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones.
+ */
+export function checkDocument(document: unknown): CheckDocumentOutcome {
+  const isFields =
+    typeof document === "object" && document !== null && "fields" in document && !("claims" in document);
+  if (isFields) {
+    const validation = validateFieldsDocument(document);
+    if (!validation.ok) return validation;
+    const duplicate = findDuplicateSourceId(validation.value.sources);
+    if (duplicate >= 0) return duplicateError(duplicate);
+    return {
+      ok: true,
+      result: verifyFields(validation.value.sources, validation.value.fields, validation.value),
+    };
+  }
+  const validation = validateClaimsDocument(document);
+  if (!validation.ok) return validation;
+  const duplicate = findDuplicateSourceId(validation.value.sources);
+  if (duplicate >= 0) return duplicateError(duplicate);
+  const { sources, claims, mode, check_numbers: checkNumbers } = validation.value;
+  return { ok: true, result: verifyClaims(sources, claims, { mode, checkNumbers }) };
+}
+
+function duplicateError(index: number): CheckDocumentOutcome {
+  return {
+    ok: false,
+    param: `sources[${index}].id`,
+    message: `"sources[${index}].id" repeats an earlier source id; ids must be unique.`,
+  };
+}

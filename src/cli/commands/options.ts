@@ -1,0 +1,81 @@
+import { type Command, InvalidArgumentError, Option } from "commander";
+
+// The options the ask, extract and eval commands share, defined once so their names, defaults and help
+// read the same everywhere.
+
+/** `--model`, `--mode`: every model command. */
+export function addModelOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option("-m, --model <id>", '"local" for the built-in model, or a gateway model id').default(
+        "local",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--mode <mode>",
+        "quote matching: strict (boundary-exact) or lenient (ignores case and punctuation)",
+      ).choices(["strict", "lenient"]),
+    );
+}
+
+/** `--check-numbers [where]`, `--retry <n>`: the claim options of ask and eval. */
+export function addClaimOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option(
+        "--check-numbers [where]",
+        "numbers in a claim must appear in its source, or with `row` in the same table row and column",
+      )
+        .choices(["source", "row"])
+        .preset("source"),
+    )
+    .addOption(
+      new Option(
+        "--retry <n>",
+        "regenerate up to n more times while a claim is unsupported (0 to 5)",
+      ).argParser(parseNumberOption({ min: 0, max: 5, integer: true })),
+    );
+}
+
+/** `--base-url`, `--api-key`, `--local`, `--timeout`: how a command reaches the engine. */
+export function addConnectionOptions(command: Command, defaultTimeoutSeconds: number): Command {
+  return command
+    .option("--base-url <url>", "the service's URL (env VERIFIED_BASE_URL; default http://127.0.0.1:8787)")
+    .option("--api-key <key>", "sent as a bearer token (env VERIFIED_API_KEY)")
+    .addOption(
+      new Option(
+        "--local",
+        "run the engine in this process with no server; gateway settings come from the VERIFIED_GATEWAY_* variables, as for `verified serve`",
+      ).conflicts("baseUrl"),
+    )
+    .addOption(
+      new Option(
+        "--timeout <seconds>",
+        `seconds to wait for each request (default ${defaultTimeoutSeconds})`,
+      ).argParser(parseNumberOption({ min: 1 })),
+    );
+}
+
+/**
+ * A commander argument parser for a number option within `[min, max]` (whole when `integer`); a bad value
+ * becomes commander's one-line usage error, so the command exits 2 before doing anything.
+ */
+export function parseNumberOption(range: {
+  min: number;
+  max?: number;
+  integer?: boolean;
+}): (value: string) => number {
+  const kind = range.integer ? "a whole number" : "a number";
+  const bounds = range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`;
+  return (value) => {
+    const parsed = value.trim() === "" ? Number.NaN : Number(value);
+    const valid =
+      Number.isFinite(parsed) &&
+      (!range.integer || Number.isInteger(parsed)) &&
+      parsed >= range.min &&
+      (range.max === undefined || parsed <= range.max);
+    if (!valid) throw new InvalidArgumentError(`Expected ${kind} ${bounds}.`);
+    return parsed;
+  };
+}

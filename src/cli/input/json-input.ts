@@ -1,0 +1,71 @@
+import { readFile } from "node:fs/promises";
+import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { CliInputError } from "./input-error.js";
+
+const reasons: Record<string, string> = {
+  ENOENT: "no such file",
+  EISDIR: "it is a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+};
+
+/** Reads a UTF-8 file named on the command line (a leading BOM dropped); throws `CliInputError` saying why not. */
+export async function readInputFile(path: string): Promise<string> {
+  try {
+    const text = await readFile(path, "utf8");
+    return text.startsWith("\uFEFF") ? text.slice(1) : text;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === undefined ? String(error) : `${reasons[code] ?? "cannot open it"} (${code})`;
+    throw new CliInputError(`cannot read ${path}: ${reason}`);
+  }
+}
+
+/** Parsed JSON, or where and why it is not JSON, with a 1-based line number. */
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; line: number; message: string };
+
+function describeCode(error: ParseError): string {
+  // "ValueExpected" → "value expected"
+  return printParseErrorCode(error.error)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+}
+
+/**
+ * Parses JSON text strictly; on failure names the line of the first problem. JSON.parse decides validity;
+ * jsonc-parser only locates the error, since V8 does not always report a position.
+ */
+export function parseJsonDocument(text: string, firstLine = 1): ParsedJson {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    if (text.trim() === "")
+      return { ok: false, line: firstLine, message: "empty input, expected a JSON document" };
+    const errors: ParseError[] = [];
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    if (first === undefined) {
+      return { ok: false, line: firstLine, message: `invalid JSON: ${(error as Error).message}` };
+    }
+    const line = firstLine + (text.slice(0, first.offset).match(/\n/g)?.length ?? 0);
+    return { ok: false, line, message: `invalid JSON: ${describeCode(first)}` };
+  }
+}
+
+/**
+ * The 1-based line on which each element of the array at `path` starts, in JSON `text` that is already
+ * known to be valid; empty when there is no array there. Lets input errors name the line of a case.
+ */
+export function jsonElementLines(text: string, path: readonly (string | number)[]): number[] {
+  const root = parseTree(text);
+  const array = root === undefined ? undefined : findNodeAtLocation(root, [...path]);
+  if (array?.type !== "array") return [];
+  return (array.children ?? []).map((node) => lineAt(text, node.offset));
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let index = text.indexOf("\n"); index !== -1 && index < offset; index = text.indexOf("\n", index + 1))
+    line += 1;
+  return line;
+}

@@ -1,0 +1,66 @@
+import type pc from "picocolors";
+import type { CreateResult, UnsupportedClaim } from "../../client/index.js";
+import { formatCount, formatScore } from "../reports/format.js";
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+/** What `verified ask` got: an answer, or the service's refusal because no claim could be grounded. */
+export type AskOutcome =
+  | { kind: "answer"; result: CreateResult }
+  | { kind: "ungrounded"; message: string; unsupported: UnsupportedClaim[] };
+
+/**
+ * The human output of `verified ask`: the answer with its `[source]` markers, each citation with its source
+ * and range `[start, end)`, each dropped claim with its reason, then coverage and usage.
+ */
+export function renderAskResult(outcome: AskOutcome, sourceIds: readonly string[], colors: Colors): string {
+  const lines: string[] = [];
+  if (outcome.kind === "ungrounded") {
+    lines.push(colors.red(outcome.message));
+    lines.push(...renderDropped(outcome.unsupported, colors));
+    return `${lines.join("\n")}\n`;
+  }
+  const { result } = outcome;
+  lines.push(highlightMarkers(result.text, sourceIds, colors));
+  if (!result.grounded)
+    lines.push(colors.yellow("(not grounded: a plain answer, not checked against the sources)"));
+  if (result.citations.length > 0) {
+    lines.push("", colors.bold("Citations"));
+    for (const [index, citation] of result.citations.entries()) {
+      lines.push(`  ${colors.green(`${index + 1}.`)} ${citation.claim}`);
+      const quote = citation.quote === citation.claim ? "" : ` ${colors.dim(JSON.stringify(citation.quote))}`;
+      lines.push(
+        `     ${colors.cyan(citation.source)} ${colors.dim(`[${citation.range[0]}, ${citation.range[1]})`)}${quote}`,
+      );
+    }
+  }
+  lines.push(...renderDropped(result.unsupported, colors));
+  const claims = result.citations.length + result.unsupported.length;
+  const coverage = `coverage ${formatScore(result.coverage)} (${result.citations.length} of ${claims} claims grounded)`;
+  const paint = result.coverage >= 1 ? colors.green : result.coverage > 0 ? colors.yellow : colors.red;
+  const facts = [
+    paint(coverage),
+    ...(result.abstained ? [colors.yellow("abstained")] : []),
+    formatCount(result.usage.modelCalls, "model call"),
+    formatCount(result.usage.totalTokens, "token"),
+  ];
+  lines.push("", facts.join(colors.dim(" · ")));
+  return `${lines.join("\n")}\n`;
+}
+
+function renderDropped(unsupported: readonly UnsupportedClaim[], colors: Colors): string[] {
+  if (unsupported.length === 0) return [];
+  return [
+    "",
+    colors.bold("Dropped claims"),
+    ...unsupported.map((entry) => `  ${colors.red("✗")} ${entry.claim} ${colors.dim(`(${entry.reason})`)}`),
+  ];
+}
+
+/** Colours the service's `[sourceId]` markers, and only those naming a supplied source. */
+function highlightMarkers(text: string, sourceIds: readonly string[], colors: Colors): string {
+  const known = new Set(sourceIds);
+  return text.replace(/\[([^\]\n]+)\]/g, (marker, id: string) =>
+    known.has(id) ? colors.cyan(marker) : marker,
+  );
+}

@@ -1,0 +1,53 @@
+import type { Writable } from "node:stream";
+import { AuthenticationError, ConnectionError, TimeoutError, VerifiedError } from "../../client/index.js";
+import { CliInputError } from "../input/input-error.js";
+
+/**
+ * The one line a command prints for an error that ends it (exit 2): bad input as is, a service error with
+ * its code and how to fix it on the command line, anything unexpected by its message. With `debug`, the
+ * stack follows on the next lines.
+ */
+export function describeCommandError(error: unknown, debug: boolean): string {
+  const line = oneLine(errorLine(error));
+  return debug && error instanceof Error && error.stack ? `${line}\n${error.stack}` : line;
+}
+
+function errorLine(error: unknown): string {
+  if (error instanceof CliInputError) return error.message;
+  if (error instanceof TimeoutError) {
+    return "the service did not answer in time; raise --timeout (seconds) for long runs (timeout).";
+  }
+  if (error instanceof ConnectionError) {
+    return `${error.message}. Start the service with \`verified serve\`, point --base-url at it, or run in process with --local (${error.type}).`;
+  }
+  if (error instanceof AuthenticationError) {
+    // The client's own hint names its constructor option; on the command line the flag is what to change.
+    const message = error.message.replace(/ No API key was sent:.*$/, "");
+    return `${message} Pass --api-key or set VERIFIED_API_KEY (${error.type}).`;
+  }
+  if (error instanceof VerifiedError) return `${error.message} (${error.type})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/**
+ * Runs a command's work and resolves to its exit code. An error that escapes it (bad input, a service,
+ * auth or connection error) is printed as one line, `verified <name>: <what and how to fix it>`, and
+ * exits 2; the stack follows only with `--debug`.
+ */
+export async function runWithErrorLine(
+  name: string,
+  io: { stderr: Writable },
+  debug: boolean,
+  work: () => Promise<number>,
+): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    io.stderr.write(`verified ${name}: ${describeCommandError(error, debug)}\n`);
+    return 2;
+  }
+}

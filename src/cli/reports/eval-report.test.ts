@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { EvalAllResult } from "../../client/index.js";
+import { buildEvalReport } from "./eval-report.js";
+import { lowestCases } from "./format.js";
+
+const run = { dataset: "set.jsonl", model: "local", mode: "strict" as const };
+const failure = { error: { type: "gateway_error", code: "gateway_error", message: "The gateway failed." } };
+
+function result(cases: EvalAllResult["cases"], coverageMean: number): EvalAllResult {
+  const errored = cases.filter((entry) => entry.error !== undefined).length;
+  return {
+    aggregate: { coverageMean, unsupportedRate: 0, n: cases.length, errored },
+    cases,
+    usage: { totalTokens: 10, modelCalls: cases.length - errored },
+  };
+}
+
+describe("buildEvalReport", () => {
+  it("labels cases by id or position and marks each against the threshold", () => {
+    const report = buildEvalReport(
+      result(
+        [
+          { id: "a", coverage: 1, citations: 2, unsupported: 0 },
+          { coverage: 0.5, citations: 1, unsupported: 1 },
+          { id: "c", ...failure },
+        ],
+        0.75,
+      ),
+      { ...run, minCoverage: 0.75 },
+    );
+    expect(report).toEqual({
+      ...run,
+      minCoverage: 0.75,
+      passed: true,
+      aggregate: { coverageMean: 0.75, unsupportedRate: 0, n: 3, errored: 1 },
+      usage: { totalTokens: 10, modelCalls: 2 },
+      cases: [
+        { index: 0, id: "a", label: "a", coverage: 1, citations: 2, unsupported: 0, passed: true },
+        { index: 1, label: "#2", coverage: 0.5, citations: 1, unsupported: 1, passed: false },
+        { index: 2, id: "c", label: "c", error: failure.error, passed: false },
+      ],
+    });
+  });
+
+  it.each([
+    { name: "above", coverageMean: 0.9, minCoverage: 0.8, passed: true },
+    { name: "equal", coverageMean: 0.8, minCoverage: 0.8, passed: true },
+    { name: "equal but for float rounding", coverageMean: (0.1 + 0.7) / 1, minCoverage: 0.8, passed: true },
+    { name: "below", coverageMean: 0.79, minCoverage: 0.8, passed: false },
+    { name: "zero against zero", coverageMean: 0, minCoverage: 0, passed: true },
+  ])("gate: $name", ({ coverageMean, minCoverage, passed }) => {
+    const report = buildEvalReport(
+      result([{ coverage: coverageMean, citations: 1, unsupported: 0 }], coverageMean),
+      {
+        ...run,
+        minCoverage,
+      },
+    );
+    expect(report.passed).toBe(passed);
+  });
+
+  it("never passes a run in which every case errored", () => {
+    expect(buildEvalReport(result([failure, failure], 0), { ...run, minCoverage: 0 }).passed).toBe(false);
+  });
+});
+
+describe("lowestCases", () => {
+  it("puts errored cases first, then lowest coverage, ties in dataset order, at most `count`", () => {
+    const report = buildEvalReport(
+      result(
+        [
+          { id: "full", coverage: 1, citations: 1, unsupported: 0 },
+          { id: "half-1", coverage: 0.5, citations: 1, unsupported: 1 },
+          { id: "broken", ...failure },
+          { id: "half-2", coverage: 0.5, citations: 1, unsupported: 1 },
+          { id: "none", coverage: 0, citations: 0, unsupported: 0 },
+        ],
+        0.5,
+      ),
+      { ...run, minCoverage: 0 },
+    );
+    expect(lowestCases(report.cases, 4).map((entry) => entry.label)).toEqual([
+      "broken",
+      "none",
+      "half-1",
+      "half-2",
+    ]);
+  });
+});

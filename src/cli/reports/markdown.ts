@@ -1,0 +1,45 @@
+import type { EvalReport } from "./eval-report.js";
+import { describeCase, describeGate, formatScore, lowestCases } from "./format.js";
+
+/**
+ * The Markdown report (GitHub-flavoured, for `$GITHUB_STEP_SUMMARY` and pull-request comments): the verdict,
+ * the aggregate as a table, and the ten lowest cases.
+ */
+export function renderMarkdownReport(report: EvalReport): string {
+  const { aggregate, usage } = report;
+  const lowest = lowestCases(report.cases);
+  const lines = [
+    `## verified eval: ${report.passed ? "✅ passed" : "❌ failed"}`,
+    "",
+    `${describeGate(report)}. Dataset \`${code(report.dataset)}\`, model \`${code(report.model)}\`, mode \`${report.mode}\`.`,
+    "",
+    "| n | errored | coverage_mean | unsupported_rate | model calls | tokens |",
+    "|---:|---:|---:|---:|---:|---:|",
+    `| ${aggregate.n} | ${aggregate.errored} | ${formatScore(aggregate.coverageMean)} | ${formatScore(aggregate.unsupportedRate)} | ${usage.modelCalls} | ${usage.totalTokens} |`,
+    "",
+    `### Lowest coverage (${lowest.length} of ${report.cases.length})`,
+    "",
+    "| case | coverage | outcome |",
+    "|---|---:|---|",
+    ...lowest.map(
+      (entry) =>
+        `| ${cell(entry.label)} | ${entry.coverage === undefined ? "error" : formatScore(entry.coverage)} | ${cell(describeCase(entry))} |`,
+    ),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** Text safe inside a table cell: no pipes, line breaks or HTML. */
+function cell(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\|/g, "\\|");
+}
+
+/** Text safe inside an inline code span. */
+function code(text: string): string {
+  return text.replace(/`/g, "'").replace(/\s+/g, " ");
+}

@@ -1,0 +1,242 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { CandidateClaim, CheckNumbers, MatchMode, Source } from "../types.js";
+import { verifyClaims } from "./verify-claims.js";
+
+const sources: Source[] = [
+  { id: "policy", text: "Refunds are accepted within 30 days of purchase. Shipping is free over $50." },
+  {
+    id: "results",
+    text: "| Quarter | Revenue | Profit |\n| --- | --- | --- |\n| Q2 | 1,100 | 90 |\n| Q3 | 1,250 | 120 |",
+  },
+];
+
+describe("verifyClaims", () => {
+  it.each<{
+    name: string;
+    claims: CandidateClaim[];
+    mode?: MatchMode;
+    checkNumbers?: CheckNumbers;
+    expected: object;
+  }>([
+    {
+      name: "a grounded claim becomes a citation with its marker",
+      claims: [{ claim: "Refunds take 30 days.", quote: "within 30 days", source: "policy" }],
+      expected: {
+        text: "Refunds take 30 days [policy].",
+        citations: [
+          { claim: "Refunds take 30 days.", quote: "within 30 days", source: "policy", range: [21, 35] },
+        ],
+        unsupported: [],
+        coverage: 1,
+      },
+    },
+    {
+      name: "an unknown source id is unknown_source",
+      claims: [{ claim: "Refunds take 30 days.", quote: "within 30 days", source: "faq" }],
+      expected: {
+        text: "",
+        citations: [],
+        unsupported: [{ claim: "Refunds take 30 days.", reason: "unknown_source" }],
+        coverage: 0,
+      },
+    },
+    {
+      name: "a missing source is unknown_source",
+      claims: [{ claim: "Refunds take 30 days.", quote: "within 30 days" }],
+      expected: {
+        text: "",
+        citations: [],
+        unsupported: [{ claim: "Refunds take 30 days.", reason: "unknown_source" }],
+        coverage: 0,
+      },
+    },
+    {
+      name: "a quote absent from its source is quote_not_found",
+      claims: [{ claim: "Refunds take 60 days.", quote: "within 60 days", source: "policy" }],
+      expected: {
+        text: "",
+        citations: [],
+        unsupported: [{ claim: "Refunds take 60 days.", reason: "quote_not_found" }],
+        coverage: 0,
+      },
+    },
+    {
+      name: "an empty quote is quote_not_found",
+      claims: [{ claim: "Refunds exist.", quote: "  ", source: "policy" }],
+      expected: {
+        text: "",
+        citations: [],
+        unsupported: [{ claim: "Refunds exist.", reason: "quote_not_found" }],
+        coverage: 0,
+      },
+    },
+    {
+      name: "a missing claim takes the quote's text",
+      claims: [{ quote: "Shipping is free over $50.", source: "policy" }],
+      expected: {
+        text: "Shipping is free over $50 [policy].",
+        citations: [
+          {
+            claim: "Shipping is free over $50.",
+            quote: "Shipping is free over $50.",
+            source: "policy",
+            range: [49, 75],
+          },
+        ],
+        unsupported: [],
+        coverage: 1,
+      },
+    },
+    {
+      name: "an empty claim takes the quote's text",
+      claims: [{ claim: "", quote: "within 30 days", source: "policy" }],
+      expected: {
+        text: "within 30 days [policy]",
+        citations: [{ claim: "within 30 days", quote: "within 30 days", source: "policy", range: [21, 35] }],
+        unsupported: [],
+        coverage: 1,
+      },
+    },
+    {
+      name: "numbers are not checked when check_numbers is off",
+      claims: [{ claim: "Refunds take 45 days.", quote: "within 30 days", source: "policy" }],
+      checkNumbers: false,
+      expected: {
+        text: "Refunds take 45 days [policy].",
+        citations: [
+          { claim: "Refunds take 45 days.", quote: "within 30 days", source: "policy", range: [21, 35] },
+        ],
+        unsupported: [],
+        coverage: 1,
+      },
+    },
+    {
+      name: "a number absent from the source is number_not_found with check_numbers true",
+      claims: [{ claim: "Refunds take 45 days.", quote: "within 30 days", source: "policy" }],
+      checkNumbers: true,
+      expected: {
+        text: "",
+        citations: [],
+        unsupported: [{ claim: "Refunds take 45 days.", reason: "number_not_found" }],
+        coverage: 0,
+      },
+    },
+    {
+      name: "a number absent from the source is number_not_found with check_numbers source",
+      claims: [{ claim: "Refunds take 45 days.", quote: "within 30 days", source: "policy" }],
+      checkNumbers: "source",
+      expected: {
+        text: "",
+        citations: [],
+        unsupported: [{ claim: "Refunds take 45 days.", reason: "number_not_found" }],
+        coverage: 0,
+      },
+    },
+    {
+      name: "row mode keeps the right cell and drops a right number from the wrong column",
+      claims: [
+        { claim: "Q3 revenue was 1,250.", quote: "| Q3 | 1,250 | 120 |", source: "results" },
+        { claim: "Q3 revenue was 120.", quote: "| Q3 | 1,250 | 120 |", source: "results" },
+      ],
+      checkNumbers: "row",
+      expected: {
+        text: "Q3 revenue was 1,250 [results].",
+        citations: [
+          {
+            claim: "Q3 revenue was 1,250.",
+            quote: "| Q3 | 1,250 | 120 |",
+            source: "results",
+            range: [71, 91],
+          },
+        ],
+        unsupported: [{ claim: "Q3 revenue was 120.", reason: "number_not_found" }],
+        coverage: 0.5,
+      },
+    },
+    {
+      name: "claims keep their order and coverage is grounded over total",
+      claims: [
+        { claim: "Shipping is free.", quote: "Shipping is free", source: "policy" },
+        { claim: "Returns cost $5.", quote: "Returns cost $5", source: "policy" },
+        { claim: "Refunds take 30 days!", quote: "30 days", source: "policy" },
+      ],
+      expected: {
+        text: "Shipping is free [policy]. Refunds take 30 days [policy]!",
+        citations: [
+          { claim: "Shipping is free.", quote: "Shipping is free", source: "policy", range: [49, 65] },
+          { claim: "Refunds take 30 days!", quote: "30 days", source: "policy", range: [28, 35] },
+        ],
+        unsupported: [{ claim: "Returns cost $5.", reason: "quote_not_found" }],
+        coverage: 2 / 3,
+      },
+    },
+    {
+      name: "no claims give coverage 0",
+      claims: [],
+      expected: { text: "", citations: [], unsupported: [], coverage: 0 },
+    },
+  ])("$name", ({ claims, mode, checkNumbers, expected }) => {
+    expect(verifyClaims(sources, claims, { mode, checkNumbers })).toEqual(expected);
+  });
+
+  it("the source check runs before the quote check", () => {
+    const result = verifyClaims(sources, [{ claim: "x", quote: "nowhere", source: "missing" }]);
+    expect(result.unsupported).toEqual([{ claim: "x", reason: "unknown_source" }]);
+  });
+
+  it("ignores non-string fields a model may send", () => {
+    const claims = [{ claim: 5, quote: ["x"], source: null }] as unknown as CandidateClaim[];
+    expect(verifyClaims(sources, claims)).toEqual({
+      text: "",
+      citations: [],
+      unsupported: [{ claim: "", reason: "unknown_source" }],
+      coverage: 0,
+    });
+  });
+});
+
+describe("verifyClaims properties", () => {
+  const word = fc.stringMatching(/^[A-Za-z0-9]{1,8}$/);
+  const sourceText = fc.array(word, { minLength: 1, maxLength: 40 }).map((words) => words.join(" "));
+
+  it("every citation range slices to its quote, in both modes and every number mode", () => {
+    fc.assert(
+      fc.property(
+        sourceText,
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.boolean()), { maxLength: 8 }),
+        fc.constantFrom<MatchMode>("strict", "lenient"),
+        fc.constantFrom<CheckNumbers>(false, true, "row"),
+        (text, picks, mode, checkNumbers) => {
+          const words = text.split(" ");
+          const claims = picks.map(([a, b, wrongSource]) => {
+            const start = a % words.length;
+            const end = start + 1 + (b % (words.length - start));
+            return { quote: words.slice(start, end).join(" "), source: wrongSource ? "other" : "s" };
+          });
+          const sourceList = [
+            { id: "s", text },
+            { id: "other", text: "unrelated words here" },
+          ];
+          const result = verifyClaims(sourceList, claims, { mode, checkNumbers });
+          for (const citation of result.citations) {
+            const cited = sourceList.find((source) => source.id === citation.source);
+            expect(cited?.text.slice(citation.range[0], citation.range[1])).toBe(citation.quote);
+          }
+          expect(result.citations.length + result.unsupported.length).toBe(claims.length);
+        },
+      ),
+    );
+  });
+
+  it("same input gives deep-equal output", () => {
+    fc.assert(
+      fc.property(sourceText, fc.array(word, { maxLength: 5 }), (text, quotes) => {
+        const claims = quotes.map((quote) => ({ quote, source: "s" }));
+        const first = verifyClaims([{ id: "s", text }], claims, { mode: "lenient", checkNumbers: "row" });
+        const second = verifyClaims([{ id: "s", text }], claims, { mode: "lenient", checkNumbers: "row" });
+        expect(second).toEqual(first);
+      }),
+    );
+  });
+});

@@ -1,0 +1,90 @@
+import { type PreparedSource, prepareSources } from "../prepared-source.js";
+import { findQuote } from "../quotes/find-quote.js";
+import type {
+  CandidateClaim,
+  Citation,
+  ClaimCheckOptions,
+  ClaimsResult,
+  Source,
+  UnsupportedClaim,
+} from "../types.js";
+import { checkNumbers } from "./number-check.js";
+import { addSourceMarker } from "./source-marker.js";
+
+/** The verdict on one candidate claim; `candidate` keeps what the model said, for retry feedback. */
+export type ClaimVerdict =
+  | { grounded: true; citation: Citation }
+  | { grounded: false; unsupported: UnsupportedClaim; candidate: { quote: string; source: string } };
+
+/** Sources as given, or already prepared once for this request (reused across retries). */
+export type SourcesInput = readonly Source[] | ReadonlyMap<string, PreparedSource>;
+
+function asPrepared(sources: SourcesInput): ReadonlyMap<string, PreparedSource> {
+  return Array.isArray(sources) ? prepareSources(sources) : (sources as ReadonlyMap<string, PreparedSource>);
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** Checks each candidate claim in order against the sources and returns one verdict per claim. */
+export function judgeClaims(
+  sources: SourcesInput,
+  claims: readonly CandidateClaim[],
+  options: ClaimCheckOptions = {},
+): ClaimVerdict[] {
+  const prepared = asPrepared(sources);
+  const mode = options.mode ?? "strict";
+  const numbersMode =
+    options.checkNumbers === true || options.checkNumbers === "source"
+      ? "source"
+      : options.checkNumbers === "row"
+        ? "row"
+        : undefined;
+
+  return claims.map((candidate): ClaimVerdict => {
+    const quote = text(candidate.quote);
+    const sourceId = text(candidate.source);
+    const claim = text(candidate.claim).trim() || quote.trim();
+    const reject = (reason: UnsupportedClaim["reason"]): ClaimVerdict => ({
+      grounded: false,
+      unsupported: { claim, reason },
+      candidate: { quote, source: sourceId },
+    });
+
+    const source = prepared.get(sourceId);
+    if (source === undefined) return reject("unknown_source");
+    const range = findQuote(source, quote, mode);
+    if (range === null) return reject("quote_not_found");
+    if (numbersMode !== undefined && !checkNumbers(claim, source, range, numbersMode)) {
+      return reject("number_not_found");
+    }
+    const sliced = source.text.slice(range[0], range[1]);
+    return { grounded: true, citation: { claim, quote: sliced, source: source.id, range } };
+  });
+}
+
+/** Assembles verdicts into the result: marked text, citations, unsupported claims and coverage. */
+export function assembleClaims(verdicts: readonly ClaimVerdict[]): ClaimsResult {
+  const citations: Citation[] = [];
+  const unsupported: UnsupportedClaim[] = [];
+  for (const verdict of verdicts) {
+    if (verdict.grounded) citations.push(verdict.citation);
+    else unsupported.push(verdict.unsupported);
+  }
+  return {
+    text: citations.map((citation) => addSourceMarker(citation.claim, citation.source)).join(" "),
+    citations,
+    unsupported,
+    coverage: verdicts.length === 0 ? 0 : citations.length / verdicts.length,
+  };
+}
+
+/** Checks candidate claims against sources: the deterministic heart of create, eval and check. */
+export function verifyClaims(
+  sources: SourcesInput,
+  claims: readonly CandidateClaim[],
+  options: ClaimCheckOptions = {},
+): ClaimsResult {
+  return assembleClaims(judgeClaims(sources, claims, options));
+}

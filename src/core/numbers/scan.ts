@@ -1,0 +1,89 @@
+import { codePointBefore, isWordChar } from "../text/characters.js";
+import { numberKey } from "./number-key.js";
+
+/** A number found in a text: its canonical key and where its digits are, `[start, end)`. */
+export interface FoundNumber {
+  key: string;
+  start: number;
+  end: number;
+}
+
+const ZERO = 48;
+const NINE = 57;
+const COMMA = 44;
+const DOT = 46;
+const NUMERAL = /\p{N}/u;
+
+function isDigitAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= ZERO && code <= NINE;
+}
+
+function digitsEnd(text: string, from: number, to: number): number {
+  let end = from;
+  while (end < to && isDigitAt(text, end)) end += 1;
+  return end;
+}
+
+// A number may start here when no letter or digit comes right before it (`Q3`, `FY2023`, `H1` hold none),
+// and no `digit.` either, so a version `1.2.3` holds 1.2 only and `v1.2` none rather than a stray 3 or 2.
+// A `,` does not block, so a list `1,2,3` holds 1, 2 and 3.
+function mayStart(text: string, start: number): boolean {
+  if (start === 0) return true;
+  const before = text.charCodeAt(start - 1);
+  if (before === DOT) {
+    const beforeDot = codePointBefore(text, start - 1);
+    if (beforeDot === undefined) return true;
+    if (beforeDot < 128) return beforeDot < ZERO || beforeDot > NINE;
+    return !NUMERAL.test(String.fromCodePoint(beforeDot));
+  }
+  if (before < 128)
+    return !((before >= ZERO && before <= NINE) || ((before | 32) >= 97 && (before | 32) <= 122));
+  return !isWordChar(codePointBefore(text, start));
+}
+
+/**
+ * Where the next number within `text[from, to)` starts, or -1: a digit run that no letter, digit or
+ * `digit.` comes right before. What comes before `from` counts. Loops over numbers use this and
+ * `numberEnd` rather than a callback, so a hot loop allocates nothing.
+ */
+export function nextNumberStart(text: string, from: number, to = text.length): number {
+  let index = from;
+  while (index < to) {
+    const code = text.charCodeAt(index);
+    if (code < ZERO || code > NINE) {
+      index += 1;
+      continue;
+    }
+    if (mayStart(text, index)) return index;
+    index = digitsEnd(text, index, to);
+  }
+  return -1;
+}
+
+/**
+ * Where the number starting at `start` ends (exclusive, at most `to`): its digits, `,` thousands groups
+ * of exactly three digits (`1,2345` is 1 and then 2345) and one `.` decimal part. A sign, currency, unit
+ * or parentheses are not part of it.
+ */
+export function numberEnd(text: string, start: number, to = text.length): number {
+  let end = digitsEnd(text, start, to);
+  if (end - start <= 3) {
+    while (end + 4 <= to && text.charCodeAt(end) === COMMA && digitsEnd(text, end + 1, to) === end + 4)
+      end += 4;
+  }
+  if (end + 1 < to && text.charCodeAt(end) === DOT && isDigitAt(text, end + 1))
+    end = digitsEnd(text, end + 1, to);
+  return end;
+}
+
+/** Every number in `text`, in order, with its key (see `numberEnd` for what a number is). */
+export function findNumbers(text: string): FoundNumber[] {
+  const found: FoundNumber[] = [];
+  for (let start = nextNumberStart(text, 0); start >= 0; ) {
+    const end = numberEnd(text, start);
+    found.push({ key: numberKey(text, start, end), start, end });
+    start = nextNumberStart(text, end);
+  }
+  return found;
+}

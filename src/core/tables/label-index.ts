@@ -1,0 +1,103 @@
+import { isWordChar, wordEnd } from "../text/characters.js";
+import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
+import type { MarkdownTable } from "./markdown-tables.js";
+
+/** A folded label text of one table, and the body rows and header columns it names. */
+export interface LabelEntry {
+  pattern: string;
+  /** True for a label of symbols only (`$`, `%`, `±%`): it names only where no number stands beside it. */
+  symbolic: boolean;
+  table: number;
+  rows: readonly number[];
+  columns: readonly number[];
+}
+
+// Most labels name only rows or only columns: their other list is this shared empty one, not a new array.
+const NONE: readonly number[] = [];
+
+/**
+ * A source's labels, by `labelKey(pattern)`: through their second word when they have two, so that row
+ * labels sharing a first word (`Station 1`, `Station 2`, …) do not all become candidates at each claim word.
+ */
+export type LabelIndex = Map<string, LabelEntry[]>;
+
+/**
+ * The key a folded label is indexed by: the text through its second word (`revenue ($m`), else its only
+ * word, else its first character (a label that starts with a symbol).
+ */
+export function labelKey(pattern: string): string {
+  const firstEnd = wordEnd(pattern, 0);
+  if (firstEnd === 0) return pattern.charAt(0);
+  let second = firstEnd;
+  while (second < pattern.length && wordEnd(pattern, second) === second) second += 1;
+  return second < pattern.length ? pattern.slice(0, wordEnd(pattern, second)) : pattern.slice(0, firstEnd);
+}
+
+function hasWordCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) if (isWordChar(text.codePointAt(index))) return true;
+  return false;
+}
+
+function addLabel(
+  entries: Map<string, LabelEntry>,
+  pattern: string,
+  table: number,
+  row: number,
+  column: number,
+) {
+  let entry = entries.get(pattern);
+  if (entry === undefined) {
+    entry = { pattern, symbolic: !hasWordCharacter(pattern), table, rows: NONE, columns: NONE };
+    entries.set(pattern, entry);
+  }
+  if (row >= 0) entry.rows = entry.rows === NONE ? [row] : [...entry.rows, row];
+  if (column >= 0) entry.columns = entry.columns === NONE ? [column] : [...entry.columns, column];
+}
+
+/**
+ * Indexes the row labels (first cell of each body row) and column labels (header cells) of `tables`.
+ * A label also stands without its trailing parenthetical, unless another label of that table is exactly
+ * the shorter text. Empty labels name nothing.
+ */
+export function buildLabelIndex(tables: readonly MarkdownTable[]): LabelIndex {
+  const index: LabelIndex = new Map();
+  // One map and set reused across tables: a long source holds many small tables.
+  const entries = new Map<string, LabelEntry>();
+  const whole = new Set<string>();
+  for (let table = 0; table < tables.length; table += 1) {
+    const { rows, header } = tables[table] as MarkdownTable;
+    // Row labels first, then column labels: label `k` is row `k` below rows.length, else column `k - rows`.
+    const texts: string[] = [];
+    for (const row of rows) texts.push(row[0]?.text ?? "");
+    for (const cell of header) texts.push(cell.text);
+    entries.clear();
+    whole.clear();
+    for (let label = 0; label < texts.length; label += 1) {
+      const pattern = foldLabelText(texts[label] as string).trim();
+      const row = label < rows.length ? label : -1;
+      if (pattern !== "") addLabel(entries, pattern, table, row, row < 0 ? label - rows.length : -1);
+    }
+    let wholeKnown = false;
+    for (let label = 0; label < texts.length; label += 1) {
+      const shorter = stripTrailingParenthetical(texts[label] as string);
+      if (shorter === null) continue;
+      // Taken only for a table that has a parenthetical: most have none.
+      if (!wholeKnown) {
+        for (const pattern of entries.keys()) whole.add(pattern);
+        wholeKnown = true;
+      }
+      const pattern = foldLabelText(shorter).trim();
+      const row = label < rows.length ? label : -1;
+      if (pattern !== "" && !whole.has(pattern)) {
+        addLabel(entries, pattern, table, row, row < 0 ? label - rows.length : -1);
+      }
+    }
+    for (const entry of entries.values()) {
+      const key = labelKey(entry.pattern);
+      const bucket = index.get(key);
+      if (bucket === undefined) index.set(key, [entry]);
+      else bucket.push(entry);
+    }
+  }
+  return index;
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { findNumbers } from "../numbers/scan.js";
+import { buildLabelIndex } from "./label-index.js";
+import { foldLabelText } from "./label-text.js";
+import { parseMarkdownTables } from "./markdown-tables.js";
+import { findNamedLabels } from "./named-labels.js";
+import { bindClaimToTable } from "./row-binding.js";
+
+const QUARTERS = "| Quarter | Revenue | Profit |\n|---|---|---|\n| Q2 | 100 | 10 |\n| Q3 | 120 | 12 |";
+const YEARS = "|  | 2019 | 2018 | September 30, 2019 |\n|---|---|---|---|\n| Other | 44.1 | 56.7 | 3 |";
+const RANKS = "| Rank | Nation | Gold |\n|---|---|---|\n| 1 | Brazil | 5 |\n| 3 | Chile | 2 |";
+const TOTALS = "|  | A | Total |\n|---|---|---|\n| X | 1 | 2 |\n| Total | 3 | 4 |";
+
+const bind = (markdown: string, claim: string) => {
+  const folded = foldLabelText(claim);
+  const occurrences = findNamedLabels(folded, buildLabelIndex(parseMarkdownTables(markdown)));
+  return bindClaimToTable(findNumbers(folded), occurrences);
+};
+
+describe("bindClaimToTable", () => {
+  it.each([
+    {
+      name: "row and column named, one value",
+      markdown: QUARTERS,
+      claim: "Q3 revenue was $120.",
+      binding: { rows: [1], columns: [1], values: ["120"] },
+    },
+    {
+      name: "only a column named",
+      markdown: QUARTERS,
+      claim: "Profit reached 12.",
+      binding: { rows: [], columns: [2], values: ["12"] },
+    },
+    {
+      name: "nothing named",
+      markdown: QUARTERS,
+      claim: "It grew 20% to 120.",
+      binding: { rows: [], columns: [], values: ["20", "120"] },
+    },
+    {
+      name: "a year column is context",
+      markdown: YEARS,
+      claim: "In 2019, Other was 44.1.",
+      binding: { rows: [0], columns: [1], values: ["44.1"] },
+    },
+    {
+      name: "numbers inside a date label are context",
+      markdown: YEARS,
+      claim: "Other at September 30, 2019 was 3.",
+      binding: { rows: [0], columns: [3], values: ["3"] },
+    },
+    {
+      name: "all numbers in labels: the last whole-number label is the value and names nothing",
+      markdown: RANKS,
+      claim: "The nation ranked 3 was Chile.",
+      binding: { rows: [], columns: [1], values: ["3"] },
+    },
+    {
+      name: "all numbers in labels: a year alone names nothing",
+      markdown: YEARS,
+      claim: "Sales peaked in 2019.",
+      binding: { rows: [], columns: [], values: ["2019"] },
+    },
+    {
+      name: "all numbers in labels: the last of two years is the value",
+      markdown: YEARS,
+      claim: "In 2019, Other was 2018.",
+      binding: { rows: [0], columns: [1], values: ["2018"] },
+    },
+    {
+      name: "all numbers in labels, none a whole label: no value",
+      markdown: YEARS,
+      claim: "Other at September 30, 2019 rose.",
+      binding: { rows: [0], columns: [3], values: [] },
+    },
+    {
+      name: "Total with a column and no row elsewhere names a row",
+      markdown: TOTALS,
+      claim: "Total for A was 3.",
+      binding: { rows: [1], columns: [1], values: ["3"] },
+    },
+    {
+      name: "Total with a row and no column elsewhere names a column",
+      markdown: TOTALS,
+      claim: "The Total of X was 2.",
+      binding: { rows: [0], columns: [2], values: ["2"] },
+    },
+    {
+      name: "Total alone names both",
+      markdown: TOTALS,
+      claim: "The Total was 4.",
+      binding: { rows: [1], columns: [2], values: ["4"] },
+    },
+    {
+      name: "Total with both a row and a column elsewhere names both",
+      markdown: TOTALS,
+      claim: "Total: X in A was 1.",
+      binding: { rows: [1, 0], columns: [2, 1], values: ["1"] },
+    },
+    {
+      name: "no numbers",
+      markdown: QUARTERS,
+      claim: "Q3 revenue rose.",
+      binding: { rows: [1], columns: [1], values: [] },
+    },
+  ])("$name", ({ markdown, claim, binding }) => {
+    expect(bind(markdown, claim)).toEqual(binding);
+  });
+});

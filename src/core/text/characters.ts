@@ -1,0 +1,111 @@
+/**
+ * The full code point that ends just before `index` in `text` (a surrogate pair read as one), or
+ * undefined at the start of the text.
+ */
+export function codePointBefore(text: string, index: number): number | undefined {
+  if (index <= 0 || index > text.length) return undefined;
+  const low = text.charCodeAt(index - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+  }
+  return low;
+}
+
+const COMBINING_MARKS = /\p{M}/gu;
+const cache = new Map<number, string>();
+
+/**
+ * The lenient form of one code point: compatibility-decomposed (NFKD), case-folded, combining marks
+ * dropped. Empty for a combining mark. Folding one code point at a time keeps every folded character
+ * traceable to its place in the original text.
+ */
+export function foldCodePoint(codePoint: number): string {
+  // ASCII needs only lower-casing; skipping the cache keeps tokenizing a large source cheap.
+  if (codePoint < 0x80) {
+    return codePoint >= 0x41 && codePoint <= 0x5a
+      ? String.fromCharCode(codePoint + 0x20)
+      : String.fromCharCode(codePoint);
+  }
+  const cached = cache.get(codePoint);
+  if (cached !== undefined) return cached;
+  // Lower-, upper- then lower-casing approximates full case folding (`ẞ`, `ß` and `SS` all become `ss`);
+  // the second NFKD splits what casing may compose (`ǰ` upper-cases to `J` plus a combining caron).
+  const folded = String.fromCodePoint(codePoint)
+    .normalize("NFKD")
+    .toLowerCase()
+    .toUpperCase()
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(COMBINING_MARKS, "");
+  cache.set(codePoint, folded);
+  return folded;
+}
+
+/**
+ * True when the UTF-16 code unit `charCode` is whitespace as JavaScript's `\s` reads it (every such
+ * character is in the BMP, so one code unit is enough).
+ */
+export function isWhitespaceChar(charCode: number): boolean {
+  // A switch instead of /\s/.test keeps the scans over 100,000-character sources allocation-free.
+  if (charCode <= 0x20) return charCode === 0x20 || (charCode >= 0x09 && charCode <= 0x0d);
+  if (charCode < 0xa0) return false;
+  return (
+    charCode === 0xa0 ||
+    charCode === 0x1680 ||
+    (charCode >= 0x2000 && charCode <= 0x200a) ||
+    charCode === 0x2028 ||
+    charCode === 0x2029 ||
+    charCode === 0x202f ||
+    charCode === 0x205f ||
+    charCode === 0x3000 ||
+    charCode === 0xfeff
+  );
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
+
+/**
+ * True when `codePoint` is part of a word: a letter or digit of any script, or a combining mark (which
+ * belongs to the letter before it, so `cafe` must not match inside a decomposed `café`).
+ */
+export function isWordChar(codePoint: number | undefined): boolean {
+  if (codePoint === undefined) return false;
+  // ASCII first: almost every boundary check in real text lands here.
+  if (codePoint < 0x80) {
+    return (
+      (codePoint >= 0x30 && codePoint <= 0x39) ||
+      (codePoint >= 0x41 && codePoint <= 0x5a) ||
+      (codePoint >= 0x61 && codePoint <= 0x7a)
+    );
+  }
+  return WORD_CHAR.test(String.fromCodePoint(codePoint));
+}
+
+/** True when `index` falls between the two halves of a surrogate pair in `text`. */
+export function splitsSurrogatePair(text: string, index: number): boolean {
+  if (index <= 0 || index >= text.length) return false;
+  const high = text.charCodeAt(index - 1);
+  const low = text.charCodeAt(index);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/** Where the run of word characters (letters, digits, marks; any script) starting at `start` ends. */
+export function wordEnd(text: string, start: number): number {
+  let end = start;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    // ASCII first: labels and claims are mostly ASCII.
+    if (code < 128) {
+      if ((code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122)) {
+        end += 1;
+        continue;
+      }
+      break;
+    }
+    const codePoint = text.codePointAt(end) as number;
+    if (!isWordChar(codePoint)) break;
+    end += codePoint > 0xffff ? 2 : 1;
+  }
+  return end;
+}

@@ -1,0 +1,21 @@
+import { createLocalModel } from "./local/local-model.js";
+import { createOpenAIChatGateway } from "./openai/chat-gateway.js";
+import { createModelRouter } from "./router.js";
+import type { Gateway } from "./types.js";
+
+/** The model backends of one process: the local model, and the OpenAI-compatible gateway when configured. */
+export function createEngineGateway(settings: {
+  gatewayURL: string | undefined;
+  gatewayHeaders: Record<string, string>;
+  gatewayTimeoutMs: number;
+}): Gateway {
+  const remote =
+    settings.gatewayURL === undefined
+      ? undefined
+      : createOpenAIChatGateway({
+          baseURL: settings.gatewayURL,
+          headers: settings.gatewayHeaders,
+          timeoutMs: settings.gatewayTimeoutMs,
+        });
+  return createModelRouter({ local: createLocalModel(), remote });
+}

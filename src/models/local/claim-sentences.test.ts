@@ -1,0 +1,158 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Source } from "../../core/types.js";
+import { DEFAULT_CLAIM_SELECTION, findClaimSentences } from "./claim-sentences.js";
+import { sampleQuestion, sampleSources } from "./sample.js";
+
+const german: Source[] = [
+  {
+    id: "de",
+    text: "Die Müller GmbH wurde 1998 in München gegründet. Der Umsatz stieg 2023 auf 12,5 Millionen Euro. Größter Kunde ist die Stadtwerke Köln AG.",
+  },
+];
+const japanese: Source[] = [
+  {
+    id: "ja",
+    text: "株式会社サクラは2010年に東京で設立された。2023年の売上高は42億円で、前年比12%増加した。従業員数は350人です。",
+  },
+];
+
+/** The chosen sentences as `source: text`. */
+function chosen(sources: readonly Source[], question: string): string[] {
+  return findClaimSentences(sources, question).map((sentence) => `${sentence.source}: ${sentence.text}`);
+}
+
+describe("findClaimSentences", () => {
+  it.each([
+    {
+      name: "the sample question: growth and strongest quarter, in source order",
+      sources: sampleSources,
+      question: sampleQuestion,
+      sentences: [
+        "annual-report-2024: Revenue for 2024 was $18.4 million, a growth of 22% over 2023.",
+        "annual-report-2024: The strongest quarter was Q4, with revenue of $5.6 million and an operating profit of $1.1 million.",
+      ],
+    },
+    {
+      name: "a table row, ranked with its header's words",
+      sources: sampleSources,
+      question: "What was the operating profit in Q3?",
+      sentences: ["annual-report-2024: | Q3 2024 | 4.7 | 0.8 |"],
+    },
+    {
+      name: "a fact-sheet line",
+      sources: sampleSources,
+      question: "Who is the chief executive?",
+      sentences: ["fact-sheet: Chief executive: Amélie Durand"],
+    },
+    {
+      name: "the answer in two sources",
+      sources: sampleSources,
+      question: "How many employees does Northwind have?",
+      sentences: [
+        "annual-report-2024: It was founded in 2016 in Lyon and ended the year with 240 employees.",
+        "fact-sheet: Employees: 240",
+      ],
+    },
+    {
+      name: "irrelevant: no shared word",
+      sources: sampleSources,
+      question: "Who painted the Mona Lisa?",
+      sentences: [],
+    },
+    {
+      name: "irrelevant: only the company's name is shared",
+      sources: sampleSources,
+      question: "What is Northwind's favorite color?",
+      sentences: [],
+    },
+    { name: "only stop words", sources: sampleSources, question: "What is it, and why?", sentences: [] },
+    { name: "empty question", sources: sampleSources, question: "", sentences: [] },
+    { name: "no sources", sources: [], question: sampleQuestion, sentences: [] },
+    {
+      name: "German, with umlauts folded either way",
+      sources: german,
+      question: "Wo wurde die Muller GmbH gegrundet?",
+      sentences: ["de: Die Müller GmbH wurde 1998 in München gegründet."],
+    },
+    {
+      name: "German question word and article ignored",
+      sources: german,
+      question: "Wer ist der größte Kunde?",
+      sentences: ["de: Größter Kunde ist die Stadtwerke Köln AG."],
+    },
+    {
+      name: "Japanese: revenue",
+      sources: japanese,
+      question: "売上高はいくらですか？",
+      sentences: ["ja: 2023年の売上高は42億円で、前年比12%増加した。"],
+    },
+    {
+      name: "Japanese: headcount, though the dictionary splits 従業員 differently in each",
+      sources: japanese,
+      question: "従業員は何人ですか？",
+      sentences: ["ja: 従業員数は350人です。"],
+    },
+    { name: "Japanese: irrelevant", sources: japanese, question: "天気はどうですか？", sentences: [] },
+  ])("$name", ({ sources, question, sentences }) => {
+    expect(chosen(sources, question)).toEqual(sentences);
+  });
+
+  it("returns offsets into the source", () => {
+    const sources = [{ id: "a", text: "Intro line.\n\nThe launch date is 4 May. Nothing else." }];
+    expect(findClaimSentences(sources, "When is the launch date?")).toEqual([
+      { source: "a", text: "The launch date is 4 May.", start: 13, end: 38 },
+    ]);
+  });
+
+  it("keeps at most maxClaims, the best ones, in source order", () => {
+    const text = [
+      "Alpha appears here once.",
+      "Alpha and beta appear here.",
+      "Alpha beta gamma all appear here.",
+      "Alpha beta gamma delta everything.",
+    ].join(" ");
+    const question = "alpha beta gamma delta";
+    const texts = (maxClaims: number) =>
+      findClaimSentences([{ id: "s", text }], question, { ...DEFAULT_CLAIM_SELECTION, maxClaims }).map(
+        (sentence) => sentence.text,
+      );
+    expect(texts(1)).toEqual(["Alpha beta gamma delta everything."]);
+    expect(texts(2)).toEqual(["Alpha beta gamma all appear here.", "Alpha beta gamma delta everything."]);
+  });
+
+  it("returns a repeated sentence once and skips a source whose id repeats", () => {
+    const sources = [
+      { id: "a", text: "The warranty lasts five years." },
+      { id: "b", text: "The warranty lasts five years." },
+      { id: "a", text: "The warranty period is five years long." },
+    ];
+    expect(chosen(sources, "How many years does the warranty last?")).toEqual([
+      "a: The warranty lasts five years.",
+    ]);
+  });
+
+  it("is deterministic", () => {
+    const first = findClaimSentences(sampleSources, sampleQuestion);
+    expect(findClaimSentences(sampleSources, sampleQuestion)).toEqual(first);
+  });
+
+  it("every chosen sentence is its source's text at its offsets, and found there verbatim", () => {
+    const alphabet = [..."abc de fgh Q3 4.2 äß 東京 サクラ は . ! ? \n | - # "];
+    const text = fc.array(fc.constantFrom(...alphabet), { maxLength: 80 }).map((chars) => chars.join(""));
+    const sources = fc.uniqueArray(fc.record({ id: fc.constantFrom("a", "b", "c"), text }), {
+      selector: (source) => source.id,
+      maxLength: 3,
+    });
+    fc.assert(
+      fc.property(sources, text, (sample, question) => {
+        const result = findClaimSentences(sample, question);
+        expect(result.length).toBeLessThanOrEqual(DEFAULT_CLAIM_SELECTION.maxClaims);
+        for (const sentence of result) {
+          const source = sample.find((each) => each.id === sentence.source);
+          expect(source?.text.slice(sentence.start, sentence.end)).toBe(sentence.text);
+        }
+      }),
+    );
+  });
+});

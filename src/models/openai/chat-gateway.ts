@@ -1,0 +1,304 @@
+import { validateHeaderName, validateHeaderValue } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
+import { ServiceError } from "../../errors/service-error.js";
+import type { Gateway, GenerateRequest, GenerateResult } from "../types.js";
+import type { LimitedBody } from "./body-limit.js";
+import { parseChatCompletion } from "./completion.js";
+import { type GatewayFailure, mapGatewayError } from "./error-mapping.js";
+import { fetchTransport } from "./fetch-transport.js";
+import { createHttpTransport } from "./http-transport.js";
+import { maskSecrets } from "./masking.js";
+import { backoffDelayMs, createCallDeadline } from "./timing.js";
+import type { TransportResponse } from "./transport.js";
+
+/** Settings of the OpenAI Chat Completions adapter. */
+export interface OpenAIChatGatewayOptions {
+  /** Base URL including any `/v1`; calls go to `{baseURL}/chat/completions`. */
+  baseURL: string;
+  /** Extra headers sent on every call (Portkey, Cloudflare AI Gateway…). */
+  headers?: Record<string, string> | undefined;
+  /** Deadline for a whole `generate` call: every attempt, backoff and body read. */
+  timeoutMs: number;
+  /** Retries after a transient failure (5xx, reset, unusable body); default 2. */
+  maxRetries?: number | undefined;
+  /** Largest response body accepted, in bytes; default 8 MiB. */
+  maxResponseBytes?: number | undefined;
+  /** Base of the exponential backoff between retries, in ms; default 200. */
+  retryBaseMs?: number | undefined;
+  /** Sends calls through this `fetch` instead of node:http (tests wrap it to count calls). */
+  fetch?: typeof fetch | undefined;
+  /** Waits `ms`, rejecting early when `signal` aborts. Injected by tests to make backoff instant. */
+  sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
+  /** Returns a number in [0, 1) for backoff jitter; default `Math.random`. */
+  random?: (() => number) | undefined;
+  /** Current time in ms, for `Retry-After` dates; default `Date.now`. */
+  now?: (() => number) | undefined;
+}
+
+/** How the expected output shape is asked for, from most to least strict. */
+type ResponseFormatLevel = "json_schema" | "json_object" | "none";
+
+const nextLevel: Record<ResponseFormatLevel, ResponseFormatLevel | undefined> = {
+  json_schema: "json_object",
+  json_object: "none",
+  none: undefined,
+};
+
+/** Models remembered with a downgraded level; bounded so caller-chosen model ids cannot grow it forever. */
+const maxRememberedModels = 1000;
+
+/** Outcome of one attempt at one response-format level. */
+type AttemptOutcome = { action: "done"; result: GenerateResult } | GatewayFailure;
+
+/**
+ * A `Gateway` that speaks OpenAI Chat Completions to `{baseURL}/chat/completions` over `fetch`. It retries
+ * transient failures with backoff, falls back from `json_schema` to `json_object` to no `response_format`
+ * when a gateway refuses one (remembered per model), caps the response size, and throws `ServiceError`s
+ * whose messages never echo a key. A caller abort rejects with the signal's reason.
+ */
+export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gateway {
+  const url = completionsURL(options.baseURL);
+  const timeoutMs = options.timeoutMs;
+  const maxRetries = options.maxRetries ?? 2;
+  const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
+  const retryBaseMs = options.retryBaseMs ?? 200;
+  const transport = options.fetch ? fetchTransport(options.fetch, url) : createHttpTransport(url);
+  const sleep = options.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));
+  const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError("timeoutMs must be a positive number");
+  if (!Number.isInteger(maxRetries) || maxRetries < 0)
+    throw new RangeError("maxRetries must be a whole number ≥ 0");
+  // Validated and lower-cased once, at start-up, rather than on every call.
+  const extraHeaders: Record<string, string> = {};
+  new Headers(options.headers).forEach((value, name) => {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    extraHeaders[name] = value;
+  });
+
+  /** Models whose gateway refused `json_schema` (and maybe `json_object`): the level that worked. */
+  const levels = new Map<string, ResponseFormatLevel>();
+
+  async function generate(request: GenerateRequest): Promise<GenerateResult> {
+    request.signal?.throwIfAborted();
+    const headers = buildHeaders(extraHeaders, request.apiKey);
+    const knownSecrets = request.apiKey === undefined ? [] : [request.apiKey];
+    const deadline = createCallDeadline({
+      timeoutMs,
+      callerSignal: request.signal,
+      timeoutReason: () =>
+        new ServiceError("gateway_timeout", `The model gateway did not answer within ${timeoutMs} ms.`),
+    });
+    const signal = deadline.signal;
+    let level: ResponseFormatLevel =
+      request.responseSchema === undefined ? "none" : (levels.get(request.model) ?? "json_schema");
+    try {
+      for (;;) {
+        const body = JSON.stringify(requestBody(request, level));
+        const outcome = await callWithRetries(
+          body,
+          headers,
+          level !== "none",
+          request.model,
+          knownSecrets,
+          signal,
+        );
+        if (outcome.action === "done") {
+          if (request.responseSchema !== undefined) remember(request.model, level);
+          return outcome.result;
+        }
+        const lower = nextLevel[level];
+        if (lower === undefined) throw unreachable();
+        level = lower;
+      }
+    } catch (error) {
+      // Whatever broke while the deadline or the caller aborted is reported as that abort.
+      if (signal.aborted) throw signal.reason;
+      throw error;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** One response-format level: the first attempt plus up to `maxRetries` retries of transient failures. */
+  async function callWithRetries(
+    body: string,
+    headers: Record<string, string>,
+    responseFormatSent: boolean,
+    model: string,
+    knownSecrets: readonly string[],
+    signal: AbortSignal,
+  ): Promise<Extract<AttemptOutcome, { action: "done" | "downgrade_response_format" }>> {
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await attemptOnce(body, headers, responseFormatSent, model, knownSecrets, signal);
+      if (outcome.action === "fail") throw outcome.error;
+      if (outcome.action !== "retry") return outcome;
+      if (attempt >= maxRetries) {
+        const attempts = attempt + 1;
+        throw new ServiceError(
+          "gateway_error",
+          `The model gateway failed ${attempts === 1 ? "once" : `${attempts} times`}; the last time it ${outcome.reason}.`,
+        );
+      }
+      await sleep(backoffDelayMs(attempt, retryBaseMs, random), signal);
+    }
+  }
+
+  async function attemptOnce(
+    body: string,
+    headers: Record<string, string>,
+    responseFormatSent: boolean,
+    model: string,
+    knownSecrets: readonly string[],
+    signal: AbortSignal,
+  ): Promise<AttemptOutcome> {
+    let response: TransportResponse;
+    try {
+      // Redirects are not followed: the key must go only to the configured gateway.
+      response = await transport({ headers, body, signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return {
+        action: "retry",
+        reason: `could not be reached (${describeNetworkError(error, knownSecrets)})`,
+      };
+    }
+
+    if (response.declaredLength > maxResponseBytes) {
+      await response.discard();
+      throw tooLarge(maxResponseBytes);
+    }
+    let read: LimitedBody;
+    try {
+      read = await response.readBody(maxResponseBytes);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return {
+        action: "retry",
+        reason: `broke off its answer (HTTP ${response.status}, ${describeNetworkError(error, knownSecrets)})`,
+      };
+    }
+    if (!read.ok) throw tooLarge(maxResponseBytes);
+
+    const bodyText = read.text;
+    // Built only for an error: the headers of a successful answer are never looked at.
+    const failure = () =>
+      mapGatewayError({
+        status: response.status,
+        headers: response.headers,
+        bodyText,
+        model,
+        responseFormatSent,
+        nowMs: now(),
+        knownSecrets,
+      });
+    if (response.status < 200 || response.status >= 300) return failure();
+    const parsed = parseChatCompletion(bodyText);
+    if (parsed.ok) return { action: "done", result: parsed.value };
+    if (parsed.kind === "error_object") return failure();
+    return { action: "retry", reason: `${parsed.reason} (HTTP ${response.status})` };
+  }
+
+  function remember(model: string, level: ResponseFormatLevel): void {
+    if (level === "json_schema") {
+      levels.delete(model);
+      return;
+    }
+    if (!levels.has(model) && levels.size >= maxRememberedModels) {
+      const oldest = levels.keys().next();
+      if (oldest.done !== true) levels.delete(oldest.value);
+    }
+    levels.set(model, level);
+  }
+
+  return { generate };
+}
+
+/** `{baseURL}/chat/completions`, with any trailing slash of the base removed. */
+function completionsURL(baseURL: string): string {
+  const base = baseURL.replace(/\/+$/, "");
+  let parsed: URL;
+  try {
+    parsed = new URL(base);
+  } catch {
+    throw new TypeError(`The gateway URL ${JSON.stringify(baseURL)} is not a valid URL.`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`The gateway URL must start with http:// or https://, not ${parsed.protocol}//.`);
+  }
+  return `${base}/chat/completions`;
+}
+
+/**
+ * Configured headers first; then content type and the bearer key, which override a configured header of the
+ * same name. Only the key comes from the request, and a key that cannot be a header value is refused here,
+ * before any call, rather than surfacing as a network error.
+ */
+function buildHeaders(
+  extraHeaders: Record<string, string>,
+  apiKey: string | undefined,
+): Record<string, string> {
+  const headers = { ...extraHeaders, "content-type": "application/json", accept: "application/json" };
+  if (apiKey !== undefined) {
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+      throw new ServiceError("invalid_key", "The API key holds characters that cannot be sent in a header.");
+    }
+    return { ...headers, authorization: `Bearer ${apiKey}` };
+  }
+  return headers;
+}
+
+/** The Chat Completions body: only the fields the caller gave, and the response format of `level`. */
+function requestBody(request: GenerateRequest, level: ResponseFormatLevel): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: request.model,
+    messages: request.messages.map(({ role, content }) => ({ role, content })),
+  };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  const schema = request.responseSchema;
+  if (schema !== undefined && level === "json_schema") {
+    body.response_format = {
+      type: "json_schema",
+      json_schema: { name: schema.name, schema: schema.schema, strict: true },
+    };
+  } else if (schema !== undefined && level === "json_object") {
+    body.response_format = { type: "json_object" };
+  }
+  return body;
+}
+
+/** `ECONNREFUSED`, `ECONNRESET`, `other side closed`…: the most specific thing fetch says about a failure. */
+function describeNetworkError(error: unknown, knownSecrets: readonly string[]): string {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  const message =
+    typeof cause?.message === "string"
+      ? cause.message
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  const text = code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
+  return maskSecrets(text, knownSecrets);
+}
+
+function tooLarge(maxBytes: number): ServiceError {
+  return new ServiceError(
+    "gateway_error",
+    `The gateway's response is larger than ${formatBytes(maxBytes)}, the most the service reads; it was refused.`,
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+function unreachable(): Error {
+  // mapGatewayError only asks for a downgrade when a response_format was sent, so "none" never downgrades.
+  return new ServiceError("gateway_error", "The gateway refused a call that carried no response_format.");
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { parseChatCompletion } from "./completion.js";
+
+const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+describe("parseChatCompletion", () => {
+  it.each<{ name: string; body: string; expected: object }>([
+    {
+      name: "a completion with usage",
+      body: JSON.stringify({
+        choices: [
+          { index: 0, finish_reason: "stop", message: { role: "assistant", content: '{"claims":[]}' } },
+        ],
+        usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
+      }),
+      expected: {
+        ok: true,
+        value: {
+          content: '{"claims":[]}',
+          usage: { promptTokens: 12, completionTokens: 3, totalTokens: 15 },
+        },
+      },
+    },
+    {
+      name: "truncated output (finish_reason length) is still a completion",
+      body: JSON.stringify({
+        choices: [{ finish_reason: "length", message: { content: '{"claims": [{"cl' } }],
+      }),
+      expected: { ok: true, value: { content: '{"claims": [{"cl', usage } },
+    },
+    {
+      name: "null content reads as empty",
+      body: JSON.stringify({ choices: [{ message: { role: "assistant", content: null, refusal: "no" } }] }),
+      expected: { ok: true, value: { content: "", usage } },
+    },
+    {
+      name: "content parts are joined",
+      body: JSON.stringify({
+        choices: [{ message: { content: [{ type: "text", text: "a" }, "b", { type: "image" }] } }],
+      }),
+      expected: { ok: true, value: { content: "ab", usage } },
+    },
+    {
+      name: "legacy text choices",
+      body: JSON.stringify({ choices: [{ text: "hello" }] }),
+      expected: { ok: true, value: { content: "hello", usage } },
+    },
+    {
+      name: "a missing total is the sum; bad counts are 0",
+      body: JSON.stringify({
+        choices: [{ message: { content: "" } }],
+        usage: { prompt_tokens: 4, completion_tokens: "2" },
+      }),
+      expected: {
+        ok: true,
+        value: { content: "", usage: { promptTokens: 4, completionTokens: 0, totalTokens: 4 } },
+      },
+    },
+    {
+      name: "a 200 carrying an error object",
+      body: JSON.stringify({ error: { message: "quota", code: "insufficient_quota" } }),
+      expected: { ok: false, kind: "error_object", info: { message: "quota", code: "insufficient_quota" } },
+    },
+    {
+      name: "JSON without choices",
+      body: JSON.stringify({ id: "x", object: "chat.completion" }),
+      expected: { ok: false, kind: "malformed", reason: "answered JSON without choices" },
+    },
+    {
+      name: "empty choices",
+      body: JSON.stringify({ choices: [] }),
+      expected: { ok: false, kind: "malformed", reason: "answered JSON without choices" },
+    },
+    {
+      name: "invalid JSON",
+      body: '{"choices": [',
+      expected: { ok: false, kind: "malformed", reason: "answered a body that is not JSON" },
+    },
+    {
+      name: "an HTML page",
+      body: "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>",
+      expected: { ok: false, kind: "malformed", reason: "answered an HTML page instead of JSON" },
+    },
+    {
+      name: "an empty body",
+      body: "",
+      expected: { ok: false, kind: "malformed", reason: "answered an empty body" },
+    },
+    {
+      name: "JSON that is not an object",
+      body: "[1,2]",
+      expected: { ok: false, kind: "malformed", reason: "answered JSON that is not an object" },
+    },
+  ])("$name", ({ body, expected }) => {
+    expect(parseChatCompletion(body)).toEqual(expected);
+  });
+});

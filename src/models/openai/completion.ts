@@ -1,0 +1,78 @@
+import type { GenerateResult } from "../types.js";
+import { type GatewayErrorInfo, readGatewayError } from "./error-body.js";
+
+/**
+ * A 2xx gateway body read as a chat completion: the content and usage, an `error` object the gateway sent
+ * with its 200, or the reason the body is not a completion at all.
+ */
+export type ParsedCompletion =
+  | { ok: true; value: GenerateResult }
+  | { ok: false; kind: "error_object"; info: GatewayErrorInfo }
+  | { ok: false; kind: "malformed"; reason: string };
+
+/**
+ * Reads a Chat Completions body. Empty or null content and `finish_reason: "length"` are still completions:
+ * the caller decides what truncated or empty output means. Content given as an array of parts is joined.
+ */
+export function parseChatCompletion(text: string): ParsedCompletion {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, kind: "malformed", reason: describeNonJson(text) };
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return { ok: false, kind: "malformed", reason: "answered JSON that is not an object" };
+  }
+  const record = body as Record<string, unknown>;
+  const choices = record.choices;
+  if (!Array.isArray(choices) || choices.length === 0) {
+    const info = readGatewayError(record);
+    if (info !== undefined && "error" in record) return { ok: false, kind: "error_object", info };
+    return { ok: false, kind: "malformed", reason: "answered JSON without choices" };
+  }
+  return { ok: true, value: { content: contentOf(choices[0]), usage: usageOf(record.usage) } };
+}
+
+function describeNonJson(text: string): string {
+  const start = text.trimStart().slice(0, 100).toLowerCase();
+  if (start === "") return "answered an empty body";
+  if (start.startsWith("<!doctype html") || start.startsWith("<html") || start.startsWith("<")) {
+    return "answered an HTML page instead of JSON";
+  }
+  return "answered a body that is not JSON";
+}
+
+function contentOf(choice: unknown): string {
+  if (typeof choice !== "object" || choice === null) return "";
+  const { message, text } = choice as { message?: unknown; text?: unknown };
+  if (typeof message === "object" && message !== null) {
+    const content = (message as { content?: unknown }).content;
+    if (typeof content === "string") return content;
+    if (Array.isArray(content)) return content.map(partText).join("");
+    return "";
+  }
+  // Legacy completions put the text on the choice itself.
+  return typeof text === "string" ? text : "";
+}
+
+function partText(part: unknown): string {
+  if (typeof part === "string") return part;
+  if (typeof part === "object" && part !== null) {
+    const text = (part as { text?: unknown }).text;
+    if (typeof text === "string") return text;
+  }
+  return "";
+}
+
+function usageOf(usage: unknown): GenerateResult["usage"] {
+  const record = typeof usage === "object" && usage !== null ? (usage as Record<string, unknown>) : {};
+  const promptTokens = count(record.prompt_tokens);
+  const completionTokens = count(record.completion_tokens);
+  const totalTokens = count(record.total_tokens) ?? (promptTokens ?? 0) + (completionTokens ?? 0);
+  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0, totalTokens };
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}

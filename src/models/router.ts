@@ -1,0 +1,22 @@
+import { ServiceError } from "../errors/service-error.js";
+import type { Gateway } from "./types.js";
+
+/** The model id of the built-in local model. */
+export const localModelId = "local";
+
+/** Sends `local` to the built-in model and every other id to the gateway, or fails with `model_not_found`. */
+export function createModelRouter(backends: { local: Gateway; remote?: Gateway | undefined }): Gateway {
+  return {
+    generate(request) {
+      if (request.model === localModelId) return backends.local.generate(request);
+      if (backends.remote) return backends.remote.generate(request);
+      return Promise.reject(
+        new ServiceError(
+          "model_not_found",
+          `Model "${request.model}" needs a model gateway, and none is configured. Start the service with --gateway-url (or VERIFIED_GATEWAY_URL) pointing at an OpenAI-compatible endpoint, or use model "local".`,
+          { param: "model" },
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,238 @@
+import { randomBytes } from "node:crypto";
+import swagger from "@fastify/swagger";
+import { Type } from "@sinclair/typebox";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from "fastify";
+import { ServiceError } from "../errors/service-error.js";
+import type { Gateway } from "../models/types.js";
+import { compileValidator } from "../wire/validate-body.js";
+import { createKeyChecker, readBearerKey } from "./auth.js";
+import { writeClientError } from "./client-error.js";
+import type { ServerConfig } from "./config.js";
+import { mapFrameworkError } from "./framework-error.js";
+import { registerPlayground } from "./playground.js";
+import { usePrefixItems } from "./prefix-items.js";
+import { newRequestState } from "./request-state.js";
+import { registerCheckRoute } from "./routes/check.js";
+import { registerCreateRoute } from "./routes/create.js";
+import { registerEvalRoute } from "./routes/eval.js";
+import { registerExtractRoute } from "./routes/extract.js";
+
+/** What the app is built from; tests pass a scripted gateway and fixed ids. */
+export interface AppDeps {
+  /** Routes `local` and gateway models (see createModelRouter). */
+  gateway: Gateway;
+  config: ServerConfig;
+  newId: (prefix: "vfd" | "ext") => string;
+  now: () => number;
+}
+
+/** Options for building the app. */
+export interface CreateAppOptions {
+  gateway: Gateway;
+  config: ServerConfig;
+  newId?: AppDeps["newId"];
+  now?: AppDeps["now"];
+  /** Pino options or a logger; false (the default for tests) logs nothing. */
+  logger?: FastifyServerOptions["logger"];
+  /** Folder of the built playground; defaults to dist/playground. */
+  playgroundRoot?: string;
+}
+
+const operationPaths = ["/v1/verified", "/v1/verified/extract", "/v1/verified/eval", "/v1/verified/check"];
+const knownPaths = new Map<string, string>([
+  ...operationPaths.map((path): [string, string] => [path, "POST"]),
+  ["/healthz", "GET, HEAD"],
+  ["/openapi.json", "GET, HEAD"],
+]);
+
+function randomId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString("base64url")}`;
+}
+
+/** Builds the HTTP service: routes, validation, auth, errors, logs and the OpenAPI document. */
+export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
+  const deps: AppDeps = {
+    gateway: options.gateway,
+    config: options.config,
+    newId: options.newId ?? randomId,
+    now: options.now ?? (() => performance.now()),
+  };
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // One line per request, written in onResponse below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Fastify's own 4xx for `__proto__`/`constructor` keys keeps parsed bodies free of prototype pollution.
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+    // While closing, requests on open connections are still answered (Fastify's own 503 body would not be
+    // the service's error envelope); the listener is already closed to new connections.
+    return503OnClosing: false,
+    forceCloseConnections: "idle",
+    // Requests Node cannot parse get the service's error body too, not Fastify's.
+    clientErrorHandler: writeClientError,
+  });
+
+  // Only JSON is accepted; anything else is 415 unsupported_media_type.
+  app.removeContentTypeParser(["text/plain"]);
+  app.decorateRequest("verified", null as never);
+  app.addHook("onRequest", async (request) => {
+    request.verified = newRequestState();
+  });
+
+  app.setValidatorCompiler(({ schema }) => {
+    const validate = compileValidator(schema as Parameters<typeof compileValidator>[0]);
+    return (data: unknown) => {
+      const result = validate(data);
+      return result.ok
+        ? { value: data }
+        : { error: new ServiceError("invalid_request", result.message, { param: result.param }) };
+    };
+  });
+  // Response schemas document the API; plain JSON.stringify keeps responses exactly as built.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  const checkKey = deps.config.apiKeys ? createKeyChecker(deps.config.apiKeys) : undefined;
+  const authenticate = async (request: FastifyRequest) => {
+    const key = readBearerKey(request.headers.authorization);
+    if (checkKey) {
+      if (!checkKey(key)) throw new ServiceError("invalid_key", "The API key is not valid for this service.");
+      request.verified.gatewayKey = deps.config.gatewayKey;
+    } else {
+      request.verified.gatewayKey = key;
+    }
+  };
+
+  app.addHook("onRoute", (route) => {
+    if (operationPaths.includes(route.url) || (checkKey && route.url === "/openapi.json")) {
+      const existing = route.onRequest ? [route.onRequest].flat() : [];
+      route.onRequest = [...existing, authenticate];
+    }
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const timed = request.verified?.timedGateway;
+    // Every operation gets the header; check, which calls no model, reports gateway time 0.
+    if (timed || operationPaths.includes(request.routeOptions.url ?? "")) {
+      const total = reply.elapsedTime;
+      const gatewayMs = Math.min(timed?.gatewayMs() ?? 0, total);
+      reply.header(
+        "server-timing",
+        `gateway;dur=${gatewayMs.toFixed(1)}, verify;dur=${(total - gatewayMs).toFixed(1)}, total;dur=${total.toFixed(1)}`,
+      );
+    }
+    return payload;
+  });
+
+  /** The one log line of a request; a request the caller left gets status 499 (nginx's "client closed"). */
+  const logRequest = (request: FastifyRequest, reply: FastifyReply, status: number) => {
+    const state = request.verified;
+    if (state?.logged) return;
+    if (state) state.logged = true;
+    request.log.info(
+      {
+        route: request.routeOptions.url ?? "(unknown)",
+        method: request.method,
+        status,
+        duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+        model: state?.model,
+        // A request that failed after some model calls still reports them.
+        model_calls: state?.modelCalls ?? state?.timedGateway?.modelCalls(),
+        coverage: state?.coverage,
+      },
+      "request",
+    );
+  };
+  app.addHook("onRequest", async (request, reply) => {
+    // Fastify runs no onResponse for a response the caller closed before it finished, and its
+    // onRequestAbort only fires while the body is still arriving; without this the line would be missing.
+    reply.raw.once("close", () => {
+      if (!reply.raw.writableFinished) logRequest(request, reply, 499);
+    });
+  });
+  app.addHook("onResponse", async (request, reply) => logRequest(request, reply, reply.statusCode));
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const bodyLimit = request.routeOptions.bodyLimit;
+    const serviceError = mapFrameworkError(error, bodyLimit);
+    if (serviceError.type === "internal_error") {
+      request.log.error(
+        { err: { type: (error as Error)?.name, message: (error as Error)?.message } },
+        "unexpected error",
+      );
+    }
+    if (serviceError.details.retryAfterSeconds !== undefined) {
+      reply.header("retry-after", String(serviceError.details.retryAfterSeconds));
+    }
+    return reply.status(serviceError.status).send(serviceError.toBody());
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    const allowed = knownPaths.get(path);
+    if (allowed) {
+      reply.header("allow", allowed);
+      const error = new ServiceError(
+        "method_not_allowed",
+        `${path} accepts ${allowed}, not ${request.method}.`,
+      );
+      return reply.status(error.status).send(error.toBody());
+    }
+    const error = new ServiceError(
+      "not_found",
+      `No endpoint at ${request.method} ${path}. See /openapi.json.`,
+    );
+    return reply.status(error.status).send(error.toBody());
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "verified",
+        version: "1.0.0",
+        description:
+          "Grounded answers, extraction and evaluation, checked character for character against your sources.",
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      security: [{ bearer: [] }],
+    },
+    transformObject: (document) =>
+      "openapiObject" in document ? usePrefixItems(document.openapiObject) : document.swaggerObject,
+  });
+
+  app.get(
+    "/healthz",
+    {
+      schema: {
+        summary: "Liveness",
+        description: "200 once the service serves. Never needs a key.",
+        security: [],
+        response: { 200: Type.Object({ status: Type.Literal("ok") }) },
+      },
+    },
+    async () => ({ status: "ok" }),
+  );
+  app.get(
+    "/openapi.json",
+    {
+      schema: {
+        summary: "This OpenAPI document",
+        description: "Needs a key only when VERIFIED_API_KEYS is set.",
+        response: { 200: Type.Object({}, { additionalProperties: true }) },
+      },
+    },
+    async () => app.swagger(),
+  );
+  registerCreateRoute(app, deps);
+  registerExtractRoute(app, deps);
+  registerEvalRoute(app, deps);
+  registerCheckRoute(app, deps);
+  await registerPlayground(app, options.playgroundRoot === undefined ? {} : { root: options.playgroundRoot });
+  return app;
+}

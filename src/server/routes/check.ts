@@ -1,0 +1,38 @@
+import type { FastifyInstance } from "fastify";
+import { verifyClaims } from "../../core/claims/verify-claims.js";
+import { checkSourceIds, checkSources } from "../../service/check-sources.js";
+import {
+  type CheckRequest,
+  CheckRequestSchema,
+  CheckResultSchema,
+  ErrorBodySchema,
+} from "../../wire/schemas.js";
+import type { AppDeps } from "../app.js";
+
+/** `POST /v1/verified/check`: the core without a model, for callers who already have claims. */
+export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
+  app.post(
+    "/v1/verified/check",
+    {
+      bodyLimit: 4 * 1024 * 1024,
+      schema: {
+        summary: "Check claims you already have",
+        description: "Verifies claims with quotes against sources, with no model call.",
+        body: CheckRequestSchema,
+        response: { 200: CheckResultSchema, default: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const body = request.body as CheckRequest;
+      checkSourceIds(body.sources);
+      if (body.sources.length > 0) checkSources(body.sources, deps.config.sourcesBudget);
+      const result = verifyClaims(body.sources, body.claims, {
+        mode: body.mode,
+        checkNumbers: body.check_numbers,
+      });
+      request.verified.modelCalls = 0;
+      request.verified.coverage = result.coverage;
+      return { ...result, usage: { model_calls: 0, total_tokens: 0 } };
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from "fastify";
+import { checkSourceIds } from "../../service/check-sources.js";
+import { extractVerified } from "../../service/extract.js";
+import { usageToWire } from "../../service/usage.js";
+import {
+  ErrorBodySchema,
+  type ExtractRequest,
+  ExtractRequestSchema,
+  ExtractResultSchema,
+} from "../../wire/schemas.js";
+import type { AppDeps } from "../app.js";
+import { operationContext } from "../request-state.js";
+
+/** `POST /v1/verified/extract`: each field as a verbatim substring of a source, or null. */
+export function registerExtractRoute(app: FastifyInstance, deps: AppDeps): void {
+  app.post(
+    "/v1/verified/extract",
+    {
+      bodyLimit: 4 * 1024 * 1024,
+      schema: {
+        summary: "Extract verified fields",
+        description: "Asks the model for each field and keeps only values found verbatim in a source.",
+        body: ExtractRequestSchema,
+        response: { 200: ExtractResultSchema, default: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as ExtractRequest;
+      request.verified.model = body.model;
+      checkSourceIds(body.sources);
+      const outcome = await extractVerified(
+        { model: body.model, sources: body.sources, schema: body.schema, mode: body.mode },
+        operationContext(request, reply, deps),
+      );
+      request.verified.modelCalls = outcome.usage.modelCalls;
+      request.verified.coverage = outcome.coverage;
+      return {
+        id: deps.newId("ext"),
+        model: body.model,
+        fields: outcome.fields,
+        coverage: outcome.coverage,
+        usage: usageToWire(outcome.usage),
+      };
+    },
+  );
+}

@@ -1,0 +1,32 @@
+import type { Gateway } from "../models/types.js";
+
+/** A gateway that measures the wall time during which at least one of its calls was in flight. */
+export interface TimedGateway extends Gateway {
+  gatewayMs(): number;
+  /** Calls that returned a completion, for the log line of a request that failed after making some. */
+  modelCalls(): number;
+}
+
+/** Wraps a gateway for one request, for the `Server-Timing` split between gateway and service time. */
+export function createTimedGateway(gateway: Gateway, now: () => number): TimedGateway {
+  let inFlight = 0;
+  let since = 0;
+  let total = 0;
+  let calls = 0;
+  return {
+    async generate(request) {
+      if (inFlight === 0) since = now();
+      inFlight += 1;
+      try {
+        const result = await gateway.generate(request);
+        calls += 1;
+        return result;
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0) total += now() - since;
+      }
+    },
+    gatewayMs: () => (inFlight > 0 ? total + now() - since : total),
+    modelCalls: () => calls,
+  };
+}

@@ -1,0 +1,159 @@
+import { assembleClaims, type ClaimVerdict, judgeClaims } from "../core/claims/verify-claims.js";
+import { prepareSources } from "../core/prepared-source.js";
+import type { CandidateClaim, CheckNumbers, MatchMode, Source } from "../core/types.js";
+import { ServiceError } from "../errors/service-error.js";
+import type { ChatMessage } from "../models/types.js";
+import { checkSources } from "./check-sources.js";
+import { claimsOutputSchema, readClaimsOutput } from "./model-output.js";
+import type { OperationContext } from "./operation-context.js";
+import { buildAnswerMessages, buildClaimsMessages, buildRetryFeedback } from "./prompts.js";
+import { generateStructured, type StructuredReply } from "./structured-output.js";
+import { addCall, emptyUsage, type UsageTotal } from "./usage.js";
+
+/** A create request in the service's own (camelCase) terms. */
+export interface CreateInput {
+  model: string;
+  messages: ChatMessage[];
+  sources: Source[];
+  mode?: MatchMode | undefined;
+  minCoverage?: number | undefined;
+  retry?: number | undefined;
+  checkNumbers?: CheckNumbers | undefined;
+  allowUngrounded?: boolean | undefined;
+  temperature?: number | undefined;
+  maxTokens?: number | undefined;
+}
+
+/** A create result before the wire mapper adds `id` and `model`. */
+export interface CreateOutcome {
+  text: string;
+  citations: ReturnType<typeof assembleClaims>["citations"];
+  unsupported: ReturnType<typeof assembleClaims>["unsupported"];
+  coverage: number;
+  abstained: boolean;
+  grounded: boolean;
+  usage: UsageTotal;
+}
+
+/** Options that change how create treats an ungroundable question; eval scores it instead of failing. */
+export interface CreateBehaviour {
+  /** When false (eval), an ungroundable question is a coverage-0 result, not a 422. */
+  failWhenUngrounded: boolean;
+  /** Where to count model calls; given by eval so calls of a case that fails are still counted. */
+  usage?: UsageTotal | undefined;
+}
+
+function betterAttempt(candidate: ClaimVerdict[], best: ClaimVerdict[] | undefined): boolean {
+  if (best === undefined) return true;
+  const score = (verdicts: ClaimVerdict[]) => {
+    const grounded = verdicts.filter((verdict) => verdict.grounded).length;
+    return { coverage: verdicts.length === 0 ? 0 : grounded / verdicts.length, grounded };
+  };
+  const a = score(candidate);
+  const b = score(best);
+  // Ties keep the earlier attempt.
+  return a.coverage > b.coverage || (a.coverage === b.coverage && a.grounded > b.grounded);
+}
+
+/**
+ * Create: asks for claims with quotes, checks them, regenerates with feedback up to `retry` times while
+ * any claim is unsupported, and keeps the best attempt. Throws `ungrounded` when nothing holds.
+ */
+export async function createVerified(
+  input: CreateInput,
+  context: OperationContext,
+  behaviour: CreateBehaviour = { failWhenUngrounded: true },
+): Promise<CreateOutcome> {
+  const usage = behaviour.usage ?? emptyUsage();
+  const generation = {
+    model: input.model,
+    temperature: input.temperature,
+    maxTokens: input.maxTokens,
+  };
+
+  if (input.sources.length === 0 && input.allowUngrounded && behaviour.failWhenUngrounded) {
+    return plainAnswer(input, context, usage, [], generation);
+  }
+  checkSources(input.sources, context.sourcesBudget);
+
+  const prepared = prepareSources(input.sources);
+  const options = { mode: input.mode, checkNumbers: input.checkNumbers };
+  const baseMessages = buildClaimsMessages(input.sources, input.messages);
+  let messages = baseMessages;
+  let best: ClaimVerdict[] | undefined;
+  const attempts = 1 + (input.retry ?? 0);
+
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    let reply: StructuredReply<CandidateClaim[]>;
+    try {
+      reply = await generateStructured(
+        context,
+        {
+          ...generation,
+          messages,
+          task: { kind: "claims", sources: input.sources, messages: input.messages },
+          responseSchema: { name: "verified_claims", schema: claimsOutputSchema },
+        },
+        readClaimsOutput,
+        usage,
+      );
+    } catch (error) {
+      // A retry whose output is unusable does not undo an earlier usable attempt.
+      if (best !== undefined && error instanceof ServiceError && error.type === "extraction_failed") break;
+      throw error;
+    }
+    const verdicts = judgeClaims(prepared, reply.value, options);
+    if (betterAttempt(verdicts, best)) best = verdicts;
+    const failures = verdicts.flatMap((verdict) =>
+      verdict.grounded ? [] : [{ ...verdict.candidate, reason: verdict.unsupported.reason }],
+    );
+    if (failures.length === 0) break;
+    messages = [...baseMessages, ...buildRetryFeedback(reply.content, failures)];
+  }
+
+  const result = assembleClaims(best ?? []);
+  if (result.citations.length === 0 && behaviour.failWhenUngrounded) {
+    if (input.allowUngrounded) return plainAnswer(input, context, usage, result.unsupported, generation);
+    throw new ServiceError(
+      "ungrounded",
+      result.unsupported.length === 0
+        ? "The model made no claim the sources support. Add sources that answer the question, or set allow_ungrounded for a flagged plain answer."
+        : `None of the model's ${result.unsupported.length} claims could be grounded in the sources. See "unsupported" for why; set allow_ungrounded for a flagged plain answer.`,
+      { unsupported: result.unsupported },
+    );
+  }
+  const minCoverage = input.minCoverage ?? 0;
+  return {
+    ...result,
+    abstained: minCoverage > 0 && result.coverage < minCoverage,
+    grounded: true,
+    usage,
+  };
+}
+
+async function plainAnswer(
+  input: CreateInput,
+  context: OperationContext,
+  usage: UsageTotal,
+  unsupported: CreateOutcome["unsupported"],
+  generation: { model: string; temperature?: number | undefined; maxTokens?: number | undefined },
+): Promise<CreateOutcome> {
+  const result = await context.gateway.generate({
+    ...generation,
+    messages: buildAnswerMessages(input.messages),
+    task: { kind: "answer", messages: input.messages },
+    apiKey: context.apiKey,
+    signal: context.signal,
+  });
+  addCall(usage, result.usage);
+  const minCoverage = input.minCoverage ?? 0;
+  return {
+    text: result.content.trim(),
+    citations: [],
+    unsupported,
+    coverage: 0,
+    abstained: minCoverage > 0,
+    grounded: false,
+    usage,
+  };
+}

@@ -1,0 +1,46 @@
+import { ServiceError } from "../errors/service-error.js";
+import type { ChatMessage, GenerateRequest } from "../models/types.js";
+import { parseModelJson } from "./model-json.js";
+import type { ShapeCheck } from "./model-output.js";
+import type { OperationContext } from "./operation-context.js";
+import { buildReask } from "./prompts.js";
+import { addCall, type UsageTotal } from "./usage.js";
+
+/** A usable model reply: its parsed value, the raw text (for retry feedback) and the full conversation. */
+export interface StructuredReply<T> {
+  value: T;
+  content: string;
+  messages: ChatMessage[];
+}
+
+/**
+ * Calls the model and reads its JSON through `read`; unparseable or wrong-shaped output gets one re-ask,
+ * then `extraction_failed`. Every call is added to `usage`.
+ */
+export async function generateStructured<T>(
+  context: OperationContext,
+  request: Omit<GenerateRequest, "apiKey" | "signal">,
+  read: (value: unknown) => ShapeCheck<T>,
+  usage: UsageTotal,
+): Promise<StructuredReply<T>> {
+  let messages = request.messages;
+  let problem = "";
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const result = await context.gateway.generate({
+      ...request,
+      messages,
+      apiKey: context.apiKey,
+      signal: context.signal,
+    });
+    addCall(usage, result.usage);
+    const parsed = parseModelJson(result.content);
+    const shaped = parsed.ok ? read(parsed.value) : parsed;
+    if (shaped.ok) return { value: shaped.value, content: result.content, messages };
+    problem = shaped.error;
+    messages = [...request.messages, ...buildReask(result.content, problem)];
+  }
+  throw new ServiceError(
+    "extraction_failed",
+    `The model's output was unusable after one re-ask: ${problem}. Check that the model follows the output contract in the README.`,
+  );
+}
