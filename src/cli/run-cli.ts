@@ -1,17 +1,11 @@
-import type { Readable, Writable } from "node:stream";
 import { Command, CommanderError } from "commander";
-import { defineAskCommand } from "./commands/ask.js";
-import { runCheckCommand } from "./commands/check.js";
-import { defineEvalCommand } from "./commands/eval.js";
-import { defineExtractCommand } from "./commands/extract.js";
-
-/** The process edges the command line uses; `main.ts` passes the real ones. */
-export interface CliIo {
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
-  env: NodeJS.ProcessEnv;
-}
+import {
+  defineAskCommand,
+  defineEvalCommand,
+  defineExtractCommand,
+  runCheckCommand,
+} from "./commands/index.js";
+import type { CliIo } from "./io.js";
 
 /** Parses `argv` (without `node` and the script) and runs the command; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

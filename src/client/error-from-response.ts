@@ -1,4 +1,4 @@
-import type { ErrorType } from "../errors/error-registry.js";
+import type { ErrorType } from "../errors/index.js";
 import {
   AuthenticationError,
   ExtractionFailedError,

@@ -1,5 +1,6 @@
 // The public entry point `verified/client`: runs in Node 20+, Deno, Bun and browsers, with no dependencies.
 
+export { toWire } from "./case-mapping.js";
 export {
   AuthenticationError,
   ConnectionError,

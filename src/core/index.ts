@@ -1,13 +1,16 @@
-export { checkNumbers } from "./claims/number-check.js";
-export { addSourceMarker } from "./claims/source-marker.js";
+// The pure verification core: strings and plain objects in, plain data out. No I/O, clock or randomness.
+export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
 export {
+  addSourceMarker,
   assembleClaims,
   type ClaimVerdict,
+  checkNumbers,
   judgeClaims,
   type SourcesInput,
   verifyClaims,
-} from "./claims/verify-claims.js";
-export { verifyFields } from "./fields/verify-fields.js";
+} from "./claims/index.js";
+export { verifyFields } from "./fields/index.js";
 export { memoizePerSource, type PreparedSource, prepareSources } from "./prepared-source.js";
-export { findQuote } from "./quotes/find-quote.js";
+export { findQuote } from "./quotes/index.js";
+export { foldWord, forEachWord, splitWords } from "./text/index.js";
 export type * from "./types.js";

@@ -1,5 +1,5 @@
-import { createLocalModel } from "./local/local-model.js";
-import { createOpenAIChatGateway } from "./openai/chat-gateway.js";
+import { createLocalModel } from "./local/index.js";
+import { createOpenAIChatGateway } from "./openai/index.js";
 import { createModelRouter } from "./router.js";
 import type { Gateway } from "./types.js";
 

@@ -1,4 +1,4 @@
-import { ServiceError } from "../errors/service-error.js";
+import { ServiceError } from "../errors/index.js";
 import type { Gateway } from "./types.js";
 
 /** The model id of the built-in local model. */

@@ -1,4 +1,4 @@
-import type { Source } from "../core/types.js";
+import type { Source } from "../core/index.js";
 
 /** A chat message as the OpenAI Chat Completions protocol carries it. */
 export interface ChatMessage {

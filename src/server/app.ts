@@ -8,29 +8,22 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
-import { ServiceError } from "../errors/service-error.js";
-import type { Gateway } from "../models/types.js";
-import { compileValidator } from "../wire/validate-body.js";
+import { ServiceError } from "../errors/index.js";
+import type { Gateway } from "../models/index.js";
+import { compileValidator } from "../wire/index.js";
 import { createKeyChecker, readBearerKey } from "./auth.js";
 import { writeClientError } from "./client-error.js";
-import type { ServerConfig } from "./config.js";
+import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError } from "./framework-error.js";
 import { registerPlayground } from "./playground.js";
 import { usePrefixItems } from "./prefix-items.js";
 import { newRequestState } from "./request-state.js";
-import { registerCheckRoute } from "./routes/check.js";
-import { registerCreateRoute } from "./routes/create.js";
-import { registerEvalRoute } from "./routes/eval.js";
-import { registerExtractRoute } from "./routes/extract.js";
-
-/** What the app is built from; tests pass a scripted gateway and fixed ids. */
-export interface AppDeps {
-  /** Routes `local` and gateway models (see createModelRouter). */
-  gateway: Gateway;
-  config: ServerConfig;
-  newId: (prefix: "vfd" | "ext") => string;
-  now: () => number;
-}
+import {
+  registerCheckRoute,
+  registerCreateRoute,
+  registerEvalRoute,
+  registerExtractRoute,
+} from "./routes/index.js";
 
 /** Options for building the app. */
 export interface CreateAppOptions {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { ServiceError } from "../errors/service-error.js";
+import { ServiceError } from "../errors/index.js";
 
 function digest(key: string): Buffer {
   return createHash("sha256").update(key).digest();

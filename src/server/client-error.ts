@@ -1,5 +1,5 @@
 import type { Socket } from "node:net";
-import { ServiceError } from "../errors/service-error.js";
+import { ServiceError } from "../errors/index.js";
 
 /**
  * Answers a request Node's HTTP parser refused (a malformed request line or header, headers over the size

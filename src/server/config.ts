@@ -1,3 +1,5 @@
+import type { Gateway } from "../models/index.js";
+
 /** Everything the app needs to know about its deployment; built from flags and environment by `serve`. */
 export interface ServerConfig {
   /** When set, callers must present one of these keys and the gateway is called with `gatewayKey`. */
@@ -14,3 +16,12 @@ export const defaultServerConfig: ServerConfig = {
   evalConcurrency: 8,
   sourcesBudget: 100_000,
 };
+
+/** What the app is built from; tests pass a scripted gateway and fixed ids. */
+export interface AppDeps {
+  /** Routes `local` and gateway models (see createModelRouter). */
+  gateway: Gateway;
+  config: ServerConfig;
+  newId: (prefix: "vfd" | "ext") => string;
+  now: () => number;
+}

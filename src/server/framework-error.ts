@@ -1,4 +1,4 @@
-import { ServiceError } from "../errors/service-error.js";
+import { ServiceError } from "../errors/index.js";
 
 /** Turns any error thrown while handling a request into a ServiceError with a stable type. */
 export function mapFrameworkError(error: unknown, bodyLimitBytes?: number): ServiceError {

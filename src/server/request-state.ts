@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ServiceError } from "../errors/service-error.js";
-import type { Gateway } from "../models/types.js";
-import type { OperationContext } from "../service/operation-context.js";
+import { ServiceError } from "../errors/index.js";
+import type { Gateway } from "../models/index.js";
+import type { OperationContext } from "../service/index.js";
 import type { ServerConfig } from "./config.js";
 import { createTimedGateway, type TimedGateway } from "./timing.js";
 

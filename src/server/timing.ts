@@ -1,4 +1,4 @@
-import type { Gateway } from "../models/types.js";
+import type { Gateway } from "../models/index.js";
 
 /** A gateway that measures the wall time during which at least one of its calls was in flight. */
 export interface TimedGateway extends Gateway {

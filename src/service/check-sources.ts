@@ -1,5 +1,5 @@
-import type { Source } from "../core/types.js";
-import { ServiceError } from "../errors/service-error.js";
+import type { Source } from "../core/index.js";
+import { ServiceError } from "../errors/index.js";
 
 /** Throws `no_sources` or `sources_too_large` for sources an operation cannot use. */
 export function checkSources(sources: readonly Source[], budget: number, param = "sources"): void {

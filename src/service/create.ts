@@ -1,8 +1,15 @@
-import { assembleClaims, type ClaimVerdict, judgeClaims } from "../core/claims/verify-claims.js";
-import { prepareSources } from "../core/prepared-source.js";
-import type { CandidateClaim, CheckNumbers, MatchMode, Source } from "../core/types.js";
-import { ServiceError } from "../errors/service-error.js";
-import type { ChatMessage } from "../models/types.js";
+import {
+  assembleClaims,
+  type CandidateClaim,
+  type CheckNumbers,
+  type ClaimVerdict,
+  judgeClaims,
+  type MatchMode,
+  prepareSources,
+  type Source,
+} from "../core/index.js";
+import { ServiceError } from "../errors/index.js";
+import type { ChatMessage } from "../models/index.js";
 import { checkSources } from "./check-sources.js";
 import { claimsOutputSchema, readClaimsOutput } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";

@@ -1,8 +1,7 @@
 import pLimit from "p-limit";
-import type { CheckNumbers, MatchMode, Source } from "../core/types.js";
-import type { ErrorType } from "../errors/error-registry.js";
-import { ServiceError } from "../errors/service-error.js";
-import type { ChatMessage, Gateway } from "../models/types.js";
+import type { CheckNumbers, MatchMode, Source } from "../core/index.js";
+import { type ErrorType, ServiceError } from "../errors/index.js";
+import type { ChatMessage, Gateway } from "../models/index.js";
 import { createVerified } from "./create.js";
 import type { OperationContext } from "./operation-context.js";
 import { emptyUsage } from "./usage.js";

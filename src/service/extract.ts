@@ -1,5 +1,4 @@
-import { verifyFields } from "../core/fields/verify-fields.js";
-import type { FieldsResult, MatchMode, Source } from "../core/types.js";
+import { type FieldsResult, type MatchMode, type Source, verifyFields } from "../core/index.js";
 import { checkSources } from "./check-sources.js";
 import { fieldsOutputSchema, readFieldsOutput } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";

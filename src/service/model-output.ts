@@ -1,4 +1,4 @@
-import type { CandidateClaim, CandidateField } from "../core/types.js";
+import type { CandidateClaim, CandidateField } from "../core/index.js";
 
 // The model output contract (documented in the README): what create and extract expect a model to return.
 

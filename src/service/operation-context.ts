@@ -1,4 +1,4 @@
-import type { Gateway } from "../models/types.js";
+import type { Gateway } from "../models/index.js";
 
 /** What every operation needs from its caller (the HTTP route or the in-process CLI). */
 export interface OperationContext {

@@ -1,5 +1,5 @@
-import type { Source } from "../core/types.js";
-import type { ChatMessage } from "../models/types.js";
+import type { Source } from "../core/index.js";
+import type { ChatMessage } from "../models/index.js";
 
 function formatSources(sources: readonly Source[]): string {
   return sources

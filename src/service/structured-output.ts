@@ -1,5 +1,5 @@
-import { ServiceError } from "../errors/service-error.js";
-import type { ChatMessage, GenerateRequest } from "../models/types.js";
+import { ServiceError } from "../errors/index.js";
+import type { ChatMessage, GenerateRequest } from "../models/index.js";
 import { parseModelJson } from "./model-json.js";
 import type { ShapeCheck } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";

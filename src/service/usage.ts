@@ -1,4 +1,4 @@
-import type { TokenUsage } from "../models/types.js";
+import type { TokenUsage } from "../models/index.js";
 
 /** Usage summed over every model call of one operation. */
 export interface UsageTotal extends TokenUsage {

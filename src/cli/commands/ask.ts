@@ -1,12 +1,15 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { toWire } from "../../client/case-mapping.js";
-import { type CheckNumbers, type CreateParams, type MatchMode, UngroundedError } from "../../client/index.js";
-import { readSourceFiles } from "../input/source-files.js";
-import { type AskOutcome, renderAskResult } from "../output/ask-result.js";
-import { shouldUseColor } from "../output/color.js";
-import { runWithErrorLine } from "../output/errors.js";
-import type { CliIo } from "../run-cli.js";
+import {
+  type CheckNumbers,
+  type CreateParams,
+  type MatchMode,
+  toWire,
+  UngroundedError,
+} from "../../client/index.js";
+import { readSourceFiles } from "../input/index.js";
+import type { CliIo } from "../io.js";
+import { type AskOutcome, renderAskResult, runWithErrorLine, shouldUseColor } from "../output/index.js";
 import { type ConnectionFlags, createCliClient } from "./connect.js";
 import { addClaimOptions, addConnectionOptions, addModelOptions } from "./options.js";
 

@@ -1,8 +1,6 @@
-import { verifyClaims } from "../../core/claims/verify-claims.js";
-import { verifyFields } from "../../core/fields/verify-fields.js";
-import { findDuplicateSourceId } from "../../service/check-sources.js";
-import { CheckDocumentSchema, CheckFieldsRequestSchema } from "../../wire/schemas.js";
-import { compileValidator } from "../../wire/validate-body.js";
+import { verifyClaims, verifyFields } from "../../core/index.js";
+import { findDuplicateSourceId } from "../../service/index.js";
+import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
 
 const validateClaimsDocument = compileValidator(CheckDocumentSchema);
 const validateFieldsDocument = compileValidator(CheckFieldsRequestSchema);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { parseJsonDocument } from "../input/json-input.js";
+import { parseJsonDocument } from "../input/index.js";
 import { checkDocument } from "./check-document.js";
 
 /** Where the command reads and writes; injected so tests can drive it in process. */

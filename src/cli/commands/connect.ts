@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_BASE_URL, type FetchLike, Verified } from "../../client/index.js";
-import { createEngineGateway } from "../../models/create-model.js";
-import { createApp } from "../../server/app.js";
-import { CliInputError } from "../input/input-error.js";
+import { createEngineGateway } from "../../models/index.js";
+import { createApp } from "../../server/index.js";
+import { CliInputError } from "../input/index.js";
 import { readServeSettings } from "./serve-settings.js";
 
 /** The connection flags every networked command takes. */

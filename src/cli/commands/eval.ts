@@ -1,15 +1,17 @@
 import { type Command, Option } from "commander";
 import pc from "picocolors";
 import type { EvalAllParams, MatchMode } from "../../client/index.js";
-import { readDataset } from "../input/dataset.js";
-import { shouldUseColor } from "../output/color.js";
-import { runWithErrorLine } from "../output/errors.js";
-import { buildEvalReport } from "../reports/eval-report.js";
-import { renderJsonReport } from "../reports/json.js";
-import { createEvalProgress } from "../reports/progress.js";
-import { renderEvalSummary } from "../reports/summary.js";
-import { reportFormat, writeReport } from "../reports/write-report.js";
-import type { CliIo } from "../run-cli.js";
+import { readDataset } from "../input/index.js";
+import type { CliIo } from "../io.js";
+import { runWithErrorLine, shouldUseColor } from "../output/index.js";
+import {
+  buildEvalReport,
+  createEvalProgress,
+  renderEvalSummary,
+  renderJsonReport,
+  reportFormat,
+  writeReport,
+} from "../reports/index.js";
 import { type ConnectionFlags, createCliClient } from "./connect.js";
 import { addClaimOptions, addConnectionOptions, addModelOptions, parseNumberOption } from "./options.js";
 

@@ -1,13 +1,9 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { toWire } from "../../client/case-mapping.js";
-import type { ExtractParams, MatchMode } from "../../client/index.js";
-import { parseFieldFlags } from "../input/field-flags.js";
-import { readSourceFiles } from "../input/source-files.js";
-import { shouldUseColor } from "../output/color.js";
-import { runWithErrorLine } from "../output/errors.js";
-import { renderExtractResult } from "../output/extract-result.js";
-import type { CliIo } from "../run-cli.js";
+import { type ExtractParams, type MatchMode, toWire } from "../../client/index.js";
+import { parseFieldFlags, readSourceFiles } from "../input/index.js";
+import type { CliIo } from "../io.js";
+import { renderExtractResult, runWithErrorLine, shouldUseColor } from "../output/index.js";
 import { type ConnectionFlags, createCliClient } from "./connect.js";
 import { addConnectionOptions, addModelOptions } from "./options.js";
 

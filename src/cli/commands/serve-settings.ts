@@ -1,4 +1,4 @@
-import type { ServerConfig } from "../../server/config.js";
+import type { ServerConfig } from "../../server/index.js";
 
 /** Everything `verified serve` (and `--local` runs) needs, read from flags and environment. */
 export interface ServeSettings {

@@ -1,7 +1,7 @@
 import cluster from "node:cluster";
 import type { Writable } from "node:stream";
-import { createEngineGateway } from "../../models/create-model.js";
-import { createApp } from "../../server/app.js";
+import { createEngineGateway } from "../../models/index.js";
+import { createApp } from "../../server/index.js";
 import { createBatchedLogStream } from "./log-stream.js";
 import { readServeSettings, type ServeFlags, type ServeSettings } from "./serve-settings.js";
 

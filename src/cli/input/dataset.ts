@@ -1,8 +1,7 @@
 import { extname } from "node:path";
 import type { EvalAllCase } from "../../client/index.js";
-import { findDuplicateSourceId } from "../../service/check-sources.js";
-import { EvalCaseSchema } from "../../wire/schemas.js";
-import { compileValidator } from "../../wire/validate-body.js";
+import { findDuplicateSourceId } from "../../service/index.js";
+import { compileValidator, EvalCaseSchema } from "../../wire/index.js";
 import { CliInputError } from "./input-error.js";
 import { jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";
 

@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { AuthenticationError, ConnectionError, TimeoutError, VerifiedError } from "../../client/index.js";
-import { CliInputError } from "../input/input-error.js";
+import { CliInputError } from "../input/index.js";
 
 /**
  * The one line a command prints for an error that ends it (exit 2): bad input as is, a service error with

@@ -1,6 +1,6 @@
 import type pc from "picocolors";
 import type { ExtractResult } from "../../client/index.js";
-import { formatCount, formatScore } from "../reports/format.js";
+import { formatCount, formatScore } from "../reports/index.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 

@@ -1,4 +1,4 @@
-import { toWire } from "../../client/case-mapping.js";
+import { toWire } from "../../client/index.js";
 import type { EvalReport } from "./eval-report.js";
 
 /**

@@ -1,7 +1,7 @@
 import { appendFile, writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { InvalidArgumentError } from "commander";
-import { CliInputError } from "../input/input-error.js";
+import { CliInputError } from "../input/index.js";
 import type { EvalReport } from "./eval-report.js";
 import { renderJsonReport } from "./json.js";
 import { renderJunitReport } from "./junit.js";

@@ -1,6 +1,6 @@
-import { checkSourceNumbers } from "../numbers/source-check.js";
+import { checkSourceNumbers } from "../numbers/index.js";
 import type { PreparedSource } from "../prepared-source.js";
-import { checkRowNumbers } from "../tables/row-check.js";
+import { checkRowNumbers } from "../tables/index.js";
 import type { Range } from "../types.js";
 
 /**

@@ -1,5 +1,5 @@
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
-import { findQuote } from "../quotes/find-quote.js";
+import { findQuote } from "../quotes/index.js";
 import type { CandidateField, FieldResult, FieldsResult, MatchMode, Range, Source } from "../types.js";
 
 function findValue(

@@ -1,4 +1,4 @@
-import { codePointBefore, isWordChar } from "../text/characters.js";
+import { codePointBefore, isWordChar } from "../text/index.js";
 import { numberKey } from "./number-key.js";
 
 /** A number found in a text: its canonical key and where its digits are, `[start, end)`. */

@@ -1,4 +1,4 @@
-import { type LenientToken, tokenizeLenient } from "../text/tokens.js";
+import { type LenientToken, tokenizeLenient } from "../text/index.js";
 
 /** A source's lenient tokens in order, and where each token key occurs (token indices, ascending). */
 export interface LenientIndex {

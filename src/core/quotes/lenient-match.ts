@@ -1,6 +1,5 @@
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
-import { codePointBefore, isWhitespaceChar } from "../text/characters.js";
-import { tokenizeLenient } from "../text/tokens.js";
+import { codePointBefore, isWhitespaceChar, tokenizeLenient } from "../text/index.js";
 import type { Range } from "../types.js";
 import { buildLenientIndex, type LenientIndex } from "./lenient-index.js";
 

@@ -1,4 +1,4 @@
-import { codePointBefore, isWhitespaceChar, isWordChar, splitsSurrogatePair } from "../text/characters.js";
+import { codePointBefore, isWhitespaceChar, isWordChar, splitsSurrogatePair } from "../text/index.js";
 import type { Range } from "../types.js";
 
 /**

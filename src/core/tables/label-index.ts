@@ -1,4 +1,4 @@
-import { isWordChar, wordEnd } from "../text/characters.js";
+import { isWordChar, wordEnd } from "../text/index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import type { MarkdownTable } from "./markdown-tables.js";
 

@@ -1,4 +1,4 @@
-import { codePointBefore, isWordChar, wordEnd } from "../text/characters.js";
+import { codePointBefore, isWordChar, wordEnd } from "../text/index.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
 
 /** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */

@@ -1,4 +1,4 @@
-import type { FoundNumber } from "../numbers/scan.js";
+import type { FoundNumber } from "../numbers/index.js";
 import type { LabelOccurrence } from "./named-labels.js";
 
 /** What a claim names in one table, and the number keys it states as values there. */

@@ -1,5 +1,4 @@
-import { type LineNumbers, numbersOnLines } from "../numbers/lines.js";
-import { findNumbers } from "../numbers/scan.js";
+import { findNumbers, type LineNumbers, numbersOnLines } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { Range } from "../types.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";

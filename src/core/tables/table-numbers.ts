@@ -1,5 +1,4 @@
-import { numberKey } from "../numbers/number-key.js";
-import { nextNumberStart, numberEnd } from "../numbers/scan.js";
+import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import type { MarkdownTable } from "./markdown-tables.js";
 
 const NO_KEYS: readonly string[] = [];

@@ -1,5 +1,4 @@
-import { splitSentences } from "../../core/text/sentences.js";
-import type { Source } from "../../core/types.js";
+import { type Source, splitSentences } from "../../core/index.js";
 import { rankSentencesBm25 } from "./bm25.js";
 import { extractTerms } from "./terms.js";
 

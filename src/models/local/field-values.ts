@@ -1,6 +1,4 @@
-import { splitSentences } from "../../core/text/sentences.js";
-import { forEachWord } from "../../core/text/words.js";
-import type { Source } from "../../core/types.js";
+import { forEachWord, type Source, splitSentences } from "../../core/index.js";
 import { findLabeledValues, type LabeledValue } from "./labeled-values.js";
 import { extractTerms, labelTerm, labelTerms } from "./terms.js";
 

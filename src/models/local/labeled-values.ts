@@ -1,6 +1,4 @@
-import { splitWords } from "../../core/text/words.js";
-import type { Source } from "../../core/types.js";
-import { type Span, splitBlocks } from "./blocks.js";
+import { type Source, type Span, splitBlocks, splitWords } from "../../core/index.js";
 import { labelTerms } from "./terms.js";
 
 /**

@@ -1,4 +1,4 @@
-import { foldWord, forEachWord, splitWords } from "../../core/text/words.js";
+import { foldWord, forEachWord, splitWords } from "../../core/index.js";
 
 /** The matching term of a folded word (possessive dropped, plural stemmed), or null for a stop word. */
 export function toTerm(word: string): string | null {

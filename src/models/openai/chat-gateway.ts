@@ -1,6 +1,6 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
-import { ServiceError } from "../../errors/service-error.js";
+import { ServiceError } from "../../errors/index.js";
 import type { Gateway, GenerateRequest, GenerateResult } from "../types.js";
 import type { LimitedBody } from "./body-limit.js";
 import { parseChatCompletion } from "./completion.js";

@@ -1,4 +1,4 @@
-import { ServiceError } from "../../errors/service-error.js";
+import { ServiceError } from "../../errors/index.js";
 import { type GatewayErrorInfo, readGatewayError } from "./error-body.js";
 import { maskSecrets } from "./masking.js";
 import { parseRetryAfter } from "./retry-after.js";

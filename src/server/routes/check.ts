@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { verifyClaims } from "../../core/claims/verify-claims.js";
-import { checkSourceIds, checkSources } from "../../service/check-sources.js";
+import { verifyClaims } from "../../core/index.js";
+import { checkSourceIds, checkSources } from "../../service/index.js";
 import {
   type CheckRequest,
   CheckRequestSchema,
   CheckResultSchema,
   ErrorBodySchema,
-} from "../../wire/schemas.js";
-import type { AppDeps } from "../app.js";
+} from "../../wire/index.js";
+import type { AppDeps } from "../config.js";
 
 /** `POST /v1/verified/check`: the core without a model, for callers who already have claims. */
 export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {

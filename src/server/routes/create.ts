@@ -1,14 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { checkSourceIds } from "../../service/check-sources.js";
-import { createVerified } from "../../service/create.js";
-import { usageToWire } from "../../service/usage.js";
+import { checkSourceIds, createVerified, usageToWire } from "../../service/index.js";
 import {
   type CreateRequest,
   CreateRequestSchema,
   CreateResultSchema,
   ErrorBodySchema,
-} from "../../wire/schemas.js";
-import type { AppDeps } from "../app.js";
+} from "../../wire/index.js";
+import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
 
 /** `POST /v1/verified`: a grounded answer with citations. */

@@ -1,14 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { ServiceError } from "../../errors/service-error.js";
-import { checkSourceIds } from "../../service/check-sources.js";
-import { evalVerified } from "../../service/eval.js";
-import {
-  ErrorBodySchema,
-  type EvalRequest,
-  EvalRequestSchema,
-  EvalResultSchema,
-} from "../../wire/schemas.js";
-import type { AppDeps } from "../app.js";
+import { ServiceError } from "../../errors/index.js";
+import { checkSourceIds, evalVerified } from "../../service/index.js";
+import { ErrorBodySchema, type EvalRequest, EvalRequestSchema, EvalResultSchema } from "../../wire/index.js";
+import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
 
 /** The most cases one eval request may carry; larger datasets are paged by the client. */

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { checkSourceIds } from "../../service/check-sources.js";
-import { extractVerified } from "../../service/extract.js";
-import { usageToWire } from "../../service/usage.js";
+import { checkSourceIds, extractVerified, usageToWire } from "../../service/index.js";
 import {
   ErrorBodySchema,
   type ExtractRequest,
   ExtractRequestSchema,
   ExtractResultSchema,
-} from "../../wire/schemas.js";
-import type { AppDeps } from "../app.js";
+} from "../../wire/index.js";
+import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
 
 /** `POST /v1/verified/extract`: each field as a verbatim substring of a source, or null. */

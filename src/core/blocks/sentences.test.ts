@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitBlocks } from "../../models/local/blocks.js";
+import { splitBlocks } from "./blocks.js";
 import { splitSentences } from "./sentences.js";
 
 /** Every prose line through `Intl.Segmenter`, no shortcuts: what `splitSentences` must agree with. */

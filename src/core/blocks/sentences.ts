@@ -1,4 +1,4 @@
-import { type Span, splitBlocks } from "../../models/local/blocks.js";
+import { type Span, splitBlocks } from "./blocks.js";
 
 /** A quotable sentence of a source. Invariant: `text === sourceText.slice(start, end)`. */
 export interface Sentence {

@@ -1,0 +1,4 @@
+export { defineAskCommand } from "./ask.js";
+export { runCheckCommand } from "./check.js";
+export { defineEvalCommand } from "./eval.js";
+export { defineExtractCommand } from "./extract.js";

@@ -1,0 +1,6 @@
+export { buildEvalReport } from "./eval-report.js";
+export { formatCount, formatScore } from "./format.js";
+export { renderJsonReport } from "./json.js";
+export { createEvalProgress } from "./progress.js";
+export { renderEvalSummary } from "./summary.js";
+export { reportFormat, writeReport } from "./write-report.js";

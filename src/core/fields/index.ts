@@ -1,0 +1,1 @@
+export { verifyFields } from "./verify-fields.js";

@@ -1,0 +1,4 @@
+export { type LineNumbers, numbersOnLines } from "./lines.js";
+export { numberKey } from "./number-key.js";
+export { type FoundNumber, findNumbers, nextNumberStart, numberEnd } from "./scan.js";
+export { checkSourceNumbers } from "./source-check.js";

@@ -1,0 +1,1 @@
+export { findQuote } from "./find-quote.js";

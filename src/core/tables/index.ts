@@ -1,0 +1,1 @@
+export { checkRowNumbers } from "./row-check.js";

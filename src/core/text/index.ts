@@ -1,0 +1,3 @@
+export { codePointBefore, isWhitespaceChar, isWordChar, splitsSurrogatePair, wordEnd } from "./characters.js";
+export { type LenientToken, tokenizeLenient } from "./tokens.js";
+export { foldWord, forEachWord, splitWords } from "./words.js";

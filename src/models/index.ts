@@ -1,0 +1,2 @@
+export { createEngineGateway } from "./create-model.js";
+export type { ChatMessage, Gateway, GenerateRequest, TokenUsage } from "./types.js";

@@ -1,0 +1,1 @@
+export { createLocalModel } from "./local-model.js";

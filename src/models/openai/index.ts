@@ -1,0 +1,1 @@
+export { createOpenAIChatGateway } from "./chat-gateway.js";
