@@ -1,3 +1,5 @@
+import { aggregateCases } from "../core/index.js";
+import { MAX_EVAL_CASES } from "../limits.js";
 import { VerifiedError } from "./errors.js";
 import { userAbortError } from "./post-json.js";
 import type {
@@ -11,7 +13,7 @@ import type {
 } from "./types.js";
 
 /** Cases per eval request: the service's limit. */
-export const EVAL_PAGE_SIZE = 200;
+export const EVAL_PAGE_SIZE = MAX_EVAL_CASES;
 /** Pages in flight at once unless `concurrency` says otherwise. */
 export const DEFAULT_EVAL_CONCURRENCY = 2;
 
@@ -96,26 +98,10 @@ export async function evalAll(
  */
 export function mergeEvalResults(results: EvalResult[]): EvalResult {
   const cases: EvalCaseResult[] = results.flatMap((result) => result.cases);
-  let scored = 0;
-  let coverageSum = 0;
-  let unsupported = 0;
-  let claims = 0;
-  for (const entry of cases) {
-    if (entry.error !== undefined) continue;
-    scored += 1;
-    coverageSum += entry.coverage;
-    unsupported += entry.unsupported;
-    claims += entry.citations + entry.unsupported;
-  }
   const sum = (pick: (result: EvalResult) => number) =>
     results.reduce((total, result) => total + pick(result), 0);
   return {
-    aggregate: {
-      coverageMean: scored === 0 ? 0 : coverageSum / scored,
-      unsupportedRate: claims === 0 ? 0 : unsupported / claims,
-      n: sum((result) => result.aggregate.n),
-      errored: sum((result) => result.aggregate.errored),
-    },
+    aggregate: aggregateCases(cases),
     cases,
     usage: {
       totalTokens: sum((result) => result.usage.totalTokens),

@@ -2,9 +2,12 @@
 export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
 export {
   addSourceMarker,
+  aggregateCases,
   assembleClaims,
+  type CaseScore,
   type ClaimVerdict,
   checkNumbers,
+  type EvalAggregate,
   judgeClaims,
   type SourcesInput,
   verifyClaims,

@@ -1,3 +1,5 @@
+import { MAX_EVAL_CASES } from "../limits.js";
+
 /**
  * Every error `type` the service returns, with its HTTP status and default message. The README's error
  * reference and the client's error classes are tested against this table.
@@ -9,7 +11,10 @@ export const errorRegistry = {
     message: '"sources" is empty; supply at least one source or set allow_ungrounded.',
   },
   sources_too_large: { status: 400, message: '"sources" text is larger than the budget.' },
-  too_many_cases: { status: 400, message: '"cases" holds more than 200 cases; page larger datasets.' },
+  too_many_cases: {
+    status: 400,
+    message: `"cases" holds more than ${MAX_EVAL_CASES} cases; page larger datasets.`,
+  },
   invalid_key: { status: 401, message: "The API key is missing or not valid." },
   insufficient_quota: {
     status: 402,

@@ -1,3 +1,4 @@
+import { MAX_EVAL_CASES } from "../limits.js";
 import type { Api } from "./api.js";
 import { h, percent, plural } from "./dom.js";
 import { clearError, showError } from "./error-box.js";
@@ -33,7 +34,7 @@ export interface EvalView {
 }
 
 /** The service takes at most this many cases per request; bigger datasets are sent in pages. */
-const pageSize = 200;
+const pageSize = MAX_EVAL_CASES;
 
 /** Wires the Eval tab: load a dataset, run it in pages, show the aggregate and a bar per case. */
 export function createEvalView(elements: EvalElements, dependencies: EvalDependencies): EvalView {

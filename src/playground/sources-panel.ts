@@ -1,3 +1,4 @@
+import { DEFAULT_SOURCES_BUDGET } from "../limits.js";
 import { h } from "./dom.js";
 import { highlightRange } from "./highlight-range.js";
 import type { Range, Source } from "./wire-types.js";
@@ -29,7 +30,7 @@ export interface SourcesPanelElements {
 }
 
 const textFile = /\.(txt|md|markdown|text)$/i;
-const sourcesBudget = 100_000;
+const sourcesBudget = DEFAULT_SOURCES_BUDGET;
 let nextCardNumber = 1;
 
 /** Wires the sources column. */

@@ -1,3 +1,4 @@
+import { DEFAULT_EVAL_CONCURRENCY, DEFAULT_SOURCES_BUDGET } from "../limits.js";
 import type { Gateway } from "../models/index.js";
 
 /** Everything the app needs to know about its deployment; built from flags and environment by `serve`. */
@@ -13,8 +14,8 @@ export interface ServerConfig {
 export const defaultServerConfig: ServerConfig = {
   apiKeys: undefined,
   gatewayKey: undefined,
-  evalConcurrency: 8,
-  sourcesBudget: 100_000,
+  evalConcurrency: DEFAULT_EVAL_CONCURRENCY,
+  sourcesBudget: DEFAULT_SOURCES_BUDGET,
 };
 
 /** What the app is built from; tests pass a scripted gateway and fixed ids. */

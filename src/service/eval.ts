@@ -1,5 +1,6 @@
 import pLimit from "p-limit";
 import type { CheckNumbers, MatchMode, Source } from "../core/index.js";
+import { aggregateCases, type EvalAggregate } from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
 import type { ChatMessage, Gateway } from "../models/index.js";
 import { createVerified } from "./create.js";
@@ -23,7 +24,7 @@ export type EvalCaseOutcome =
 
 /** The eval result in the service's own terms. */
 export interface EvalOutcome {
-  aggregate: { coverageMean: number; unsupportedRate: number; n: number; errored: number };
+  aggregate: EvalAggregate;
   cases: EvalCaseOutcome[];
   usage: { totalTokens: number; modelCalls: number };
 }
@@ -96,28 +97,8 @@ export async function evalVerified(
     );
     if (fatal) throw fatal;
     if (context.signal?.aborted) throw context.signal.reason;
-    return { aggregate: aggregate(cases), cases, usage };
+    return { aggregate: aggregateCases(cases), cases, usage };
   } finally {
     context.signal?.removeEventListener("abort", onCallerAbort);
   }
-}
-
-function aggregate(cases: readonly EvalCaseOutcome[]): EvalOutcome["aggregate"] {
-  let coverageSum = 0;
-  let scored = 0;
-  let unsupported = 0;
-  let claims = 0;
-  for (const result of cases) {
-    if ("error" in result) continue;
-    scored += 1;
-    coverageSum += result.coverage;
-    unsupported += result.unsupported;
-    claims += result.citations + result.unsupported;
-  }
-  return {
-    coverageMean: scored === 0 ? 0 : coverageSum / scored,
-    unsupportedRate: claims === 0 ? 0 : unsupported / claims,
-    n: cases.length,
-    errored: cases.length - scored,
-  };
 }

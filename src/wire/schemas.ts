@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { MAX_CHECK_CLAIMS, MAX_EVAL_CASES, MAX_EXTRACT_FIELDS, MAX_RETRY } from "../limits.js";
 
 // One schema per wire shape: validation, TypeScript types and the OpenAPI document all come from here.
 // Objects are closed (additionalProperties: false) so a misspelt option is an error, not a silent default.
@@ -53,7 +54,7 @@ const minCoverage = Type.Number({
 });
 const retry = Type.Integer({
   minimum: 0,
-  maximum: 5,
+  maximum: MAX_RETRY,
   description: "Regenerate up to N more times while any claim is unsupported.",
 });
 
@@ -80,9 +81,8 @@ export const ExtractRequestSchema = Type.Object(
     sources,
     schema: Type.Record(anyKey, Type.String({ minLength: 1 }), {
       minProperties: 1,
-      maxProperties: 100,
-      description:
-        "Field name mapped to a short, concrete description of the wanted value (1 to 100 fields).",
+      maxProperties: MAX_EXTRACT_FIELDS,
+      description: `Field name mapped to a short, concrete description of the wanted value (1 to ${MAX_EXTRACT_FIELDS} fields).`,
     }),
     mode: Type.Optional(ModeSchema),
   },
@@ -96,7 +96,7 @@ export const EvalRequestSchema = Type.Object(
   {
     model,
     mode: Type.Optional(ModeSchema),
-    cases: Type.Array(EvalCaseSchema, { minItems: 1, description: "1 to 200 cases." }),
+    cases: Type.Array(EvalCaseSchema, { minItems: 1, description: `1 to ${MAX_EVAL_CASES} cases.` }),
     check_numbers: Type.Optional(CheckNumbersSchema),
     retry: Type.Optional(retry),
     min_coverage: Type.Optional(minCoverage),
@@ -114,9 +114,6 @@ export const CandidateClaimSchema = Type.Object(
   closed,
 );
 
-/** Claims one HTTP check request may carry: the core runs on the event loop, so its work per request is bounded. */
-export const maxCheckClaims = 1000;
-
 const checkFields = {
   sources,
   claims: Type.Array(CandidateClaimSchema),
@@ -131,8 +128,8 @@ export const CheckRequestSchema = Type.Object(
   {
     ...checkFields,
     claims: Type.Array(CandidateClaimSchema, {
-      maxItems: maxCheckClaims,
-      description: `Up to ${maxCheckClaims} claims; the check runs on the event loop, so the count is bounded.`,
+      maxItems: MAX_CHECK_CLAIMS,
+      description: `Up to ${MAX_CHECK_CLAIMS} claims; the check runs on the event loop, so the count is bounded.`,
     }),
   },
   closed,

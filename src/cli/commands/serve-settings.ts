@@ -1,3 +1,4 @@
+import { DEFAULT_EVAL_CONCURRENCY, DEFAULT_SOURCES_BUDGET, MAX_EVAL_CONCURRENCY } from "../../limits.js";
 import type { ServerConfig } from "../../server/index.js";
 
 /** Everything `verified serve` (and `--local` runs) needs, read from flags and environment. */
@@ -56,10 +57,16 @@ export function readServeSettings(
     1,
     64,
   );
-  const evalConcurrency = integer(env.VERIFIED_EVAL_CONCURRENCY, 8, "VERIFIED_EVAL_CONCURRENCY", 1, 1000);
+  const evalConcurrency = integer(
+    env.VERIFIED_EVAL_CONCURRENCY,
+    DEFAULT_EVAL_CONCURRENCY,
+    "VERIFIED_EVAL_CONCURRENCY",
+    1,
+    MAX_EVAL_CONCURRENCY,
+  );
   const sourcesBudget = integer(
     env.VERIFIED_SOURCES_BUDGET,
-    100_000,
+    DEFAULT_SOURCES_BUDGET,
     "VERIFIED_SOURCES_BUDGET",
     1,
     10_000_000,

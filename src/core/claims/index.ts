@@ -1,3 +1,4 @@
+export { aggregateCases, type CaseScore, type EvalAggregate } from "./aggregate.js";
 export { checkNumbers } from "./number-check.js";
 export { addSourceMarker } from "./source-marker.js";
 export {

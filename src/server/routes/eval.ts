@@ -1,12 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../../errors/index.js";
+import { MAX_EVAL_CASES } from "../../limits.js";
 import { checkSourceIds, evalVerified } from "../../service/index.js";
 import { ErrorBodySchema, type EvalRequest, EvalRequestSchema, EvalResultSchema } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
-
-/** The most cases one eval request may carry; larger datasets are paged by the client. */
-export const maxEvalCases = 200;
 
 /** `POST /v1/verified/eval`: many create-style cases, scored and aggregated. */
 export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -16,18 +14,17 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
       bodyLimit: 64 * 1024 * 1024,
       schema: {
         summary: "Evaluate groundedness over a dataset",
-        description:
-          "Runs up to 200 cases like create, with bounded concurrency, and aggregates their coverage.",
+        description: `Runs up to ${MAX_EVAL_CASES} cases like create, with bounded concurrency, and aggregates their coverage.`,
         body: EvalRequestSchema,
         response: { 200: EvalResultSchema, default: ErrorBodySchema },
       },
       preValidation: async (request) => {
         // Counted before validation: an oversized batch is told to page, whatever else is wrong with it.
         const cases = (request.body as { cases?: unknown } | undefined)?.cases;
-        if (Array.isArray(cases) && cases.length > maxEvalCases) {
+        if (Array.isArray(cases) && cases.length > MAX_EVAL_CASES) {
           throw new ServiceError(
             "too_many_cases",
-            `"cases" holds ${cases.length} cases; the limit is ${maxEvalCases} per request. Page larger datasets (the client's evalAll does).`,
+            `"cases" holds ${cases.length} cases; the limit is ${MAX_EVAL_CASES} per request. Page larger datasets (the client's evalAll does).`,
             { param: "cases" },
           );
         }

@@ -1,0 +1,40 @@
+/** The scores of one eval case that finished. */
+export interface CaseScore {
+  coverage: number;
+  citations: number;
+  unsupported: number;
+}
+
+/** The aggregate of an eval run (the wire's `aggregate`, in camelCase). */
+export interface EvalAggregate {
+  coverageMean: number;
+  unsupportedRate: number;
+  n: number;
+  errored: number;
+}
+
+/**
+ * The one eval aggregation, used by the service for a request and by the client to merge pages:
+ * `coverageMean` is the mean over cases without an error (not a mean of page means), `unsupportedRate` is
+ * total unsupported claims over total claims; both are 0 when no case is left. O(cases).
+ */
+export function aggregateCases(cases: readonly (CaseScore | { error: unknown })[]): EvalAggregate {
+  let coverageSum = 0;
+  let scored = 0;
+  let unsupported = 0;
+  let claims = 0;
+  for (const entry of cases) {
+    if ("error" in entry && entry.error !== undefined) continue;
+    const score = entry as CaseScore;
+    scored += 1;
+    coverageSum += score.coverage;
+    unsupported += score.unsupported;
+    claims += score.citations + score.unsupported;
+  }
+  return {
+    coverageMean: scored === 0 ? 0 : coverageSum / scored,
+    unsupportedRate: claims === 0 ? 0 : unsupported / claims,
+    n: cases.length,
+    errored: cases.length - scored,
+  };
+}
