@@ -3,12 +3,16 @@ import { createOpenAIChatGateway } from "./openai/index.js";
 import { createModelRouter } from "./router.js";
 import type { Gateway } from "./types.js";
 
-/** The model backends of one process: the local model, and the OpenAI-compatible gateway when configured. */
-export function createEngineGateway(settings: {
+/** Where the remote models are: an OpenAI-compatible gateway, or none (the local model only). */
+export interface ModelBackendSettings {
+  /** Base URL of the gateway (`…/v1`), or undefined for the local model only. */
   gatewayURL: string | undefined;
   gatewayHeaders: Record<string, string>;
   gatewayTimeoutMs: number;
-}): Gateway {
+}
+
+/** The model backends of one process: the local model, and the OpenAI-compatible gateway when configured. */
+export function createModelBackend(settings: ModelBackendSettings): Gateway {
   const remote =
     settings.gatewayURL === undefined
       ? undefined

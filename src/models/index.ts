@@ -1,2 +1,2 @@
-export { createEngineGateway } from "./create-model.js";
+export { createModelBackend, type ModelBackendSettings } from "./create-model.js";
 export type { ChatMessage, Gateway, GenerateRequest, TokenUsage } from "./types.js";

@@ -1,2 +1,4 @@
+export type { CreateAppOptions } from "./app.js";
 export { createApp } from "./app.js";
-export type { ServerConfig } from "./config.js";
+export type { AppDeps, ServerConfig } from "./config.js";
+export { defaultServerConfig } from "./config.js";

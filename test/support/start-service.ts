@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { createEngineGateway } from "../../src/models/create-model.js";
+import { createModelBackend } from "../../src/models/create-model.js";
 import { createApp } from "../../src/server/app.js";
 import { defaultServerConfig, type ServerConfig } from "../../src/server/config.js";
 
@@ -43,7 +43,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     },
   };
   const app = await createApp({
-    gateway: createEngineGateway({
+    gateway: createModelBackend({
       gatewayURL: options.gatewayURL,
       gatewayHeaders: options.gatewayHeaders ?? {},
       gatewayTimeoutMs: options.gatewayTimeoutMs ?? 5_000,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_BASE_URL, type FetchLike, Verified } from "../../client/index.js";
-import { createEngineGateway } from "../../models/index.js";
+import { createModelBackend } from "../../models/index.js";
 import { createApp } from "../../server/index.js";
 import { CliInputError } from "../input/index.js";
 import { readServeSettings } from "./serve-settings.js";
@@ -40,7 +40,7 @@ export async function createCliClient(
     if (!outcome.ok) throw new CliInputError(outcome.message);
     const { settings } = outcome;
     const app = await createApp({
-      gateway: createEngineGateway(settings),
+      gateway: createModelBackend(settings),
       config: { ...settings.config, apiKeys: undefined },
       logger: false,
     });

@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import type { Writable } from "node:stream";
-import { createEngineGateway } from "../../models/index.js";
+import { createModelBackend } from "../../models/index.js";
 import { createApp } from "../../server/index.js";
 import { createBatchedLogStream } from "./log-stream.js";
 import { readServeSettings, type ServeFlags, type ServeSettings } from "./serve-settings.js";
@@ -49,7 +49,7 @@ async function serve(
   io: { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable },
 ): Promise<number> {
   const app = await createApp({
-    gateway: createEngineGateway(settings),
+    gateway: createModelBackend(settings),
     config: settings.config,
     logger: { level: io.env.VERIFIED_LOG_LEVEL ?? "info", stream: createBatchedLogStream(io.stdout) },
   });
