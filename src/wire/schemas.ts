@@ -197,13 +197,11 @@ export const CreateResultSchema = Type.Object({
 });
 export type CreateResult = Static<typeof CreateResultSchema>;
 
-export const FieldResultSchema = Type.Object({
-  value: Type.Union([Type.String(), Type.Null()]),
-  source: Type.Optional(Type.String()),
-  range: Type.Optional(range),
-  grounded: Type.Boolean(),
-  reason: Type.Optional(Type.Literal("not_found")),
-});
+/** A field found verbatim (with its source and range), or not found (null, with the reason). */
+export const FieldResultSchema = Type.Union([
+  Type.Object({ value: Type.String(), source: Type.String(), range, grounded: Type.Literal(true) }),
+  Type.Object({ value: Type.Null(), grounded: Type.Literal(false), reason: Type.Literal("not_found") }),
+]);
 
 export const ExtractResultSchema = Type.Object({
   id: Type.String(),
