@@ -34,6 +34,19 @@ describe("splitBlocks", () => {
       blocks: [{ header: null, rows: ["| Subtotal | 10 |", "| Total | 12 |"] }],
     },
     {
+      name: "a table needs no outer pipes: the same table the row check reads",
+      text: "Quarter | Revenue\n---|---\nQ1 | 3.9\nQ2 | 4.2",
+      blocks: [{ header: "Quarter | Revenue", rows: ["Q1 | 3.9", "Q2 | 4.2"] }],
+    },
+    {
+      name: "a prose line ends a table",
+      text: "| A | B |\n|---|---|\n| 1 | 2 |\nDone.",
+      blocks: [
+        { header: "| A | B |", rows: ["| 1 | 2 |"] },
+        { line: "Done.", next: null },
+      ],
+    },
+    {
       name: "a blank line ends a table",
       text: "| A | B |\n|---|---|\n| 1 | 2 |\n\n| Total | 3 |",
       blocks: [

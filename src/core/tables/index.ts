@@ -1,1 +1,2 @@
+export { type MarkdownTable, parseMarkdownTables, type TableCell } from "./markdown-tables.js";
 export { checkRowNumbers } from "./row-check.js";
