@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,6 +86,38 @@ function markOffset(page: Page): Promise<number> {
       offset += node.textContent?.length ?? 0;
     }
     return -1;
+  });
+}
+
+/**
+ * A reverse proxy on 127.0.0.1 that serves the service under `/verified/`, as a deployment behind a path
+ * prefix would; anything outside the prefix is a 404, so a call that ignores the prefix fails.
+ */
+function startPrefixProxy(target: string): Promise<{ server: Server; url: string }> {
+  const prefix = "/verified";
+  const server = createHttpServer((incoming, outgoing) => {
+    const path = incoming.url ?? "/";
+    if (!path.startsWith(`${prefix}/`)) {
+      outgoing.writeHead(404, { "content-type": "text/plain" }).end(`not under ${prefix}/`);
+      return;
+    }
+    const forwarded = httpRequest(
+      `${target}${path.slice(prefix.length)}`,
+      { method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on("error", () => outgoing.writeHead(502).end());
+    incoming.pipe(forwarded);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      resolve({ server, url: `http://127.0.0.1:${port}${prefix}/` });
+    });
   });
 }
 
@@ -457,6 +490,25 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     expect(requestedUrls.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith("data:"))).toEqual(
       [],
     );
+  });
+
+  it("works behind a path prefix: the client calls the service under the page's own path", async () => {
+    const proxy = await startPrefixProxy(baseUrl);
+    const prefixed = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const prefixedPage = await prefixed.newPage();
+      await prefixedPage.goto(proxy.url);
+      await prefixedPage.fill("#api-key", apiKey);
+      const [response] = await Promise.all([
+        prefixedPage.waitForResponse(isPost("/verified/v1/verified")),
+        prefixedPage.click("#ask-sample"),
+      ]);
+      expect(response.status()).toBe(200);
+      await prefixedPage.locator(".answer .chip").first().waitFor();
+    } finally {
+      await prefixed.close();
+      await new Promise((resolve) => proxy.server.close(resolve));
+    }
   });
 
   it("is readable at 360 px wide in dark mode", async () => {

@@ -1,12 +1,12 @@
-import { createApi } from "./api.js";
-import { bindApiKeyField } from "./api-key-field.js";
-import { createAskView } from "./ask-view.js";
+import type { MatchMode } from "../client/index.js";
 import { byId } from "./dom.js";
-import { createEvalView } from "./eval-view.js";
-import { createExtractView } from "./extract-view.js";
+import { pageClient } from "./page-client.js";
 import { sampleDataset, sampleFields, sampleQuestion, sampleSources } from "./sample.js";
-import { createSourcesPanel } from "./sources-panel.js";
-import type { MatchMode } from "./wire-types.js";
+import { bindApiKeyField } from "./views/api-key-field.js";
+import { createAskView } from "./views/ask-view.js";
+import { createEvalView } from "./views/eval-view.js";
+import { createExtractView } from "./views/extract-view.js";
+import { createSourcesPanel } from "./views/sources-panel.js";
 
 type TabName = "ask" | "extract" | "eval";
 
@@ -20,7 +20,8 @@ function sessionStore(): Storage | null {
 
 const keyInput = byId<HTMLInputElement>("api-key");
 const getKey = bindApiKeyField(keyInput, sessionStore());
-const api = createApi({ getKey });
+// The package's own client, aimed at wherever this page was served from (path prefix included).
+const client = pageClient({ getKey, pageUrl: document.baseURI });
 const modelInput = byId<HTMLInputElement>("model");
 const modeSelect = byId<HTMLSelectElement>("mode");
 const model = () => modelInput.value.trim();
@@ -55,7 +56,7 @@ const ask = createAskView(
     error: byId("ask-error"),
     result: byId("ask-result"),
   },
-  { api, sources, model, mode },
+  { client, sources, model, mode },
 );
 
 const extract = createExtractView(
@@ -68,7 +69,7 @@ const extract = createExtractView(
     error: byId("extract-error"),
     result: byId("extract-result"),
   },
-  { api, sources, model, mode },
+  { client, sources, model, mode },
 );
 
 const evaluation = createEvalView(
@@ -82,7 +83,7 @@ const evaluation = createEvalView(
     result: byId("eval-result"),
   },
   {
-    api,
+    client,
     model,
     mode,
     openCase: (item, label) => {

@@ -1,4 +1,4 @@
-import type { Message, Source } from "./wire-types.js";
+import type { Message, Source } from "../client/index.js";
 
 /** One evaluation case as the dataset file holds it: the request part plus an optional label. */
 export interface DatasetCase {

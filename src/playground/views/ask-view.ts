@@ -1,12 +1,10 @@
-import { answerSegments } from "./answer-segments.js";
-import type { Api } from "./api.js";
-import { h, plural } from "./dom.js";
+import type { CreateParams, CreateResult, MatchMode, Message, Source, Verified } from "../../client/index.js";
+import { h, plural } from "../dom.js";
 import { clearError, showError } from "./error-box.js";
-import { reasonInWords } from "./reason-in-words.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
+import { answerSegments, reasonInWords } from "./result-text.js";
 import { createLatestRunner } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
-import type { CreateRequest, CreateResult, MatchMode, Message, Source } from "./wire-types.js";
 
 /** Elements of the Ask tab; all exist in index.html. */
 export interface AskElements {
@@ -27,7 +25,8 @@ export interface AskElements {
 
 /** What the Ask tab needs from the rest of the page. */
 export interface AskDependencies {
-  api: Api;
+  /** The package's client, built with the key as typed now. */
+  client: () => Verified;
   sources: SourcesPanel;
   model: () => string;
   mode: () => MatchMode;
@@ -45,29 +44,29 @@ export interface AskView {
 
 /** Wires the Ask tab: the create call and its result with citation chips, dropped claims and coverage. */
 export function createAskView(elements: AskElements, dependencies: AskDependencies): AskView {
-  const { api, sources } = dependencies;
+  const { client, sources } = dependencies;
   let contextMessages: Message[] = [];
   let shownSources: readonly Source[] | null = null;
   const runLatest = createLatestRunner(elements);
 
-  function buildRequest(): CreateRequest | string {
+  function buildRequest(): CreateParams | string {
     const question = elements.question.value.trim();
     if (question === "") return "Type a question first.";
     const model = dependencies.model();
     if (model === "") return "Enter a model id (local runs the built-in model).";
-    const request: CreateRequest = {
+    const request: CreateParams = {
       model,
       messages: [...contextMessages, { role: "user", content: question }],
       sources: sources.getSources(),
       mode: dependencies.mode(),
     };
     const checkNumbers = elements.checkNumbers.value;
-    if (checkNumbers === "source" || checkNumbers === "row") request.check_numbers = checkNumbers;
+    if (checkNumbers === "source" || checkNumbers === "row") request.checkNumbers = checkNumbers;
     const retry = elements.retry.valueAsNumber;
     if (Number.isFinite(retry) && retry > 0) request.retry = retry;
     const minCoverage = elements.minCoverage.valueAsNumber;
-    if (Number.isFinite(minCoverage) && minCoverage > 0) request.min_coverage = minCoverage;
-    if (elements.allowUngrounded.checked) request.allow_ungrounded = true;
+    if (Number.isFinite(minCoverage) && minCoverage > 0) request.minCoverage = minCoverage;
+    if (elements.allowUngrounded.checked) request.allowUngrounded = true;
     return request;
   }
 
@@ -81,7 +80,7 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     const started = performance.now();
     await runLatest(
       "Asking…",
-      (signal) => api.create(request, signal),
+      (signal) => client().create(request, { signal }),
       (result) => {
         shownSources = request.sources;
         renderResult(result, request.sources, performance.now() - started);

@@ -1,7 +1,7 @@
-import { DEFAULT_SOURCES_BUDGET } from "../limits.js";
-import { h } from "./dom.js";
-import { highlightRange } from "./highlight-range.js";
-import type { Range, Source } from "./wire-types.js";
+import type { Range, Source } from "../../client/index.js";
+import { DEFAULT_SOURCES_BUDGET } from "../../limits.js";
+import { h } from "../dom.js";
+import { highlightRange } from "./result-text.js";
 
 /** The sources column: editable sources, and a read-only view of the sources a result was made from. */
 export interface SourcesPanel {

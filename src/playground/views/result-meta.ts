@@ -1,5 +1,5 @@
-import { h, percent, plural } from "./dom.js";
-import type { Usage } from "./wire-types.js";
+import type { CallUsage } from "../../client/index.js";
+import { h, percent, plural } from "../dom.js";
 
 let meterCount = 1;
 
@@ -21,11 +21,11 @@ export function coverageMeter(coverage: number, grounded: number, total: number,
 }
 
 /** One line of provenance: model, calls, tokens, result id and how long the page waited. */
-export function usageLine(model: string, usage: Usage, elapsedMs: number, id?: string): HTMLElement {
+export function usageLine(model: string, usage: CallUsage, elapsedMs: number, id?: string): HTMLElement {
   const parts = [
     `model ${model}`,
-    plural(usage.model_calls, "model call"),
-    plural(usage.total_tokens, "token"),
+    plural(usage.modelCalls, "model call"),
+    plural(usage.totalTokens, "token"),
     ...(id === undefined ? [] : [id]),
     `${Math.round(elapsedMs).toLocaleString("en")} ms`,
   ];

@@ -1,11 +1,10 @@
-import type { Api } from "./api.js";
-import { h } from "./dom.js";
+import type { ExtractParams, ExtractResult, MatchMode, Source, Verified } from "../../client/index.js";
+import { h } from "../dom.js";
 import { clearError, showError } from "./error-box.js";
-import { reasonInWords } from "./reason-in-words.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
+import { reasonInWords } from "./result-text.js";
 import { createLatestRunner } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
-import type { ExtractRequest, ExtractResult, MatchMode, Source } from "./wire-types.js";
 
 /** Elements of the Extract tab; all exist in index.html. */
 export interface ExtractElements {
@@ -20,7 +19,8 @@ export interface ExtractElements {
 
 /** What the Extract tab needs from the rest of the page. */
 export interface ExtractDependencies {
-  api: Api;
+  /** The package's client, built with the key as typed now. */
+  client: () => Verified;
   sources: SourcesPanel;
   model: () => string;
   mode: () => MatchMode;
@@ -38,7 +38,7 @@ let rowCount = 1;
 
 /** Wires the Extract tab: name/description rows in, a table of verified values out. */
 export function createExtractView(elements: ExtractElements, dependencies: ExtractDependencies): ExtractView {
-  const { api, sources } = dependencies;
+  const { client, sources } = dependencies;
   let shownSources: readonly Source[] | null = null;
   const runLatest = createLatestRunner(elements);
 
@@ -107,7 +107,7 @@ export function createExtractView(elements: ExtractElements, dependencies: Extra
       showError(elements.error, new Error(fields));
       return;
     }
-    const request: ExtractRequest = {
+    const request: ExtractParams = {
       model: dependencies.model(),
       sources: sources.getSources(),
       schema: fields,
@@ -116,7 +116,7 @@ export function createExtractView(elements: ExtractElements, dependencies: Extra
     const started = performance.now();
     await runLatest(
       "Extracting…",
-      (signal) => api.extract(request, signal),
+      (signal) => client().extract(request, { signal }),
       (result) => {
         shownSources = request.sources;
         render(result, request.sources, performance.now() - started);
@@ -131,8 +131,8 @@ export function createExtractView(elements: ExtractElements, dependencies: Extra
     const valueButtons: HTMLButtonElement[] = [];
     const rows = entries.map(([name, field]) => {
       let valueCell: HTMLElement;
-      const { value, source, range } = field;
-      if (value !== null && source !== undefined && range !== undefined) {
+      if (field.value !== null) {
+        const { value, source, range } = field;
         const button = h(
           "button",
           {
@@ -155,7 +155,8 @@ export function createExtractView(elements: ExtractElements, dependencies: Extra
         valueCell = h(
           "td",
           { class: "not-found" },
-          value === null ? "not found" : value,
+          "not found",
+          // The wire schema leaves `reason` optional, so it is checked rather than assumed.
           field.reason !== undefined && h("span", { class: "reason" }, ` — ${reasonInWords(field.reason)}`),
         );
       }
@@ -164,7 +165,7 @@ export function createExtractView(elements: ExtractElements, dependencies: Extra
         {},
         h("th", { scope: "row" }, name),
         valueCell,
-        h("td", {}, source ?? "—"),
+        h("td", {}, field.value === null ? "—" : field.source),
         h(
           "td",
           {},

@@ -1,10 +1,8 @@
-import { MAX_EVAL_CASES } from "../limits.js";
-import type { Api } from "./api.js";
-import { h, percent, plural } from "./dom.js";
+import type { EvalAllResult, MatchMode, Verified } from "../../client/index.js";
+import { MAX_EVAL_CASES } from "../../limits.js";
+import { h, percent, plural } from "../dom.js";
+import { type DatasetCase, parseDataset } from "../parse-dataset.js";
 import { clearError, showError } from "./error-box.js";
-import { mergeEvalResults } from "./merge-eval-results.js";
-import { type DatasetCase, parseDataset } from "./parse-dataset.js";
-import type { EvalResult, MatchMode } from "./wire-types.js";
 
 /** Elements of the Eval tab; all exist in index.html. */
 export interface EvalElements {
@@ -19,7 +17,8 @@ export interface EvalElements {
 
 /** What the Eval tab needs from the rest of the page. */
 export interface EvalDependencies {
-  api: Api;
+  /** The package's client, built with the key as typed now. */
+  client: () => Verified;
   model: () => string;
   mode: () => MatchMode;
   /** Opens one case in the Ask tab. */
@@ -33,7 +32,7 @@ export interface EvalView {
   setDataset(cases: readonly DatasetCase[], name: string): void;
 }
 
-/** The service takes at most this many cases per request; bigger datasets are sent in pages. */
+/** Cases per request: the service's limit; the client's `evalAll` sends bigger datasets in pages. */
 const pageSize = MAX_EVAL_CASES;
 
 /** Wires the Eval tab: load a dataset, run it in pages, show the aggregate and a bar per case. */
@@ -75,23 +74,23 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
     running = true;
     elements.submit.disabled = true;
     const started = performance.now();
+    const progressText = (done: number) =>
+      cases.length <= pageSize
+        ? `Running ${plural(cases.length, "case")}…`
+        : `Running cases ${done + 1}–${Math.min(done + pageSize, cases.length)} of ${cases.length}…`;
+    elements.status.textContent = progressText(0);
     try {
-      const pages: EvalResult[] = [];
-      for (let start = 0; start < cases.length; start += pageSize) {
-        const page = cases.slice(start, start + pageSize);
-        elements.status.textContent =
-          cases.length <= pageSize
-            ? `Running ${plural(cases.length, "case")}…`
-            : `Running cases ${start + 1}–${start + page.length} of ${cases.length}…`;
-        pages.push(
-          await dependencies.api.evaluate({
-            model,
-            mode,
-            cases: page.map((item) => ({ messages: item.messages, sources: item.sources })),
-          }),
-        );
-      }
-      render(mergeEvalResults(pages), cases, model, performance.now() - started);
+      // One page at a time, as the page always did: a rate limit on a gateway model then stops one request.
+      const result = await dependencies.client().evalAll({
+        model,
+        mode,
+        cases: [...cases],
+        concurrency: 1,
+        onProgress: ({ done, total }) => {
+          if (done < total) elements.status.textContent = progressText(done);
+        },
+      });
+      render(result, cases, model, performance.now() - started);
       elements.status.textContent = "Done.";
     } catch (error) {
       elements.status.textContent = "";
@@ -102,15 +101,20 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
     }
   }
 
-  function render(result: EvalResult, cases: readonly DatasetCase[], model: string, elapsedMs: number): void {
+  function render(
+    result: EvalAllResult,
+    cases: readonly DatasetCase[],
+    model: string,
+    elapsedMs: number,
+  ): void {
     const { aggregate, usage } = result;
     const figures: [string, string][] = [
       ["Cases", String(aggregate.n)],
       ["Errored", String(aggregate.errored)],
-      ["Coverage mean", percent(aggregate.coverage_mean)],
-      ["Unsupported rate", percent(aggregate.unsupported_rate)],
-      ["Model calls", usage.model_calls.toLocaleString("en")],
-      ["Tokens", usage.total_tokens.toLocaleString("en")],
+      ["Coverage mean", percent(aggregate.coverageMean)],
+      ["Unsupported rate", percent(aggregate.unsupportedRate)],
+      ["Model calls", usage.modelCalls.toLocaleString("en")],
+      ["Tokens", usage.totalTokens.toLocaleString("en")],
     ];
     const showNumbers = result.cases.length <= 40;
     const bars = result.cases.map((item, index) => {

@@ -1,4 +1,6 @@
-import type { Citation } from "./wire-types.js";
+// How a result reads on the page: the answer cut at its citation markers, a source cut at a cited range,
+// and reason codes in words.
+import type { Citation, Range } from "../../client/index.js";
 
 /** A run of answer text, or one `[id]` marker tied to the citation it stands for. */
 export type AnswerSegment =
@@ -42,4 +44,35 @@ export function answerSegments(text: string, citations: readonly Citation[]): An
     segments.push({ kind: "citation", citationIndex, label: `[${citation.source}]` });
   }
   return segments;
+}
+
+/** A source text cut into the part before a range, the range itself and the part after it. */
+export interface HighlightParts {
+  before: string;
+  highlighted: string;
+  after: string;
+}
+
+/**
+ * Splits `text` at the half-open range `[start, end)`. The range comes from the service's deterministic
+ * match, so the quote is never searched for again: a range that does not fit the text (stale or
+ * malformed) gives null rather than a guess.
+ */
+export function highlightRange(text: string, range: Range): HighlightParts | null {
+  const [start, end] = range;
+  if (!Number.isInteger(start) || !Number.isInteger(end)) return null;
+  if (start < 0 || end < start || end > text.length) return null;
+  return { before: text.slice(0, start), highlighted: text.slice(start, end), after: text.slice(end) };
+}
+
+const words: Record<string, string> = {
+  quote_not_found: "quote not found in the source",
+  unknown_source: "cites a source that was not supplied",
+  number_not_found: "a number is not in the cited source/cell",
+  not_found: "not found in any source",
+};
+
+/** The reason code of a dropped claim or field, said in words; an unknown code is shown as it is. */
+export function reasonInWords(reason: string): string {
+  return Object.hasOwn(words, reason) ? (words[reason] as string) : reason;
 }

@@ -1,24 +1,24 @@
-import { ApiError } from "./api.js";
-import { h } from "./dom.js";
-import { reasonInWords } from "./reason-in-words.js";
+import { AuthenticationError, UngroundedError, VerifiedError } from "../../client/index.js";
+import { h } from "../dom.js";
+import { reasonInWords } from "./result-text.js";
 
 const hints: Record<string, string> = {
   invalid_key:
     "Enter your API key at the top of the page. With the local model and no VERIFIED_API_KEYS set on the service, any value works.",
-  network_error: "Check that the service is still running, then try again.",
+  connection_error: "Check that the service is still running, then try again.",
 };
 
 /** Shows a failed action's error in words next to the action, with the service's code and status. */
 export function showError(box: HTMLElement, error: unknown): void {
   box.replaceChildren();
   box.hidden = false;
-  if (!(error instanceof ApiError)) {
+  if (!(error instanceof VerifiedError)) {
     box.append(h("p", { class: "error-message" }, error instanceof Error ? error.message : String(error)));
     return;
   }
   const where = error.status === 0 ? "no response" : `HTTP ${error.status}`;
   box.append(
-    h("p", { class: "error-message" }, error.message),
+    h("p", { class: "error-message" }, messageOf(error)),
     h(
       "p",
       { class: "error-code" },
@@ -30,7 +30,7 @@ export function showError(box: HTMLElement, error: unknown): void {
   );
   const hint = hints[error.type];
   if (hint !== undefined) box.append(h("p", { class: "error-hint" }, hint));
-  if (error.unsupported.length > 0) {
+  if (error instanceof UngroundedError && error.unsupported.length > 0) {
     box.append(
       h(
         "ul",
@@ -47,6 +47,16 @@ export function showError(box: HTMLElement, error: unknown): void {
       ),
     );
   }
+}
+
+/**
+ * The message to show. The client adds a hint for programmers to a refused call sent without a key (it
+ * names its constructor option); the page's own hint says where the key goes instead, as the CLI's does.
+ */
+function messageOf(error: VerifiedError): string {
+  return error instanceof AuthenticationError
+    ? error.message.replace(/ No API key was sent:.*$/, "")
+    : error.message;
 }
 
 /** Hides and empties an error box. */

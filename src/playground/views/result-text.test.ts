@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import type { Citation, Range } from "../../client/index.js";
+import { type AnswerSegment, answerSegments, highlightRange, reasonInWords } from "./result-text.js";
+
+const cite = (source: string, quote = "q"): Citation => ({
+  claim: "c",
+  quote,
+  source,
+  range: [0, quote.length],
+});
+
+describe("answerSegments", () => {
+  it.each<{ name: string; text: string; citations: Citation[]; expected: AnswerSegment[] }>([
+    {
+      name: "one marker per claim",
+      text: "It rose [a]. It fell [b].",
+      citations: [cite("a"), cite("b")],
+      expected: [
+        { kind: "text", text: "It rose " },
+        { kind: "citation", citationIndex: 0, label: "[a]" },
+        { kind: "text", text: ". It fell " },
+        { kind: "citation", citationIndex: 1, label: "[b]" },
+        { kind: "text", text: "." },
+      ],
+    },
+    {
+      name: "the same source twice maps to its citations in order",
+      text: "X [a] Y [b] Z [a]",
+      citations: [cite("a", "x"), cite("b"), cite("a", "z")],
+      expected: [
+        { kind: "text", text: "X " },
+        { kind: "citation", citationIndex: 0, label: "[a]" },
+        { kind: "text", text: " Y " },
+        { kind: "citation", citationIndex: 1, label: "[b]" },
+        { kind: "text", text: " Z " },
+        { kind: "citation", citationIndex: 2, label: "[a]" },
+      ],
+    },
+    {
+      name: "brackets naming no citation stay text",
+      text: "See [1] and [note.md] [x]",
+      citations: [cite("note.md")],
+      expected: [
+        { kind: "text", text: "See [1] and " },
+        { kind: "citation", citationIndex: 0, label: "[note.md]" },
+        { kind: "text", text: " [x]" },
+      ],
+    },
+    {
+      name: "a citation without a marker is appended",
+      text: "Plain text.",
+      citations: [cite("a")],
+      expected: [
+        { kind: "text", text: "Plain text. " },
+        { kind: "citation", citationIndex: 0, label: "[a]" },
+      ],
+    },
+    {
+      name: "no citations",
+      text: "I answer only from sources.",
+      citations: [],
+      expected: [{ kind: "text", text: "I answer only from sources." }],
+    },
+    { name: "empty text", text: "", citations: [], expected: [] },
+  ])("$name", ({ text, citations, expected }) => {
+    expect(answerSegments(text, citations)).toEqual(expected);
+  });
+});
+
+describe("highlightRange", () => {
+  it.each<{ name: string; text: string; range: Range; expected: ReturnType<typeof highlightRange> }>([
+    {
+      name: "a range in the middle",
+      text: "Revenue rose 12% in Q3.",
+      range: [8, 16],
+      expected: { before: "Revenue ", highlighted: "rose 12%", after: " in Q3." },
+    },
+    {
+      name: "the whole text",
+      text: "abc",
+      range: [0, 3],
+      expected: { before: "", highlighted: "abc", after: "" },
+    },
+    {
+      name: "an empty range at the end",
+      text: "abc",
+      range: [3, 3],
+      expected: { before: "abc", highlighted: "", after: "" },
+    },
+    {
+      name: "UTF-16 code units, not code points (the emoji is two units)",
+      text: "a😀b café",
+      range: [1, 4],
+      expected: { before: "a", highlighted: "😀b", after: " café" },
+    },
+    { name: "end past the text", text: "abc", range: [1, 4], expected: null },
+    { name: "negative start", text: "abc", range: [-1, 2], expected: null },
+    { name: "end before start", text: "abc", range: [2, 1], expected: null },
+    { name: "fractional offsets", text: "abc", range: [0.5, 2], expected: null },
+  ])("$name", ({ text, range, expected }) => {
+    expect(highlightRange(text, range)).toEqual(expected);
+  });
+
+  it("splits at the range even when the quote also occurs earlier", () => {
+    // The second "the cat" is the cited one; a search would find the first.
+    const text = "the cat sat; later the cat slept";
+    const parts = highlightRange(text, [19, 26]);
+    expect(parts).toEqual({ before: "the cat sat; later ", highlighted: "the cat", after: " slept" });
+  });
+
+  it("reassembles the original text for every range of a planted span", () => {
+    const text = "α β γ — 42 units, then 4.2 units.";
+    for (let start = 0; start <= text.length; start++) {
+      for (let end = start; end <= text.length; end++) {
+        const parts = highlightRange(text, [start, end]);
+        expect(parts).not.toBeNull();
+        if (parts === null) continue;
+        expect(parts.before + parts.highlighted + parts.after).toBe(text);
+        expect(parts.highlighted).toBe(text.slice(start, end));
+      }
+    }
+  });
+});
+
+describe("reasonInWords", () => {
+  it.each([
+    ["quote_not_found", "quote not found in the source"],
+    ["unknown_source", "cites a source that was not supplied"],
+    ["number_not_found", "a number is not in the cited source/cell"],
+    ["not_found", "not found in any source"],
+    ["something_new", "something_new"],
+    ["toString", "toString"],
+  ])("%s → %s", (reason, expected) => {
+    expect(reasonInWords(reason)).toBe(expected);
+  });
+});
