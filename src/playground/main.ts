@@ -2,11 +2,13 @@ import type { MatchMode } from "../client/index.js";
 import { byId } from "./dom.js";
 import { pageClient } from "./page-client.js";
 import { sampleDataset, sampleFields, sampleQuestion, sampleSources } from "./sample.js";
-import { bindApiKeyField } from "./views/api-key-field.js";
-import { createAskView } from "./views/ask-view.js";
-import { createEvalView } from "./views/eval-view.js";
-import { createExtractView } from "./views/extract-view.js";
-import { createSourcesPanel } from "./views/sources-panel.js";
+import {
+  bindApiKeyField,
+  createAskView,
+  createEvalView,
+  createExtractView,
+  createSourcesPanel,
+} from "./views/index.js";
 
 type TabName = "ask" | "extract" | "eval";
 

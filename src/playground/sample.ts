@@ -1,4 +1,4 @@
-import { sampleQuestion, sampleSchema, sampleSources } from "../models/local/sample.js";
+import { sampleQuestion, sampleSchema, sampleSources } from "../sample.js";
 import type { DatasetCase } from "./parse-dataset.js";
 
 // The same sample the local model is tuned and tested on, so the first click shows a real, grounded answer.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Source } from "../../src/core/types.js";
-import { sampleQuestion, sampleSchema, sampleSources } from "../../src/models/local/sample.js";
+import { sampleQuestion, sampleSchema, sampleSources } from "../../src/sample.js";
 import { report, startWithGateway, startWithoutGateway } from "./harness.js";
 
 // The built-in `local` model end to end: no gateway configured, every operation over HTTP.

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Source } from "../../core/types.js";
+import { sampleQuestion, sampleSources } from "../../sample.js";
 import { DEFAULT_CLAIM_SELECTION, findClaimSentences } from "./claim-sentences.js";
-import { sampleQuestion, sampleSources } from "./sample.js";
 
 const german: Source[] = [
   {

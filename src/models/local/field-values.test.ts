@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Source } from "../../core/types.js";
+import { sampleSchema, sampleSources } from "../../sample.js";
 import { findFieldValues } from "./field-values.js";
-import { sampleSchema, sampleSources } from "./sample.js";
 
 const invoice: Source = {
   id: "invoice",

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { verifyClaims } from "../../core/claims/verify-claims.js";
 import { verifyFields } from "../../core/fields/verify-fields.js";
 import type { Source } from "../../core/types.js";
+import { sampleQuestion, sampleSchema, sampleSources } from "../../sample.js";
 import type { ChatMessage, GenerateRequest, GenerateTask } from "../types.js";
 import { createLocalModel, LOCAL_MODEL_ID } from "./local-model.js";
-import { sampleQuestion, sampleSchema, sampleSources } from "./sample.js";
 import { countTokens } from "./terms.js";
 
 const model = createLocalModel();

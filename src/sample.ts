@@ -1,4 +1,4 @@
-import type { Source } from "../../core/index.js";
+import type { Source } from "./core/index.js";
 
 /**
  * A small, realistic request for demos and tests: a fictional company's annual summary (paragraphs
