@@ -1,4 +1,12 @@
-import type { CallUsage, EvalAggregate, EvalAllResult, EvalCaseError, MatchMode } from "../client/index.js";
+import type {
+  CallUsage,
+  EvalAggregate,
+  EvalAllResult,
+  EvalCaseError,
+  MatchMode,
+  UnsupportedClaim,
+} from "../client/index.js";
+import type { BaselineComparison } from "./compare-baseline.js";
 
 /** One dataset case in a report: its scores, or its error, and whether it meets the threshold. */
 export interface ReportCase {
@@ -12,6 +20,8 @@ export interface ReportCase {
   citations?: number;
   unsupported?: number;
   error?: EvalCaseError;
+  /** The claims the check dropped, with why; present when the run had details and some were dropped. */
+  dropped?: UnsupportedClaim[];
   /** Not errored and coverage at least `minCoverage`. */
   passed: boolean;
 }
@@ -27,10 +37,17 @@ export interface EvalReport {
   aggregate: EvalAggregate;
   usage: CallUsage;
   cases: ReportCase[];
+  /** The comparison with `--baseline`, when one was given. */
+  baseline?: BaselineComparison;
 }
 
 // Coverage is a mean of fractions; a threshold written as 0.8 must not fail on 0.7999999999999999.
 const EPSILON = 1e-9;
+
+/** Whether `coverage` reaches `minCoverage`, up to float rounding. */
+export function meetsThreshold(coverage: number, minCoverage: number): boolean {
+  return coverage + EPSILON >= minCoverage;
+}
 
 /**
  * Builds the report of an eval run. The gate passes when `coverageMean >= minCoverage`; a run in which every
@@ -40,7 +57,7 @@ export function buildEvalReport(
   result: EvalAllResult,
   run: { dataset: string; model: string; mode: MatchMode; minCoverage: number },
 ): EvalReport {
-  const meets = (coverage: number) => coverage + EPSILON >= run.minCoverage;
+  const meets = (coverage: number) => meetsThreshold(coverage, run.minCoverage);
   const cases = result.cases.map((entry, index): ReportCase => {
     const named = {
       index,
@@ -53,6 +70,9 @@ export function buildEvalReport(
       coverage: entry.coverage,
       citations: entry.citations,
       unsupported: entry.unsupported,
+      ...(entry.result !== undefined && entry.result.unsupported.length > 0
+        ? { dropped: entry.result.unsupported }
+        : {}),
       passed: meets(entry.coverage),
     };
   });

@@ -1,7 +1,9 @@
 import type pc from "picocolors";
+import { baselineSummary } from "./baseline-sections.js";
 import type { EvalReport } from "./build-eval-report.js";
 import { describeCase } from "./describe-case.js";
 import { describeGate } from "./describe-gate.js";
+import { droppedClaimLines } from "./dropped-claims.js";
 import { formatScore } from "./format-score.js";
 import { lowestCases } from "./lowest-cases.js";
 
@@ -44,7 +46,9 @@ export function renderEvalSummary(report: EvalReport, colors: Colors): string {
     lines.push(
       `  ${(labels[index] ?? "").padEnd(width)}  ${paint(coverage.padEnd(8))}  ${describeCase(entry)}`,
     );
+    for (const line of droppedClaimLines(entry)) lines.push(colors.dim(`    dropped ${line}`));
   }
+  if (report.baseline !== undefined) lines.push(...baselineSummary(report.baseline, colors));
 
   const verdict = report.passed ? colors.green(colors.bold("PASS")) : colors.red(colors.bold("FAIL"));
   lines.push("", `${verdict} ${describeGate(report)}`);

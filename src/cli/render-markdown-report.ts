@@ -1,12 +1,15 @@
+import { baselineMarkdown } from "./baseline-sections.js";
 import type { EvalReport } from "./build-eval-report.js";
 import { describeCase } from "./describe-case.js";
 import { describeGate } from "./describe-gate.js";
+import { droppedClaimsMarkdown } from "./dropped-claims.js";
 import { formatScore } from "./format-score.js";
 import { lowestCases } from "./lowest-cases.js";
 
 /**
  * The Markdown report (GitHub-flavoured, for `$GITHUB_STEP_SUMMARY` and pull-request comments): the verdict,
- * the aggregate as a table, and the ten lowest cases.
+ * the comparison with a baseline (regressed cases first), the aggregate as a table, the ten lowest cases and
+ * the claims they dropped.
  */
 export function renderMarkdownReport(report: EvalReport): string {
   const { aggregate, usage } = report;
@@ -14,6 +17,7 @@ export function renderMarkdownReport(report: EvalReport): string {
   const lines = [
     `## verified eval: ${report.passed ? "✅ passed" : "❌ failed"}`,
     "",
+    ...(report.baseline === undefined ? [] : baselineMarkdown(report.baseline, cell)),
     `${describeGate(report)}. Dataset \`${code(report.dataset)}\`, model \`${code(report.model)}\`, mode \`${report.mode}\`.`,
     "",
     "| n | errored | coverage_mean | unsupported_rate | model calls | tokens |",
@@ -28,6 +32,7 @@ export function renderMarkdownReport(report: EvalReport): string {
       (entry) =>
         `| ${cell(entry.label)} | ${entry.coverage === undefined ? "error" : formatScore(entry.coverage)} | ${cell(describeCase(entry))} |`,
     ),
+    ...droppedClaimsMarkdown(lowest, cell),
   ];
   return `${lines.join("\n")}\n`;
 }

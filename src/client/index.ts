@@ -42,6 +42,7 @@ export type {
   EvalAllParams,
   EvalAllResult,
   EvalCase,
+  EvalCaseDetails,
   EvalCaseError,
   EvalCaseFailure,
   EvalCaseResult,
