@@ -27,7 +27,7 @@ const errored = (label: string): ReportCase => ({
   error: { type: "gateway_error", code: "gateway_error", message: "The gateway failed." },
   passed: false,
 });
-const before = (label: string, coverage: number | null, dropped: string[] = []): BaselineCase => ({
+const was = (label: string, coverage: number | null, dropped: string[] = []): BaselineCase => ({
   label,
   coverage,
   dropped: dropped.map(claim),
@@ -45,12 +45,12 @@ describe("compareWithBaseline", () => {
         errored("now-errors"),
       ],
       [
-        before("same", 1),
-        before("better", 0.5, ["old claim"]),
-        before("worse", 1),
-        before("gone", 1),
-        before("much-worse", 1),
-        before("now-errors", 0),
+        was("same", 1),
+        was("better", 0.5, ["old claim"]),
+        was("worse", 1),
+        was("gone", 1),
+        was("much-worse", 1),
+        was("now-errors", 0),
       ],
       options,
     );
@@ -82,7 +82,7 @@ describe("compareWithBaseline", () => {
     { name: "a loss of exactly the tolerance", tolerance: 0.1, after: 0.9, regressed: false },
     { name: "a loss beyond the tolerance", tolerance: 0.2, after: 0.75, regressed: true },
   ])("$name", ({ tolerance, after, regressed }) => {
-    const comparison = compareWithBaseline([scored("a", after)], [before("a", 1)], {
+    const comparison = compareWithBaseline([scored("a", after)], [was("a", 1)], {
       ...options,
       tolerance,
     });
@@ -95,7 +95,7 @@ describe("compareWithBaseline", () => {
   it("lists newly failed claims of a case whose coverage did not move, without calling it a regression", () => {
     const comparison = compareWithBaseline(
       [scored("a", 0.5, ["new failure", "old failure"])],
-      [before("a", 0.5, ["old failure", "fixed failure"])],
+      [was("a", 0.5, ["old failure", "fixed failure"])],
       options,
     );
     expect(comparison.changed).toEqual([
@@ -114,7 +114,7 @@ describe("compareWithBaseline", () => {
   it("pairs repeated labels in order and counts a surplus as added or removed", () => {
     const comparison = compareWithBaseline(
       [scored("#1", 1), scored("dup", 1), scored("dup", 0)],
-      [before("#1", 1), before("dup", 1), before("dup", 0), before("dup", 1)],
+      [was("#1", 1), was("dup", 1), was("dup", 0), was("dup", 1)],
       options,
     );
     expect(comparison).toMatchObject({
