@@ -20,6 +20,7 @@ import { registerEvalRoute } from "./routes/eval-route.js";
 import { registerExtractRoute } from "./routes/extract-route.js";
 import { registerPlayground } from "./serve-playground.js";
 import type { ServerConfig } from "./server-config.js";
+import { registerRequestIds, requestIdOf } from "./tracing.js";
 import { usePrefixItems } from "./use-prefix-items.js";
 import { writeClientError } from "./write-client-error.js";
 
@@ -76,7 +77,10 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     forceCloseConnections: "idle",
     // Requests Node cannot parse get the service's error body too, not Fastify's.
     clientErrorHandler: writeClientError,
+    // The caller's x-request-id when usable, else a new one; the request's log line carries it.
+    genReqId: requestIdOf,
   });
+  registerRequestIds(app);
 
   // Only JSON is accepted; anything else is 415 unsupported_media_type.
   app.removeContentTypeParser(["text/plain"]);
@@ -136,6 +140,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     if (state) state.logged = true;
     request.log.info(
       {
+        request_id: request.id,
         route: request.routeOptions.url ?? "(unknown)",
         method: request.method,
         status,
@@ -162,7 +167,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     const serviceError = mapFrameworkError(error, bodyLimit);
     if (serviceError.type === "internal_error") {
       request.log.error(
-        { err: { type: (error as Error)?.name, message: (error as Error)?.message } },
+        { request_id: request.id, err: { type: (error as Error)?.name, message: (error as Error)?.message } },
         "unexpected error",
       );
     }

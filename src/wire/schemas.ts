@@ -287,6 +287,9 @@ export const ErrorBodySchema = Type.Object({
     message: Type.String(),
     param: Type.Optional(Type.String()),
     unsupported: Type.Optional(Type.Array(UnsupportedClaimSchema)),
+    request_id: Type.Optional(
+      Type.String({ description: "The request's x-request-id, to quote when reporting a problem." }),
+    ),
   }),
 });
 

@@ -539,6 +539,7 @@ describe("body size limits", () => {
       type: "payload_too_large",
       code: "payload_too_large",
       message: "The request body is larger than 64 MiB, this endpoint's limit.",
+      request_id: expect.any(String),
     });
     expect(gateway.calls).toHaveLength(0);
   });
