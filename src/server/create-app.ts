@@ -13,6 +13,7 @@ import type { Gateway } from "../gateway/types.js";
 import { compileValidator } from "../wire/validate-body.js";
 import { createKeyChecker, readBearerKey } from "./authenticate.js";
 import { mapFrameworkError } from "./map-framework-error.js";
+import { createServiceMetrics, registerMetrics } from "./metrics.js";
 import { newRequestState } from "./request-state.js";
 import { registerCheckRoute } from "./routes/check-route.js";
 import { registerCreateRoute } from "./routes/create-route.js";
@@ -58,8 +59,9 @@ function randomId(prefix: string): string {
 
 /** Builds the HTTP service: routes, validation, auth, errors, logs and the OpenAPI document. */
 export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
+  const metrics = createServiceMetrics();
   const deps: AppDeps = {
-    gateway: options.gateway,
+    gateway: metrics.instrumentGateway(options.gateway),
     config: options.config,
     newId: options.newId ?? randomId,
     now: options.now ?? (() => performance.now()),
@@ -81,6 +83,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     genReqId: requestIdOf,
   });
   registerRequestIds(app);
+  registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
 
   // Only JSON is accepted; anything else is 415 unsupported_media_type.
   app.removeContentTypeParser(["text/plain"]);

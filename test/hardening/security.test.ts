@@ -111,6 +111,8 @@ describe("with config.apiKeys, nothing but /healthz and the playground answers w
     }
     expect(new Set(refused)).toEqual(
       new Set([
+        "GET /metrics",
+        "HEAD /metrics",
         "GET /openapi.json",
         "HEAD /openapi.json",
         "POST /v1/verified",
