@@ -43,6 +43,7 @@ export type {
   EvalAllParams,
   EvalAllResult,
   EvalCase,
+  EvalCaseDetails,
   EvalCaseError,
   EvalCaseFailure,
   EvalCaseResult,

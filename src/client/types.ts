@@ -116,8 +116,10 @@ export interface ExtractResult<S extends ExtractSchema = ExtractSchema> {
   usage: Usage;
 }
 
-/** One dataset case: a conversation and its sources. */
+/** One dataset case: a conversation and its sources, with an optional `id` the result echoes. */
 export interface EvalCase {
+  /** Your name for the case (1 to 256 characters); its result carries it back. */
+  id?: string;
   messages: Message[];
   sources: Source[];
 }
@@ -131,16 +133,35 @@ export interface EvalParams {
   checkNumbers?: CheckNumbers;
   retry?: number;
   minCoverage?: number;
+  /** When true, each scored case also carries `result`: its create-style answer. Default false. */
+  details?: boolean;
+}
+
+/** A case's create-style result, present when the eval asked for `details`. */
+export interface EvalCaseDetails {
+  /** The grounded answer with inline `[sourceId]` markers. */
+  text: string;
+  citations: Citation[];
+  /** The claims that were dropped, each with its reason. */
+  unsupported: UnsupportedClaim[];
+  coverage: number;
+  abstained: boolean;
+  grounded: boolean;
+  usage: Usage;
 }
 
 /** The scores of a case that ran. */
 export interface EvalCaseScore {
+  /** The case's `id`, when it had one. */
+  id?: string;
   /** Grounded claims / total claims for the case. */
   coverage: number;
   /** Count of grounded claims. */
   citations: number;
   /** Count of unsupported claims. */
   unsupported: number;
+  /** The create-style result, with `details: true`. */
+  result?: EvalCaseDetails;
   error?: undefined;
 }
 
@@ -153,6 +174,8 @@ export interface EvalCaseError {
 
 /** A case that failed (for example an extraction failure). */
 export interface EvalCaseFailure {
+  /** The case's `id`, when it had one. */
+  id?: string;
   error: EvalCaseError;
 }
 

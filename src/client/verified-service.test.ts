@@ -235,6 +235,41 @@ describe("every method against the real service", () => {
   });
 });
 
+describe("eval details against the real service", () => {
+  it("echoes case ids and returns each case's create-style result in camelCase", async () => {
+    const result = await client().eval({
+      model: "scripted",
+      details: true,
+      cases: [
+        { id: "paris", messages, sources: sources.slice(0, 1) },
+        { messages: [{ role: "user" as const, content: "garble" }], sources, id: "broken" },
+      ],
+    });
+    const quote = "Paris is the capital of France";
+    expect(result.cases).toEqual([
+      {
+        id: "paris",
+        coverage: 1 / 2,
+        citations: 1,
+        unsupported: 1,
+        result: {
+          text: expect.stringContaining("[facts]"),
+          citations: [{ claim: quote, quote, source: "facts", range: [0, quote.length] }],
+          unsupported: [{ claim: "The moon is made of cheese", reason: "quote_not_found" }],
+          coverage: 1 / 2,
+          abstained: false,
+          grounded: true,
+          usage: { promptTokens: 7, completionTokens: 3, totalTokens: 10, modelCalls: 1 },
+        },
+      },
+      {
+        id: "broken",
+        error: { type: "extraction_failed", code: "extraction_failed", message: expect.any(String) },
+      },
+    ]);
+  });
+});
+
 describe("evalAll against the real service", () => {
   function dataset(size: number): EvalAllCase[] {
     return Array.from({ length: size }, (_, index) => ({

@@ -17,3 +17,4 @@ export { memoizePerSource, type PreparedSource, prepareSources } from "./prepare
 export { findQuote } from "./quotes/index.js";
 export { foldWord, forEachWord, splitWords } from "./text/index.js";
 export type * from "./types.js";
+export type { CheckNumbers, MatchMode, Source } from "./types.js";

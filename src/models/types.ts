@@ -26,6 +26,8 @@ export interface GenerateRequest {
   maxTokens?: number | undefined;
   /** Bearer key to send to the gateway. */
   apiKey?: string | undefined;
+  /** Per-call headers for a remote gateway (the caller's validated W3C `traceparent`/`tracestate`). */
+  headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
 }
 

@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
+
 import { ServiceError } from "../errors/index.js";
 import type { Gateway } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
@@ -15,6 +16,7 @@ import { createKeyChecker, readBearerKey } from "./auth.js";
 import { writeClientError } from "./client-error.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError } from "./framework-error.js";
+import { createServiceMetrics, registerMetrics } from "./metrics.js";
 import { registerPlayground } from "./playground.js";
 import { usePrefixItems } from "./prefix-items.js";
 import { newRequestState } from "./request-state.js";
@@ -24,6 +26,7 @@ import {
   registerEvalRoute,
   registerExtractRoute,
 } from "./routes/index.js";
+import { registerRequestIds, requestIdOf } from "./tracing.js";
 
 /** Options for building the app. */
 export interface CreateAppOptions {
@@ -50,8 +53,9 @@ function randomId(prefix: string): string {
 
 /** Builds the HTTP service: routes, validation, auth, errors, logs and the OpenAPI document. */
 export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
+  const metrics = createServiceMetrics();
   const deps: AppDeps = {
-    gateway: options.gateway,
+    gateway: metrics.instrumentGateway(options.gateway),
     config: options.config,
     newId: options.newId ?? randomId,
     now: options.now ?? (() => performance.now()),
@@ -69,7 +73,11 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     forceCloseConnections: "idle",
     // Requests Node cannot parse get the service's error body too, not Fastify's.
     clientErrorHandler: writeClientError,
+    // The caller's x-request-id when usable, else a new one; the request's log line carries it.
+    genReqId: requestIdOf,
   });
+  registerRequestIds(app);
+  registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
 
   // Only JSON is accepted; anything else is 415 unsupported_media_type.
   app.removeContentTypeParser(["text/plain"]);
@@ -129,6 +137,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     if (state) state.logged = true;
     request.log.info(
       {
+        request_id: request.id,
         route: request.routeOptions.url ?? "(unknown)",
         method: request.method,
         status,
@@ -155,7 +164,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     const serviceError = mapFrameworkError(error, bodyLimit);
     if (serviceError.type === "internal_error") {
       request.log.error(
-        { err: { type: (error as Error)?.name, message: (error as Error)?.message } },
+        { request_id: request.id, err: { type: (error as Error)?.name, message: (error as Error)?.message } },
         "unexpected error",
       );
     }

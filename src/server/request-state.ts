@@ -4,6 +4,7 @@ import type { Gateway } from "../models/index.js";
 import type { OperationContext } from "../service/index.js";
 import type { ServerConfig } from "./config.js";
 import { createTimedGateway, type TimedGateway } from "./timing.js";
+import { traceHeadersOf } from "./tracing.js";
 
 /** Per-request facts for the log line and the Server-Timing header; never keys or text. */
 export interface RequestState {
@@ -48,8 +49,16 @@ export function operationContext(
     if (!reply.raw.writableFinished)
       controller.abort(new ServiceError("gateway_error", "The caller disconnected."));
   });
+  const traceHeaders = traceHeadersOf(request.headers);
+  const gateway: Gateway =
+    Object.keys(traceHeaders).length === 0
+      ? timedGateway
+      : {
+          generate: (call) =>
+            timedGateway.generate({ ...call, headers: { ...call.headers, ...traceHeaders } }),
+        };
   return {
-    gateway: timedGateway,
+    gateway,
     apiKey: request.verified.gatewayKey,
     signal: controller.signal,
     sourcesBudget: deps.config.sourcesBudget,

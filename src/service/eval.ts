@@ -1,9 +1,14 @@
 import pLimit from "p-limit";
-import type { CheckNumbers, MatchMode, Source } from "../core/index.js";
-import { aggregateCases, type EvalAggregate } from "../core/index.js";
+import {
+  aggregateCases,
+  type CheckNumbers,
+  type EvalAggregate,
+  type MatchMode,
+  type Source,
+} from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
 import type { ChatMessage, Gateway } from "../models/index.js";
-import { createVerified } from "./create.js";
+import { type CreateOutcome, createVerified } from "./create.js";
 import type { OperationContext } from "./operation-context.js";
 import { emptyUsage } from "./usage.js";
 
@@ -14,13 +19,15 @@ export interface EvalInput {
   checkNumbers?: CheckNumbers | undefined;
   retry?: number | undefined;
   minCoverage?: number | undefined;
-  cases: { messages: ChatMessage[]; sources: Source[] }[];
+  /** When true, each scored case keeps its create-style result (`result`). */
+  details?: boolean | undefined;
+  cases: { id?: string | undefined; messages: ChatMessage[]; sources: Source[] }[];
 }
 
-/** One case's score, or why it failed. */
+/** One case's score (with its create-style result when `details` was asked), or why it failed. */
 export type EvalCaseOutcome =
-  | { coverage: number; citations: number; unsupported: number }
-  | { error: { type: ErrorType; code: ErrorType; message: string } };
+  | { id?: string; coverage: number; citations: number; unsupported: number; result?: CreateOutcome }
+  | { id?: string; error: { type: ErrorType; code: ErrorType; message: string } };
 
 /** The eval result in the service's own terms. */
 export interface EvalOutcome {
@@ -61,6 +68,7 @@ export async function evalVerified(
     const cases = await Promise.all(
       input.cases.map(async (testCase): Promise<EvalCaseOutcome> => {
         const caseUsage = emptyUsage();
+        const named = testCase.id === undefined ? {} : { id: testCase.id };
         try {
           const outcome = await createVerified(
             {
@@ -76,9 +84,11 @@ export async function evalVerified(
             { failWhenUngrounded: false, usage: caseUsage },
           );
           return {
+            ...named,
             coverage: outcome.coverage,
             citations: outcome.citations.length,
             unsupported: outcome.unsupported.length,
+            ...(input.details ? { result: { ...outcome, usage: { ...outcome.usage } } } : {}),
           };
         } catch (error) {
           if (!(error instanceof ServiceError)) throw error;
@@ -87,7 +97,7 @@ export async function evalVerified(
             batch.abort(error);
           }
           // The message stays case-relative: a paging client's case index differs from this request's.
-          return { error: { type: error.type, code: error.type, message: error.message } };
+          return { ...named, error: { type: error.type, code: error.type, message: error.message } };
         } finally {
           // Calls of a failed case were made and paid for, so they count too.
           usage.totalTokens += caseUsage.totalTokens;

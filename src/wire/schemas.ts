@@ -90,7 +90,16 @@ export const ExtractRequestSchema = Type.Object(
 );
 export type ExtractRequest = Static<typeof ExtractRequestSchema>;
 
-export const EvalCaseSchema = Type.Object({ messages, sources }, closed);
+/** The longest case `id` an eval request may carry (it is echoed back, so it is bounded). */
+export const maxEvalCaseIdLength = 256;
+
+const caseId = Type.String({
+  minLength: 1,
+  maxLength: maxEvalCaseIdLength,
+  description: "The caller's name for the case, echoed back in its result.",
+});
+
+export const EvalCaseSchema = Type.Object({ id: Type.Optional(caseId), messages, sources }, closed);
 
 export const EvalRequestSchema = Type.Object(
   {
@@ -100,6 +109,12 @@ export const EvalRequestSchema = Type.Object(
     check_numbers: Type.Optional(CheckNumbersSchema),
     retry: Type.Optional(retry),
     min_coverage: Type.Optional(minCoverage),
+    details: Type.Optional(
+      Type.Boolean({
+        description:
+          "When true, each scored case also carries `result`: its create-style text, citations and unsupported claims.",
+      }),
+    ),
   },
   closed,
 );
@@ -218,9 +233,26 @@ export const CaseErrorSchema = Type.Object({
   message: Type.String(),
 });
 
+/** A case's create-style result, present when the eval request asked for `details`. */
+export const EvalCaseDetailsSchema = Type.Object({
+  text: Type.String(),
+  citations: Type.Array(CitationSchema),
+  unsupported: Type.Array(UnsupportedClaimSchema),
+  coverage: Type.Number(),
+  abstained: Type.Boolean(),
+  grounded: Type.Boolean(),
+  usage: UsageSchema,
+});
+
 export const EvalCaseResultSchema = Type.Union([
-  Type.Object({ coverage: Type.Number(), citations: Type.Integer(), unsupported: Type.Integer() }),
-  Type.Object({ error: CaseErrorSchema }),
+  Type.Object({
+    id: Type.Optional(Type.String()),
+    coverage: Type.Number(),
+    citations: Type.Integer(),
+    unsupported: Type.Integer(),
+    result: Type.Optional(EvalCaseDetailsSchema),
+  }),
+  Type.Object({ id: Type.Optional(Type.String()), error: CaseErrorSchema }),
 ]);
 
 export const EvalResultSchema = Type.Object({
@@ -250,6 +282,9 @@ export const ErrorBodySchema = Type.Object({
     message: Type.String(),
     param: Type.Optional(Type.String()),
     unsupported: Type.Optional(Type.Array(UnsupportedClaimSchema)),
+    request_id: Type.Optional(
+      Type.String({ description: "The request's x-request-id, to quote when reporting a problem." }),
+    ),
   }),
 });
 

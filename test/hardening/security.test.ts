@@ -111,6 +111,8 @@ describe("with config.apiKeys, nothing but /healthz and the playground answers w
     }
     expect(new Set(refused)).toEqual(
       new Set([
+        "GET /metrics",
+        "HEAD /metrics",
         "GET /openapi.json",
         "HEAD /openapi.json",
         "POST /v1/verified",
@@ -539,6 +541,7 @@ describe("body size limits", () => {
       type: "payload_too_large",
       code: "payload_too_large",
       message: "The request body is larger than 64 MiB, this endpoint's limit.",
+      request_id: expect.any(String),
     });
     expect(gateway.calls).toHaveLength(0);
   });

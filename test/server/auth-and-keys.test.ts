@@ -16,7 +16,9 @@ const operations = [
   { path: "/v1/verified/check", body: { sources: [report], claims: [{ quote: "Lyon", source: "report" }] } },
 ];
 
-const invalidKey = (message: string) => ({ error: { type: "invalid_key", code: "invalid_key", message } });
+const invalidKey = (message: string) => ({
+  error: { type: "invalid_key", code: "invalid_key", message, request_id: expect.any(String) },
+});
 const notValidHere = invalidKey("The API key is not valid for this service.");
 
 describe("by default the caller's key is forwarded", () => {

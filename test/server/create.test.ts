@@ -331,6 +331,7 @@ describe("POST /v1/verified: allow_ungrounded", () => {
     expect(response.status).toBe(422);
     expect(response.body).toEqual({
       error: {
+        request_id: expect.any(String),
         type: "ungrounded",
         code: "ungrounded",
         message:
@@ -353,6 +354,7 @@ describe("POST /v1/verified: allow_ungrounded", () => {
     expect(response.status).toBe(422);
     expect(response.body).toEqual({
       error: {
+        request_id: expect.any(String),
         type: "ungrounded",
         code: "ungrounded",
         message:
@@ -435,6 +437,7 @@ describe("POST /v1/verified: empty sources", () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       error: {
+        request_id: expect.any(String),
         type: "no_sources",
         code: "no_sources",
         message: '"sources" is empty; supply at least one source.',

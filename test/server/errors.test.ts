@@ -10,7 +10,7 @@ const createBody = { model: "gpt-test", messages: question, sources: [report] };
 const extractBody = { model: "gpt-test", sources: [report], schema: { city: "The city it was founded in" } };
 
 const error = (type: string, message: string, extra: Record<string, unknown> = {}) => ({
-  error: { type, code: type, message, ...extra },
+  error: { type, code: type, message, request_id: expect.any(String), ...extra },
 });
 
 describe("400 invalid_request", () => {

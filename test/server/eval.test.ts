@@ -254,7 +254,7 @@ describe("POST /v1/verified/eval: failures of the whole batch", () => {
       });
 
       expect(response.status).toBe(status);
-      expect(response.body).toEqual({ error: { type, code: type, message } });
+      expect(response.body).toEqual({ error: { type, code: type, message, request_id: expect.any(String) } });
       expect(performance.now() - started).toBeLessThan(3_000);
       const hung = gateway.calls.filter((call) => caseOf(call) !== "fails");
       await Promise.all(hung.map((call) => gateway.waitForClientClose(call.index)));

@@ -130,6 +130,7 @@ describe("POST /v1/verified/extract", () => {
     expect(response.status).toBe(502);
     expect(response.body).toEqual({
       error: {
+        request_id: expect.any(String),
         type: "extraction_failed",
         code: "extraction_failed",
         message:

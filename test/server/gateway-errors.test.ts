@@ -24,7 +24,7 @@ import {
 const createBody = { model: "gpt-test", messages: question, sources: [report] };
 
 const error = (type: string, message: string, extra: Record<string, unknown> = {}) => ({
-  error: { type, code: type, message, ...extra },
+  error: { type, code: type, message, request_id: expect.any(String), ...extra },
 });
 
 describe("gateway failures", () => {

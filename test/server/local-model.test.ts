@@ -244,6 +244,7 @@ describe("model local with no gateway configured", () => {
     expect(response.status).toBe(404);
     expect(response.body).toEqual({
       error: {
+        request_id: expect.any(String),
         type: "model_not_found",
         code: "model_not_found",
         message:

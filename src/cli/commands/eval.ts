@@ -1,15 +1,18 @@
 import { type Command, Option } from "commander";
 import pc from "picocolors";
 import type { EvalAllParams, MatchMode } from "../../client/index.js";
-import { readDataset } from "../input/index.js";
+import { CliInputError, readDataset } from "../input/index.js";
 import type { CliIo } from "../io.js";
 import { runWithErrorLine, shouldUseColor } from "../output/index.js";
 import {
   buildEvalReport,
+  compareWithBaseline,
   createEvalProgress,
+  readBaselineReport,
   renderEvalSummary,
   renderJsonReport,
   reportFormat,
+  withBaseline,
   writeReport,
 } from "../reports/index.js";
 import { type ConnectionFlags, createCliClient } from "./connect.js";
@@ -24,6 +27,10 @@ export interface EvalFlags extends ConnectionFlags {
   minCoverage: number;
   report: string[];
   json?: boolean | undefined;
+  /** A JSON report of an earlier run to compare with, case by case. */
+  baseline?: string | undefined;
+  failOnRegression?: boolean | undefined;
+  regressionTolerance: number;
 }
 
 // A 200-case page runs many model calls; with a remote model a minute per request is too little.
@@ -55,18 +62,37 @@ export function defineEvalCommand(command: Command, io: CliIo, done: (code: numb
           return [...previous, value];
         }),
     )
-    .option("--json", "print the JSON report on stdout instead of the summary");
+    .option("--json", "print the JSON report on stdout instead of the summary")
+    .option(
+      "--baseline <report.json>",
+      "compare with an earlier run's JSON report, case by case (by id, else by position)",
+    )
+    .option(
+      "--fail-on-regression",
+      "with --baseline: exit 1 when a case lost more coverage than the tolerance",
+    )
+    .addOption(
+      new Option(
+        "--regression-tolerance <fraction>",
+        "the coverage a case may lose against the baseline before it counts as regressed, 0 to 1",
+      )
+        .default(0)
+        .argParser(parseNumberOption({ min: 0, max: 1 })),
+    );
   addConnectionOptions(command, DEFAULT_TIMEOUT_SECONDS);
   command.addHelpText(
     "after",
     `
 Shows progress on stderr, then a summary: n, errored, coverage_mean, unsupported_rate, model calls,
 tokens and the ten lowest cases. A Markdown report is also appended to $GITHUB_STEP_SUMMARY when set.
+With --baseline, also lists the cases whose coverage changed (regressed ones first) and the claims that
+newly failed; the Markdown report puts them first. Reports name the claims the lowest cases dropped.
 Exit codes: 0 coverage_mean >= --min-coverage (default 0: report only), 1 below it (or every case
-errored), 2 bad input, usage, auth or connection error.
+errored, or with --fail-on-regression a case regressed), 2 bad input, usage, auth or connection error.
 
 Example:
-  verified eval --local dataset.jsonl --min-coverage 0.8 --report report.md --report junit.xml`,
+  verified eval --local dataset.jsonl --min-coverage 0.8 --report report.md --report junit.xml
+  verified eval --local dataset.jsonl --baseline main-report.json --fail-on-regression --report now.json`,
   );
   return command.action(async (dataset: string, flags: EvalFlags, self: Command) => {
     const debug = self.optsWithGlobals<{ debug?: boolean }>().debug === true;
@@ -76,13 +102,20 @@ Example:
 
 /** Runs `verified eval` and resolves to its exit code; input, service and connection errors reject. */
 export async function runEvalCommand(dataset: string, flags: EvalFlags, io: CliIo): Promise<number> {
+  if (flags.failOnRegression && flags.baseline === undefined) {
+    throw new CliInputError("--fail-on-regression needs --baseline <report.json> to compare with.");
+  }
   const cases = await readDataset(dataset);
+  // Read before the run, so a bad baseline fails in a second rather than after a long eval.
+  const baseline = flags.baseline === undefined ? undefined : await readBaselineReport(flags.baseline);
   const { client, close } = await createCliClient(flags, io.env, DEFAULT_TIMEOUT_SECONDS);
   const progress = createEvalProgress(io.stderr, cases.length);
   const params: EvalAllParams = {
     model: flags.model,
     cases,
     onProgress: (update) => progress.update(update),
+    // Each case's dropped claims feed the reports and the baseline comparison.
+    details: true,
     ...(flags.mode === undefined ? {} : { mode: flags.mode }),
     ...(flags.checkNumbers === undefined ? {} : { checkNumbers: flags.checkNumbers }),
     ...(flags.retry === undefined ? {} : { retry: flags.retry }),
@@ -95,12 +128,23 @@ export async function runEvalCommand(dataset: string, flags: EvalFlags, io: CliI
     await close();
   }
 
-  const report = buildEvalReport(result, {
+  const built = buildEvalReport(result, {
     dataset,
     model: flags.model,
     mode: flags.mode ?? "strict",
     minCoverage: flags.minCoverage,
   });
+  const report =
+    baseline === undefined || flags.baseline === undefined
+      ? built
+      : withBaseline(
+          built,
+          compareWithBaseline(built.cases, baseline, {
+            file: flags.baseline,
+            tolerance: flags.regressionTolerance,
+            failOnRegression: flags.failOnRegression === true,
+          }),
+        );
   if (flags.json) {
     io.stdout.write(renderJsonReport(report));
   } else {

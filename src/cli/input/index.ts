@@ -1,5 +1,5 @@
 export { readDataset } from "./dataset.js";
 export { parseFieldFlags } from "./field-flags.js";
 export { CliInputError } from "./input-error.js";
-export { parseJsonDocument } from "./json-input.js";
+export { jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";
 export { readSourceFiles } from "./source-files.js";

@@ -1,4 +1,5 @@
-import type { EvalReport, ReportCase } from "./eval-report.js";
+import { describeRegressionGate } from "./compare-baseline.js";
+import { type EvalReport, meetsThreshold, type ReportCase } from "./eval-report.js";
 
 /** The `count` worst cases: errored ones first, then by coverage ascending, ties in dataset order. */
 export function lowestCases(cases: readonly ReportCase[], count = 10): ReportCase[] {
@@ -26,12 +27,21 @@ export function formatCount(count: number, noun: string): string {
   return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-/** The gate's verdict in words: `coverage_mean 0.9 >= min-coverage 0.8`. */
+/**
+ * The gate's verdict in words: `coverage_mean 0.9 >= min-coverage 0.8`, followed by the regressions that fail
+ * the run with `--fail-on-regression`.
+ */
 export function describeGate(report: EvalReport): string {
+  const regressions = describeRegressionGate(report.baseline);
+  const coverage = describeCoverageGate(report);
+  return regressions === undefined ? coverage : `${coverage}; ${regressions}`;
+}
+
+function describeCoverageGate(report: EvalReport): string {
   if (report.aggregate.n === report.aggregate.errored) return "every case errored, so nothing was scored";
   const mean = formatScore(report.aggregate.coverageMean);
   const threshold = formatScore(report.minCoverage);
-  return report.passed
+  return meetsThreshold(report.aggregate.coverageMean, report.minCoverage)
     ? `coverage_mean ${mean} >= min-coverage ${threshold}`
     : `coverage_mean ${mean} < min-coverage ${threshold}`;
 }

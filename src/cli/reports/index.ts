@@ -1,4 +1,10 @@
-export { buildEvalReport } from "./eval-report.js";
+export {
+  compareWithBaseline,
+  describeRegressionGate,
+  readBaselineReport,
+  withBaseline,
+} from "./compare-baseline.js";
+export { buildEvalReport, type EvalReport, meetsThreshold } from "./eval-report.js";
 export { formatCount, formatScore } from "./format.js";
 export { renderJsonReport } from "./json.js";
 export { createEvalProgress } from "./progress.js";

@@ -1,11 +1,12 @@
 import { basename } from "node:path";
+import { describeDroppedClaims, droppedClaimLines } from "./dropped-claims.js";
 import type { EvalReport } from "./eval-report.js";
 import { describeCase, formatScore } from "./format.js";
 
 /**
  * The JUnit XML report: one test suite named after the dataset, one test case per dataset case. An errored
  * case has an `<error>`, a case whose coverage is below `minCoverage` a `<failure>`; the aggregate goes in
- * the suite's properties.
+ * the suite's properties. A failure's message names the claims the case dropped and why.
  */
 export function renderJunitReport(report: EvalReport): string {
   const errors = report.cases.filter((entry) => entry.error !== undefined).length;
@@ -43,10 +44,14 @@ export function renderJunitReport(report: EvalReport): string {
         "    </testcase>",
       );
     } else if (!entry.passed) {
-      const message = `coverage ${formatScore(entry.coverage ?? 0)} is below min-coverage ${formatScore(report.minCoverage)}`;
+      const dropped = describeDroppedClaims(entry);
+      const message = `coverage ${formatScore(entry.coverage ?? 0)} is below min-coverage ${formatScore(report.minCoverage)}${dropped === "" ? "" : `; ${dropped}`}`;
+      const body = [describeCase(entry), ...droppedClaimLines(entry).map((line) => `dropped ${line}`)].join(
+        "\n",
+      );
       lines.push(
         `${open}>`,
-        `      <failure type="below_min_coverage" message="${escapeXml(message)}">${escapeXml(describeCase(entry))}</failure>`,
+        `      <failure type="below_min_coverage" message="${escapeXml(message)}">${escapeXml(body)}</failure>`,
         "    </testcase>",
       );
     } else {

@@ -1,9 +1,12 @@
+import { baselineMarkdown } from "./baseline-sections.js";
+import { droppedClaimsMarkdown } from "./dropped-claims.js";
 import type { EvalReport } from "./eval-report.js";
 import { describeCase, describeGate, formatScore, lowestCases } from "./format.js";
 
 /**
  * The Markdown report (GitHub-flavoured, for `$GITHUB_STEP_SUMMARY` and pull-request comments): the verdict,
- * the aggregate as a table, and the ten lowest cases.
+ * the comparison with a baseline (regressed cases first), the aggregate as a table, the ten lowest cases and
+ * the claims they dropped.
  */
 export function renderMarkdownReport(report: EvalReport): string {
   const { aggregate, usage } = report;
@@ -11,6 +14,7 @@ export function renderMarkdownReport(report: EvalReport): string {
   const lines = [
     `## verified eval: ${report.passed ? "✅ passed" : "❌ failed"}`,
     "",
+    ...(report.baseline === undefined ? [] : baselineMarkdown(report.baseline, cell)),
     `${describeGate(report)}. Dataset \`${code(report.dataset)}\`, model \`${code(report.model)}\`, mode \`${report.mode}\`.`,
     "",
     "| n | errored | coverage_mean | unsupported_rate | model calls | tokens |",
@@ -25,6 +29,7 @@ export function renderMarkdownReport(report: EvalReport): string {
       (entry) =>
         `| ${cell(entry.label)} | ${entry.coverage === undefined ? "error" : formatScore(entry.coverage)} | ${cell(describeCase(entry))} |`,
     ),
+    ...droppedClaimsMarkdown(lowest, cell),
   ];
   return `${lines.join("\n")}\n`;
 }

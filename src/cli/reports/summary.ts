@@ -1,4 +1,6 @@
 import type pc from "picocolors";
+import { baselineSummary } from "./baseline-sections.js";
+import { droppedClaimLines } from "./dropped-claims.js";
 import type { EvalReport } from "./eval-report.js";
 import { describeCase, describeGate, formatScore, lowestCases } from "./format.js";
 
@@ -41,7 +43,9 @@ export function renderEvalSummary(report: EvalReport, colors: Colors): string {
     lines.push(
       `  ${(labels[index] ?? "").padEnd(width)}  ${paint(coverage.padEnd(8))}  ${describeCase(entry)}`,
     );
+    for (const line of droppedClaimLines(entry)) lines.push(colors.dim(`    dropped ${line}`));
   }
+  if (report.baseline !== undefined) lines.push(...baselineSummary(report.baseline, colors));
 
   const verdict = report.passed ? colors.green(colors.bold("PASS")) : colors.red(colors.bold("FAIL"));
   lines.push("", `${verdict} ${describeGate(report)}`);

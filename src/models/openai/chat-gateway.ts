@@ -83,7 +83,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
 
   async function generate(request: GenerateRequest): Promise<GenerateResult> {
     request.signal?.throwIfAborted();
-    const headers = buildHeaders(extraHeaders, request.apiKey);
+    const headers = buildHeaders({ ...extraHeaders, ...request.headers }, request.apiKey);
     const knownSecrets = request.apiKey === undefined ? [] : [request.apiKey];
     const deadline = createCallDeadline({
       timeoutMs,

@@ -51,6 +51,19 @@ const rateCodes = new Set(["rate_limit_exceeded", "rate_limit_error", "rate_limi
 const modelCodes = new Set(["model_not_found", "not_found_error", "model_not_available"]);
 const modelMessage =
   /\bmodel\b.{0,100}\b(not found|does not exist|is not available)|\bunknown model|\binvalid model|\bno such model/i;
+/**
+ * How providers word a prompt longer than the model's context window: OpenAI and vLLM ("maximum context
+ * length"), LiteLLM (ContextWindowExceededError), Anthropic ("prompt is too long"), Gemini ("input token
+ * count … exceeds the maximum number of tokens").
+ */
+const contextLengthMessage =
+  /context[ _-]?(length|window)[ _-]?(exceeded|is exceeded)?|maximum context length|prompt is too long|exceeds the maximum number of tokens|input (is )?too long|too many (input |prompt )?tokens/i;
+const contextLengthCodes = new Set([
+  "context_length_exceeded",
+  "context_window_exceeded",
+  "string_above_max_length",
+]);
+
 /** How gateways word a refused `response_format` (OpenAI, vLLM, LiteLLM, Ollama, llama.cpp…). */
 const responseFormatMessage =
   /response_format|json_schema|json_object|structured output|guided_json|not supported|unsupported/i;
@@ -58,11 +71,14 @@ const responseFormatMessage =
 /**
  * Maps a failed gateway answer to the service's outcome: 401/403 → invalid_key; 402, quota codes and
  * budget/credit messages → insufficient_quota; 429 → rate_limited (not retried; `Retry-After` forwarded);
- * 404 → model_not_found; a 400/422 refusing `response_format` → downgrade; 5xx → retry; 3xx and other 4xx →
+ * 404 → model_not_found; a 400/413/422 context-length overflow → invalid_request (400, the caller's input is
+ * too long, not a gateway fault); a 400/422 refusing `response_format` → downgrade; 5xx → retry; 3xx and other 4xx →
  * gateway_error. A 2xx with an `error` object is mapped by its numeric code, or by its code/type.
  */
 export function mapGatewayError(answer: GatewayAnswer): GatewayFailure {
-  const info = readGatewayError(safeParse(answer.bodyText)) ?? {};
+  const parsed = safeParse(answer.bodyText);
+  // Gemini's OpenAI-compatible endpoint wraps its error object in a one-element array.
+  const info = readGatewayError(Array.isArray(parsed) && parsed.length === 1 ? parsed[0] : parsed) ?? {};
   const status = effectiveStatus(answer.status, info);
   const detail = describe(answer.status, info, answer.bodyText);
   const mask = (message: string) => maskSecrets(message, answer.knownSecrets ?? []);
@@ -98,6 +114,21 @@ export function mapGatewayError(answer: GatewayAnswer): GatewayFailure {
     const retryAfter = parseRetryAfter(answer.headers, answer.nowMs);
     const when = retryAfter === undefined ? "retry later" : `retry after ${retryAfter} s`;
     return fail("rate_limited", `The gateway rate-limited the call (${detail}); ${when}.`, retryAfter);
+  }
+  if (
+    (status === 400 || status === 413 || status === 422) &&
+    (hasCode(contextLengthCodes) || contextLengthMessage.test(message))
+  ) {
+    return {
+      action: "fail",
+      error: new ServiceError(
+        "invalid_request",
+        mask(
+          `The prompt is longer than the model's context window (${detail}). Send fewer or shorter sources or messages, or a model with a larger context.`,
+        ),
+        { param: "sources" },
+      ),
+    };
   }
   const formatText = [info.message, info.code, info.type, info.param].join(" ");
   if (

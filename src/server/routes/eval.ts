@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_EVAL_CASES } from "../../limits.js";
-import { checkSourceIds, evalVerified } from "../../service/index.js";
+import { checkSourceIds, type EvalCaseOutcome, evalVerified, usageToWire } from "../../service/index.js";
 import { ErrorBodySchema, type EvalRequest, EvalRequestSchema, EvalResultSchema } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
@@ -42,6 +42,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
           checkNumbers: body.check_numbers,
           retry: body.retry,
           minCoverage: body.min_coverage,
+          details: body.details,
           cases: body.cases,
         },
         operationContext(request, reply, deps),
@@ -56,9 +57,27 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
           n: outcome.aggregate.n,
           errored: outcome.aggregate.errored,
         },
-        cases: outcome.cases,
+        cases: outcome.cases.map(caseToWire),
         usage: { total_tokens: outcome.usage.totalTokens, model_calls: outcome.usage.modelCalls },
       };
     },
   );
+}
+
+/** One case on the wire: its `result`, when kept, in create's snake_case shape. */
+function caseToWire(outcome: EvalCaseOutcome) {
+  if ("error" in outcome || outcome.result === undefined) return outcome;
+  const { result, ...scores } = outcome;
+  return {
+    ...scores,
+    result: {
+      text: result.text,
+      citations: result.citations,
+      unsupported: result.unsupported,
+      coverage: result.coverage,
+      abstained: result.abstained,
+      grounded: result.grounded,
+      usage: usageToWire(result.usage),
+    },
+  };
 }

@@ -1,0 +1,46 @@
+import type { UnsupportedClaim } from "../../client/index.js";
+import type { ReportCase } from "./eval-report.js";
+
+/** Dropped claims a report shows per case; the JSON report keeps them all. */
+export const MAX_DROPPED_SHOWN = 5;
+
+/** A claim and why it was dropped, on one line: `"Profit doubled." (quote_not_found)`. */
+export function describeDroppedClaim(claim: UnsupportedClaim): string {
+  return `${JSON.stringify(claim.claim.replace(/\s+/g, " "))} (${claim.reason})`;
+}
+
+/** Up to `MAX_DROPPED_SHOWN` dropped claims of a case, one per entry, then `… and N more`. */
+export function droppedClaimLines(entry: ReportCase): string[] {
+  const dropped = entry.dropped ?? [];
+  const lines = dropped.slice(0, MAX_DROPPED_SHOWN).map(describeDroppedClaim);
+  if (dropped.length > MAX_DROPPED_SHOWN) lines.push(`… and ${dropped.length - MAX_DROPPED_SHOWN} more`);
+  return lines;
+}
+
+/** The dropped claims of a case in one line (`dropped: "…" (reason); "…" (reason)`), or "" when none. */
+export function describeDroppedClaims(entry: ReportCase): string {
+  const lines = droppedClaimLines(entry);
+  return lines.length === 0 ? "" : `dropped: ${lines.join("; ")}`;
+}
+
+/**
+ * The Markdown section listing, for each of `cases` (the lowest-scoring ones) that dropped claims, the claims
+ * and why; no lines when none did. `cell` makes text safe inside a table cell.
+ */
+export function droppedClaimsMarkdown(
+  cases: readonly ReportCase[],
+  cell: (text: string) => string,
+): string[] {
+  const rows = cases.flatMap((entry) =>
+    droppedClaimLines(entry).map((line) => `| ${cell(entry.label)} | ${cell(line)} |`),
+  );
+  if (rows.length === 0) return [];
+  return [
+    "",
+    "### Dropped claims in the lowest cases",
+    "",
+    "| case | claim (reason) |",
+    "|---|---|",
+    ...rows,
+  ];
+}

@@ -1,0 +1,238 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { ServiceError } from "../errors/index.js";
+import type { Gateway } from "../models/index.js";
+import { createKeyChecker, readBearerKey } from "./auth.js";
+
+// Prometheus metrics of one app: HTTP requests, gateway calls, and groundedness (claims, coverage,
+// abstentions, eval cases), served at GET /metrics. One registry per app, so tests and workers never share.
+
+/** Every metric name the service exports (the Grafana dashboard's test checks its queries against these). */
+export const metricNames = [
+  "verified_http_requests_total",
+  "verified_http_request_duration_seconds",
+  "verified_gateway_calls_total",
+  "verified_gateway_call_duration_seconds",
+  "verified_claims_total",
+  "verified_coverage",
+  "verified_abstentions_total",
+  "verified_eval_cases_total",
+] as const;
+
+/** Fraction buckets for coverage. */
+const coverageBuckets = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1];
+
+/** Distinct model labels kept; callers choose model ids, so later ones share the label `(other)`. */
+export const maxModelLabels = 100;
+
+/** Bounds the label values a caller can create: known models keep their id, the rest become `(other)`. */
+function modelLabeler(): (model: string) => string {
+  const seen = new Set<string>();
+  return (model) => {
+    if (seen.has(model)) return model;
+    if (seen.size >= maxModelLabels || model.length > 200) return "(other)";
+    seen.add(model);
+    return model;
+  };
+}
+
+/** The metrics of one app. */
+export interface ServiceMetrics {
+  registry: Registry;
+  /** Wraps the app's gateway so every model call is counted and timed, by model and outcome. */
+  instrumentGateway(gateway: Gateway): Gateway;
+}
+
+/** Creates the registry (with Node process metrics) and the service's metrics in it. */
+export function createServiceMetrics(now: () => number = () => performance.now()): ServiceMetrics & {
+  modelLabel: (model: string) => string;
+  requests: Counter<"route" | "method" | "status">;
+  requestSeconds: Histogram<"route" | "method">;
+  claims: Counter<"model" | "outcome" | "reason">;
+  coverage: Histogram<"model" | "endpoint">;
+  abstentions: Counter<"model">;
+  evalCases: Counter<"model" | "outcome">;
+} {
+  const registry = new Registry();
+  const modelLabel = modelLabeler();
+  collectDefaultMetrics({ register: registry, prefix: "verified_" });
+  const registers = [registry];
+  const gatewayCalls = new Counter({
+    name: "verified_gateway_calls_total",
+    help: "Model calls by model and outcome (ok, or the error type).",
+    labelNames: ["model", "outcome"] as const,
+    registers,
+  });
+  const gatewaySeconds = new Histogram({
+    name: "verified_gateway_call_duration_seconds",
+    help: "Model call latency by model and outcome, retries and backoff included.",
+    labelNames: ["model", "outcome"] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers,
+  });
+  return {
+    registry,
+    modelLabel,
+    instrumentGateway(gateway) {
+      return {
+        async generate(request) {
+          const started = now();
+          let outcome = "ok";
+          try {
+            return await gateway.generate(request);
+          } catch (error) {
+            outcome = error instanceof ServiceError ? error.type : "aborted";
+            throw error;
+          } finally {
+            const labels = { model: modelLabel(request.model), outcome };
+            gatewayCalls.inc(labels);
+            gatewaySeconds.observe(labels, (now() - started) / 1000);
+          }
+        },
+      };
+    },
+    requests: new Counter({
+      name: "verified_http_requests_total",
+      help: "HTTP requests by route, method and status.",
+      labelNames: ["route", "method", "status"] as const,
+      registers,
+    }),
+    requestSeconds: new Histogram({
+      name: "verified_http_request_duration_seconds",
+      help: "HTTP request latency by route and method.",
+      labelNames: ["route", "method"] as const,
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers,
+    }),
+    claims: new Counter({
+      name: "verified_claims_total",
+      help: "Claims checked, by model, outcome (grounded, unsupported) and reason of unsupported ones.",
+      labelNames: ["model", "outcome", "reason"] as const,
+      registers,
+    }),
+    coverage: new Histogram({
+      name: "verified_coverage",
+      help: "Coverage of each result (each eval case), by model and endpoint.",
+      labelNames: ["model", "endpoint"] as const,
+      buckets: coverageBuckets,
+      registers,
+    }),
+    abstentions: new Counter({
+      name: "verified_abstentions_total",
+      help: "Create results that abstained (coverage below min_coverage), by model.",
+      labelNames: ["model"] as const,
+      registers,
+    }),
+    evalCases: new Counter({
+      name: "verified_eval_cases_total",
+      help: "Eval cases by model and outcome (scored, errored).",
+      labelNames: ["model", "outcome"] as const,
+      registers,
+    }),
+  };
+}
+
+type Metrics = ReturnType<typeof createServiceMetrics>;
+
+interface ClaimsShape {
+  citations?: unknown[] | number;
+  unsupported?: { reason?: string }[] | number;
+  coverage?: number;
+  abstained?: boolean;
+}
+
+const endpoints: Record<string, string> = {
+  "/v1/verified": "create",
+  "/v1/verified/extract": "extract",
+  "/v1/verified/eval": "eval",
+  "/v1/verified/check": "check",
+};
+
+function countClaims(metrics: Metrics, model: string, result: ClaimsShape, details?: ClaimsShape): void {
+  const grounded = Array.isArray(result.citations) ? result.citations.length : (result.citations ?? 0);
+  if (grounded > 0) metrics.claims.inc({ model, outcome: "grounded", reason: "" }, grounded);
+  const unsupported = Array.isArray(details?.unsupported)
+    ? details.unsupported
+    : Array.isArray(result.unsupported)
+      ? result.unsupported
+      : undefined;
+  if (unsupported !== undefined) {
+    for (const claim of unsupported)
+      metrics.claims.inc({ model, outcome: "unsupported", reason: claim.reason ?? "unknown" });
+  } else if (typeof result.unsupported === "number" && result.unsupported > 0) {
+    // An eval case without details reports only the count.
+    metrics.claims.inc({ model, outcome: "unsupported", reason: "unreported" }, result.unsupported);
+  }
+}
+
+/** Counts the groundedness of one successful operation's result. */
+function observeResult(metrics: Metrics, endpoint: string, model: string, payload: unknown): void {
+  if (typeof payload !== "object" || payload === null) return;
+  if (endpoint === "eval") {
+    const cases = (payload as { cases?: unknown }).cases;
+    if (!Array.isArray(cases)) return;
+    for (const entry of cases as (ClaimsShape & { error?: unknown; result?: ClaimsShape })[]) {
+      if (entry.error !== undefined) {
+        metrics.evalCases.inc({ model, outcome: "errored" });
+        continue;
+      }
+      metrics.evalCases.inc({ model, outcome: "scored" });
+      if (typeof entry.coverage === "number") metrics.coverage.observe({ model, endpoint }, entry.coverage);
+      countClaims(metrics, model, entry, entry.result);
+    }
+    return;
+  }
+  const result = payload as ClaimsShape;
+  if (typeof result.coverage === "number") metrics.coverage.observe({ model, endpoint }, result.coverage);
+  if (endpoint === "extract") return;
+  countClaims(metrics, model, result);
+  if (result.abstained === true) metrics.abstentions.inc({ model });
+}
+
+/**
+ * Registers the metric hooks and `GET /metrics` (Prometheus text format). When the service has API keys,
+ * `/metrics` needs one of them, like every other route that tells about usage; otherwise it is open, like
+ * the rest of the service.
+ */
+export function registerMetrics(
+  app: FastifyInstance,
+  metrics: Metrics,
+  options: { apiKeys: readonly string[] | undefined },
+): void {
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "(unmatched)";
+    metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    metrics.requestSeconds.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  });
+  app.addHook("preSerialization", async (request: FastifyRequest, reply, payload) => {
+    const endpoint = endpoints[request.routeOptions.url ?? ""];
+    if (endpoint !== undefined && reply.statusCode === 200) {
+      const model = metrics.modelLabel(
+        request.verified?.model ?? (endpoint === "check" ? "(none)" : "(unknown)"),
+      );
+      observeResult(metrics, endpoint, model, payload);
+    }
+    return payload;
+  });
+  const checkKey = options.apiKeys ? createKeyChecker(options.apiKeys) : undefined;
+  app.get(
+    "/metrics",
+    {
+      schema: {
+        summary: "Prometheus metrics",
+        description:
+          "Requests, gateway calls and groundedness. Needs a key only when VERIFIED_API_KEYS is set.",
+        hide: false,
+      },
+      onRequest: async (request) => {
+        if (checkKey && !checkKey(readBearerKey(request.headers.authorization))) {
+          throw new ServiceError("invalid_key", "The API key is not valid for this service.");
+        }
+      },
+    },
+    async (_request, reply) => {
+      reply.header("content-type", metrics.registry.contentType);
+      return metrics.registry.metrics();
+    },
+  );
+}

@@ -1,0 +1,147 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { metricNames } from "../../src/server/metrics.js";
+import { errorReply } from "../support/scripted-gateway.js";
+import {
+  chatBody,
+  claimFrom,
+  claimsContent,
+  type ModelClaim,
+  question,
+  report,
+  startWithGateway,
+} from "./harness.js";
+
+// GET /metrics after a known mix of requests: every counter is checked to its exact value.
+
+const founded = claimFrom(report, "Northwind was founded in 2016 in Lyon.");
+const staff = claimFrom(report, "The company employs 240 people.");
+const invented: ModelClaim = { claim: "Profit doubled.", quote: "profit doubled", source: "report" };
+
+/** The samples of a metric family, as `name{labels} value` lines, sorted. */
+function samples(text: string, name: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .sort();
+}
+
+describe("GET /metrics", () => {
+  it("counts requests, gateway calls, claims, coverage, abstentions and eval cases exactly", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script((call) => {
+      const body = chatBody(call);
+      if (body.model === "gpt-missing")
+        return errorReply(404, "The model does not exist", { code: "model_not_found" });
+      const asked = body.messages.filter((message) => message.role === "user")[0]?.content ?? "";
+      if (asked.includes("half")) return claimsContent(staff, invented);
+      if (asked.includes("broken")) return "no JSON here";
+      return claimsContent(founded, staff);
+    });
+    const ask = (content: string) => [{ role: "user", content }];
+
+    // create: 2 of 2 grounded.
+    expect(
+      (await service.post("/v1/verified", { model: "gpt-test", messages: question, sources: [report] }))
+        .status,
+    ).toBe(200);
+    // create: 1 of 2, below min_coverage: abstained.
+    const half = { model: "gpt-test", messages: ask("half"), sources: [report], min_coverage: 0.9 };
+    expect((await service.post("/v1/verified", half)).status).toBe(200);
+    // eval: one case 2 of 2, one case 1 of 2 (with details, so reasons are known), one errored (two calls).
+    const evalBody = {
+      model: "gpt-test",
+      details: true,
+      cases: [
+        { messages: question, sources: [report] },
+        { messages: ask("half"), sources: [report] },
+        { messages: ask("broken"), sources: [report] },
+      ],
+    };
+    expect((await service.post("/v1/verified/eval", evalBody)).status).toBe(200);
+    // An unknown model: one failed gateway call and a 404.
+    const missing = { model: "gpt-missing", messages: question, sources: [report] };
+    expect((await service.post("/v1/verified", missing)).status).toBe(404);
+    // An invalid request: no gateway call.
+    expect((await service.post("/v1/verified", { model: "gpt-test" })).status).toBe(400);
+
+    const response = await fetch(`${service.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+
+    expect(samples(text, "verified_http_requests_total")).toEqual([
+      'verified_http_requests_total{route="/v1/verified",method="POST",status="200"} 2',
+      'verified_http_requests_total{route="/v1/verified",method="POST",status="400"} 1',
+      'verified_http_requests_total{route="/v1/verified",method="POST",status="404"} 1',
+      'verified_http_requests_total{route="/v1/verified/eval",method="POST",status="200"} 1',
+    ]);
+    expect(samples(text, "verified_gateway_calls_total")).toEqual([
+      'verified_gateway_calls_total{model="gpt-missing",outcome="model_not_found"} 1',
+      // 2 creates, 3 eval cases, and the re-ask of the broken one.
+      'verified_gateway_calls_total{model="gpt-test",outcome="ok"} 6',
+    ]);
+    expect(samples(text, "verified_gateway_call_duration_seconds_count")).toEqual([
+      'verified_gateway_call_duration_seconds_count{model="gpt-missing",outcome="model_not_found"} 1',
+      'verified_gateway_call_duration_seconds_count{model="gpt-test",outcome="ok"} 6',
+    ]);
+    expect(samples(text, "verified_claims_total")).toEqual([
+      'verified_claims_total{model="gpt-test",outcome="grounded",reason=""} 6',
+      'verified_claims_total{model="gpt-test",outcome="unsupported",reason="quote_not_found"} 2',
+    ]);
+    expect(samples(text, "verified_abstentions_total")).toEqual([
+      'verified_abstentions_total{model="gpt-test"} 1',
+    ]);
+    expect(samples(text, "verified_eval_cases_total")).toEqual([
+      'verified_eval_cases_total{model="gpt-test",outcome="errored"} 1',
+      'verified_eval_cases_total{model="gpt-test",outcome="scored"} 2',
+    ]);
+    expect(samples(text, "verified_coverage_count")).toEqual([
+      'verified_coverage_count{model="gpt-test",endpoint="create"} 2',
+      'verified_coverage_count{model="gpt-test",endpoint="eval"} 2',
+    ]);
+    expect(samples(text, "verified_coverage_sum")).toEqual([
+      'verified_coverage_sum{model="gpt-test",endpoint="create"} 1.5',
+      'verified_coverage_sum{model="gpt-test",endpoint="eval"} 1.5',
+    ]);
+    expect(samples(text, "verified_coverage_bucket").filter((line) => line.includes('le="0.5"'))).toEqual([
+      'verified_coverage_bucket{le="0.5",model="gpt-test",endpoint="create"} 1',
+      'verified_coverage_bucket{le="0.5",model="gpt-test",endpoint="eval"} 1',
+    ]);
+    // Process metrics come from prom-client's defaults.
+    expect(text).toMatch(/^verified_process_cpu_seconds_total \d/m);
+  });
+
+  it("needs a key when the service has keys", async () => {
+    const { service } = await startWithGateway({ config: { apiKeys: ["k1"] } });
+    const refused = await fetch(`${service.url}/metrics`);
+    expect(refused.status).toBe(401);
+    const allowed = await fetch(`${service.url}/metrics`, { headers: { authorization: "Bearer k1" } });
+    expect(allowed.status).toBe(200);
+  });
+});
+
+describe("deploy/grafana/verified-dashboard.json", () => {
+  it("is valid JSON whose panels query only metrics the service exports", () => {
+    const file = new URL("../../deploy/grafana/verified-dashboard.json", import.meta.url);
+    const dashboard = JSON.parse(readFileSync(file, "utf8")) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
+    expect(dashboard.panels.length).toBeGreaterThan(0);
+    const exported = new Set<string>(metricNames);
+    for (const panel of dashboard.panels) {
+      expect(panel.targets.length, panel.title).toBeGreaterThan(0);
+      for (const target of panel.targets) {
+        const names = target.expr.match(/\bverified_[a-z_]+/g) ?? [];
+        expect(names.length, panel.title).toBeGreaterThan(0);
+        for (const name of names) {
+          const family = name.replace(/_(bucket|sum|count)$/, "");
+          expect(
+            exported.has(family) || family.startsWith("verified_process_"),
+            `${panel.title}: ${name}`,
+          ).toBe(true);
+        }
+      }
+    }
+  });
+});
