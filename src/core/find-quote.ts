@@ -1,5 +1,5 @@
 import { findLenientQuote } from "./find-lenient-quote.js";
-import { findStrictQuote } from "./find-strict-quote.js";
+import { findStrictQuoteInSource } from "./find-strict-quote.js";
 import type { PreparedSource } from "./prepared-source.js";
 import { trimQuote } from "./trim-quote.js";
 import type { MatchMode, Range } from "./types.js";
@@ -11,5 +11,5 @@ import type { MatchMode, Range } from "./types.js";
 export function findQuote(source: PreparedSource, quote: string, mode: MatchMode): Range | null {
   const trimmed = trimQuote(quote);
   if (trimmed === "") return null;
-  return mode === "lenient" ? findLenientQuote(source, trimmed) : findStrictQuote(source.text, trimmed);
+  return mode === "lenient" ? findLenientQuote(source, trimmed) : findStrictQuoteInSource(source, trimmed);
 }
