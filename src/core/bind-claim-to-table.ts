@@ -70,22 +70,26 @@ export function bindClaimToTable(
   return { rows: rows.result(), columns: columns.result(), values: values.map((number) => number.key) };
 }
 
-// The union of label lists in first-seen order, each distinct list read once.
+// The union of label lists in first-seen order, each distinct list read once. A label index never lists
+// a row (or column) twice for one label, so a single list is its own union and is not copied.
 class Collected {
   #lists = new Set<readonly number[]>();
-  #seen = new Set<number>();
+  #seen: Set<number> | undefined;
   #only: readonly number[] | undefined;
 
   add(list: readonly number[]): void {
     if (this.#lists.has(list)) return;
     this.#lists.add(list);
-    this.#only = this.#lists.size === 1 ? list : undefined;
+    if (this.#lists.size === 1) {
+      this.#only = list;
+      return;
+    }
+    if (this.#seen === undefined) this.#seen = new Set(this.#only);
     for (const item of list) this.#seen.add(item);
   }
 
   result(): number[] {
-    // One list with no repeats is its own union; a list with repeats cannot come from an index.
-    if (this.#only !== undefined && this.#only.length === this.#seen.size) return this.#only as number[];
-    return [...this.#seen];
+    if (this.#seen !== undefined) return [...this.#seen];
+    return this.#only === undefined ? [] : (this.#only as number[]);
   }
 }
