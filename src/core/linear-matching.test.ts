@@ -6,7 +6,7 @@ import { findLenientQuote } from "./find-lenient-quote.js";
 import { findNamedLabels } from "./find-named-labels.js";
 import { findNumbers } from "./find-numbers.js";
 import { findQuote } from "./find-quote.js";
-import { findStrictQuote } from "./find-strict-quote.js";
+import { findStrictQuote, findStrictQuoteInSource } from "./find-strict-quote.js";
 import { foldLabelText } from "./fold-label-text.js";
 import {
   referenceBindClaimToTable,
@@ -167,7 +167,14 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
       at: (scale) => {
         const text = "a ".repeat(1_000 * scale);
         const quote = `${"a ".repeat(500 * scale)}b`;
-        return { run: (counter) => findStrictQuote(text, quote, counter), size: text.length + quote.length };
+        return {
+          run: (counter) => {
+            findStrictQuote(text, quote, counter);
+            findStrictQuoteInSource(source(text), quote, counter);
+          },
+          // Two searches: the direct one, and the one through a prepared source (direct scan, then KMP).
+          size: 2 * (text.length + quote.length),
+        };
       },
     },
     {
@@ -176,7 +183,14 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
       at: (scale) => {
         const text = "xa ".repeat(1_000 * scale);
         const quote = `a ${"xa ".repeat(50 * scale)}xa`;
-        return { run: (counter) => findStrictQuote(text, quote, counter), size: text.length + quote.length };
+        return {
+          run: (counter) => {
+            findStrictQuote(text, quote, counter);
+            findStrictQuoteInSource(source(text), quote, counter);
+          },
+          // Two searches: the direct one, and the one through a prepared source (direct scan, then KMP).
+          size: 2 * (text.length + quote.length),
+        };
       },
     },
     {
@@ -233,6 +247,9 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
         if (quote === "") return;
         const size = text.length + quote.length;
         expect(stepsOf((counter) => findStrictQuote(text, quote, counter))).toBeLessThanOrEqual(C * size);
+        expect(
+          stepsOf((counter) => findStrictQuoteInSource(source(text), quote, counter)),
+        ).toBeLessThanOrEqual(C * size);
         expect(stepsOf((counter) => findLenientQuote(source(text), quote, counter))).toBeLessThanOrEqual(
           C * size,
         );
