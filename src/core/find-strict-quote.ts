@@ -20,7 +20,7 @@ export function findStrictQuote(text: string, quote: string, counter?: StepCount
 
 /**
  * `findStrictQuote` against a prepared source. Typical quotes are found (or not) fastest by the direct scan
- * with native `indexOf`; it gets a budget of one step per character of source and quote, and only a
+ * with native `indexOf`; it gets a budget of two steps per character of source and quote, and only a
  * quote that exhausts it is searched again linearly, against the collapsed text built once per request.
  * Both give the same answer, and the total stays O(n + m).
  */
@@ -35,7 +35,7 @@ export function findStrictQuoteInSource(
   return findStrictIn(source.text, collapsedOf(source), quote, counter);
 }
 
-const FAST_BUDGET = 1;
+const FAST_BUDGET = 2;
 
 // The direct scan: each occurrence of the quote's first segment, then its other segments after one
 // whitespace run each. Undefined when it would take more than `budget` steps (each unit scanned or compared).
