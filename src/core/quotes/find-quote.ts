@@ -1,7 +1,7 @@
-import type { PreparedSource } from "../prepared-source.js";
+import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { MatchMode, Range } from "../types.js";
 import { findLenientQuote } from "./lenient-match.js";
-import { findStrictQuote } from "./strict-match.js";
+import { findStrictQuoteInSource } from "./strict-match.js";
 import { trimQuote } from "./trim-quote.js";
 
 /**
@@ -11,5 +11,15 @@ import { trimQuote } from "./trim-quote.js";
 export function findQuote(source: PreparedSource, quote: string, mode: MatchMode): Range | null {
   const trimmed = trimQuote(quote);
   if (trimmed === "") return null;
-  return mode === "lenient" ? findLenientQuote(source, trimmed) : findStrictQuote(source.text, trimmed);
+  // Many claims of a request often quote the same text: each distinct quote is searched once per source.
+  const results = resultsOf(source);
+  const key = `${mode === "lenient" ? "l" : "s"}${trimmed}`;
+  let range = results.get(key);
+  if (range === undefined) {
+    range = mode === "lenient" ? findLenientQuote(source, trimmed) : findStrictQuoteInSource(source, trimmed);
+    results.set(key, range);
+  }
+  return range === null ? null : [range[0], range[1]];
 }
+
+const resultsOf = memoizePerSource(() => new Map<string, Range | null>());

@@ -3,9 +3,9 @@ import { buildLenientIndex, type LenientIndex } from "./lenient-index.js";
 
 describe("buildLenientIndex", () => {
   it.each<{ name: string; text: string; expected: LenientIndex }>([
-    { name: "an empty text", text: "", expected: { tokens: [], positionsByKey: new Map() } },
+    { name: "an empty text", text: "", expected: { tokens: [], ids: new Int32Array(0), idByKey: new Map() } },
     {
-      name: "repeated keys list every position in order",
+      name: "repeated keys share one id, numbered in order of first use",
       text: "The cat, the CAT.",
       expected: {
         tokens: [
@@ -14,9 +14,10 @@ describe("buildLenientIndex", () => {
           { key: "the", start: 9, end: 12 },
           { key: "cat", start: 13, end: 16 },
         ],
-        positionsByKey: new Map([
-          ["the", [0, 2]],
-          ["cat", [1, 3]],
+        ids: Int32Array.from([0, 1, 0, 1]),
+        idByKey: new Map([
+          ["the", 0],
+          ["cat", 1],
         ]),
       },
     },

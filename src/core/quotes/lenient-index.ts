@@ -1,20 +1,26 @@
 import { type LenientToken, tokenizeLenient } from "../text/index.js";
 
-/** A source's lenient tokens in order, and where each token key occurs (token indices, ascending). */
+/** A source's lenient tokens in order, each token's key interned as a small integer id. */
 export interface LenientIndex {
   tokens: LenientToken[];
-  positionsByKey: Map<string, number[]>;
+  /** `ids[i]` is the id of `tokens[i].key`; equal keys have equal ids. */
+  ids: Int32Array;
+  idByKey: Map<string, number>;
 }
 
-/** Tokenizes `text` once and indexes its tokens by key, so each quote is looked up, not re-scanned. */
+/** Tokenizes `text` once and interns its token keys, so each quote is matched as an array of ids. */
 export function buildLenientIndex(text: string): LenientIndex {
   const tokens = tokenizeLenient(text);
-  const positionsByKey = new Map<string, number[]>();
+  const ids = new Int32Array(tokens.length);
+  const idByKey = new Map<string, number>();
   for (let position = 0; position < tokens.length; position++) {
-    const key = tokens[position]?.key ?? "";
-    const positions = positionsByKey.get(key);
-    if (positions === undefined) positionsByKey.set(key, [position]);
-    else positions.push(position);
+    const key = (tokens[position] as LenientToken).key;
+    let id = idByKey.get(key);
+    if (id === undefined) {
+      id = idByKey.size;
+      idByKey.set(key, id);
+    }
+    ids[position] = id;
   }
-  return { tokens, positionsByKey };
+  return { tokens, ids, idByKey };
 }

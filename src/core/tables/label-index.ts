@@ -50,8 +50,16 @@ function addLabel(
     entry = { pattern, symbolic: !hasWordCharacter(pattern), table, rows: NONE, columns: NONE };
     entries.set(pattern, entry);
   }
-  if (row >= 0) entry.rows = entry.rows === NONE ? [row] : [...entry.rows, row];
-  if (column >= 0) entry.columns = entry.columns === NONE ? [column] : [...entry.columns, column];
+  // Each entry's lists are its own (entries are made afresh per table): appending in place keeps a table
+  // of R rows sharing one label at O(R), where copying the list for every row was O(R²).
+  if (row >= 0) {
+    if (entry.rows === NONE) entry.rows = [row];
+    else (entry.rows as number[]).push(row);
+  }
+  if (column >= 0) {
+    if (entry.columns === NONE) entry.columns = [column];
+    else (entry.columns as number[]).push(column);
+  }
 }
 
 /**

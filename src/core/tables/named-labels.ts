@@ -1,5 +1,7 @@
+import type { StepCounter } from "../step-counter.js";
 import { codePointBefore, isWordChar, wordEnd } from "../text/index.js";
-import type { LabelEntry, LabelIndex } from "./label-index.js";
+import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
+import type { LabelIndex } from "./label-index.js";
 
 /** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */
 export interface LabelOccurrence {
@@ -47,89 +49,124 @@ function standsApart(folded: string, start: number, end: number): boolean {
   return !isDigit(folded, before) && !isDigit(folded, after);
 }
 
-function collect(
-  folded: string,
-  start: number,
-  candidates: readonly LabelEntry[] | undefined,
-  found: LabelOccurrence[],
-): void {
-  if (candidates === undefined) return;
-  for (const entry of candidates) {
-    const end = start + entry.pattern.length;
-    if (!folded.startsWith(entry.pattern, start) || !endsWord(folded, end)) continue;
-    if (!entry.symbolic || standsApart(folded, start, end)) {
-      found.push({ start, end, table: entry.table, rows: entry.rows, columns: entry.columns });
-    }
+const automatonOf = new WeakMap<LabelIndex, LabelAutomaton>();
+
+// Built on first use and kept as long as the index: one per source and request.
+function automaton(index: LabelIndex, counter?: StepCounter): LabelAutomaton {
+  let built = automatonOf.get(index);
+  if (built === undefined) {
+    built = buildLabelAutomaton(index, counter);
+    automatonOf.set(index, built);
   }
+  return built;
 }
 
-function byTableThenLongest(a: LabelOccurrence, b: LabelOccurrence): number {
-  return a.table - b.table || b.end - b.start - (a.end - a.start) || a.start - b.start;
-}
+const WORD_START = 1;
+const SYMBOL_START = 2;
 
-// Puts the last table's winners, `list[from…]`, back in claim order: an insertion sort, as runs are tiny.
-function sortRun(list: LabelOccurrence[], from: number): void {
-  for (let index = from + 1; index < list.length; index += 1) {
-    const occurrence = list[index] as LabelOccurrence;
-    let at = index;
-    while (at > from && (list[at - 1] as LabelOccurrence).start > occurrence.start) {
-      list[at] = list[at - 1] as LabelOccurrence;
-      at -= 1;
-    }
-    list[at] = occurrence;
-  }
-}
-
-function overlaps(a: LabelOccurrence, b: LabelOccurrence): boolean {
-  return a.start < b.end && b.start < a.end;
-}
-
-/**
- * The labels a folded claim names, at word boundaries: per table, where occurrences overlap the longest
- * wins (then the leftmost), so `net revenue` is named rather than `revenue` inside it. Ordered by table,
- * then in claim order.
- */
-export function findNamedLabels(folded: string, index: LabelIndex): LabelOccurrence[] {
-  if (index.size === 0) return [];
-  const found: LabelOccurrence[] = [];
+// Where a label may start, as the claim is read word by word: at the first character of a word that
+// starts one (see `startsWord`), or at any character other than a space outside words (a symbol).
+function labelStarts(folded: string): Uint8Array {
+  const starts = new Uint8Array(folded.length + 1);
   let start = 0;
   while (start < folded.length) {
     if (folded.charCodeAt(start) === 32) {
       start += 1;
       continue;
     }
-    // A label starts at a word (keyed by it, or through the next word) or at a symbol (keyed by it).
     const firstEnd = wordEnd(folded, start);
     if (firstEnd === start) {
-      collect(folded, start, index.get(folded.charAt(start)), found);
+      starts[start] = SYMBOL_START;
       start += 1;
       continue;
     }
-    if (startsWord(folded, start)) {
-      collect(folded, start, index.get(folded.slice(start, firstEnd)), found);
-      let second = firstEnd;
-      while (second < folded.length && wordEnd(folded, second) === second) second += 1;
-      if (second < folded.length)
-        collect(folded, start, index.get(folded.slice(start, wordEnd(folded, second))), found);
-    }
+    if (startsWord(folded, start)) starts[start] = WORD_START;
     start = firstEnd;
   }
-  // Resolve overlaps table by table: within a table the longest wins, then the leftmost. A claim names
-  // few labels per table, so the quadratic check stays small.
-  found.sort(byTableThenLongest);
-  const kept: LabelOccurrence[] = [];
-  let tableStart = 0;
-  for (const occurrence of found) {
-    if (kept.length > tableStart && (kept[tableStart] as LabelOccurrence).table !== occurrence.table) {
-      sortRun(kept, tableStart);
-      tableStart = kept.length;
-    }
-    let clash = false;
-    for (let index = tableStart; index < kept.length && !clash; index += 1) {
-      clash = overlaps(kept[index] as LabelOccurrence, occurrence);
-    }
-    if (!clash) kept.push(occurrence);
+  return starts;
+}
+
+// Sorts `items` by `key(item)` in [0, range), keeping the order of equal keys: a counting sort.
+function sortByKey<T>(items: T[], range: number, key: (item: T) => number): T[] {
+  const counts = new Int32Array(range + 1);
+  for (const item of items) {
+    const slot = key(item) + 1;
+    counts[slot] = (counts[slot] as number) + 1;
   }
-  sortRun(kept, tableStart);
-  return kept;
+  for (let index = 1; index <= range; index += 1) {
+    counts[index] = (counts[index] as number) + (counts[index - 1] as number);
+  }
+  const sorted = new Array<T>(items.length);
+  for (const item of items) {
+    const at = key(item);
+    sorted[counts[at] as number] = item;
+    counts[at] = (counts[at] as number) + 1;
+  }
+  return sorted;
+}
+
+/**
+ * The labels a folded claim names, at word boundaries: per table, where occurrences overlap the longest
+ * wins (then the leftmost), so `net revenue` is named rather than `revenue` inside it. Ordered by table,
+ * then in claim order.
+ *
+ * The claim is read once through an Aho–Corasick automaton of the labels; every occurrence found is then
+ * ranked by table, length (longest first) and start with counting sorts, and kept unless it overlaps one
+ * kept before it. A kept occurrence is at least as long as the one checked, so it cannot sit strictly
+ * inside it: checking the first and last character of the new one is enough.
+ */
+export function findNamedLabels(folded: string, index: LabelIndex, counter?: StepCounter): LabelOccurrence[] {
+  if (index.size === 0) return [];
+  const machine = automaton(index, counter);
+  const starts = labelStarts(folded);
+  const found: LabelOccurrence[] = [];
+  let steps = 2 * folded.length;
+  let node = 0;
+  for (let position = 0; position < folded.length; position += 1) {
+    node = machine.step(node, folded.charCodeAt(position));
+    const end = position + 1;
+    let match = (machine.output[node] as number) >= 0 ? node : (machine.nextOutput[node] as number);
+    if (match < 0 || !endsWord(folded, end)) continue;
+    for (; match >= 0; match = machine.nextOutput[match] as number) {
+      steps += 1;
+      const start = end - (machine.depth[match] as number);
+      const label = machine.patterns[machine.output[match] as number] as AutomatonPattern;
+      if (starts[start] !== (label.wordStart ? WORD_START : SYMBOL_START)) continue;
+      if (label.symbolic && !standsApart(folded, start, end)) continue;
+      for (const entry of label.entries) {
+        steps += 1;
+        found.push({ start, end, table: entry.table, rows: entry.rows, columns: entry.columns });
+      }
+    }
+  }
+  if (found.length === 0) {
+    if (counter !== undefined) counter.steps += steps;
+    return found;
+  }
+
+  // Rank by table, then longest, then leftmost: stable counting sorts, least significant key first.
+  let tables = 0;
+  for (const occurrence of found) if (occurrence.table >= tables) tables = occurrence.table + 1;
+  const width = folded.length + 1;
+  let ranked = sortByKey(found, width, (each) => each.start);
+  ranked = sortByKey(ranked, width, (each) => width - 1 - (each.end - each.start));
+  ranked = sortByKey(ranked, tables, (each) => each.table);
+
+  // `owner[i]` is 1 + the table whose kept occurrence covers character i.
+  const owner = new Int32Array(folded.length);
+  const kept: LabelOccurrence[] = [];
+  for (const occurrence of ranked) {
+    const mark = occurrence.table + 1;
+    if (owner[occurrence.start] === mark || owner[occurrence.end - 1] === mark) continue;
+    for (let at = occurrence.start; at < occurrence.end; at += 1) owner[at] = mark;
+    kept.push(occurrence);
+  }
+  const ordered = sortByKey(
+    sortByKey(kept, width, (each) => each.start),
+    tables,
+    (each) => each.table,
+  );
+  if (counter !== undefined)
+    counter.steps += steps + 5 * found.length + 3 * width + 2 * tables + folded.length;
+  return ordered;
 }

@@ -8,28 +8,37 @@ export interface TableBinding {
   values: string[];
 }
 
-function inside(number: FoundNumber, occurrence: LabelOccurrence): boolean {
-  return number.start < occurrence.end && occurrence.start < number.end;
-}
-
 /**
  * Binds a claim's numbers to the labels it names in one table (`occurrences` from one table, in claim
  * order). Numbers inside a named label are context; when all are, the last number that is a whole label
  * occurrence by itself is the value and names nothing. An occurrence naming both a row and a column
  * (`Total`) names only a row when the rest names a column and no row, only a column when the rest names a
  * row and no column, and both otherwise.
+ *
+ * Linear in numbers + occurrences + the rows and columns of the distinct labels named: numbers and
+ * occurrences are both in claim order and do not overlap among themselves, so one sweep finds which
+ * numbers sit inside a label, and a label named again and again adds its rows once. When a single label's
+ * list supplies all the rows (or columns), that very list is returned: do not modify it.
  */
 export function bindClaimToTable(
   numbers: readonly FoundNumber[],
   occurrences: readonly LabelOccurrence[],
 ): TableBinding {
   let naming = occurrences;
-  let values = numbers.filter((number) => !occurrences.some((occurrence) => inside(number, occurrence)));
+  let values: FoundNumber[] = [];
+  let at = 0;
+  for (const number of numbers) {
+    while (at < occurrences.length && (occurrences[at] as LabelOccurrence).end <= number.start) at += 1;
+    const occurrence = occurrences[at];
+    if (occurrence === undefined || occurrence.start >= number.end) values.push(number);
+  }
   if (values.length === 0 && numbers.length > 0) {
+    const byStart = new Map<number, LabelOccurrence>();
+    for (const each of occurrences) if (!byStart.has(each.start)) byStart.set(each.start, each);
     for (let index = numbers.length - 1; index >= 0; index -= 1) {
       const number = numbers[index] as FoundNumber;
-      const whole = occurrences.find((each) => each.start === number.start && each.end === number.end);
-      if (whole !== undefined) {
+      const whole = byStart.get(number.start);
+      if (whole !== undefined && whole.end === number.end) {
         values = [number];
         naming = occurrences.filter((each) => each !== whole);
         break;
@@ -37,20 +46,50 @@ export function bindClaimToTable(
     }
   }
 
-  const rows = new Set<number>();
-  const columns = new Set<number>();
+  let rowNamers = 0;
+  let columnNamers = 0;
+  for (const occurrence of naming) {
+    if (occurrence.rows.length > 0) rowNamers += 1;
+    if (occurrence.columns.length > 0) columnNamers += 1;
+  }
+  const rows = new Collected();
+  const columns = new Collected();
   for (const occurrence of naming) {
     let namesRow = occurrence.rows.length > 0;
     let namesColumn = occurrence.columns.length > 0;
     if (namesRow && namesColumn) {
-      const rest = naming.filter((each) => each !== occurrence);
-      const restNamesRow = rest.some((each) => each.rows.length > 0);
-      const restNamesColumn = rest.some((each) => each.columns.length > 0);
+      // The rest of `naming`, without this occurrence, which names both.
+      const restNamesRow = rowNamers > 1;
+      const restNamesColumn = columnNamers > 1;
       if (restNamesColumn && !restNamesRow) namesColumn = false;
       else if (restNamesRow && !restNamesColumn) namesRow = false;
     }
-    if (namesRow) for (const row of occurrence.rows) rows.add(row);
-    if (namesColumn) for (const column of occurrence.columns) columns.add(column);
+    if (namesRow) rows.add(occurrence.rows);
+    if (namesColumn) columns.add(occurrence.columns);
   }
-  return { rows: [...rows], columns: [...columns], values: values.map((number) => number.key) };
+  return { rows: rows.result(), columns: columns.result(), values: values.map((number) => number.key) };
+}
+
+// The union of label lists in first-seen order, each distinct list read once. A label index never lists
+// a row (or column) twice for one label, so a single list is its own union and is not copied.
+class Collected {
+  #lists = new Set<readonly number[]>();
+  #seen: Set<number> | undefined;
+  #only: readonly number[] | undefined;
+
+  add(list: readonly number[]): void {
+    if (this.#lists.has(list)) return;
+    this.#lists.add(list);
+    if (this.#lists.size === 1) {
+      this.#only = list;
+      return;
+    }
+    if (this.#seen === undefined) this.#seen = new Set(this.#only);
+    for (const item of list) this.#seen.add(item);
+  }
+
+  result(): number[] {
+    if (this.#seen !== undefined) return [...this.#seen];
+    return this.#only === undefined ? [] : (this.#only as number[]);
+  }
 }

@@ -25,23 +25,45 @@ const rowViewOf = memoizePerSource((text): RowView => {
   return { text, labels: buildLabelIndex(parsed), tables, lines: new Map() };
 });
 
-// A cell at a named row and a named column when both are named; else any cell of a named row or column.
-function holds(cells: TableNumbers, binding: TableBinding, value: string): boolean {
-  const { rows, columns } = binding;
+const NO_LABELS: readonly number[] = [];
+// Per table, the number keys of the cells a binding names, by its rows list and then its columns list.
+// Bindings hand back a label's own list when one label names them, so claims naming the same label
+// again share one set: a table of R rows sharing a label is read once per request, not once per claim.
+const namedKeysCache = new WeakMap<
+  TableNumbers,
+  WeakMap<readonly number[], WeakMap<readonly number[], Set<string>>>
+>();
+
+// The keys of the cells at a named row and a named column when both are named; else of every cell of the
+// named rows or columns. Read once per binding, so each value is then one lookup.
+function namedKeys(cells: TableNumbers, binding: TableBinding): Set<string> {
+  const rows = binding.rows.length > 0 ? binding.rows : NO_LABELS;
+  const columns = binding.columns.length > 0 ? binding.columns : NO_LABELS;
+  let byRows = namedKeysCache.get(cells);
+  if (byRows === undefined) {
+    byRows = new WeakMap();
+    namedKeysCache.set(cells, byRows);
+  }
+  let byColumns = byRows.get(rows);
+  if (byColumns === undefined) {
+    byColumns = new WeakMap();
+    byRows.set(rows, byColumns);
+  }
+  let keys = byColumns.get(columns);
+  if (keys !== undefined) return keys;
+  keys = new Set<string>();
+  const add = (row: number, column: number) => {
+    for (const key of cells.keysAt(row, column)) keys.add(key);
+  };
   if (rows.length > 0 && columns.length > 0) {
-    return rows.some((row) => columns.some((column) => cells.holds(row, column, value)));
+    for (const row of rows) for (const column of columns) add(row, column);
+  } else if (rows.length > 0) {
+    for (const row of rows) for (let column = 0; column < cells.columnCount; column += 1) add(row, column);
+  } else {
+    for (const column of columns) for (let row = 0; row < cells.rowCount; row += 1) add(row, column);
   }
-  if (rows.length > 0) {
-    return rows.some((row) => {
-      for (let column = 0; column < cells.columnCount; column += 1)
-        if (cells.holds(row, column, value)) return true;
-      return false;
-    });
-  }
-  return columns.some((column) => {
-    for (let row = 0; row < cells.rowCount; row += 1) if (cells.holds(row, column, value)) return true;
-    return false;
-  });
+  byColumns.set(columns, keys);
+  return keys;
 }
 
 /**
@@ -66,7 +88,8 @@ export function checkRowNumbers(claim: string, source: PreparedSource, quoteRang
     if (binding.rows.length === 0 && binding.columns.length === 0) continue;
     named = true;
     const cells = view.tables[table] as TableNumbers;
-    if (binding.values.every((value) => holds(cells, binding, value))) return true;
+    const keys = namedKeys(cells, binding);
+    if (binding.values.every((value) => keys.has(value))) return true;
   }
   if (named) return false;
 

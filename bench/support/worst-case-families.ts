@@ -1,0 +1,161 @@
+// The adversarial request families of issue 10, each built as one `POST /v1/verified/check` body of about
+// `bodyBytes` bytes. Sources stay within the default sources budget (100,000 characters); the rest of the
+// body is quotes and claims, which no budget but the 4 MiB body limit bounds.
+
+/** The default `sourcesBudget`: every family's sources fit in it, as a real request's must. */
+const SOURCES_BUDGET = 100_000;
+const MAX_CLAIMS = 1_000;
+
+interface CheckBody {
+  sources: { id: string; text: string }[];
+  claims: { claim: string; quote: string; source: string }[];
+  mode?: "strict" | "lenient";
+  check_numbers?: boolean | "source" | "row";
+}
+
+/** One family: what it attacks, and its request body at a given size. */
+export interface WorstCaseFamily {
+  name: string;
+  attacks: string;
+  body(bodyBytes: number): CheckBody;
+}
+
+function sourceChars(bodyBytes: number): number {
+  return Math.min(SOURCES_BUDGET, Math.floor(bodyBytes / 2));
+}
+
+function repeat(unit: string, totalChars: number): string {
+  return unit.repeat(Math.max(1, Math.floor(totalChars / unit.length)));
+}
+
+// A table whose every row is labelled `label`, with `value` in each row but the last, which holds `last`.
+function sameLabelTable(label: string, chars: number, value: string, last: string): string {
+  const row = `| ${label} | ${value} |`;
+  const rows = Math.max(2, Math.floor((chars - 40) / (row.length + 1)));
+  const lines = ["| Label | Value |", "| --- | --- |"];
+  for (let index = 0; index < rows - 1; index += 1) lines.push(row);
+  lines.push(`| ${label} | ${last} |`);
+  return lines.join("\n");
+}
+
+export const worstCaseFamilies: WorstCaseFamily[] = [
+  {
+    name: "strict, one long near-miss quote",
+    attacks: "`'a '×k + 'b'` against `'a '×n`: every occurrence of the first word re-walked",
+    body(bodyBytes) {
+      const source = repeat("a ", sourceChars(bodyBytes));
+      const quote = `${repeat("a ", bodyBytes - source.length - 200)}b`;
+      return { sources: [{ id: "s", text: source }], claims: [{ claim: "c", quote, source: "s" }] };
+    },
+  },
+  {
+    name: "strict, many near-miss quotes",
+    attacks: "1,000-character `'a '×500 + 'b'` quotes against `'a '×n`",
+    body(bodyBytes) {
+      const source = repeat("a ", sourceChars(bodyBytes));
+      const quote = `${"a ".repeat(500)}b`;
+      const count = Math.min(MAX_CLAIMS, Math.floor((bodyBytes - source.length) / (quote.length + 40)));
+      const claims = Array.from({ length: count }, () => ({ claim: "c", quote, source: "s" }));
+      return { sources: [{ id: "s", text: source }], claims };
+    },
+  },
+  {
+    name: "lenient, periodic near-miss quotes",
+    attacks: "`'a b '×4,000 + 'b a'` against `'a b '×n`: every token frequent, every anchor compared",
+    body(bodyBytes) {
+      const source = repeat("a b ", sourceChars(bodyBytes));
+      const quote = `${"a b ".repeat(4_000)}b a`;
+      const count = Math.max(
+        1,
+        Math.min(MAX_CLAIMS, Math.floor((bodyBytes - source.length) / (quote.length + 40))),
+      );
+      const claims = Array.from({ length: count }, () => ({
+        claim: "c",
+        quote: count === 1 ? quote.slice(-(bodyBytes - source.length - 200)) : quote,
+        source: "s",
+      }));
+      return { sources: [{ id: "s", text: source }], mode: "lenient", claims };
+    },
+  },
+  {
+    name: "lenient, one long near-miss quote",
+    attacks: "`'a '×k + 'b'` against `'a '×n` in lenient mode",
+    body(bodyBytes) {
+      const source = repeat("a ", sourceChars(bodyBytes));
+      const quote = `${repeat("a ", bodyBytes - source.length - 200)}b`;
+      return {
+        sources: [{ id: "s", text: source }],
+        mode: "lenient",
+        claims: [{ claim: "c", quote, source: "s" }],
+      };
+    },
+  },
+  {
+    name: "row, one claim naming a label at every word",
+    attacks:
+      "`'x '×k + '1'` where `x` labels a row and a column: every mention checked against the kept ones",
+    body(bodyBytes) {
+      const source = "| Label | x |\n| --- | --- |\n| x | 1 |";
+      const claim = `${repeat("x ", bodyBytes - 300)}1`;
+      return {
+        sources: [{ id: "s", text: source }],
+        check_numbers: "row",
+        claims: [{ claim, quote: "| x | 1 |", source: "s" }],
+      };
+    },
+  },
+  {
+    name: "row, every row sharing one label",
+    attacks: "a table of rows all labelled `x` and 1,000 claims naming `x` with the last row's value",
+    body(bodyBytes) {
+      const source = sameLabelTable("x", sourceChars(bodyBytes), "1", "2");
+      const count = Math.min(MAX_CLAIMS, Math.floor((bodyBytes - source.length * 1.2) / 60));
+      const claims = Array.from({ length: count }, () => ({
+        claim: "x was 2",
+        quote: "| x | 1 |",
+        source: "s",
+      }));
+      return { sources: [{ id: "s", text: source }], check_numbers: "row", claims };
+    },
+  },
+  {
+    name: "row, numeric labels named by every number",
+    attacks:
+      "rows labelled `1`…`k`, one claim listing them all again and again: every number against every mention",
+    body(bodyBytes) {
+      const lines = ["| Year | Value |", "| --- | --- |"];
+      let length = 30;
+      const labels: string[] = [];
+      for (let label = 1; length < sourceChars(bodyBytes) - 30; label += 1) {
+        const line = `| ${label} | 7 |`;
+        lines.push(line);
+        labels.push(String(label));
+        length += line.length + 1;
+      }
+      const unit = `${labels.join(" ")} `;
+      const claim = `${repeat(unit, bodyBytes - Math.ceil(length * 1.2) - 300)}7`;
+      return {
+        sources: [{ id: "s", text: lines.join("\n") }],
+        check_numbers: "row",
+        claims: [{ claim, quote: "| 1 | 7 |", source: "s" }],
+      };
+    },
+  },
+  {
+    name: "source, a claim of many numbers",
+    attacks: "`check_numbers: source` with a claim of numbers, all held by the source",
+    body(bodyBytes) {
+      const numbers = Array.from(
+        { length: 1_000 },
+        (_, index) => `${index},${String(index).padStart(3, "0")}.5`,
+      );
+      const source = repeat(`${numbers.join(" ")} `, sourceChars(bodyBytes));
+      const claim = repeat(`${numbers.join(" ")} `, bodyBytes - source.length - 300);
+      return {
+        sources: [{ id: "s", text: source }],
+        check_numbers: "source",
+        claims: [{ claim, quote: "0,000.5", source: "s" }],
+      };
+    },
+  },
+];

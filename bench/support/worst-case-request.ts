@@ -1,0 +1,34 @@
+// Child process of the worst-case bench: sends one family's request to an in-process app `runs` times
+// through the real `POST /v1/verified/check` path (parsing, validation, check, serialisation) and prints
+// one line per request, `<cpu ms> <status> <body bytes>`, so the parent can stop a request that runs too long.
+//   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS
+
+import { createApp } from "../../src/server/app.js";
+import { defaultServerConfig } from "../../src/server/config.js";
+import { worstCaseFamilies } from "./worst-case-families.js";
+
+const [familyArg, bytesArg, runsArg] = process.argv.slice(2);
+const family = worstCaseFamilies[Number(familyArg)];
+if (family === undefined) throw new Error(`no family ${familyArg}`);
+const payload = JSON.stringify(family.body(Number(bytesArg)));
+if (Buffer.byteLength(payload) > Number(bytesArg))
+  throw new Error(`${family.name}: body over ${bytesArg} bytes`);
+const app = await createApp({
+  config: defaultServerConfig,
+  gateway: {
+    generate: () => Promise.reject(new Error("the check path calls no model")),
+  },
+});
+await app.ready();
+for (let run = 0; run < Number(runsArg); run += 1) {
+  const started = process.cpuUsage();
+  const response = await app.inject({
+    method: "POST",
+    url: "/v1/verified/check",
+    headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
+    payload,
+  });
+  const used = process.cpuUsage(started);
+  console.log(`${(used.user + used.system) / 1000} ${response.statusCode} ${Buffer.byteLength(payload)}`);
+}
+await app.close();

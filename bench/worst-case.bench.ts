@@ -1,0 +1,113 @@
+// Worst-case cost of the check: each adversarial family (bench/support/worst-case-families.ts) at 100 KB and
+// at 4 MiB of request body (the check route's body limit), sent through the real `POST /v1/verified/check`
+// path of an in-process app. Each family and size runs in its own child process, which is stopped when a
+// request runs past the cap: such a figure is reported as "> cap". CPU time (user + system) per request,
+// median of the requests that finished (a warm-up request first).
+//   npm run bench -- worst-case
+
+import { spawn } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { formatMs, median } from "./support/statistics.js";
+import { worstCaseFamilies } from "./support/worst-case-families.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SIZES = [
+  { label: "100 KB", bytes: 100_000, goalMs: 50 },
+  { label: "4 MiB", bytes: 4 * 1024 * 1024, goalMs: 1_000 },
+];
+const RUNS = 4;
+const CAP_MS = Number(process.env.WORST_CASE_CAP_MS ?? 30_000);
+
+interface Outcome {
+  cpuMs: number[];
+  statuses: number[];
+  bodyBytes: number;
+  timedOut: boolean;
+}
+
+function measure(family: number, bytes: number): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(here, "support", "worst-case-request.ts"),
+        String(family),
+        String(bytes),
+        String(RUNS),
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const outcome: Outcome = { cpuMs: [], statuses: [], bodyBytes: 0, timedOut: false };
+    let buffered = "";
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        outcome.timedOut = true;
+        child.kill("SIGKILL");
+      }, CAP_MS + 5_000);
+    };
+    arm();
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      buffered += chunk;
+      for (let newline = buffered.indexOf("\n"); newline >= 0; newline = buffered.indexOf("\n")) {
+        const [cpu, status, body] = buffered.slice(0, newline).split(" ").map(Number);
+        buffered = buffered.slice(newline + 1);
+        outcome.cpuMs.push(cpu as number);
+        outcome.statuses.push(status as number);
+        outcome.bodyBytes = body as number;
+        // A request that already took longer than the cap is enough: stop the rest.
+        if ((cpu as number) > CAP_MS) child.kill("SIGKILL");
+        else arm();
+      }
+    });
+    child.on("error", reject);
+    child.on("exit", () => {
+      clearTimeout(timer);
+      resolve(outcome);
+    });
+  });
+}
+
+function describe(outcome: Outcome): string {
+  const measured = outcome.cpuMs.length > 1 ? outcome.cpuMs.slice(1) : outcome.cpuMs;
+  if (measured.length === 0) return `> ${(CAP_MS / 1000).toFixed(0)} s`;
+  const value = median(measured);
+  const text = value >= 1_000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
+  return outcome.timedOut && outcome.cpuMs.length < 2 ? `≥ ${text}` : text;
+}
+
+/** Prints, per family, the CPU time per request at 100 KB and 4 MiB and whether each meets its goal. */
+export default async function run(): Promise<void> {
+  const loadBefore = loadavg()[0] ?? 0;
+  console.log(
+    `CPU time per request, median of up to ${RUNS - 1} after a warm-up request, each request capped at ` +
+      `${CAP_MS / 1000} s; ${cpus().length} CPUs, load average ${loadBefore.toFixed(1)} before the run.\n`,
+  );
+  console.log(
+    `| family | ${SIZES.map((size) => `${size.label} (goal < ${formatMs(size.goalMs)})`).join(" | ")} |`,
+  );
+  console.log(`|---|${SIZES.map(() => "---").join("|")}|`);
+  for (let index = 0; index < worstCaseFamilies.length; index += 1) {
+    const family = worstCaseFamilies[index];
+    if (family === undefined) continue;
+    const cells: string[] = [];
+    for (const size of SIZES) {
+      const outcome = await measure(index, size.bytes);
+      const bad = outcome.statuses.find((status) => status !== 200);
+      if (bad !== undefined) throw new Error(`${family.name} at ${size.label}: status ${bad}`);
+      const measured = outcome.cpuMs.length > 1 ? outcome.cpuMs.slice(1) : outcome.cpuMs;
+      const met = measured.length > 0 && !outcome.timedOut && median(measured) < size.goalMs;
+      cells.push(`${describe(outcome)}${met ? "" : " ✗"}`);
+    }
+    console.log(`| ${family.name} | ${cells.join(" | ")} |`);
+  }
+  console.log("\nFamilies: ");
+  for (const family of worstCaseFamilies) console.log(`- ${family.name}: ${family.attacks}`);
+  console.log("\n✗ marks a figure over its goal (under 50 ms at 100 KB, under 1 s at 4 MiB).");
+}

@@ -1,0 +1,278 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  referenceBindClaimToTable,
+  referenceLenientQuote,
+  referenceNamedLabels,
+  referenceStrictQuote,
+} from "./matchers.reference.js";
+import { findNumbers } from "./numbers/scan.js";
+import type { PreparedSource } from "./prepared-source.js";
+import { findQuote } from "./quotes/find-quote.js";
+import { findLenientQuote } from "./quotes/lenient-match.js";
+import { findStrictQuote, findStrictQuoteInSource } from "./quotes/strict-match.js";
+import { trimQuote } from "./quotes/trim-quote.js";
+import type { StepCounter } from "./step-counter.js";
+import { buildLabelIndex } from "./tables/label-index.js";
+import { foldLabelText } from "./tables/label-text.js";
+import { parseMarkdownTables } from "./tables/markdown-tables.js";
+import { findNamedLabels } from "./tables/named-labels.js";
+import { bindClaimToTable } from "./tables/row-binding.js";
+
+const source = (text: string): PreparedSource => ({ id: "s", text });
+
+// Few distinct pieces, so texts repeat, near-miss and overlap: the inputs that made the old engine slow.
+const PIECES = [
+  "a",
+  "b",
+  "a ",
+  "b ",
+  " ",
+  "\n",
+  "  ",
+  "ab",
+  "A",
+  "1",
+  "1.5",
+  ",",
+  "é",
+  "e\u0301",
+  "𝑥",
+  "-",
+  "'",
+];
+const piece = fc.constantFrom(...PIECES);
+const textOf = (maxLength: number) => fc.array(piece, { maxLength }).map((parts) => parts.join(""));
+const periodic = fc
+  .tuple(fc.array(piece, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 40 }))
+  .map(([unit, times]) => unit.join("").repeat(times));
+const anyText = fc.oneof(textOf(60), periodic);
+
+// A quote: a piece of the text (so matches happen), possibly changed at its end (a near miss), or any text.
+const textAndQuote = anyText.chain((text) =>
+  fc.oneof(
+    fc
+      .tuple(fc.nat(text.length), fc.nat(text.length), fc.option(piece))
+      .map(([a, b, tail]) => [text, text.slice(Math.min(a, b), Math.max(a, b)) + (tail ?? "")] as const),
+    fc.tuple(fc.constant(text), anyText).map(([t, q]) => [t, q] as const),
+  ),
+);
+
+describe("the linear matchers agree with the previous (reference) ones", () => {
+  it("strict: same range or null, for random and periodic texts", () => {
+    fc.assert(
+      fc.property(textAndQuote, ([text, rawQuote]) => {
+        const quote = trimQuote(rawQuote);
+        const expected = quote === "" ? null : referenceStrictQuote(text, quote);
+        expect(findQuote(source(text), rawQuote, "strict")).toEqual(expected);
+        if (quote !== "") expect(findStrictQuote(text, quote)).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("lenient: same range or null, for random and periodic texts", () => {
+    fc.assert(
+      fc.property(textAndQuote, ([text, rawQuote]) => {
+        const quote = trimQuote(rawQuote);
+        const expected = quote === "" ? null : referenceLenientQuote(text, quote);
+        expect(findQuote(source(text), rawQuote, "lenient")).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  const LABELS = ["x", "x x", "x (a)", "net x", "net", "1", "2019", "%", "$", "q3", "q3 x", "é", "total"];
+  const label = fc.constantFrom(...LABELS);
+  const tables = fc
+    .array(
+      fc.record({
+        header: fc.array(label, { minLength: 1, maxLength: 4 }),
+        rows: fc.array(label, { maxLength: 6 }),
+      }),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((list) =>
+      list
+        .map(({ header, rows }) => {
+          const columns = ["L", ...header];
+          const lines = [`| ${columns.join(" | ")} |`, `|${columns.map(() => "-").join("|")}|`];
+          rows.forEach((row, index) => {
+            lines.push(`| ${[row, ...header.map((_, column) => String(index * 10 + column))].join(" | ")} |`);
+          });
+          return lines.join("\n");
+        })
+        .join("\n\nText between.\n\n"),
+    );
+  const claimWords = fc.constantFrom(
+    ...LABELS,
+    "was",
+    "12",
+    "1.5",
+    "3",
+    "(",
+    ")",
+    ",",
+    "  ",
+    "$1",
+    "12 %",
+    "xx",
+  );
+  const claim = fc.array(claimWords, { maxLength: 16 }).map((words) => words.join(" "));
+
+  it("row: same label occurrences and the same binding, for random tables and claims", () => {
+    fc.assert(
+      fc.property(tables, claim, (markdown, text) => {
+        const index = buildLabelIndex(parseMarkdownTables(markdown));
+        const folded = foldLabelText(text);
+        const expected = referenceNamedLabels(folded, index);
+        const found = findNamedLabels(folded, index);
+        expect(found).toEqual(expected);
+        const numbers = findNumbers(folded);
+        for (let start = 0; start < found.length; ) {
+          let end = start + 1;
+          while (end < found.length && found[end]?.table === found[start]?.table) end += 1;
+          const run = found.slice(start, end);
+          expect(bindClaimToTable(numbers, run)).toEqual(referenceBindClaimToTable(numbers, run));
+          start = end;
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+// Steps of one call with a fresh counter.
+function stepsOf(run: (counter: StepCounter) => unknown): number {
+  const counter: StepCounter = { steps: 0 };
+  run(counter);
+  return counter.steps;
+}
+
+// Small constants: strict and lenient count about 3 steps per text unit and 2 per pattern unit; label
+// mentions add the automaton, one step per occurrence and its ranking (three counting sorts).
+const C = 8;
+const C_LABELS = 16;
+const SCALES = [1, 2, 4, 8, 16, 32, 64];
+
+describe("the matchers' work is linear in their input (counted, not timed)", () => {
+  const families: {
+    name: string;
+    bound: number;
+    at: (scale: number) => { run: (counter: StepCounter) => unknown; size: number };
+  }[] = [
+    {
+      name: "strict, `'a '×k + 'b'` against `'a '×2k`",
+      bound: C,
+      at: (scale) => {
+        const text = "a ".repeat(1_000 * scale);
+        const quote = `${"a ".repeat(500 * scale)}b`;
+        return {
+          run: (counter) => {
+            findStrictQuote(text, quote, counter);
+            findStrictQuoteInSource(source(text), quote, counter);
+          },
+          // Two searches: the direct one, and the one through a prepared source (direct scan, then KMP).
+          size: 2 * (text.length + quote.length),
+        };
+      },
+    },
+    {
+      name: "strict, near misses at every word start (`xa xa …` for `a xa xa`)",
+      bound: C,
+      at: (scale) => {
+        const text = "xa ".repeat(1_000 * scale);
+        const quote = `a ${"xa ".repeat(50 * scale)}xa`;
+        return {
+          run: (counter) => {
+            findStrictQuote(text, quote, counter);
+            findStrictQuoteInSource(source(text), quote, counter);
+          },
+          // Two searches: the direct one, and the one through a prepared source (direct scan, then KMP).
+          size: 2 * (text.length + quote.length),
+        };
+      },
+    },
+    {
+      name: "lenient, `'a b '×k + 'b a'` against `'a b '×2k`",
+      bound: C,
+      at: (scale) => {
+        const text = "a b ".repeat(1_000 * scale);
+        const quote = `${"a b ".repeat(400 * scale)}b a`;
+        return {
+          run: (counter) => findLenientQuote(source(text), quote, counter),
+          size: text.length + quote.length,
+        };
+      },
+    },
+    {
+      name: "row labels, `'x '×k + '1'` naming a row and a column label at every word",
+      bound: C_LABELS,
+      at: (scale) => {
+        const markdown = `| L | x | x x |\n|-|-|-|\n${"| x | 1 | 2 |\n".repeat(10 * scale)}`;
+        const folded = foldLabelText(`${"x ".repeat(2_000 * scale)}1`);
+        const index = buildLabelIndex(parseMarkdownTables(markdown));
+        return {
+          run: (counter) => findNamedLabels(folded, index, counter),
+          size: markdown.length + folded.length,
+        };
+      },
+    },
+  ];
+
+  it.each(families)("$name: steps ≤ $bound·(n + m) as the input doubles from 1× to 64×", ({ at, bound }) => {
+    for (const scale of SCALES) {
+      const { run, size } = at(scale);
+      expect(stepsOf(run)).toBeLessThanOrEqual(bound * size);
+    }
+  });
+
+  // Near-miss generators: periodic texts, quotes that repeat a prefix of the text, every token frequent.
+  const unit = fc.array(fc.constantFrom("a", "b", " ", "ab", "a b", "\n"), { minLength: 1, maxLength: 4 });
+  const nearMiss = fc
+    .tuple(
+      unit,
+      fc.integer({ min: 1, max: 300 }),
+      fc.integer({ min: 1, max: 300 }),
+      fc.constantFrom("", "b", "c", " a"),
+    )
+    .map(([parts, times, quoteTimes, tail]) => {
+      const period = parts.join("");
+      return { text: period.repeat(times), quote: trimQuote(period.repeat(quoteTimes) + tail) };
+    });
+
+  it("strict and lenient stay within 8·(n + m) steps on generated near misses", () => {
+    fc.assert(
+      fc.property(nearMiss, ({ text, quote }) => {
+        if (quote === "") return;
+        const size = text.length + quote.length;
+        expect(stepsOf((counter) => findStrictQuote(text, quote, counter))).toBeLessThanOrEqual(C * size);
+        expect(
+          stepsOf((counter) => findStrictQuoteInSource(source(text), quote, counter)),
+        ).toBeLessThanOrEqual(C * size);
+        expect(stepsOf((counter) => findLenientQuote(source(text), quote, counter))).toBeLessThanOrEqual(
+          C * size,
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("label mentions stay within 16·(n + m) steps for labels repeated on every row and in every claim word", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("x", "x x", "1", "$", "net x"),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 400 }),
+        (name, rows, mentions) => {
+          const markdown = `| L | ${name} |\n|-|-|\n${`| ${name} | 7 |\n`.repeat(rows)}`;
+          const folded = foldLabelText(`${`${name} `.repeat(mentions)}7`);
+          const index = buildLabelIndex(parseMarkdownTables(markdown));
+          const steps = stepsOf((counter) => findNamedLabels(folded, index, counter));
+          expect(steps).toBeLessThanOrEqual(C_LABELS * (markdown.length + folded.length));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
