@@ -27,6 +27,19 @@ export interface GenerateRequest {
   /** Bearer key to send to the gateway. */
   apiKey?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** Asks for the reply as it is written (see `GenerateStream`); absent for an ordinary call. */
+  stream?: GenerateStream | undefined;
+}
+
+/**
+ * Receives a reply while the model writes it. A gateway that cannot stream may ignore it and return the whole
+ * reply; whatever it does, the pieces given to `onText` are a prefix of the returned `content`, in order.
+ */
+export interface GenerateStream {
+  /** The gateway accepted the call (its 2xx headers arrived); text may follow. */
+  onOpen(): void;
+  /** The next piece of the reply's content. */
+  onText(text: string): void;
 }
 
 /** Token counts of one call. */

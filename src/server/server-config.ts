@@ -5,6 +5,8 @@ export interface ServerConfig {
   gatewayKey: string | undefined;
   evalConcurrency: number;
   sourcesBudget: number;
+  /** Idle time after which a streamed answer gets a comment line, so proxies keep it open; default 15 s. */
+  streamHeartbeatMs?: number | undefined;
 }
 
 /** Defaults as documented in the README's configuration table. */
@@ -13,4 +15,8 @@ export const defaultServerConfig: ServerConfig = {
   gatewayKey: undefined,
   evalConcurrency: 8,
   sourcesBudget: 100_000,
+  streamHeartbeatMs: 15_000,
 };
+
+/** The heartbeat interval of streamed answers when the config gives none. */
+export const defaultStreamHeartbeatMs = 15_000;

@@ -30,7 +30,11 @@ export interface EvalOutcome {
 }
 
 /** Errors that mean no case can succeed, so the whole batch fails with them. */
-const batchFatal = new Set<ErrorType>(["invalid_key", "insufficient_quota", "model_not_found"]);
+export const batchFatal: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  "invalid_key",
+  "insufficient_quota",
+  "model_not_found",
+]);
 
 function limitGateway(gateway: Gateway, concurrency: number): Gateway {
   const limit = pLimit(concurrency);
@@ -40,11 +44,13 @@ function limitGateway(gateway: Gateway, concurrency: number): Gateway {
 /**
  * Eval: runs every case like a create (an ungroundable case scores 0), with at most `concurrency` gateway
  * calls in flight, and aggregates. Auth, quota and unknown-model failures abort the rest and fail the batch.
+ * `onCase` hears of each case as it finishes (for a streamed eval), with its index in `input.cases`.
  */
 export async function evalVerified(
   input: EvalInput,
   context: OperationContext,
   concurrency: number,
+  onCase?: ((index: number, outcome: EvalCaseOutcome) => void) | undefined,
 ): Promise<EvalOutcome> {
   const batch = new AbortController();
   const onCallerAbort = () => batch.abort(context.signal?.reason);
@@ -59,41 +65,48 @@ export async function evalVerified(
 
   try {
     const cases = await Promise.all(
-      input.cases.map(async (testCase): Promise<EvalCaseOutcome> => {
-        const caseUsage = emptyUsage();
-        try {
-          const outcome = await createVerified(
-            {
-              model: input.model,
-              messages: testCase.messages,
-              sources: testCase.sources,
-              mode: input.mode,
-              checkNumbers: input.checkNumbers,
-              retry: input.retry,
-              minCoverage: input.minCoverage,
-            },
-            caseContext,
-            { failWhenUngrounded: false, usage: caseUsage },
-          );
-          return {
-            coverage: outcome.coverage,
-            citations: outcome.citations.length,
-            unsupported: outcome.unsupported.length,
-          };
-        } catch (error) {
-          if (!(error instanceof ServiceError)) throw error;
-          if (batchFatal.has(error.type)) {
-            fatal ??= error;
-            batch.abort(error);
+      input.cases
+        .map(async (testCase): Promise<EvalCaseOutcome> => {
+          const caseUsage = emptyUsage();
+          try {
+            const outcome = await createVerified(
+              {
+                model: input.model,
+                messages: testCase.messages,
+                sources: testCase.sources,
+                mode: input.mode,
+                checkNumbers: input.checkNumbers,
+                retry: input.retry,
+                minCoverage: input.minCoverage,
+              },
+              caseContext,
+              { failWhenUngrounded: false, usage: caseUsage },
+            );
+            return {
+              coverage: outcome.coverage,
+              citations: outcome.citations.length,
+              unsupported: outcome.unsupported.length,
+            };
+          } catch (error) {
+            if (!(error instanceof ServiceError)) throw error;
+            if (batchFatal.has(error.type)) {
+              fatal ??= error;
+              batch.abort(error);
+            }
+            // The message stays case-relative: a paging client's case index differs from this request's.
+            return { error: { type: error.type, code: error.type, message: error.message } };
+          } finally {
+            // Calls of a failed case were made and paid for, so they count too.
+            usage.totalTokens += caseUsage.totalTokens;
+            usage.modelCalls += caseUsage.modelCalls;
           }
-          // The message stays case-relative: a paging client's case index differs from this request's.
-          return { error: { type: error.type, code: error.type, message: error.message } };
-        } finally {
-          // Calls of a failed case were made and paid for, so they count too.
-          usage.totalTokens += caseUsage.totalTokens;
-          usage.modelCalls += caseUsage.modelCalls;
-        }
-      }),
+        })
+        .map((pending, index) =>
+          pending.then((outcome) => {
+            onCase?.(index, outcome);
+            return outcome;
+          }),
+        ),
     );
     if (fatal) throw fatal;
     if (context.signal?.aborted) throw context.signal.reason;

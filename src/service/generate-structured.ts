@@ -1,5 +1,5 @@
 import { ServiceError } from "../errors/service-error.js";
-import type { ChatMessage, GenerateRequest } from "../gateway/types.js";
+import type { ChatMessage, GenerateRequest, GenerateStream } from "../gateway/types.js";
 import { buildReask } from "./build-prompts.js";
 import type { ShapeCheck } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";
@@ -15,13 +15,15 @@ export interface StructuredReply<T> {
 
 /**
  * Calls the model and reads its JSON through `read`; unparseable or wrong-shaped output gets one re-ask,
- * then `extraction_failed`. Every call is added to `usage`.
+ * then `extraction_failed`. Every call is added to `usage`. With `streamFor`, each call streams its reply
+ * into the stream it returns.
  */
 export async function generateStructured<T>(
   context: OperationContext,
   request: Omit<GenerateRequest, "apiKey" | "signal">,
   read: (value: unknown) => ShapeCheck<T>,
   usage: UsageTotal,
+  streamFor?: (() => GenerateStream) | undefined,
 ): Promise<StructuredReply<T>> {
   let messages = request.messages;
   let problem = "";
@@ -31,6 +33,7 @@ export async function generateStructured<T>(
       messages,
       apiKey: context.apiKey,
       signal: context.signal,
+      stream: streamFor?.(),
     });
     addCall(usage, result.usage);
     const parsed = parseModelJson(result.content);
