@@ -451,8 +451,11 @@ export async function startScriptedGateway(options: ScriptedGatewayOptions = {})
       for (const [index, piece] of reply.pieces.entries()) {
         await reply.gate?.(index);
         if (res.destroyed || closing) return;
-        res.write(piece);
+        // Back-pressure: a client that stops reading is not sent the rest into memory.
+        if (!res.write(piece))
+          await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
       }
+      if (res.destroyed || closing) return;
       if (reply.end === "close") res.end();
       else if (reply.end === "reset") {
         endedByServer = true;
