@@ -1,7 +1,7 @@
 import { fromWire } from "./case-mapping.js";
 import { errorFromResponse } from "./error-from-response.js";
 import { ConnectionError, TimeoutError, VerifiedError } from "./errors.js";
-import { type Transport, userAbortError } from "./post-json.js";
+import { describeCause, type Transport, userAbortError } from "./post-json.js";
 import { readEventStream } from "./read-event-stream.js";
 import { type RetryPolicy, withRetries } from "./retry.js";
 import type { Citation, CreateResult, EvalCaseResult, EvalResult, UnsupportedClaim } from "./types.js";
@@ -67,7 +67,7 @@ export function openStream<Event, Result>(
     signal?.removeEventListener("abort", forwardAbort);
   };
 
-  const failure = (error: unknown): unknown => {
+  const failure = (error: unknown, connecting = false): unknown => {
     if (error instanceof VerifiedError) return error;
     if (signal?.aborted) return userAbortError(signal);
     if (timedOut) {
@@ -81,7 +81,9 @@ export function openStream<Event, Result>(
     return new ConnectionError({
       type: "connection_error",
       status: 0,
-      message: `The stream from ${transport.baseURL} broke off: ${error instanceof Error ? error.message : String(error)}`,
+      message: connecting
+        ? `Could not reach the service at ${transport.baseURL}: ${describeCause(error)}`
+        : `The stream from ${transport.baseURL} broke off: ${describeCause(error)}`,
       cause: error,
     });
   };
@@ -102,7 +104,7 @@ export function openStream<Event, Result>(
         signal: controller.signal,
       });
     } catch (error) {
-      throw failure(error);
+      throw failure(error, true);
     }
     if (!response.ok) {
       const bodyText = await response.text().catch(() => "");

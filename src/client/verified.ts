@@ -108,7 +108,18 @@ export class Verified {
 
   /** Scores a dataset of any size: pages of 200, a few in flight, merged exactly. */
   evalAll(params: EvalAllParams, options?: RequestOptions): Promise<EvalAllResult> {
-    return evalAll((page, { signal }) => this.eval(page, { ...options, signal }), params, options?.signal);
+    // With a progress callback, pages are streamed so progress moves case by case, not page by page.
+    const streamed = params.onProgress !== undefined;
+    return evalAll(
+      async (page, { signal, onCase }) => {
+        if (!streamed) return this.eval(page, { ...options, signal });
+        const stream = this.evalStream(page, { ...options, signal });
+        for await (const event of stream) if (event.type === "case") onCase();
+        return stream.finalResult();
+      },
+      params,
+      options?.signal,
+    );
   }
 
   #stream<Event, Result>(
