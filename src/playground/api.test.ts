@@ -92,3 +92,44 @@ describe("createApi", () => {
     });
   });
 });
+
+describe("createApi: createStream", () => {
+  const streamFetch = (text: string) =>
+    (async () =>
+      new Response(text, {
+        status: 200,
+        headers: { "content-type": "text/event-stream; charset=utf-8" },
+      })) as unknown as typeof globalThis.fetch;
+  const citation = { claim: "c", quote: "q", source: "s", range: [0, 1] };
+
+  it("hands each progress event over and resolves with done", async () => {
+    const done = { id: "vfd_1", citations: [citation] };
+    const text = `: keep-alive\n\nevent: claim\ndata: ${JSON.stringify(citation)}\n\nevent: attempt\ndata: {"attempt":2}\n\nevent: done\ndata: ${JSON.stringify(done)}\n\n`;
+    const seen: unknown[] = [];
+
+    const result = await createApi({ getKey: () => "", fetch: streamFetch(text) }).createStream(
+      createBody,
+      (event) => seen.push(event),
+    );
+
+    expect(result).toEqual(done);
+    expect(seen).toEqual([
+      { event: "claim", data: citation },
+      { event: "attempt", data: { attempt: 2 } },
+    ]);
+  });
+
+  it("throws the error event as an ApiError", async () => {
+    const error = { error: { type: "ungrounded", code: "ungrounded", message: "None.", unsupported: [] } };
+    const api = createApi({
+      getKey: () => "",
+      fetch: streamFetch(`event: error\ndata: ${JSON.stringify(error)}\n\n`),
+    });
+
+    await expect(api.createStream(createBody, () => undefined)).rejects.toMatchObject({
+      name: "ApiError",
+      type: "ungrounded",
+      message: "None.",
+    });
+  });
+});

@@ -1,4 +1,6 @@
+import { readEventStream } from "../client/read-event-stream.js";
 import type {
+  Citation,
   CreateRequest,
   CreateResult,
   ErrorBody,
@@ -33,9 +35,21 @@ export class ApiError extends Error {
   }
 }
 
+/** What a streamed create reports before its result. */
+export type CreateProgress =
+  | { event: "claim"; data: Citation }
+  | { event: "unsupported"; data: UnsupportedClaim }
+  | { event: "attempt"; data: { attempt: number } };
+
 /** The three operations the page runs, on the page's own origin. */
 export interface Api {
   create(body: CreateRequest, signal?: AbortSignal): Promise<CreateResult>;
+  /** `create` with `"stream": true`: each checked claim goes to `onProgress`; resolves with `done`. */
+  createStream(
+    body: CreateRequest,
+    onProgress: (progress: CreateProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<CreateResult>;
   extract(body: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult>;
   evaluate(body: EvalRequest, signal?: AbortSignal): Promise<EvalResult>;
 }
@@ -53,7 +67,12 @@ export function createApi(options: ApiOptions): Api {
   const fetchFunction = options.fetch ?? globalThis.fetch.bind(globalThis);
   const baseUrl = options.baseUrl ?? "";
 
-  async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  async function post<T>(
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+    onEvent?: (name: string, data: unknown) => void,
+  ): Promise<T> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     const key = options.getKey().trim();
     // No key, no header: the service answers invalid_key, which the page explains.
@@ -70,6 +89,15 @@ export function createApi(options: ApiOptions): Api {
       if (signal?.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new ApiError(0, "network_error", `Could not reach the service (${reason}). Is it still running?`);
+    }
+    const contentType = response.headers.get("content-type") ?? "";
+    if (
+      response.ok &&
+      onEvent !== undefined &&
+      contentType.startsWith("text/event-stream") &&
+      response.body
+    ) {
+      return readStreamed<T>(response.body, onEvent, response.status);
     }
     const text = await response.text();
     let parsed: unknown;
@@ -93,9 +121,31 @@ export function createApi(options: ApiOptions): Api {
 
   return {
     create: (body, signal) => post<CreateResult>("/v1/verified", body, signal),
+    createStream: (body, onProgress, signal) =>
+      post<CreateResult>("/v1/verified", { ...body, stream: true }, signal, (event, data) =>
+        onProgress({ event, data } as CreateProgress),
+      ),
     extract: (body, signal) => post<ExtractResult>("/v1/verified/extract", body, signal),
     evaluate: (body, signal) => post<EvalResult>("/v1/verified/eval", body, signal),
   };
+}
+
+/** Reads an event stream: progress events go to `onEvent`; `done` resolves, `error` throws its ApiError. */
+async function readStreamed<T>(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (name: string, data: unknown) => void,
+  status: number,
+): Promise<T> {
+  for await (const message of readEventStream(body)) {
+    const data: unknown = JSON.parse(message.data);
+    if (message.event === "done") return data as T;
+    if (message.event === "error" && isErrorBody(data)) {
+      const { type, message: text, param, unsupported } = data.error;
+      throw new ApiError(status, type, text, param, unsupported ?? []);
+    }
+    onEvent(message.event, data);
+  }
+  throw new ApiError(status, "unexpected_response", "The service's stream ended before its result.");
 }
 
 function isErrorBody(value: unknown): value is ErrorBody {

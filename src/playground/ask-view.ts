@@ -1,5 +1,5 @@
 import { answerSegments } from "./answer-segments.js";
-import type { Api } from "./api.js";
+import type { Api, CreateProgress } from "./api.js";
 import { h, plural } from "./dom.js";
 import { clearError, showError } from "./error-box.js";
 import { reasonInWords } from "./reason-in-words.js";
@@ -19,6 +19,8 @@ export interface AskElements {
   retry: HTMLInputElement;
   minCoverage: HTMLInputElement;
   allowUngrounded: HTMLInputElement;
+  /** Opt-in, like the API's `"stream": true`. */
+  stream: HTMLInputElement;
   submit: HTMLButtonElement;
   status: HTMLElement;
   error: HTMLElement;
@@ -81,12 +83,68 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     const started = performance.now();
     await runLatest(
       "Asking…",
-      (signal) => api.create(request, signal),
+      (signal) =>
+        elements.stream.checked
+          ? api.createStream(request, liveClaims(request.sources, signal), signal)
+          : api.create(request, signal),
       (result) => {
         shownSources = request.sources;
         renderResult(result, request.sources, performance.now() - started);
       },
     );
+  }
+
+  /**
+   * Shows each claim as the stream delivers it, highlighting a grounded one's range at once. Claims from
+   * before an `attempt` are marked provisional: the best attempt wins, and the result replaces this list.
+   */
+  function liveClaims(sent: readonly Source[], signal: AbortSignal): (progress: CreateProgress) => void {
+    let list: HTMLElement | undefined;
+    return (progress) => {
+      if (signal.aborted) return;
+      if (list === undefined) {
+        sources.showSnapshot(sent);
+        list = h("ol", { class: "live-claims", "aria-live": "polite" });
+        elements.result.replaceChildren(
+          h(
+            "section",
+            { class: "result", "aria-label": "Claims so far" },
+            h("h3", {}, "Checked so far"),
+            list,
+          ),
+        );
+        elements.result.hidden = false;
+      }
+      if (progress.event === "attempt") {
+        for (const item of Array.from(list.children)) item.classList.add("provisional");
+        list.append(h("li", { class: "attempt" }, `Attempt ${progress.data.attempt}: the best attempt wins`));
+        elements.status.textContent = `Asking again (attempt ${progress.data.attempt})…`;
+      } else if (progress.event === "claim") {
+        const citation = progress.data;
+        list.append(
+          h(
+            "li",
+            { class: "live-claim ok" },
+            "✓ ",
+            citation.claim,
+            " ",
+            h("span", { class: "where" }, citation.source),
+          ),
+        );
+        sources.highlight(citation.source, citation.range);
+      } else {
+        list.append(
+          h(
+            "li",
+            { class: "live-claim dropped" },
+            "✗ ",
+            h("del", {}, progress.data.claim),
+            " ",
+            h("span", { class: "reason" }, `— ${reasonInWords(progress.data.reason)}`),
+          ),
+        );
+      }
+    };
   }
 
   function renderResult(result: CreateResult, sent: readonly Source[], elapsedMs: number): void {
