@@ -65,48 +65,45 @@ export async function evalVerified(
 
   try {
     const cases = await Promise.all(
-      input.cases
-        .map(async (testCase): Promise<EvalCaseOutcome> => {
-          const caseUsage = emptyUsage();
-          try {
-            const outcome = await createVerified(
-              {
-                model: input.model,
-                messages: testCase.messages,
-                sources: testCase.sources,
-                mode: input.mode,
-                checkNumbers: input.checkNumbers,
-                retry: input.retry,
-                minCoverage: input.minCoverage,
-              },
-              caseContext,
-              { failWhenUngrounded: false, usage: caseUsage },
-            );
-            return {
-              coverage: outcome.coverage,
-              citations: outcome.citations.length,
-              unsupported: outcome.unsupported.length,
-            };
-          } catch (error) {
-            if (!(error instanceof ServiceError)) throw error;
-            if (batchFatal.has(error.type)) {
-              fatal ??= error;
-              batch.abort(error);
-            }
-            // The message stays case-relative: a paging client's case index differs from this request's.
-            return { error: { type: error.type, code: error.type, message: error.message } };
-          } finally {
-            // Calls of a failed case were made and paid for, so they count too.
-            usage.totalTokens += caseUsage.totalTokens;
-            usage.modelCalls += caseUsage.modelCalls;
+      input.cases.map(async (testCase, index): Promise<EvalCaseOutcome> => {
+        const report = (outcome: EvalCaseOutcome) => {
+          onCase?.(index, outcome);
+          return outcome;
+        };
+        const caseUsage = emptyUsage();
+        try {
+          const outcome = await createVerified(
+            {
+              model: input.model,
+              messages: testCase.messages,
+              sources: testCase.sources,
+              mode: input.mode,
+              checkNumbers: input.checkNumbers,
+              retry: input.retry,
+              minCoverage: input.minCoverage,
+            },
+            caseContext,
+            { failWhenUngrounded: false, usage: caseUsage },
+          );
+          return report({
+            coverage: outcome.coverage,
+            citations: outcome.citations.length,
+            unsupported: outcome.unsupported.length,
+          });
+        } catch (error) {
+          if (!(error instanceof ServiceError)) throw error;
+          if (batchFatal.has(error.type)) {
+            fatal ??= error;
+            batch.abort(error);
           }
-        })
-        .map((pending, index) =>
-          pending.then((outcome) => {
-            onCase?.(index, outcome);
-            return outcome;
-          }),
-        ),
+          // The message stays case-relative: a paging client's case index differs from this request's.
+          return report({ error: { type: error.type, code: error.type, message: error.message } });
+        } finally {
+          // Calls of a failed case were made and paid for, so they count too.
+          usage.totalTokens += caseUsage.totalTokens;
+          usage.modelCalls += caseUsage.modelCalls;
+        }
+      }),
     );
     if (fatal) throw fatal;
     if (context.signal?.aborted) throw context.signal.reason;
