@@ -77,7 +77,7 @@ function answer(response: ServerResponse, stream: boolean): void {
     }
     token += 1;
     if (token >= tokens) {
-      response.end(chunk({}, "stop") + chunk({}, null, usage) + "data: [DONE]\n\n");
+      response.end(`${chunk({}, "stop")}${chunk({}, null, usage)}data: [DONE]\n\n`);
       return;
     }
     // Scheduled against the start, so timer drift does not slow the model down.
