@@ -21,3 +21,6 @@ export const MAX_RETRY = 5;
 
 /** Fields one extract request may ask for. */
 export const MAX_EXTRACT_FIELDS = 100;
+
+/** Default interval of the comment heartbeats that keep a streamed answer open through proxies, in ms. */
+export const DEFAULT_STREAM_HEARTBEAT_MS = 15_000;

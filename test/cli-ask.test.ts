@@ -243,6 +243,43 @@ describe("verified ask against a running service", () => {
   });
 });
 
+describe("verified ask --stream", () => {
+  it("prints each claim as it lands, then the same answer as without --stream", async () => {
+    const plain = await runBinary(["ask", refundQuestion, "--source", policy, "--local"]);
+    const run = await runBinary(["ask", refundQuestion, "--source", policy, "--local", "--stream"]);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`✓ ${refundSentence} policy.txt [0, 48)\n\n${plain.stdout}`);
+  });
+
+  it("--json prints one {event, data} line per event, ending with done", async () => {
+    const run = await runBinary(["ask", refundQuestion, "--source", policy, "--local", "--stream", "--json"]);
+
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(run.code).toBe(0);
+    expect(lines.map((line) => line.event)).toEqual(["claim", "done"]);
+    expect(lines[1].data.citations).toEqual([lines[0].data]);
+  });
+
+  it("exits 1 with an error line when no claim can be grounded", async () => {
+    const run = await runBinary([
+      "ask",
+      "What is the capital of Mars?",
+      "--source",
+      policy,
+      "--local",
+      "--stream",
+      "--json",
+    ]);
+
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ event: "error", data: { error: { type: "ungrounded" } } });
+  });
+});
+
 describe("verified ask: bad input is one line on stderr and exit 2", () => {
   it.each([
     {

@@ -146,6 +146,7 @@ describe("evalAll", () => {
 
     expect(received.map((request) => request.cases.length).sort()).toEqual([200, 200, 50]);
     for (const request of received) {
+      // With onProgress the pages are streamed; this server answers JSON, which the client also reads.
       expect(Object.keys(request).sort()).toEqual([
         "cases",
         "check_numbers",
@@ -153,6 +154,7 @@ describe("evalAll", () => {
         "mode",
         "model",
         "retry",
+        "stream",
       ]);
       expect({ ...request, cases: [] }).toEqual({
         model: "local",
@@ -160,6 +162,7 @@ describe("evalAll", () => {
         check_numbers: "row",
         retry: 1,
         min_coverage: 0.5,
+        stream: true,
         cases: [],
       });
       // The service rejects unknown fields: the caller's ids never leave the client.

@@ -17,8 +17,11 @@ export const EVAL_PAGE_SIZE = MAX_EVAL_CASES;
 /** Pages in flight at once unless `concurrency` says otherwise. */
 export const DEFAULT_EVAL_CONCURRENCY = 2;
 
-/** One eval request, as `Verified.eval` makes it. */
-export type EvalPage = (params: EvalParams, options: { signal: AbortSignal }) => Promise<EvalResult>;
+/** One eval request, as `Verified.eval` makes it; a streamed one calls `onCase` as each case finishes. */
+export type EvalPage = (
+  params: EvalParams,
+  options: { signal: AbortSignal; onCase: () => void },
+) => Promise<EvalResult>;
 
 /**
  * Runs a dataset of any size through `evalPage` in pages of 200, at most `concurrency` in flight, and merges
@@ -51,10 +54,18 @@ export async function evalAll(
       const page = nextPage++;
       const start = pageStarts[page] ?? 0;
       const pageCases = cases.slice(start, start + EVAL_PAGE_SIZE);
+      // Cases of this page already reported one by one (a streamed page), so the page's end adds the rest.
+      let reported = 0;
+      const onCase = () => {
+        if (failure !== undefined || reported >= pageCases.length) return;
+        reported += 1;
+        done += 1;
+        onProgress?.({ done, total: cases.length });
+      };
       try {
         // The service rejects unknown fields, so each case's `id` stays here.
         const wireCases = pageCases.map(({ id: _id, ...evalCase }): EvalCase => evalCase);
-        const result = await evalPage({ ...shared, cases: wireCases }, { signal: controller.signal });
+        const result = await evalPage({ ...shared, cases: wireCases }, { signal: controller.signal, onCase });
         if (result.cases.length !== pageCases.length) {
           throw new VerifiedError({
             type: "invalid_response",
@@ -63,8 +74,11 @@ export async function evalAll(
           });
         }
         pageResults[page] = result;
-        done += pageCases.length;
-        onProgress?.({ done, total: cases.length });
+        if (reported < pageCases.length) {
+          done += pageCases.length - reported;
+          reported = pageCases.length;
+          onProgress?.({ done, total: cases.length });
+        }
       } catch (error) {
         if (failure === undefined) {
           failure = { error };

@@ -28,6 +28,7 @@ export {
 export { EVAL_PAGE_SIZE, mergeEvalResults } from "./eval-all.js";
 export type { FetchLike } from "./post-json.js";
 export type { Sleep } from "./retry.js";
+export type { CreateStreamEvent, EvalStreamEvent, VerifiedStream } from "./stream.js";
 export type {
   CallUsage,
   CheckClaim,

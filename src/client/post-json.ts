@@ -116,7 +116,8 @@ function requestHeaders(apiKey: string | undefined): Record<string, string> {
   return headers;
 }
 
-function describeCause(error: unknown): string {
+/** The most specific thing a failed fetch says: its message, with the socket error from its `cause`. */
+export function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   // Node's fetch hides the socket error (ECONNREFUSED …) in `cause`.
   const cause: unknown = error.cause;

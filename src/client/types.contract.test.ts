@@ -39,9 +39,14 @@ type Wire<S extends TSchema> = Camel<Static<S>>;
 
 describe("the client's types", () => {
   it("are the camelCase form of the request schemas", () => {
-    expectTypeOf<CreateParams>().toEqualTypeOf<Wire<typeof CreateRequestSchema>>();
+    // `stream` is not a parameter of the client: `create` never streams and `stream` always does.
+    expectTypeOf<Omit<CreateParams, "stream">>().toEqualTypeOf<
+      Omit<Wire<typeof CreateRequestSchema>, "stream">
+    >();
     expectTypeOf<ExtractParams>().toEqualTypeOf<Wire<typeof ExtractRequestSchema>>();
-    expectTypeOf<EvalParams>().toEqualTypeOf<Wire<typeof EvalRequestSchema>>();
+    expectTypeOf<Omit<EvalParams, "stream">>().toEqualTypeOf<
+      Omit<Wire<typeof EvalRequestSchema>, "stream">
+    >();
     expectTypeOf<CheckParams>().toEqualTypeOf<Wire<typeof CheckRequestSchema>>();
   });
 

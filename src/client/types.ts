@@ -214,7 +214,7 @@ export interface EvalProgress {
 /** Parameters of `evalAll`: any number of cases, paged into requests of at most 200. */
 export interface EvalAllParams extends Omit<EvalParams, "cases"> {
   cases: EvalAllCase[];
-  /** Called after each page completes. */
+  /** Called as cases complete: one by one (pages are then streamed), or per page from a server that does not stream. */
   onProgress?: (progress: EvalProgress) => void;
   /** Pages in flight at once. Default 2. */
   concurrency?: number;

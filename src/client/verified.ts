@@ -2,6 +2,14 @@ import { fromWire, toWire } from "./case-mapping.js";
 import { evalAll } from "./eval-all.js";
 import { type FetchLike, postJson, type Transport } from "./post-json.js";
 import { type Sleep, sleep, withRetries } from "./retry.js";
+import {
+  type CreateStreamEvent,
+  type EvalStreamEvent,
+  openStream,
+  toCreateEvent,
+  toEvalEvent,
+  type VerifiedStream,
+} from "./stream.js";
 import type {
   CheckParams,
   CheckResult,
@@ -80,6 +88,19 @@ export class Verified {
     return this.#post("/v1/verified/eval", params, options) as Promise<EvalResult>;
   }
 
+  /**
+   * `create`, streamed: each claim as soon as the model closes it and the service has checked it, then the
+   * result (`finalResult()`). See docs/streaming.md for what the events promise.
+   */
+  stream(params: CreateParams, options?: RequestOptions): VerifiedStream<CreateStreamEvent, CreateResult> {
+    return this.#stream("/v1/verified", params, toCreateEvent, options);
+  }
+
+  /** `eval`, streamed: a `case` event as each case finishes, then the result (`finalResult()`). */
+  evalStream(params: EvalParams, options?: RequestOptions): VerifiedStream<EvalStreamEvent, EvalResult> {
+    return this.#stream("/v1/verified/eval", params, toEvalEvent, options);
+  }
+
   /** Checks claims you already have against `sources`, with no model (`POST /v1/verified/check`). */
   check(params: CheckParams, options?: RequestOptions): Promise<CheckResult> {
     return this.#post("/v1/verified/check", params, options) as Promise<CheckResult>;
@@ -87,7 +108,39 @@ export class Verified {
 
   /** Scores a dataset of any size: pages of 200, a few in flight, merged exactly. */
   evalAll(params: EvalAllParams, options?: RequestOptions): Promise<EvalAllResult> {
-    return evalAll((page, { signal }) => this.eval(page, { ...options, signal }), params, options?.signal);
+    // With a progress callback, pages are streamed so progress moves case by case, not page by page.
+    const streamed = params.onProgress !== undefined;
+    return evalAll(
+      async (page, { signal, onCase }) => {
+        if (!streamed) return this.eval(page, { ...options, signal });
+        const stream = this.evalStream(page, { ...options, signal });
+        for await (const event of stream) if (event.type === "case") onCase();
+        return stream.finalResult();
+      },
+      params,
+      options?.signal,
+    );
+  }
+
+  #stream<Event, Result>(
+    path: string,
+    params: object,
+    toEvent: (name: string, data: unknown) => Event | undefined,
+    options: RequestOptions = {},
+  ): VerifiedStream<Event, Result> {
+    const transport: Transport = {
+      baseURL: this.baseURL,
+      apiKey: this.#apiKey,
+      fetch: this.#fetch,
+      timeoutMs: options.timeout ?? this.timeout,
+    };
+    const policy = {
+      maxRetries: options.maxRetries ?? this.maxRetries,
+      sleep: this.#sleep,
+      random: this.#random,
+    };
+    const body = toWire(params) as Record<string, unknown>;
+    return openStream(transport, policy, path, body, toEvent, options.signal);
   }
 
   async #post(path: string, params: object, options: RequestOptions = {}): Promise<unknown> {

@@ -17,4 +17,12 @@ export { memoizePerSource, type PreparedSource, prepareSources } from "./prepare
 export { findQuote } from "./quotes/index.js";
 export { foldWord, forEachWord, splitWords } from "./text/index.js";
 export type * from "./types.js";
-export type { CheckNumbers, MatchMode, Source } from "./types.js";
+export type {
+  CandidateClaim,
+  CheckNumbers,
+  Citation,
+  ClaimCheckOptions,
+  MatchMode,
+  Source,
+  UnsupportedClaim,
+} from "./types.js";

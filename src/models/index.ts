@@ -1,2 +1,2 @@
 export { createModelBackend, type ModelBackendSettings } from "./create-model.js";
-export type { ChatMessage, Gateway, GenerateRequest, TokenUsage } from "./types.js";
+export type { ChatMessage, Gateway, GenerateRequest, GenerateStream, TokenUsage } from "./types.js";

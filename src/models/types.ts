@@ -29,6 +29,19 @@ export interface GenerateRequest {
   /** Per-call headers for a remote gateway (the caller's validated W3C `traceparent`/`tracestate`). */
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
+  /** Asks for the reply as it is written (see `GenerateStream`); absent for an ordinary call. */
+  stream?: GenerateStream | undefined;
+}
+
+/**
+ * Receives a reply while the model writes it. A gateway that cannot stream may ignore it and return the whole
+ * reply; whatever it does, the pieces given to `onText` are a prefix of the returned `content`, in order.
+ */
+export interface GenerateStream {
+  /** The gateway accepted the call (its 2xx headers arrived); text may follow. */
+  onOpen(): void;
+  /** The next piece of the reply's content. */
+  onText(text: string): void;
 }
 
 /** Token counts of one call. */

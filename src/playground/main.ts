@@ -53,6 +53,7 @@ const ask = createAskView(
     retry: byId<HTMLInputElement>("retry"),
     minCoverage: byId<HTMLInputElement>("min-coverage"),
     allowUngrounded: byId<HTMLInputElement>("allow-ungrounded"),
+    stream: byId<HTMLInputElement>("ask-stream"),
     submit: byId<HTMLButtonElement>("ask-submit"),
     status: byId("ask-status"),
     error: byId("ask-error"),

@@ -1,4 +1,4 @@
-import { DEFAULT_EVAL_CONCURRENCY, DEFAULT_SOURCES_BUDGET } from "../limits.js";
+import { DEFAULT_EVAL_CONCURRENCY, DEFAULT_SOURCES_BUDGET, DEFAULT_STREAM_HEARTBEAT_MS } from "../limits.js";
 import type { Gateway } from "../models/index.js";
 
 /** Everything the app needs to know about its deployment; built from flags and environment by `serve`. */
@@ -8,6 +8,8 @@ export interface ServerConfig {
   gatewayKey: string | undefined;
   evalConcurrency: number;
   sourcesBudget: number;
+  /** Idle time after which a streamed answer gets a comment line, so proxies keep it open; default 15 s. */
+  streamHeartbeatMs?: number | undefined;
 }
 
 /** Defaults as documented in the README's configuration table. */
@@ -16,7 +18,11 @@ export const defaultServerConfig: ServerConfig = {
   gatewayKey: undefined,
   evalConcurrency: DEFAULT_EVAL_CONCURRENCY,
   sourcesBudget: DEFAULT_SOURCES_BUDGET,
+  streamHeartbeatMs: DEFAULT_STREAM_HEARTBEAT_MS,
 };
+
+/** The heartbeat interval of streamed answers when the config gives none. */
+export const defaultStreamHeartbeatMs = DEFAULT_STREAM_HEARTBEAT_MS;
 
 /** What the app is built from; tests pass a scripted gateway and fixed ids. */
 export interface AppDeps {

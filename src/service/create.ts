@@ -11,6 +11,9 @@ import {
 import { ServiceError } from "../errors/index.js";
 import type { ChatMessage } from "../models/index.js";
 import { checkSources } from "./check-sources.js";
+
+import { type CreateObserver, createClaimEvents } from "./claim-events.js";
+
 import { claimsOutputSchema, readClaimsOutput } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";
 import { buildAnswerMessages, buildClaimsMessages, buildRetryFeedback } from "./prompts.js";
@@ -48,6 +51,8 @@ export interface CreateBehaviour {
   failWhenUngrounded: boolean;
   /** Where to count model calls; given by eval so calls of a case that fails are still counted. */
   usage?: UsageTotal | undefined;
+  /** Asks for streaming: each claim is reported as soon as the model closes it and it has been checked. */
+  observer?: CreateObserver | undefined;
 }
 
 function betterAttempt(candidate: ClaimVerdict[], best: ClaimVerdict[] | undefined): boolean {
@@ -89,6 +94,7 @@ export async function createVerified(
   let messages = baseMessages;
   let best: ClaimVerdict[] | undefined;
   const attempts = 1 + (input.retry ?? 0);
+  const events = behaviour.observer && createClaimEvents(prepared, options, behaviour.observer);
 
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     let reply: StructuredReply<CandidateClaim[]>;
@@ -103,13 +109,14 @@ export async function createVerified(
         },
         readClaimsOutput,
         usage,
+        events?.nextCall,
       );
     } catch (error) {
       // A retry whose output is unusable does not undo an earlier usable attempt.
       if (best !== undefined && error instanceof ServiceError && error.type === "extraction_failed") break;
       throw error;
     }
-    const verdicts = judgeClaims(prepared, reply.value, options);
+    const verdicts = events ? events.settle(reply.value) : judgeClaims(prepared, reply.value, options);
     if (betterAttempt(verdicts, best)) best = verdicts;
     const failures = verdicts.flatMap((verdict) =>
       verdict.grounded ? [] : [{ ...verdict.candidate, reason: verdict.unsupported.reason }],

@@ -37,7 +37,11 @@ export interface EvalOutcome {
 }
 
 /** Errors that mean no case can succeed, so the whole batch fails with them. */
-const batchFatal = new Set<ErrorType>(["invalid_key", "insufficient_quota", "model_not_found"]);
+export const batchFatal: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  "invalid_key",
+  "insufficient_quota",
+  "model_not_found",
+]);
 
 function limitGateway(gateway: Gateway, concurrency: number): Gateway {
   const limit = pLimit(concurrency);
@@ -47,11 +51,13 @@ function limitGateway(gateway: Gateway, concurrency: number): Gateway {
 /**
  * Eval: runs every case like a create (an ungroundable case scores 0), with at most `concurrency` gateway
  * calls in flight, and aggregates. Auth, quota and unknown-model failures abort the rest and fail the batch.
+ * `onCase` hears of each case as it finishes (for a streamed eval), with its index in `input.cases`.
  */
 export async function evalVerified(
   input: EvalInput,
   context: OperationContext,
   concurrency: number,
+  onCase?: ((index: number, outcome: EvalCaseOutcome) => void) | undefined,
 ): Promise<EvalOutcome> {
   const batch = new AbortController();
   const onCallerAbort = () => batch.abort(context.signal?.reason);
@@ -66,7 +72,11 @@ export async function evalVerified(
 
   try {
     const cases = await Promise.all(
-      input.cases.map(async (testCase): Promise<EvalCaseOutcome> => {
+      input.cases.map(async (testCase, index): Promise<EvalCaseOutcome> => {
+        const report = (outcome: EvalCaseOutcome) => {
+          onCase?.(index, outcome);
+          return outcome;
+        };
         const caseUsage = emptyUsage();
         const named = testCase.id === undefined ? {} : { id: testCase.id };
         try {
@@ -83,13 +93,13 @@ export async function evalVerified(
             caseContext,
             { failWhenUngrounded: false, usage: caseUsage },
           );
-          return {
+          return report({
             ...named,
             coverage: outcome.coverage,
             citations: outcome.citations.length,
             unsupported: outcome.unsupported.length,
             ...(input.details ? { result: { ...outcome, usage: { ...outcome.usage } } } : {}),
-          };
+          });
         } catch (error) {
           if (!(error instanceof ServiceError)) throw error;
           if (batchFatal.has(error.type)) {
@@ -97,7 +107,7 @@ export async function evalVerified(
             batch.abort(error);
           }
           // The message stays case-relative: a paging client's case index differs from this request's.
-          return { ...named, error: { type: error.type, code: error.type, message: error.message } };
+          return report({ ...named, error: { type: error.type, code: error.type, message: error.message } });
         } finally {
           // Calls of a failed case were made and paid for, so they count too.
           usage.totalTokens += caseUsage.totalTokens;

@@ -61,19 +61,29 @@ export function readClaimsOutput(value: unknown): ShapeCheck<CandidateClaim[]> {
   }
   const claims: CandidateClaim[] = [];
   for (const [index, item] of value.claims.entries()) {
-    if (!isRecord(item) || typeof item.quote !== "string" || typeof item.source !== "string") {
-      return { ok: false, error: `claims[${index}] needs string "quote" and "source"` };
-    }
-    if (item.claim !== undefined && item.claim !== null && typeof item.claim !== "string") {
-      return { ok: false, error: `claims[${index}].claim must be a string` };
-    }
-    claims.push({
+    const claim = readClaimItem(item, index);
+    if (!claim.ok) return claim;
+    claims.push(claim.value);
+  }
+  return { ok: true, value: claims };
+}
+
+/** Checks one element of `claims` (at `index`, for the message): string `quote` and `source`, optional `claim`. */
+export function readClaimItem(item: unknown, index: number): ShapeCheck<CandidateClaim> {
+  if (!isRecord(item) || typeof item.quote !== "string" || typeof item.source !== "string") {
+    return { ok: false, error: `claims[${index}] needs string "quote" and "source"` };
+  }
+  if (item.claim !== undefined && item.claim !== null && typeof item.claim !== "string") {
+    return { ok: false, error: `claims[${index}].claim must be a string` };
+  }
+  return {
+    ok: true,
+    value: {
       claim: typeof item.claim === "string" ? item.claim : undefined,
       quote: item.quote,
       source: item.source,
-    });
-  }
-  return { ok: true, value: claims };
+    },
+  };
 }
 
 /** Checks `{"fields": {name: {value, source}}}`; absent names read as null, unknown names are ignored. */

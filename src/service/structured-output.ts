@@ -1,6 +1,7 @@
 import { ServiceError } from "../errors/index.js";
-import type { ChatMessage, GenerateRequest } from "../models/index.js";
+import type { ChatMessage, GenerateRequest, GenerateStream } from "../models/index.js";
 import { parseModelJson } from "./model-json.js";
+
 import type { ShapeCheck } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";
 import { buildReask } from "./prompts.js";
@@ -15,13 +16,15 @@ export interface StructuredReply<T> {
 
 /**
  * Calls the model and reads its JSON through `read`; unparseable or wrong-shaped output gets one re-ask,
- * then `extraction_failed`. Every call is added to `usage`.
+ * then `extraction_failed`. Every call is added to `usage`. With `streamFor`, each call streams its reply
+ * into the stream it returns.
  */
 export async function generateStructured<T>(
   context: OperationContext,
   request: Omit<GenerateRequest, "apiKey" | "signal">,
   read: (value: unknown) => ShapeCheck<T>,
   usage: UsageTotal,
+  streamFor?: (() => GenerateStream) | undefined,
 ): Promise<StructuredReply<T>> {
   let messages = request.messages;
   let problem = "";
@@ -31,6 +34,7 @@ export async function generateStructured<T>(
       messages,
       apiKey: context.apiKey,
       signal: context.signal,
+      stream: streamFor?.(),
     });
     addCall(usage, result.usage);
     const parsed = parseModelJson(result.content);

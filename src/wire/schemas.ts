@@ -70,6 +70,12 @@ export const CreateRequestSchema = Type.Object(
     allow_ungrounded: Type.Optional(Type.Boolean()),
     temperature: Type.Optional(Type.Number({ minimum: 0, description: "Passed through to the gateway." })),
     max_tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Passed through to the gateway." })),
+    stream: Type.Optional(
+      Type.Boolean({
+        description:
+          "Answer `text/event-stream`: `claim` and `unsupported` events as each claim is checked, `attempt` when a retry starts, then `done` (the result) or `error` (the error body). See docs/streaming.md.",
+      }),
+    ),
   },
   closed,
 );
@@ -113,6 +119,12 @@ export const EvalRequestSchema = Type.Object(
       Type.Boolean({
         description:
           "When true, each scored case also carries `result`: its create-style text, citations and unsupported claims.",
+      }),
+    ),
+    stream: Type.Optional(
+      Type.Boolean({
+        description:
+          "Answer `text/event-stream`: a `case` event as each case finishes, then `done` (the result) or `error`. See docs/streaming.md.",
       }),
     ),
   },
@@ -295,3 +307,59 @@ export const requestSchemas: Record<string, TSchema> = {
   eval: EvalRequestSchema,
   check: CheckRequestSchema,
 };
+
+// Streamed answers (`"stream": true`): each event as `{event, data}`, written as `event: {event}` and one
+// `data: {JSON}` line. OpenAPI 3.1 has no way to describe a sequence of events, so the schema lists them.
+
+const streamEvent = <Name extends string, Data extends TSchema>(
+  event: Name,
+  data: Data,
+  description: string,
+) => Type.Object({ event: Type.Literal(event), data }, { description });
+
+const doneAndError = [
+  streamEvent("error", ErrorBodySchema, "A failure after the stream began; the stream ends after it."),
+] as const;
+
+export const CreateStreamEventSchema = Type.Union(
+  [
+    streamEvent("claim", CitationSchema, "A claim that passed the check, as soon as the model closed it."),
+    streamEvent("unsupported", UnsupportedClaimSchema, "A claim that failed the check."),
+    streamEvent(
+      "attempt",
+      Type.Object({ attempt: Type.Integer({ minimum: 2 }) }),
+      "Model call n for claims starts (a retry or a re-ask): the events before it came from earlier calls, and the best attempt wins in `done`.",
+    ),
+    streamEvent(
+      "done",
+      CreateResultSchema,
+      "The result, identical to the non-streaming answer; the last event.",
+    ),
+    ...doneAndError,
+  ],
+  {
+    description:
+      "Server-sent events (`event:` name, one JSON `data:` line, blank line). Comment lines (`: keep-alive`) are heartbeats.",
+  },
+);
+
+export const EvalCaseEventSchema = Type.Intersect([
+  Type.Object({ index: Type.Integer({ minimum: 0, description: "The case's index in `cases`." }) }),
+  EvalCaseResultSchema,
+]);
+
+export const EvalStreamEventSchema = Type.Union(
+  [
+    streamEvent("case", EvalCaseEventSchema, "A case that finished, in the order they finish."),
+    streamEvent(
+      "done",
+      EvalResultSchema,
+      "The result, identical to the non-streaming answer; the last event.",
+    ),
+    ...doneAndError,
+  ],
+  {
+    description:
+      "Server-sent events (`event:` name, one JSON `data:` line, blank line). Comment lines (`: keep-alive`) are heartbeats.",
+  },
+);

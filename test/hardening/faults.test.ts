@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseEventStream } from "../support/event-stream.js";
 import {
   completion,
   completionBody,
@@ -12,7 +13,9 @@ import {
   resetReply,
   type ScriptedAnswer,
   type ScriptedGateway,
+  sseChunks,
   startScriptedGateway,
+  streamReply,
   textReply,
   trickleReply,
 } from "../support/scripted-gateway.js";
@@ -504,6 +507,161 @@ describe("the caller disconnecting mid-request aborts the gateway call", () => {
     await waitUntil(() => timers() <= baseline.timers, "the backoff timer to be cleared");
     expect(gateway.calls.length - before).toBe(1);
     await expectServingNormally(baseline, patient);
+  });
+});
+
+/** Faults only a streamed answer can have: each after the stream opened, most after some text. */
+const lyonChunks = sseChunks(lyon, { pieceChars: 8 });
+const afterText = lyonChunks.slice(0, 4);
+const streamError = (error: unknown) => `data: ${JSON.stringify({ error })}\n\n`;
+const streamFaults: Fault[] = [
+  {
+    name: "an error object mid-stream after some text: gateway_error, not retried",
+    replies: [streamReply([...afterText, streamError({ message: "Provider returned error" })])],
+    status: 502,
+    type: "gateway_error",
+    message: /answered with an error \(HTTP 200: Provider returned error\)/,
+    calls: 1,
+  },
+  {
+    name: "a 429 error object mid-stream: rate_limited",
+    replies: [streamReply([...afterText, streamError({ message: "Rate limit exceeded", code: 429 })])],
+    status: 429,
+    type: "rate_limited",
+    message: /rate-limited the call/,
+    calls: 1,
+  },
+  {
+    name: "a 502 error object before any text, three times: retried, then gateway_error",
+    replies: [1, 2, 3].map(() => streamReply([streamError({ message: "Upstream unavailable", code: 502 })])),
+    status: 502,
+    type: "gateway_error",
+    message: /failed 3 times; the last time it answered HTTP 200 \[502\]: Upstream unavailable/,
+    calls: 3,
+  },
+  {
+    name: "a reset mid-event after some text: gateway_error, not retried",
+    replies: [streamReply([...afterText, lyonChunks[4]?.slice(0, 15) ?? ""], { end: "reset" })],
+    status: 502,
+    type: "gateway_error",
+    message: /stream failed: it broke off its stream/,
+    calls: 1,
+  },
+  {
+    name: "a reset before any text: retried, then 200",
+    replies: [streamReply(lyonChunks.slice(0, 1), { end: "reset" })],
+    status: 200,
+    type: "",
+    message: /./,
+    calls: 2,
+  },
+  {
+    name: "closed mid-answer without [DONE] or finish_reason: gateway_error, not retried",
+    replies: [streamReply(afterText)],
+    status: 502,
+    type: "gateway_error",
+    message: /ended its event stream before the answer was finished/,
+    calls: 1,
+  },
+  {
+    name: "an event that is not JSON after some text: gateway_error",
+    replies: [streamReply([...afterText, "data: {not json\n\n"])],
+    status: 502,
+    type: "gateway_error",
+    message: /sent a stream event that is not JSON/,
+    calls: 1,
+  },
+  {
+    name: "truncated JSON with finish_reason length twice: re-asked, then extraction_failed",
+    replies: [1, 2].map(() => streamReply(sseChunks(truncated, { finishReason: "length" }))),
+    status: 502,
+    type: "extraction_failed",
+    message: /unusable after one re-ask: the model's output is not valid JSON/,
+    calls: 2,
+  },
+  {
+    name: "falls silent mid-stream: 504 at the timeout, the call abandoned",
+    replies: [streamReply(afterText, { end: "hang" })],
+    status: 504,
+    type: "gateway_timeout",
+    message: new RegExp(`within ${timeoutMs} ms`),
+    calls: 1,
+    abandoned: true,
+    deadline: true,
+  },
+  {
+    name: "an 18 MB stream: refused at 8 MiB, the connection closed early",
+    replies: [
+      streamReply([
+        ...lyonChunks.slice(0, 1),
+        ...Array.from({ length: 300 }, () => sseChunks("a".repeat(60_000), { pieceChars: 60_000 })[1] ?? ""),
+      ]),
+    ],
+    status: 502,
+    type: "gateway_error",
+    message: /larger than 8 MiB, the most the service reads; it was refused/,
+    calls: 1,
+    abandoned: true,
+  },
+];
+
+describe('a gateway fault on a streamed create ("stream": true) ends in an error event or a JSON error', () => {
+  it.each([...faults, ...streamFaults])("$name", async (fault) => {
+    await settled();
+    const baseline = { timers: timers(), sockets: sockets() };
+    const before = gateway.calls.length;
+    faultReplies = [...fault.replies];
+    const target = fault.deadline ? quick : patient;
+
+    const response = await target.client.send(jsonPost("/v1/verified", { ...ask(faulty), stream: true }));
+
+    const streamed = String(response.headers["content-type"]).startsWith("text/event-stream");
+    const { events } = streamed ? parseEventStream(response.text) : { events: [] };
+    const last = events.at(-1);
+    if (fault.status === 200) {
+      expect(response.status).toBe(200);
+      // A re-asked reply shows as an attempt event before the used reply's claims.
+      expect(events.map((event) => event.event).filter((name) => name !== "attempt")).toEqual([
+        "claim",
+        "done",
+      ]);
+      expect(last?.data.citations).toHaveLength(1);
+    } else if (streamed) {
+      // The stream had opened (the gateway accepted the call): the failure is its last event.
+      expect(response.status).toBe(200);
+      expect(last?.event).toBe("error");
+      expectRegistryError(fault.status, last?.data);
+      expect(last?.data.error.type).toBe(fault.type);
+      expect(last?.data.error.message).toMatch(fault.message);
+    } else {
+      expect(response.status).toBe(fault.status);
+      expectRegistryError(response.status, response.json);
+      expect(response.json.error.type).toBe(fault.type);
+      expect(response.json.error.message).toMatch(fault.message);
+    }
+    expect(gateway.calls.length - before).toBe(fault.calls);
+    expect(faultReplies).toEqual([]);
+    if (fault.abandoned) {
+      const call = await gateway.waitForClientClose(before);
+      expect(call.closedByClient).toBe(true);
+    }
+    await expectServingNormally(baseline, target);
+  });
+
+  it("the caller disconnecting mid-stream aborts the gateway call", async () => {
+    await settled();
+    const baseline = { timers: timers(), sockets: sockets() };
+    const before = gateway.calls.length;
+    faultReplies = [streamReply(afterText, { end: "hang" })];
+
+    const hangUp = startPost("/v1/verified", { ...ask(faulty), stream: true });
+    await gateway.waitForCalls(before + 1);
+    hangUp();
+
+    const call = await gateway.waitForClientClose(before);
+    expect(call.closedByClient).toBe(true);
+    await expectServingNormally(baseline, patient);
+    expect(gateway.calls.length - before).toBe(2);
   });
 });
 

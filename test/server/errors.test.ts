@@ -85,10 +85,10 @@ describe("400 invalid_request", () => {
     },
     {
       name: "an unknown field lists the known ones",
-      body: { ...createBody, stream: true },
+      body: { ...createBody, top_p: 0.9 },
       message:
-        '"stream" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, allow_ungrounded, temperature, max_tokens.',
-      param: "stream",
+        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, allow_ungrounded, temperature, max_tokens, stream.',
+      param: "top_p",
     },
     {
       name: "duplicate source ids",

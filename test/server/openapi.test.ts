@@ -114,6 +114,33 @@ describe("GET /openapi.json", () => {
     expect(evalSchema?.properties?.cases).toMatchObject({ type: "array", minItems: 1 });
   });
 
+  it.each([
+    ["/v1/verified", ["claim", "unsupported", "attempt", "done", "error"]],
+    ["/v1/verified/eval", ["case", "done", "error"]],
+  ])("documents %s's event stream: the stream flag and each event's name and data", async (path, names) => {
+    const service = await startWithoutGateway();
+    const document = (await (await fetch(`${service.url}/openapi.json`)).json()) as {
+      paths: Record<string, { post: Operation }>;
+    };
+
+    const operation = document.paths[path]?.post;
+    expect(operation?.requestBody.content["application/json"]?.schema.properties?.stream).toMatchObject({
+      type: "boolean",
+    });
+    const events = operation?.responses["200"]?.content["text/event-stream"]?.schema as {
+      anyOf?: { properties: { event: { const?: string; enum?: string[] }; data: SchemaObject } }[];
+    };
+    const eventNames = (events.anyOf ?? []).map(
+      ({ properties }) => properties.event.const ?? properties.event.enum?.[0],
+    );
+    expect(eventNames).toEqual(names);
+    const done = events.anyOf?.find(
+      ({ properties }) => (properties.event.const ?? properties.event.enum?.[0]) === "done",
+    );
+    const result = operation?.responses["200"]?.content["application/json"]?.schema;
+    expect(done?.properties.data.required).toEqual(result?.required);
+  });
+
   it("uses JSON Schema 2020-12 (OpenAPI 3.1's dialect): tuples are prefixItems, never an items array", async () => {
     const service = await startWithoutGateway();
     const document: unknown = await (await fetch(`${service.url}/openapi.json`)).json();

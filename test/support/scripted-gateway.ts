@@ -37,7 +37,19 @@ export type ScriptedReply =
    * A completion-shaped body of `bytes` bytes, streamed in 64 KiB pieces without buffering it;
    * chunked unless `contentLength` is set.
    */
-  | { kind: "huge"; status: number; bytes: number; contentLength: boolean };
+  | { kind: "huge"; status: number; bytes: number; contentLength: boolean }
+  /**
+   * A `text/event-stream` answer written piece by piece: before each piece `gate(index)` (when given) is
+   * awaited, then the stream closes, resets, or hangs.
+   */
+  | {
+      kind: "events";
+      status: number;
+      pieces: string[];
+      end: "close" | "reset" | "hang";
+      gate?: ((index: number) => Promise<void>) | undefined;
+      contentType: string;
+    };
 
 /** What a handler may return: a reply, or a string/object taken as the completion's content. */
 export type ScriptedAnswer = ScriptedReply | string;
@@ -223,8 +235,72 @@ export function hugeReply(
   };
 }
 
-function toReply(answer: ScriptedAnswer): ScriptedReply {
-  return typeof answer === "string" ? completion(answer) : answer;
+/** The SSE pieces of a streamed completion of `content`, as OpenAI sends them. */
+export function sseChunks(
+  content: string,
+  options: {
+    /** Characters of content per chunk (default 4, about a token). */
+    pieceChars?: number;
+    usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+    finishReason?: string;
+    /** End with `data: [DONE]` (default true). */
+    done?: boolean;
+  } = {},
+): string[] {
+  const pieceChars = options.pieceChars ?? 4;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ id: "chatcmpl-scripted", object: "chat.completion.chunk", model: "scripted", choices, ...extra })}\n\n`;
+  const pieces = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
+  // Cut by code points, as a tokenizer would, never inside a surrogate pair.
+  const characters = [...content];
+  for (let index = 0; index < characters.length; index += pieceChars) {
+    const text = characters.slice(index, index + pieceChars).join("");
+    pieces.push(chunk([{ index: 0, delta: { content: text }, finish_reason: null }]));
+  }
+  pieces.push(chunk([{ index: 0, delta: {}, finish_reason: options.finishReason ?? "stop" }]));
+  const usage =
+    options.usage === undefined
+      ? { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+      : options.usage;
+  if (usage !== null) pieces.push(chunk([], { usage }));
+  if (options.done ?? true) pieces.push("data: [DONE]\n\n");
+  return pieces;
+}
+
+/** An event-stream answer of raw `pieces`; see the `events` reply. */
+export function streamReply(
+  pieces: string[],
+  options: {
+    end?: "close" | "reset" | "hang";
+    gate?: (index: number) => Promise<void>;
+    status?: number;
+    contentType?: string;
+  } = {},
+): ScriptedReply {
+  return {
+    kind: "events",
+    status: options.status ?? 200,
+    pieces,
+    end: options.end ?? "close",
+    gate: options.gate,
+    contentType: options.contentType ?? "text/event-stream; charset=utf-8",
+  };
+}
+
+/** A streamed completion of `content` (see `sseChunks` for the options). */
+export function streamedCompletion(
+  content: string,
+  options: Parameters<typeof sseChunks>[1] & { gate?: (index: number) => Promise<void> } = {},
+): ScriptedReply {
+  const { gate, ...chunkOptions } = options;
+  return streamReply(sseChunks(content, chunkOptions), gate === undefined ? {} : { gate });
+}
+
+/** A string answer is the completion's content: streamed when the call asked for a stream. */
+function toReply(answer: ScriptedAnswer, call?: RecordedCall): ScriptedReply {
+  if (typeof answer !== "string") return answer;
+  const streamed = (call?.body as { stream?: unknown } | undefined)?.stream === true;
+  return streamed ? streamedCompletion(answer) : completion(answer);
 }
 
 const completionsPath = "/v1/chat/completions";
@@ -293,7 +369,7 @@ export async function startScriptedGateway(options: ScriptedGatewayOptions = {})
       Promise.resolve()
         .then(() => next ?? handler(call))
         .then(
-          (answer) => send(response, toReply(answer)),
+          (answer) => send(response, toReply(answer, call)),
           (error: unknown) =>
             send(
               response,
@@ -363,6 +439,28 @@ export async function startScriptedGateway(options: ScriptedGatewayOptions = {})
         case "huge":
           streamHuge(res, reply);
           return;
+        case "events":
+          void writeEvents(res, reply);
+          return;
+      }
+    }
+
+    async function writeEvents(res: ServerResponse, reply: Extract<ScriptedReply, { kind: "events" }>) {
+      res.writeHead(reply.status, { "content-type": reply.contentType, "cache-control": "no-cache" });
+      res.flushHeaders();
+      for (const [index, piece] of reply.pieces.entries()) {
+        await reply.gate?.(index);
+        if (res.destroyed || closing) return;
+        // Back-pressure: a client that stops reading is not sent the rest into memory.
+        if (!res.write(piece))
+          await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      }
+      if (res.destroyed || closing) return;
+      if (reply.end === "close") res.end();
+      else if (reply.end === "reset") {
+        endedByServer = true;
+        // Give the pieces time to leave before the reset.
+        later(20, () => res.socket?.resetAndDestroy());
       }
     }
   });

@@ -1,8 +1,10 @@
 import type { Command } from "commander";
 import pc from "picocolors";
+
 import {
   type CheckNumbers,
   type CreateParams,
+  type CreateResult,
   type MatchMode,
   toWire,
   UngroundedError,
@@ -22,6 +24,7 @@ export interface AskFlags extends ConnectionFlags {
   retry?: number | undefined;
   allowUngrounded?: boolean | undefined;
   json?: boolean | undefined;
+  stream?: boolean | undefined;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -42,6 +45,10 @@ export function defineAskCommand(command: Command, io: CliIo, done: (code: numbe
     "when no claim can be grounded, print a flagged plain answer (exit 0) instead of failing (exit 1)",
   );
   command.option("--json", "print the raw result as JSON (the HTTP API's field names)");
+  command.option(
+    "--stream",
+    "print each claim as soon as it is checked (with --json: one {event, data} line per event), then the answer",
+  );
   addConnectionOptions(command, DEFAULT_TIMEOUT_SECONDS);
   command.addHelpText(
     "after",
@@ -74,7 +81,10 @@ export async function runAskCommand(question: string, flags: AskFlags, io: CliIo
   const { client, close } = await createCliClient(flags, io.env, DEFAULT_TIMEOUT_SECONDS);
   let outcome: AskOutcome;
   try {
-    outcome = { kind: "answer", result: await client.create(params) };
+    outcome = {
+      kind: "answer",
+      result: flags.stream ? await streamAnswer(client, params, flags, io) : await client.create(params),
+    };
   } catch (error) {
     if (!(error instanceof UngroundedError)) throw error;
     // The service names its request field; on the command line the switch is the flag.
@@ -84,7 +94,12 @@ export async function runAskCommand(question: string, flags: AskFlags, io: CliIo
     await close();
   }
 
-  if (flags.json) {
+  if (flags.json && flags.stream) {
+    if (outcome.kind === "ungrounded") {
+      const error = { type: "ungrounded", message: outcome.message, unsupported: outcome.unsupported };
+      io.stdout.write(`${JSON.stringify(toWire({ event: "error", data: { error } }))}\n`);
+    }
+  } else if (flags.json) {
     const body =
       outcome.kind === "answer"
         ? outcome.result
@@ -101,4 +116,45 @@ export async function runAskCommand(question: string, flags: AskFlags, io: CliIo
     );
   }
   return outcome.kind === "answer" ? 0 : 1;
+}
+
+/**
+ * Reads a streamed create, printing each event as it lands: a line per claim (`✓`/`✗`) and per new attempt,
+ * or with `--json` one `{event, data}` JSON line (the HTTP names). Resolves with the `done` result.
+ */
+async function streamAnswer(
+  client: Awaited<ReturnType<typeof createCliClient>>["client"],
+  params: CreateParams,
+  flags: AskFlags,
+  io: CliIo,
+): Promise<CreateResult> {
+  const colors = pc.createColors(shouldUseColor(io.stdout as { isTTY?: boolean }, io.env));
+  const stream = client.stream(params);
+  for await (const event of stream) {
+    if (flags.json) {
+      const data =
+        event.type === "claim"
+          ? event.citation
+          : event.type === "unsupported"
+            ? event.unsupported
+            : event.type === "attempt"
+              ? { attempt: event.attempt }
+              : event.result;
+      io.stdout.write(`${JSON.stringify(toWire({ event: event.type, data }))}\n`);
+    } else if (event.type === "claim") {
+      const { claim, source, range } = event.citation;
+      io.stdout.write(
+        `${colors.green("✓")} ${claim} ${colors.dim(`${source} [${range[0]}, ${range[1]})`)}\n`,
+      );
+    } else if (event.type === "unsupported") {
+      io.stdout.write(
+        `${colors.red("✗")} ${event.unsupported.claim} ${colors.dim(`(${event.unsupported.reason})`)}\n`,
+      );
+    } else if (event.type === "attempt") {
+      io.stdout.write(colors.dim(`attempt ${event.attempt}: earlier claims may be replaced\n`));
+    } else {
+      io.stdout.write("\n");
+    }
+  }
+  return stream.finalResult();
 }

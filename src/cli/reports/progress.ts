@@ -1,6 +1,7 @@
 import type { Writable } from "node:stream";
 import cliProgress from "cli-progress";
-import type { EvalProgress } from "../../client/index.js";
+
+import { EVAL_PAGE_SIZE, type EvalProgress } from "../../client/index.js";
 
 /** Reports an eval run's progress as pages complete. */
 export interface EvalProgressReporter {
@@ -10,14 +11,16 @@ export interface EvalProgressReporter {
 }
 
 /**
- * A progress bar on `stderr` when it is a terminal; otherwise (CI logs, pipes) one plain line per page,
+ * A progress bar on `stderr` when it is a terminal; otherwise (CI logs, pipes) one plain line per 200 cases,
  * since a bar's carriage returns make a mess of a log file.
  */
 export function createEvalProgress(stderr: Writable, total: number): EvalProgressReporter {
   if ((stderr as { isTTY?: boolean }).isTTY !== true) {
     return {
       update: ({ done, total: all }) => {
-        stderr.write(`verified eval: ${done}/${all} cases scored\n`);
+        // Progress comes case by case; a log gets a line per 200 cases and one at the end.
+        if (done % EVAL_PAGE_SIZE === 0 || done === all)
+          stderr.write(`verified eval: ${done}/${all} cases scored\n`);
       },
       stop: () => {},
     };

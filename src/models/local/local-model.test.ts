@@ -268,3 +268,34 @@ describe("createLocalModel: usage, determinism, abort, speed", () => {
     expect(elapsedMs).toBeLessThan(2000);
   });
 });
+
+describe("createLocalModel: streaming", () => {
+  it("opens, then gives each claim object as its own piece, and the pieces join to the content", async () => {
+    const seen: string[] = [];
+    const result = await model.generate({
+      ...request(claimsTask(sampleSources, sampleQuestion)),
+      stream: { onOpen: () => seen.push("open"), onText: (text) => seen.push(text) },
+    });
+
+    expect(seen[0]).toBe("open");
+    expect(seen.slice(1).join("")).toBe(result.content);
+    const claims = (JSON.parse(result.content) as ClaimsOutput).claims;
+    expect(seen.slice(1)).toEqual([
+      '{"claims":[',
+      JSON.stringify(claims[0]),
+      ",",
+      JSON.stringify(claims[1]),
+      "]}",
+    ]);
+  });
+
+  it("gives a plain answer in one piece", async () => {
+    const seen: string[] = [];
+    const result = await model.generate({
+      ...request({ kind: "answer", messages: [{ role: "user", content: "Why?" }] }),
+      stream: { onOpen: () => undefined, onText: (text) => seen.push(text) },
+    });
+
+    expect(seen).toEqual([result.content]);
+  });
+});

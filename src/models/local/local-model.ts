@@ -19,22 +19,35 @@ export function createLocalModel(): Gateway {
   return {
     async generate(request: GenerateRequest) {
       request.signal?.throwIfAborted();
-      const content = respond(request.task);
+      const pieces = respondInPieces(request.task);
+      const content = pieces.join("");
+      if (request.stream !== undefined) {
+        request.stream.onOpen();
+        // One piece per claim object, as a remote model's stream would close them one by one.
+        for (const piece of pieces) request.stream.onText(piece);
+      }
       return { content, usage: countUsage(request, content) };
     },
   };
 }
 
+/** The reply in the pieces a stream delivers: for claims, `{"claims":[`, each claim and `,`, then `]}`. */
+function respondInPieces(task: GenerateTask): string[] {
+  return task.kind === "claims" ? claimPieces(task) : [respond(task)];
+}
+
+function claimPieces(task: Extract<GenerateTask, { kind: "claims" }>): string[] {
+  const claims = findClaimSentences(task.sources, latestUserMessage(task.messages)).map((sentence) =>
+    JSON.stringify({ claim: sentence.text, quote: sentence.text, source: sentence.source }),
+  );
+  // Joined, these are exactly JSON.stringify({ claims }).
+  return ['{"claims":[', ...claims.flatMap((claim, index) => (index === 0 ? [claim] : [",", claim])), "]}"];
+}
+
 function respond(task: GenerateTask): string {
   switch (task.kind) {
-    case "claims": {
-      const claims = findClaimSentences(task.sources, latestUserMessage(task.messages)).map((sentence) => ({
-        claim: sentence.text,
-        quote: sentence.text,
-        source: sentence.source,
-      }));
-      return JSON.stringify({ claims });
-    }
+    case "claims":
+      return claimPieces(task).join("");
     case "fields": {
       const fields = Object.fromEntries(
         findFieldValues(task.sources, task.schema).map(({ name, found }) => [

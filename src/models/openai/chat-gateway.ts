@@ -1,9 +1,10 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
-import type { Gateway, GenerateRequest, GenerateResult } from "../types.js";
+import type { Gateway, GenerateRequest, GenerateResult, GenerateStream } from "../types.js";
 import type { LimitedBody } from "./body-limit.js";
 import { parseChatCompletion } from "./completion.js";
+import { readCompletionStream } from "./completion-stream.js";
 import { type GatewayFailure, mapGatewayError } from "./error-mapping.js";
 import { fetchTransport } from "./fetch-transport.js";
 import { createHttpTransport } from "./http-transport.js";
@@ -48,7 +49,20 @@ const nextLevel: Record<ResponseFormatLevel, ResponseFormatLevel | undefined> = 
 const maxRememberedModels = 1000;
 
 /** Outcome of one attempt at one response-format level. */
-type AttemptOutcome = { action: "done"; result: GenerateResult } | GatewayFailure;
+type AttemptOutcome =
+  | { action: "done"; result: GenerateResult }
+  | GatewayFailure
+  /** The gateway refused `stream: true`: ask again without it. */
+  | { action: "stop_streaming" };
+
+/** A streamed call: where its text goes, and whether any has gone (after which nothing is retried). */
+interface StreamingCall {
+  stream: GenerateStream;
+  delivered: boolean;
+}
+
+/** How gateways word a refused `stream: true` (with structured output, or at all). */
+const streamRefusal = /\bstream(ing)?\b/i;
 
 /**
  * A `Gateway` that speaks OpenAI Chat Completions to `{baseURL}/chat/completions` over `fetch`. It retries
@@ -80,6 +94,8 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
 
   /** Models whose gateway refused `json_schema` (and maybe `json_object`): the level that worked. */
   const levels = new Map<string, ResponseFormatLevel>();
+  /** Models whose gateway refused `stream: true`; their streamed calls are made as ordinary ones. */
+  const unstreamable = new Set<string>();
 
   async function generate(request: GenerateRequest): Promise<GenerateResult> {
     request.signal?.throwIfAborted();
@@ -94,9 +110,13 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
     const signal = deadline.signal;
     let level: ResponseFormatLevel =
       request.responseSchema === undefined ? "none" : (levels.get(request.model) ?? "json_schema");
+    let streaming: StreamingCall | undefined =
+      request.stream === undefined || unstreamable.has(request.model)
+        ? undefined
+        : { stream: request.stream, delivered: false };
     try {
       for (;;) {
-        const body = JSON.stringify(requestBody(request, level));
+        const body = JSON.stringify(requestBody(request, level, streaming !== undefined));
         const outcome = await callWithRetries(
           body,
           headers,
@@ -104,10 +124,18 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
           request.model,
           knownSecrets,
           signal,
+          streaming,
         );
         if (outcome.action === "done") {
           if (request.responseSchema !== undefined) remember(request.model, level);
           return outcome.result;
+        }
+        if (outcome.action === "stop_streaming") {
+          // Providers that cannot stream (with structured output) get an ordinary call; the caller still
+          // receives the whole reply at the end.
+          rememberUnstreamable(request.model);
+          streaming = undefined;
+          continue;
         }
         const lower = nextLevel[level];
         if (lower === undefined) throw unreachable();
@@ -130,11 +158,24 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
     model: string,
     knownSecrets: readonly string[],
     signal: AbortSignal,
-  ): Promise<Extract<AttemptOutcome, { action: "done" | "downgrade_response_format" }>> {
+    streaming: StreamingCall | undefined,
+  ): Promise<Extract<AttemptOutcome, { action: "done" | "downgrade_response_format" | "stop_streaming" }>> {
     for (let attempt = 0; ; attempt++) {
-      const outcome = await attemptOnce(body, headers, responseFormatSent, model, knownSecrets, signal);
+      const outcome = await attemptOnce(
+        body,
+        headers,
+        responseFormatSent,
+        model,
+        knownSecrets,
+        signal,
+        streaming,
+      );
       if (outcome.action === "fail") throw outcome.error;
       if (outcome.action !== "retry") return outcome;
+      if (streaming?.delivered) {
+        // Text already passed on cannot be taken back, so a stream that breaks after it is not retried.
+        throw new ServiceError("gateway_error", `The model gateway's stream failed: it ${outcome.reason}.`);
+      }
       if (attempt >= maxRetries) {
         const attempts = attempt + 1;
         throw new ServiceError(
@@ -153,6 +194,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
     model: string,
     knownSecrets: readonly string[],
     signal: AbortSignal,
+    streaming: StreamingCall | undefined,
   ): Promise<AttemptOutcome> {
     let response: TransportResponse;
     try {
@@ -169,6 +211,10 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
     if (response.declaredLength > maxResponseBytes) {
       await response.discard();
       throw tooLarge(maxResponseBytes);
+    }
+    const ok = response.status >= 200 && response.status < 300;
+    if (streaming !== undefined && ok && isEventStream(response.headers.get("content-type"))) {
+      return readStreamed(response, streaming, responseFormatSent, model, knownSecrets, signal);
     }
     let read: LimitedBody;
     try {
@@ -194,11 +240,69 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gate
         nowMs: now(),
         knownSecrets,
       });
+    if (
+      streaming !== undefined &&
+      (response.status === 400 || response.status === 422) &&
+      streamRefusal.test(readableError(bodyText))
+    ) {
+      return { action: "stop_streaming" };
+    }
     if (response.status < 200 || response.status >= 300) return failure();
     const parsed = parseChatCompletion(bodyText);
-    if (parsed.ok) return { action: "done", result: parsed.value };
+    if (parsed.ok) {
+      // A gateway that answers a streamed call with one JSON body is a gateway that does not stream.
+      streaming?.stream.onOpen();
+      return { action: "done", result: parsed.value };
+    }
     if (parsed.kind === "error_object") return failure();
     return { action: "retry", reason: `${parsed.reason} (HTTP ${response.status})` };
+  }
+
+  /** Reads a 2xx event-stream answer, passing its text on as it arrives. */
+  async function readStreamed(
+    response: TransportResponse,
+    streaming: StreamingCall,
+    responseFormatSent: boolean,
+    model: string,
+    knownSecrets: readonly string[],
+    signal: AbortSignal,
+  ): Promise<AttemptOutcome> {
+    streaming.stream.onOpen();
+    const onText = (text: string) => {
+      streaming.delivered = true;
+      streaming.stream.onText(text);
+    };
+    let read: Awaited<ReturnType<typeof readCompletionStream>>;
+    try {
+      read = await readCompletionStream(response.chunks(), maxResponseBytes, onText);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return {
+        action: "retry",
+        reason: `broke off its stream (HTTP ${response.status}, ${describeNetworkError(error, knownSecrets)})`,
+      };
+    }
+    if (read.ok) return { action: "done", result: read.value };
+    if (read.kind === "too_large") throw tooLarge(maxResponseBytes);
+    if (read.kind === "malformed")
+      return { action: "retry", reason: `${read.reason} (HTTP ${response.status})` };
+    return mapGatewayError({
+      status: response.status,
+      headers: response.headers,
+      bodyText: read.bodyText,
+      model,
+      responseFormatSent,
+      nowMs: now(),
+      knownSecrets,
+    });
+  }
+
+  function rememberUnstreamable(model: string): void {
+    if (!unstreamable.has(model) && unstreamable.size >= maxRememberedModels) {
+      const oldest = unstreamable.values().next();
+      if (oldest.done !== true) unstreamable.delete(oldest.value);
+    }
+    unstreamable.add(model);
   }
 
   function remember(model: string, level: ResponseFormatLevel): void {
@@ -250,14 +354,25 @@ function buildHeaders(
   return headers;
 }
 
-/** The Chat Completions body: only the fields the caller gave, and the response format of `level`. */
-function requestBody(request: GenerateRequest, level: ResponseFormatLevel): Record<string, unknown> {
+/**
+ * The Chat Completions body: only the fields the caller gave, the response format of `level`, and for a
+ * streamed call `stream` with the usage chunk at its end.
+ */
+function requestBody(
+  request: GenerateRequest,
+  level: ResponseFormatLevel,
+  stream: boolean,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: request.model,
     messages: request.messages.map(({ role, content }) => ({ role, content })),
   };
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
   const schema = request.responseSchema;
   if (schema !== undefined && level === "json_schema") {
     body.response_format = {
@@ -283,6 +398,26 @@ function describeNetworkError(error: unknown, knownSecrets: readonly string[]): 
         : String(error);
   const text = code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
   return maskSecrets(text, knownSecrets);
+}
+
+function isEventStream(contentType: string | null): boolean {
+  return contentType !== null && /^\s*text\/event-stream\b/i.test(contentType);
+}
+
+/** The message, code and type of an error body, or the body itself when it is not JSON; for matching only. */
+function readableError(bodyText: string): string {
+  try {
+    const body: unknown = JSON.parse(bodyText);
+    const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+    if (typeof error === "string") return error;
+    if (typeof error === "object" && error !== null) {
+      const { message, code, type, param } = error as Record<string, unknown>;
+      return [message, code, type, param].filter((part) => typeof part === "string").join(" ");
+    }
+    return bodyText.slice(0, 1000);
+  } catch {
+    return bodyText.slice(0, 1000);
+  }
 }
 
 function tooLarge(maxBytes: number): ServiceError {

@@ -56,7 +56,8 @@ function contentOf(choice: unknown): string {
   return typeof text === "string" ? text : "";
 }
 
-function partText(part: unknown): string {
+/** The text of one content part: a string, or an object with a `text` string. */
+export function partText(part: unknown): string {
   if (typeof part === "string") return part;
   if (typeof part === "object" && part !== null) {
     const text = (part as { text?: unknown }).text;
@@ -65,7 +66,8 @@ function partText(part: unknown): string {
   return "";
 }
 
-function usageOf(usage: unknown): GenerateResult["usage"] {
+/** Token counts of a completion's `usage` object; missing counts read as 0. */
+export function usageOf(usage: unknown): GenerateResult["usage"] {
   const record = typeof usage === "object" && usage !== null ? (usage as Record<string, unknown>) : {};
   const promptTokens = count(record.prompt_tokens);
   const completionTokens = count(record.completion_tokens);

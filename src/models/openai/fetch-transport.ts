@@ -11,9 +11,29 @@ export function fetchTransport(fetchImpl: typeof fetch, url: string): GatewayTra
       declaredLength: Number(response.headers.get("content-length") ?? Number.NaN),
       headers: response.headers,
       readBody: (maxBytes) => readBodyWithLimit(response.body, maxBytes),
+      chunks: () => readableChunks(response.body),
       async discard() {
         await response.body?.cancel().catch(() => undefined);
       },
     };
   };
+}
+
+async function* readableChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (body === null) return;
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    // A caller that stops early (a refused or finished stream) closes the connection.
+    if (!finished) await reader.cancel().catch(() => undefined);
+  }
 }

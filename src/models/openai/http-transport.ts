@@ -62,6 +62,7 @@ function answer(response: IncomingMessage, release: () => void): TransportRespon
       return headers;
     },
     readBody: (maxBytes) => readLimited(response, maxBytes).finally(release),
+    chunks: () => responseChunks(response, release),
     discard() {
       response.destroy();
       release();
@@ -91,4 +92,16 @@ function readLimited(response: IncomingMessage, maxBytes: number): Promise<Limit
       if (!response.complete) reject(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
     });
   });
+}
+
+async function* responseChunks(response: IncomingMessage, release: () => void): AsyncGenerator<Uint8Array> {
+  try {
+    // Async iteration throws when the connection closes mid-body, and destroys the response when the caller
+    // leaves the loop early.
+    for await (const chunk of response) yield chunk as Buffer;
+    if (!response.complete) throw Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+  } finally {
+    if (!response.complete) response.destroy();
+    release();
+  }
 }

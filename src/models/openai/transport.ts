@@ -12,6 +12,11 @@ export interface TransportResponse {
    * Rejects when the connection breaks (or the call's signal aborts) mid-body.
    */
   readBody(maxBytes: number): Promise<LimitedBody>;
+  /**
+   * The body's bytes as they arrive, for a streamed answer. Iteration throws when the connection breaks (or
+   * the call's signal aborts) mid-body; leaving the loop early closes the connection.
+   */
+  chunks(): AsyncIterable<Uint8Array>;
   /** Drops the body unread and closes the connection. */
   discard(): Promise<void>;
 }

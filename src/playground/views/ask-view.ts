@@ -1,5 +1,14 @@
-import type { CreateParams, CreateResult, MatchMode, Message, Source, Verified } from "../../client/index.js";
+import type {
+  CreateParams,
+  CreateResult,
+  CreateStreamEvent,
+  MatchMode,
+  Message,
+  Source,
+  Verified,
+} from "../../client/index.js";
 import { h, plural } from "../dom.js";
+
 import { clearError, showError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
 import { answerSegments, reasonInWords } from "./result-text.js";
@@ -17,6 +26,8 @@ export interface AskElements {
   retry: HTMLInputElement;
   minCoverage: HTMLInputElement;
   allowUngrounded: HTMLInputElement;
+  /** Opt-in, like the API's `"stream": true`. */
+  stream: HTMLInputElement;
   submit: HTMLButtonElement;
   status: HTMLElement;
   error: HTMLElement;
@@ -80,12 +91,80 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     const started = performance.now();
     await runLatest(
       "Asking…",
-      (signal) => client().create(request, { signal }),
+      (signal) =>
+        elements.stream.checked
+          ? streamCreate(request, liveClaims(request.sources, signal), signal)
+          : client().create(request, { signal }),
       (result) => {
         shownSources = request.sources;
         renderResult(result, request.sources, performance.now() - started);
       },
     );
+  }
+
+  /** Runs a streamed create, handing each event to `onEvent`; resolves with the final result. */
+  async function streamCreate(
+    request: CreateParams,
+    onEvent: (event: CreateStreamEvent) => void,
+    signal: AbortSignal,
+  ): Promise<CreateResult> {
+    const stream = client().stream(request, { signal });
+    for await (const event of stream) onEvent(event);
+    return stream.finalResult();
+  }
+
+  /**
+   * Shows each claim as the stream delivers it, highlighting a grounded one's range at once. Claims from
+   * before an `attempt` are marked provisional: the best attempt wins, and the result replaces this list.
+   */
+  function liveClaims(sent: readonly Source[], signal: AbortSignal): (event: CreateStreamEvent) => void {
+    let shown: HTMLElement | undefined;
+    return (event) => {
+      if (signal.aborted || event.type === "done") return;
+      if (shown === undefined) {
+        sources.showSnapshot(sent);
+        shown = h("ol", { class: "live-claims", "aria-live": "polite" });
+        elements.result.replaceChildren(
+          h(
+            "section",
+            { class: "result", "aria-label": "Claims so far" },
+            h("h3", {}, "Checked so far"),
+            shown,
+          ),
+        );
+        elements.result.hidden = false;
+      }
+      const list = shown;
+      if (event.type === "attempt") {
+        for (const item of Array.from(list.children)) item.classList.add("provisional");
+        list.append(h("li", { class: "attempt" }, `Attempt ${event.attempt}: the best attempt wins`));
+        elements.status.textContent = `Asking again (attempt ${event.attempt})…`;
+      } else if (event.type === "claim") {
+        const citation = event.citation;
+        list.append(
+          h(
+            "li",
+            { class: "live-claim ok" },
+            "✓ ",
+            citation.claim,
+            " ",
+            h("span", { class: "where" }, citation.source),
+          ),
+        );
+        sources.highlight(citation.source, citation.range);
+      } else {
+        list.append(
+          h(
+            "li",
+            { class: "live-claim dropped" },
+            "✗ ",
+            h("del", {}, event.unsupported.claim),
+            " ",
+            h("span", { class: "reason" }, `— ${reasonInWords(event.unsupported.reason)}`),
+          ),
+        );
+      }
+    };
   }
 
   function renderResult(result: CreateResult, sent: readonly Source[], elapsedMs: number): void {

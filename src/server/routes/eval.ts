@@ -1,10 +1,19 @@
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_EVAL_CASES } from "../../limits.js";
-import { checkSourceIds, type EvalCaseOutcome, evalVerified, usageToWire } from "../../service/index.js";
-import { ErrorBodySchema, type EvalRequest, EvalRequestSchema, EvalResultSchema } from "../../wire/index.js";
+import { checkSourceIds, type EvalInput, evalVerified } from "../../service/index.js";
+import {
+  ErrorBodySchema,
+  type EvalRequest,
+  EvalRequestSchema,
+  EvalResultSchema,
+  EvalStreamEventSchema,
+} from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
+
 import { operationContext } from "../request-state.js";
+import { streamEval } from "./stream-operations.js";
+import { evalResultToWire } from "./to-wire.js";
 
 /** `POST /v1/verified/eval`: many create-style cases, scored and aggregated. */
 export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -16,7 +25,16 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
         summary: "Evaluate groundedness over a dataset",
         description: `Runs up to ${MAX_EVAL_CASES} cases like create, with bounded concurrency, and aggregates their coverage.`,
         body: EvalRequestSchema,
-        response: { 200: EvalResultSchema, default: ErrorBodySchema },
+        response: {
+          200: {
+            description: 'The result; with `"stream": true`, server-sent events ending in `done` or `error`.',
+            content: {
+              "application/json": { schema: EvalResultSchema },
+              "text/event-stream": { schema: EvalStreamEventSchema },
+            },
+          },
+          default: ErrorBodySchema,
+        },
       },
       preValidation: async (request) => {
         // Counted before validation: an oversized batch is told to page, whatever else is wrong with it.
@@ -35,49 +53,24 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
       request.verified.model = body.model;
       for (const [index, testCase] of body.cases.entries())
         checkSourceIds(testCase.sources, `cases[${index}].sources`);
+      const input: EvalInput = {
+        model: body.model,
+        mode: body.mode,
+        checkNumbers: body.check_numbers,
+        retry: body.retry,
+        minCoverage: body.min_coverage,
+        details: body.details,
+        cases: body.cases,
+      };
+      if (body.stream === true) return streamEval(request, reply, deps, input);
       const outcome = await evalVerified(
-        {
-          model: body.model,
-          mode: body.mode,
-          checkNumbers: body.check_numbers,
-          retry: body.retry,
-          minCoverage: body.min_coverage,
-          details: body.details,
-          cases: body.cases,
-        },
+        input,
         operationContext(request, reply, deps),
         deps.config.evalConcurrency,
       );
       request.verified.modelCalls = outcome.usage.modelCalls;
       request.verified.coverage = outcome.aggregate.coverageMean;
-      return {
-        aggregate: {
-          coverage_mean: outcome.aggregate.coverageMean,
-          unsupported_rate: outcome.aggregate.unsupportedRate,
-          n: outcome.aggregate.n,
-          errored: outcome.aggregate.errored,
-        },
-        cases: outcome.cases.map(caseToWire),
-        usage: { total_tokens: outcome.usage.totalTokens, model_calls: outcome.usage.modelCalls },
-      };
+      return evalResultToWire(outcome);
     },
   );
-}
-
-/** One case on the wire: its `result`, when kept, in create's snake_case shape. */
-function caseToWire(outcome: EvalCaseOutcome) {
-  if ("error" in outcome || outcome.result === undefined) return outcome;
-  const { result, ...scores } = outcome;
-  return {
-    ...scores,
-    result: {
-      text: result.text,
-      citations: result.citations,
-      unsupported: result.unsupported,
-      coverage: result.coverage,
-      abstained: result.abstained,
-      grounded: result.grounded,
-      usage: usageToWire(result.usage),
-    },
-  };
 }

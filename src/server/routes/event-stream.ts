@@ -1,0 +1,88 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { mapFrameworkError } from "../framework-error.js";
+
+/** A `text/event-stream` answer, opened on first use. */
+export interface EventStream {
+  /** True once the 200 and its headers have gone out: from then on failures are `error` events. */
+  readonly opened: boolean;
+  /** Sends the status line and headers now, if not yet sent, and starts the heartbeat. */
+  open(): void;
+  /** Sends one event: `event: {name}` and its JSON `data:` line. */
+  send(name: string, data: unknown): void;
+  /** Sends `error` with the error envelope of `error`, then ends the stream. */
+  fail(error: unknown): void;
+  /** Ends the stream (idempotent). */
+  end(): void;
+}
+
+/**
+ * The server-sent event writer of one streamed request. It takes the reply over from Fastify (`hijack`) when
+ * it opens; until then the request can still fail with an ordinary JSON error. A comment line goes out after
+ * `heartbeatMs` without any write, so proxies do not close a stream the model is slow to fill; events are
+ * written at once, uncompressed, and `X-Accel-Buffering: no` asks nginx not to buffer them. Writes after the
+ * caller went away are dropped (its departure aborts the operation through the request's signal).
+ */
+export function createEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  heartbeatMs: number,
+): EventStream {
+  const raw = reply.raw;
+  let opened = false;
+  let ended = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const writable = () => opened && !ended && !raw.destroyed && !raw.writableEnded;
+  const write = (text: string) => {
+    if (!writable()) return;
+    raw.write(text);
+    heartbeat?.refresh();
+  };
+  const stopHeartbeat = () => {
+    clearInterval(heartbeat);
+    heartbeat = undefined;
+  };
+
+  const stream: EventStream = {
+    get opened() {
+      return opened;
+    },
+    open() {
+      if (opened) return;
+      opened = true;
+      reply.hijack();
+      raw.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      });
+      // Sends the headers now: the caller knows the request was accepted before the first event.
+      raw.flushHeaders();
+      heartbeat = setInterval(() => write(": keep-alive\n\n"), heartbeatMs);
+      raw.once("close", stopHeartbeat);
+    },
+    send(name, data) {
+      stream.open();
+      // JSON.stringify escapes every line break, so the data is one line.
+      write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    fail(error) {
+      const serviceError = mapFrameworkError(error);
+      if (serviceError.type === "internal_error") {
+        request.log.error(
+          { err: { type: (error as Error)?.name, message: (error as Error)?.message } },
+          "unexpected error",
+        );
+      }
+      stream.send("error", serviceError.toBody());
+      stream.end();
+    },
+    end() {
+      if (ended) return;
+      stopHeartbeat();
+      if (opened && !raw.destroyed && !raw.writableEnded) raw.end();
+      ended = true;
+    },
+  };
+  return stream;
+}

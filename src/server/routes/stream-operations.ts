@@ -1,0 +1,80 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import {
+  batchFatal,
+  type CreateInput,
+  type CreateProgress,
+  createVerified,
+  type EvalInput,
+  evalVerified,
+} from "../../service/index.js";
+import { type AppDeps, defaultStreamHeartbeatMs } from "../config.js";
+import { operationContext } from "../request-state.js";
+import { createEventStream } from "./event-stream.js";
+import { caseToWire, createResultToWire, evalResultToWire } from "./to-wire.js";
+
+/**
+ * A streamed create: 200 `text/event-stream` once the first model call is accepted, `claim`/`unsupported`
+ * as each claim is checked, `attempt` when another claims call starts, then `done` with the same result the
+ * JSON answer would carry. A failure before the stream opened is thrown (an ordinary JSON error); after it,
+ * it is sent as an `error` event.
+ */
+export async function streamCreate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: AppDeps,
+  input: CreateInput,
+): Promise<void> {
+  const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
+  try {
+    const outcome = await createVerified(input, operationContext(request, reply, deps), {
+      failWhenUngrounded: true,
+      observer: { open: () => events.open(), progress: (event) => send(event) },
+    });
+    request.verified.modelCalls = outcome.usage.modelCalls;
+    request.verified.coverage = outcome.coverage;
+    events.send("done", createResultToWire(deps.newId("vfd"), input.model, outcome));
+    events.end();
+  } catch (error) {
+    if (!events.opened) throw error;
+    events.fail(error);
+  }
+
+  function send(event: CreateProgress): void {
+    if (event.type === "claim") events.send("claim", event.citation);
+    else if (event.type === "unsupported") events.send("unsupported", event.unsupported);
+    else events.send("attempt", { attempt: event.attempt });
+  }
+}
+
+/**
+ * A streamed eval: 200 `text/event-stream` once the first case finishes, a `case` event (`{index, …}`) as each
+ * case finishes, then `done` with the same result the JSON answer would carry, or `error`. A batch that fails
+ * (key, quota, model) before any case finished is an ordinary JSON error.
+ */
+export async function streamEval(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: AppDeps,
+  input: EvalInput,
+): Promise<void> {
+  const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
+  try {
+    const outcome = await evalVerified(
+      input,
+      operationContext(request, reply, deps),
+      deps.config.evalConcurrency,
+      (index, result) => {
+        // A case failing for the whole batch is reported once, as the batch's error.
+        if ("error" in result && batchFatal.has(result.error.type)) return;
+        events.send("case", { index, ...caseToWire(result) });
+      },
+    );
+    request.verified.modelCalls = outcome.usage.modelCalls;
+    request.verified.coverage = outcome.aggregate.coverageMean;
+    events.send("done", evalResultToWire(outcome));
+    events.end();
+  } catch (error) {
+    if (!events.opened) throw error;
+    events.fail(error);
+  }
+}

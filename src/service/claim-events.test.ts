@@ -1,0 +1,162 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Source } from "../core/types.js";
+import type { Gateway, GenerateRequest } from "../models/types.js";
+import type { CreateProgress } from "./claim-events.js";
+import { type CreateInput, createVerified } from "./create.js";
+
+// Streaming create against the non-streaming path, in process: a model whose reply arrives cut anywhere
+// gives the same result, and its claim events are exactly the result's claims in the model's order.
+
+const sources: Source[] = [
+  {
+    id: "report",
+    text: "Northwind was founded in 2016 in Lyon. Revenue for 2024 was $18.4 million, up 22%. Café ✓ 日本.",
+  },
+  { id: "table", text: "| Quarter | Revenue |\n| --- | --- |\n| Q3 | 1,250 |\n" },
+];
+const quotes = [
+  "Northwind was founded in 2016 in Lyon.",
+  "$18.4 million",
+  "Café ✓ 日本",
+  "| Q3 | 1,250 |",
+  "1,250",
+];
+
+/** A gateway that replies `contents` in turn, handing each to a stream in the pieces `cut` makes. */
+function cutGateway(contents: string[], cut: (content: string) => string[]): Gateway {
+  let call = 0;
+  return {
+    async generate(request: GenerateRequest) {
+      const content = contents[Math.min(call, contents.length - 1)] ?? "";
+      call += 1;
+      request.stream?.onOpen();
+      for (const piece of cut(content)) request.stream?.onText(piece);
+      return { content, usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 } };
+    },
+  };
+}
+
+const input = (extra: Partial<CreateInput> = {}): CreateInput => ({
+  model: "m",
+  messages: [{ role: "user", content: "q" }],
+  sources,
+  ...extra,
+});
+
+async function settle<T>(
+  promise: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** Runs create without and with streaming on the same replies; returns both outcomes and the events. */
+async function both(
+  contents: string[],
+  cut: (content: string) => string[],
+  extra: Partial<CreateInput> = {},
+) {
+  const context = (gateway: Gateway) => ({ gateway, apiKey: undefined, sourcesBudget: 100_000 });
+  const plain = await settle(createVerified(input(extra), context(cutGateway(contents, (text) => [text]))));
+  const events: CreateProgress[] = [];
+  let opened = 0;
+  const streamed = await settle(
+    createVerified(input(extra), context(cutGateway(contents, cut)), {
+      failWhenUngrounded: true,
+      observer: { open: () => (opened += 1), progress: (event) => events.push(event) },
+    }),
+  );
+  return { plain, streamed, events, opened };
+}
+
+const claimArbitrary = fc.record({
+  claim: fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
+  quote: fc.oneof(fc.constantFrom(...quotes), fc.string({ maxLength: 8 })),
+  source: fc.constantFrom("report", "table", "brochure"),
+});
+
+const layouts: ((claims: unknown[]) => string)[] = [
+  (claims) => JSON.stringify({ claims }),
+  (claims) => JSON.stringify({ claims }, null, 2),
+  (claims) => `Here are the claims:\n\`\`\`json\n${JSON.stringify({ claims })}\n\`\`\``,
+];
+
+describe("streamed create against the non-streaming path", () => {
+  it("cut at every position: the same result, and one event per claim in order", async () => {
+    const claims = [
+      { claim: "Founded in Lyon.", quote: quotes[0], source: "report" },
+      { claim: "Profit doubled.", quote: "profit doubled", source: "report" },
+      { claim: "Q3 revenue was 1,250.", quote: "1,250", source: "table" },
+      { quote: "Café ✓ 日本", source: "report" },
+    ];
+    const content = JSON.stringify({ claims });
+    for (let at = 0; at <= content.length; at += 1) {
+      const run = await both([content], (text) => [text.slice(0, at), text.slice(at)]);
+      expect(run.streamed).toEqual(run.plain);
+      expect(run.events.map((event) => event.type)).toEqual(["claim", "unsupported", "claim", "claim"]);
+    }
+  });
+
+  it("for any claims, layout and cuts: the same result or the same error, and events matching it", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(claimArbitrary, { maxLength: 5 }),
+        fc.nat(layouts.length - 1),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.constantFrom(undefined, "source" as const, "row" as const),
+        async (claims, layout, cuts, checkNumbers) => {
+          const content = (layouts[layout] as (claims: unknown[]) => string)(claims);
+          const points = [...new Set(cuts.map((cut) => cut % (content.length + 1)))].sort((a, b) => a - b);
+          const cutContent = (text: string) =>
+            [0, ...points].map((from, index) => text.slice(from, points[index] ?? text.length));
+          const run = await both([content], cutContent, { checkNumbers });
+
+          expect(run.streamed).toEqual(run.plain);
+          expect(run.opened).toBeGreaterThan(0);
+          const citations = run.events.flatMap((event) => (event.type === "claim" ? [event.citation] : []));
+          const unsupported = run.events.flatMap((event) =>
+            event.type === "unsupported" ? [event.unsupported] : [],
+          );
+          expect(run.events).toHaveLength(claims.length);
+          if (run.plain.ok) {
+            expect(citations).toEqual(run.plain.value.citations);
+            expect(unsupported).toEqual(run.plain.value.unsupported);
+          } else {
+            expect(citations).toEqual([]);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a reply that must be re-asked: its claims, an attempt event, then the used reply's claims", async () => {
+    const good = JSON.stringify({ claims: [{ quote: quotes[1], source: "report" }] });
+    const bad =
+      '{"claims": [{"quote": "Northwind was founded in 2016 in Lyon.", "source": "report"}, {"quote": 3}]}';
+
+    const run = await both([bad, good], (text) => [...text]);
+
+    expect(run.streamed).toEqual(run.plain);
+    expect(run.events.map((event) => event.type)).toEqual(["claim", "attempt", "claim"]);
+    expect(run.events[1]).toEqual({ type: "attempt", attempt: 2 });
+  });
+
+  it("a gateway that does not stream: the claims are reported once its whole reply is in", async () => {
+    const content = JSON.stringify({
+      claims: [
+        { quote: quotes[0], source: "report" },
+        { quote: "x", source: "report" },
+      ],
+    });
+
+    const run = await both([content], () => []);
+
+    expect(run.streamed).toEqual(run.plain);
+    expect(run.events.map((event) => event.type)).toEqual(["claim", "unsupported"]);
+  });
+});
