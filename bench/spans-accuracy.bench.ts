@@ -7,8 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { PreparedSource } from "../src/core/prepared-source.js";
-import { findQuote } from "../src/core/quotes/find-quote.js";
-import { trimQuote } from "../src/core/quotes/trim-quote.js";
+import { findQuote, trimQuote } from "../src/core/quotes/find-quote.js";
 import { tokenizeLenient } from "../src/core/text/tokens.js";
 import type { MatchMode, Range } from "../src/core/types.js";
 

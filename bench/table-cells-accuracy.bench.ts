@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkNumbers } from "../src/core/claims/number-check.js";
+import { checkNumbers } from "../src/core/claims/verify-claims.js";
 import { findNumbers } from "../src/core/numbers/scan.js";
 import type { PreparedSource } from "../src/core/prepared-source.js";
 import { stripTrailingParenthetical } from "../src/core/tables/label-text.js";

@@ -3,7 +3,7 @@
 // same column's other rows, claimed for it, must be dropped.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkNumbers } from "../src/core/claims/number-check.js";
+import { checkNumbers } from "../src/core/claims/verify-claims.js";
 import { findNumbers } from "../src/core/numbers/scan.js";
 import { parseMarkdownTables } from "../src/core/tables/markdown-tables.js";
 import type { Range } from "../src/core/types.js";

@@ -8,10 +8,9 @@ import {
 } from "./matchers.reference.js";
 import { findNumbers } from "./numbers/scan.js";
 import type { PreparedSource } from "./prepared-source.js";
-import { findQuote } from "./quotes/find-quote.js";
+import { findQuote, trimQuote } from "./quotes/find-quote.js";
 import { findLenientQuote } from "./quotes/lenient-match.js";
 import { findStrictQuote, findStrictQuoteInSource } from "./quotes/strict-match.js";
-import { trimQuote } from "./quotes/trim-quote.js";
 import type { StepCounter } from "./step-counter.js";
 import { buildLabelIndex } from "./tables/label-index.js";
 import { foldLabelText } from "./tables/label-text.js";

@@ -1,4 +1,2 @@
-export type { CreateAppOptions } from "./app.js";
-export { createApp } from "./app.js";
-export type { AppDeps, ServerConfig } from "./config.js";
-export { defaultServerConfig } from "./config.js";
+export { type CreateAppOptions, createApp } from "./app.js";
+export { type AppDeps, defaultServerConfig, type ServerConfig } from "./config.js";

@@ -1,9 +1,7 @@
 export { checkSourceIds, checkSources, findDuplicateSourceId } from "./check-sources.js";
 export type { CreateProgress } from "./claim-events.js";
-export type { CreateInput, CreateOutcome } from "./create.js";
-export { createVerified } from "./create.js";
-export type { EvalCaseOutcome, EvalOutcome } from "./eval.js";
-export { batchFatal, type EvalInput, evalVerified } from "./eval.js";
+export { type CreateInput, type CreateOutcome, createVerified } from "./create.js";
+export { batchFatal, type EvalCaseOutcome, type EvalInput, type EvalOutcome, evalVerified } from "./eval.js";
 export { extractVerified } from "./extract.js";
 export type { OperationContext } from "./operation-context.js";
 export { usageToWire } from "./usage.js";

@@ -2,8 +2,7 @@ import { extname } from "node:path";
 import type { EvalAllCase } from "../../client/index.js";
 import { findDuplicateSourceId } from "../../service/index.js";
 import { compileValidator, EvalCaseSchema } from "../../wire/index.js";
-import { CliInputError } from "./input-error.js";
-import { jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";
+import { CliInputError, jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";
 
 const validateCase = compileValidator(EvalCaseSchema);
 

@@ -1,5 +1,5 @@
 import type { ExtractSchema } from "../../client/index.js";
-import { CliInputError } from "./input-error.js";
+import { CliInputError } from "./json-input.js";
 
 /** Turns `--field name="description"` values into an extract schema; a malformed or repeated name throws. */
 export function parseFieldFlags(values: readonly string[]): ExtractSchema {

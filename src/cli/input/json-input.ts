@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
-import { CliInputError } from "./input-error.js";
 
 const reasons: Record<string, string> = {
   ENOENT: "no such file",
@@ -68,4 +67,12 @@ function lineAt(text: string, offset: number): number {
   for (let index = text.indexOf("\n"); index !== -1 && index < offset; index = text.indexOf("\n", index + 1))
     line += 1;
   return line;
+}
+
+/**
+ * Input the user can fix before anything runs (a missing file, invalid JSON, a case without sources): the
+ * command prints its message as one line and exits 2. Anything else thrown is unexpected.
+ */
+export class CliInputError extends Error {
+  override readonly name = "CliInputError";
 }

@@ -1,7 +1,6 @@
 import { basename, extname } from "node:path";
 import type { Source } from "../../client/index.js";
-import { CliInputError } from "./input-error.js";
-import { jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";
+import { CliInputError, jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";
 
 /**
  * Reads `--source` files in order. A file is one source whose id is its file name, except a `.json` file

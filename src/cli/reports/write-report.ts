@@ -1,9 +1,9 @@
 import { appendFile, writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { InvalidArgumentError } from "commander";
+import { toWire } from "../../client/index.js";
 import { CliInputError } from "../input/index.js";
 import type { EvalReport } from "./eval-report.js";
-import { renderJsonReport } from "./json.js";
 import { renderJunitReport } from "./junit.js";
 import { renderMarkdownReport } from "./markdown.js";
 
@@ -51,4 +51,13 @@ async function write(action: () => Promise<void>, name: string): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliInputError(`cannot write ${name}: ${code ?? String(error)}`);
   }
+}
+
+/**
+ * The JSON report, in the HTTP API's snake_case like every JSON the command line prints: the run, the gate
+ * (`min_coverage`, `passed`), the aggregate, usage, and every case in dataset order with its `index`.
+ */
+export function renderJsonReport(report: EvalReport): string {
+  const cases = report.cases.map(({ label: _label, ...entry }) => entry);
+  return `${JSON.stringify(toWire({ ...report, cases }), null, 2)}\n`;
 }

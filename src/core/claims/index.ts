@@ -1,9 +1,9 @@
 export { aggregateCases, type CaseScore, type EvalAggregate } from "./aggregate.js";
-export { checkNumbers } from "./number-check.js";
-export { addSourceMarker } from "./source-marker.js";
 export {
+  addSourceMarker,
   assembleClaims,
   type ClaimVerdict,
+  checkNumbers,
   judgeClaims,
   type SourcesInput,
   verifyClaims,

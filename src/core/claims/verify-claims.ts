@@ -1,15 +1,16 @@
+import { checkSourceNumbers } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { findQuote } from "../quotes/index.js";
+import { checkRowNumbers } from "../tables/index.js";
 import type {
   CandidateClaim,
   Citation,
   ClaimCheckOptions,
   ClaimsResult,
+  Range,
   Source,
   UnsupportedClaim,
 } from "../types.js";
-import { checkNumbers } from "./number-check.js";
-import { addSourceMarker } from "./source-marker.js";
 
 /** The verdict on one candidate claim; `candidate` keeps what the model said, for retry feedback. */
 export type ClaimVerdict =
@@ -87,4 +88,32 @@ export function verifyClaims(
   options: ClaimCheckOptions = {},
 ): ClaimsResult {
   return assembleClaims(judgeClaims(sources, claims, options));
+}
+
+// The full-width forms end sentences in Chinese and Japanese as `.`, `!` and `?` do elsewhere.
+const sentenceEnds = new Set([".", "!", "?", "。", "！", "？"]);
+
+/**
+ * Places the marker ` [sourceId]` before a claim's final `.`, `!` or `?` (or `。`, `！`, `？`), or appends it when there is
+ * none: `Revenue rose 5%.` → `Revenue rose 5% [q3].`
+ */
+export function addSourceMarker(claim: string, sourceId: string): string {
+  const text = claim.trim();
+  const marker = ` [${sourceId}]`;
+  const last = text.at(-1);
+  if (last !== undefined && sentenceEnds.has(last)) return `${text.slice(0, -1)}${marker}${last}`;
+  return `${text}${marker}`;
+}
+
+/**
+ * True when every number in `claim` is grounded in `source`: anywhere in its text (`source`), or bound to
+ * the table cell or line the claim names (`row`). `quoteRange` is where the claim's quote matched.
+ */
+export function checkNumbers(
+  claim: string,
+  source: PreparedSource,
+  quoteRange: Range,
+  mode: "source" | "row",
+): boolean {
+  return mode === "row" ? checkRowNumbers(claim, source, quoteRange) : checkSourceNumbers(claim, source);
 }
