@@ -1,5 +1,4 @@
 // The public entry point `verified/client`: runs in Node 20+, Deno, Bun and browsers, with no dependencies.
-
 export { toWire } from "./case-mapping.js";
 export {
   AuthenticationError,
@@ -26,8 +25,7 @@ export {
   type VerifiedErrorInit,
 } from "./errors.js";
 export { EVAL_PAGE_SIZE, mergeEvalResults } from "./eval-all.js";
-export type { FetchLike } from "./post-json.js";
-export type { Sleep } from "./retry.js";
+export type { FetchLike, Sleep } from "./post-json.js";
 export type { CreateStreamEvent, EvalStreamEvent, VerifiedStream } from "./stream.js";
 export type {
   CallUsage,

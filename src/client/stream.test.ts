@@ -1,5 +1,3 @@
-// `verified.stream` and `verified.evalStream` against the real service (the Fastify app over HTTP on
-// 127.0.0.1) with the built-in local model and an in-process gateway whose behaviour the model id picks.
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,8 +8,11 @@ import { sampleQuestion, sampleSources } from "../sample.js";
 import { createApp } from "../server/app.js";
 import { defaultServerConfig } from "../server/config.js";
 import { AuthenticationError, UngroundedError } from "./errors.js";
-import type { CreateStreamEvent, EvalStreamEvent } from "./stream.js";
+import { type CreateStreamEvent, type EvalStreamEvent, readEventStream } from "./stream.js";
 import { Verified } from "./verified.js";
+
+// `verified.stream` and `verified.evalStream` against the real service (the Fastify app over HTTP on
+// 127.0.0.1) with the built-in local model and an in-process gateway whose behaviour the model id picks.
 
 const local = createLocalModel();
 /** `local` is the local model; `liar` streams one invented claim; `refused` fails before any text. */
@@ -108,5 +109,45 @@ describe("verified.evalStream", () => {
     expect(caseEvents.map((event) => event.index).sort()).toEqual([0, 1, 2]);
     for (const event of caseEvents) expect(event.result).toEqual(result.cases[event.index]);
     expect(events.at(-1)).toEqual({ type: "done", result });
+  });
+});
+
+function body(text: string, cuts: readonly number[] = []): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  const points = [...cuts, bytes.byteLength];
+  return new ReadableStream({
+    start(controller) {
+      let from = 0;
+      for (const point of points) {
+        controller.enqueue(bytes.subarray(from, point));
+        from = point;
+      }
+      controller.close();
+    },
+  });
+}
+
+async function all(stream: ReadableStream<Uint8Array>) {
+  const events = [];
+  for await (const event of readEventStream(stream)) events.push(event);
+  return events;
+}
+
+describe("readEventStream", () => {
+  const text =
+    ': keep-alive\n\nevent: claim\ndata: {"claim": "Grüße ✓"}\n\r\nevent: done\r\ndata: {"a":\rdata: 1}\r\rdata:x\n\nevent: cut\ndata: {"half';
+
+  it("reads named events, comments, multi-line data and every line ending, and drops a cut event", async () => {
+    expect(await all(body(text))).toEqual([
+      { event: "claim", data: '{"claim": "Grüße ✓"}' },
+      { event: "done", data: '{"a":\n1}' },
+      { event: "message", data: "x" },
+    ]);
+  });
+
+  it("gives the same events whatever byte the body is cut at", async () => {
+    const whole = await all(body(text));
+    const length = new TextEncoder().encode(text).byteLength;
+    for (let cut = 0; cut <= length; cut += 1) expect(await all(body(text, [cut]))).toEqual(whole);
   });
 });

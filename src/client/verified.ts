@@ -1,7 +1,6 @@
 import { fromWire, toWire } from "./case-mapping.js";
 import { evalAll } from "./eval-all.js";
-import { type FetchLike, postJson, type Transport } from "./post-json.js";
-import { type Sleep, sleep, withRetries } from "./retry.js";
+import { type FetchLike, postJson, type Sleep, sleep, type Transport, withRetries } from "./post-json.js";
 import {
   type CreateStreamEvent,
   type EvalStreamEvent,

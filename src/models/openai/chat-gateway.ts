@@ -2,15 +2,13 @@ import { validateHeaderName, validateHeaderValue } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
 import type { Gateway, GenerateRequest, GenerateResult, GenerateStream } from "../types.js";
-import type { LimitedBody } from "./body-limit.js";
 import { parseChatCompletion } from "./completion.js";
 import { readCompletionStream } from "./completion-stream.js";
 import { type GatewayFailure, mapGatewayError } from "./error-mapping.js";
-import { fetchTransport } from "./fetch-transport.js";
 import { createHttpTransport } from "./http-transport.js";
 import { maskSecrets } from "./masking.js";
 import { backoffDelayMs, createCallDeadline } from "./timing.js";
-import type { TransportResponse } from "./transport.js";
+import { fetchTransport, type LimitedBody, type TransportResponse } from "./transport.js";
 
 /** Settings of the OpenAI Chat Completions adapter. */
 export interface OpenAIChatGatewayOptions {

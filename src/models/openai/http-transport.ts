@@ -1,7 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import type { LimitedBody } from "./body-limit.js";
-import type { GatewayTransport, TransportResponse } from "./transport.js";
+import type { GatewayTransport, LimitedBody, TransportResponse } from "./transport.js";
 
 /**
  * The gateway transport to `url` over node:http(s), with keep-alive connections. It is the default rather than

@@ -1,4 +1,34 @@
-import type { LimitedBody } from "./body-limit.js";
+/** A body read to the end, or refused because it passed the byte limit. */
+export type LimitedBody = { ok: true; text: string } | { ok: false; bytesRead: number };
+
+/**
+ * Reads a response body as UTF-8, streaming, and stops as soon as more than `maxBytes` have arrived: the
+ * stream is cancelled (which closes the connection) and nothing beyond the limit is kept. Read errors (a reset
+ * connection, an abort) are rethrown as they come.
+ */
+export async function readBodyWithLimit(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<LimitedBody> {
+  if (body === null) return { ok: true, text: "" };
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let bytesRead = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytesRead += value.byteLength;
+    if (bytesRead > maxBytes) {
+      // A failing cancel must not hide the real outcome: the body is refused either way.
+      await reader.cancel("response larger than the limit").catch(() => undefined);
+      return { ok: false, bytesRead };
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return { ok: true, text: parts.join("") };
+}
 
 /** A gateway's answer once its status line and headers have arrived; the caller reads or drops the body. */
 export interface TransportResponse {
@@ -31,3 +61,40 @@ export type GatewayTransport = (request: {
   body: string;
   signal: AbortSignal;
 }) => Promise<TransportResponse>;
+
+/** The gateway transport to `url` over a `fetch` implementation (tests pass one to count or fake calls). */
+export function fetchTransport(fetchImpl: typeof fetch, url: string): GatewayTransport {
+  return async ({ headers, body, signal }) => {
+    // Redirects are not followed: the key must go only to the configured gateway.
+    const response = await fetchImpl(url, { method: "POST", headers, body, signal, redirect: "manual" });
+    return {
+      status: response.status,
+      declaredLength: Number(response.headers.get("content-length") ?? Number.NaN),
+      headers: response.headers,
+      readBody: (maxBytes) => readBodyWithLimit(response.body, maxBytes),
+      chunks: () => readableChunks(response.body),
+      async discard() {
+        await response.body?.cancel().catch(() => undefined);
+      },
+    };
+  };
+}
+
+async function* readableChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (body === null) return;
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    // A caller that stops early (a refused or finished stream) closes the connection.
+    if (!finished) await reader.cancel().catch(() => undefined);
+  }
+}

@@ -10,7 +10,7 @@ import {
   UngroundedError,
   UserAbortError,
 } from "./errors.js";
-import { isRetryable, MAX_RETRY_DELAY_MS, retryDelayMs, sleep, withRetries } from "./retry.js";
+import { isRetryable, MAX_RETRY_DELAY_MS, retryDelayMs, sleep, withRetries } from "./post-json.js";
 
 const base = { message: "m" };
 const rateLimited = (retryAfter?: number) =>

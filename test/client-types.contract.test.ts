@@ -1,16 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  CheckRequestSchema,
-  CheckResultSchema,
-  CreateRequestSchema,
-  CreateResultSchema,
-  EvalRequestSchema,
-  EvalResultSchema,
-  ExtractRequestSchema,
-  ExtractResultSchema,
-} from "../wire/schemas.js";
-import type {
   CheckParams,
   CheckResult,
   CreateParams,
@@ -21,7 +11,17 @@ import type {
   EvalResult,
   ExtractParams,
   ExtractResult,
-} from "./types.js";
+} from "../src/client/types.js";
+import type {
+  CheckRequestSchema,
+  CheckResultSchema,
+  CreateRequestSchema,
+  CreateResultSchema,
+  EvalRequestSchema,
+  EvalResultSchema,
+  ExtractRequestSchema,
+  ExtractResultSchema,
+} from "../src/wire/schemas.js";
 
 // The client declares its camelCase types by hand (so `verified/client` needs no schema library); this file
 // ties them to the TypeBox schemas, the single source of the wire shapes. A drift fails `npm run typecheck`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readBodyWithLimit } from "./body-limit.js";
+import { readBodyWithLimit } from "./transport.js";
 
 /** A stream of the given chunks that records whether it was cancelled and how many chunks were pulled. */
 function chunkStream(chunks: Uint8Array[]) {
