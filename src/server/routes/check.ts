@@ -11,7 +11,8 @@ import type { AppDeps } from "../config.js";
 
 /** `POST /v1/verified/check`: the core without a model, for callers who already have claims. */
 export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
-  app.post(
+  // The body type is the schema's: Fastify validates it against CheckRequestSchema before the handler runs.
+  app.post<{ Body: CheckRequest }>(
     "/v1/verified/check",
     {
       bodyLimit: 4 * 1024 * 1024,
@@ -23,7 +24,7 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const body = request.body as CheckRequest;
+      const body = request.body;
       checkSourceIds(body.sources);
       if (body.sources.length > 0) checkSources(body.sources, deps.config.sourcesBudget);
       const result = verifyClaims(body.sources, body.claims, {

@@ -17,7 +17,8 @@ import { evalResultToWire } from "./to-wire.js";
 
 /** `POST /v1/verified/eval`: many create-style cases, scored and aggregated. */
 export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
-  app.post(
+  // The body type is the schema's: Fastify validates it against EvalRequestSchema before the handler runs.
+  app.post<{ Body: EvalRequest }>(
     "/v1/verified/eval",
     {
       bodyLimit: 64 * 1024 * 1024,
@@ -38,7 +39,8 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
       },
       preValidation: async (request) => {
         // Counted before validation: an oversized batch is told to page, whatever else is wrong with it.
-        const cases = (request.body as { cases?: unknown } | undefined)?.cases;
+        // Runs before validation, so the body is still whatever JSON the caller sent.
+        const cases = (request.body as unknown as { cases?: unknown } | undefined)?.cases;
         if (Array.isArray(cases) && cases.length > MAX_EVAL_CASES) {
           throw new ServiceError(
             "too_many_cases",
@@ -49,7 +51,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as EvalRequest;
+      const body = request.body;
       request.verified.model = body.model;
       for (const [index, testCase] of body.cases.entries())
         checkSourceIds(testCase.sources, `cases[${index}].sources`);

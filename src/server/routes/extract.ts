@@ -11,7 +11,8 @@ import { operationContext } from "../request-state.js";
 
 /** `POST /v1/verified/extract`: each field as a verbatim substring of a source, or null. */
 export function registerExtractRoute(app: FastifyInstance, deps: AppDeps): void {
-  app.post(
+  // The body type is the schema's: Fastify validates it against ExtractRequestSchema before the handler runs.
+  app.post<{ Body: ExtractRequest }>(
     "/v1/verified/extract",
     {
       bodyLimit: 4 * 1024 * 1024,
@@ -23,7 +24,7 @@ export function registerExtractRoute(app: FastifyInstance, deps: AppDeps): void 
       },
     },
     async (request, reply) => {
-      const body = request.body as ExtractRequest;
+      const body = request.body;
       request.verified.model = body.model;
       checkSourceIds(body.sources);
       const outcome = await extractVerified(
