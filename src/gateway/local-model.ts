@@ -1,6 +1,7 @@
 import { countTokens } from "./count-tokens.js";
-import { findClaimSentences } from "./find-claim-sentences.js";
-import { findFieldValues } from "./find-field-values.js";
+import { claimSentenceSteps } from "./find-claim-sentences.js";
+import { fieldValueSteps } from "./find-field-values.js";
+import { runStepsYielding, yieldToEventLoop } from "./run-steps.js";
 import type { ChatMessage, Gateway, GenerateRequest, GenerateTask, TokenUsage } from "./types.js";
 
 /** The model id that selects the built-in local model. */
@@ -19,16 +20,23 @@ export function createLocalModel(): Gateway {
   return {
     async generate(request: GenerateRequest) {
       request.signal?.throwIfAborted();
-      const content = respond(request.task);
-      return { content, usage: countUsage(request, content) };
+      // It never holds the event loop for long: each call starts on a new turn (an eval's cases would
+      // otherwise run back to back in microtasks), and its work is cut into steps with a turn between them.
+      await yieldToEventLoop(request.signal);
+      const content = await respond(request.task, request.signal);
+      return { content, usage: await countUsage(request, content, request.signal) };
     },
   };
 }
 
-function respond(task: GenerateTask): string {
+async function respond(task: GenerateTask, signal: AbortSignal | undefined): Promise<string> {
   switch (task.kind) {
     case "claims": {
-      const claims = findClaimSentences(task.sources, latestUserMessage(task.messages)).map((sentence) => ({
+      const sentences = await runStepsYielding(
+        claimSentenceSteps(task.sources, latestUserMessage(task.messages)),
+        signal,
+      );
+      const claims = sentences.map((sentence) => ({
         claim: sentence.text,
         quote: sentence.text,
         source: sentence.source,
@@ -36,8 +44,9 @@ function respond(task: GenerateTask): string {
       return JSON.stringify({ claims });
     }
     case "fields": {
+      const found = await runStepsYielding(fieldValueSteps(task.sources, task.schema), signal);
       const fields = Object.fromEntries(
-        findFieldValues(task.sources, task.schema).map(({ name, found }) => [
+        found.map(({ name, found }) => [
           name,
           found === null ? { value: null, source: null } : { value: found.value, source: found.source },
         ]),
@@ -73,14 +82,54 @@ function plainAnswer(question: string): string {
  * Tokens of the prompt (the request's messages, or the task's own text when it carries none) and of
  * the output, counted by `countTokens`.
  */
-function countUsage(request: GenerateRequest, content: string): TokenUsage {
+async function countUsage(
+  request: GenerateRequest,
+  content: string,
+  signal: AbortSignal | undefined,
+): Promise<TokenUsage> {
   const promptTexts =
     request.messages.length > 0
       ? request.messages.map((message) => message.content)
       : taskTexts(request.task);
-  const promptTokens = promptTexts.reduce((sum, text) => sum + countTokens(text), 0);
+  let promptTokens = 0;
+  let charsSinceTurn = 0;
+  for (const text of promptTexts) {
+    // Counted in pieces cut at whitespace (where no token spans), with a turn of the event loop between
+    // large pieces: a 4 MB message takes about 400 ms to count.
+    for (let start = 0; start < text.length; ) {
+      const end = pieceEnd(text, start);
+      promptTokens += countTokens(text.slice(start, end));
+      charsSinceTurn += end - start;
+      start = end;
+      if (charsSinceTurn >= COUNT_CHARS_PER_TURN) {
+        charsSinceTurn = 0;
+        await yieldToEventLoop(signal);
+      }
+    }
+  }
   const completionTokens = countTokens(content);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
+
+/** Characters of prompt text counted between two turns of the event loop (about 10 ms of work). */
+const COUNT_CHARS_PER_TURN = 100_000;
+
+/**
+ * End of the piece of `text` from `start`: `COUNT_CHARS_PER_TURN` characters on, moved forward to the next
+ * whitespace (a token never spans one) within 1,000 characters. Elsewhere the cut falls between two
+ * characters of one run, which CJK text (one token per character) counts the same.
+ */
+function pieceEnd(text: string, start: number): number {
+  const end = start + COUNT_CHARS_PER_TURN;
+  if (end >= text.length) return text.length;
+  const limit = Math.min(text.length, end + 1_000);
+  for (let index = end; index < limit; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d) return index;
+  }
+  // Never cut a surrogate pair.
+  const previous = text.charCodeAt(end - 1);
+  return previous >= 0xd800 && previous <= 0xdbff ? end + 1 : end;
 }
 
 function taskTexts(task: GenerateTask): string[] {
