@@ -10,6 +10,8 @@ export interface InFlightRequests {
    * at once and its connection closed. Returns how many requests it ended.
    */
   abortAll(): number;
+  /** Makes every request in flight close its connection once answered, so a drain never waits on keep-alive. */
+  closeConnectionsAfterAnswer(): void;
 }
 
 declare module "fastify" {
@@ -26,6 +28,12 @@ export function createInFlightRequests(): InFlightRequests {
       const entry = { request, reply };
       open.add(entry);
       reply.raw.once("close", () => open.delete(entry));
+    },
+    closeConnectionsAfterAnswer() {
+      for (const { reply } of open) {
+        // Node then sends `Connection: close` and ends the socket after the response.
+        if (!reply.raw.headersSent) reply.raw.shouldKeepAlive = false;
+      }
     },
     abortAll() {
       let ended = 0;
@@ -72,6 +80,7 @@ export async function closeGracefully(
 ): Promise<void> {
   let deadline: NodeJS.Timeout | undefined;
   let grace: NodeJS.Timeout | undefined;
+  app.inFlight.closeConnectionsAfterAnswer();
   const closed = app.close();
   deadline = setTimeout(() => {
     deadline = undefined;

@@ -17,7 +17,10 @@ import { createRawClient, jsonPost, type RawClient } from "./raw-client.js";
 // scripted gateway. Rows b, f and g (the event loop, timeouts and shutdown) are in local-model-turns.test.ts
 // and shutdown.test.ts. Each test here failed on the main branch before the issue was fixed.
 
-const source = { id: "report", text: "Northwind was founded in 2016 in Lyon. The company employs 240 people." };
+const source = {
+  id: "report",
+  text: "Northwind was founded in 2016 in Lyon. The company employs 240 people.",
+};
 const ask = (model = "gpt-test") => ({
   model,
   messages: [{ role: "user", content: "Where was Northwind founded?" }],
@@ -93,7 +96,9 @@ describe("(c, d) memory bounded by what is accepted", () => {
   it("create with 10,001 sources is refused; 10,000 are accepted", async () => {
     const sources = (count: number) =>
       Array.from({ length: count }, (_, index) => ({ id: `s${index}`, text: `river ${index}` }));
-    const refused = await client.send(jsonPost("/v1/verified", { ...ask("local"), sources: sources(10_001) }));
+    const refused = await client.send(
+      jsonPost("/v1/verified", { ...ask("local"), sources: sources(10_001) }),
+    );
     expect(refused.status).toBe(400);
     expect(refused.json.error).toMatchObject({ type: "sources_too_large", param: "sources" });
     const accepted = await client.send(
@@ -128,7 +133,9 @@ describe("(e) secrets are masked before gateway text is cut", () => {
       })
       .map((chars) => chars.join(""));
     const fillerArbitrary = fc
-      .array(fc.constantFrom(" ", ".", ",", "!", "é", "ß", "—", "\n", "_", "-", ":", "="), { maxLength: 3_000 })
+      .array(fc.constantFrom(" ", ".", ",", "!", "é", "ß", "—", "\n", "_", "-", ":", "="), {
+        maxLength: 3_000,
+      })
       .map((chars) => chars.join(""));
     const statusArbitrary = fc.constantFrom(400, 401, 402, 403, 404, 422, 429, 500, 503);
     await fc.assert(
@@ -144,7 +151,9 @@ describe("(e) secrets are masked before gateway text is cut", () => {
           const control = `${filler.slice(0, offset)}${"~".repeat(key.length)}${filler.slice(offset)}`;
           const answer = async (text: string) => {
             gateway.script(() =>
-              asJson ? errorReply(status, text) : jsonReply(text, { status, headers: { "retry-after": "1" } }),
+              asJson
+                ? errorReply(status, text)
+                : jsonReply(text, { status, headers: { "retry-after": "1" } }),
             );
             const before = service.logs.length;
             const response = await client.send(jsonPost("/v1/verified", ask(), { key }));
