@@ -89,7 +89,9 @@ describe("(b) /healthz is answered while the local model works", () => {
 
   it("an extract of 20 fields with 19.6 KB descriptions", async () => {
     const description = "the word of the field ".repeat(900).slice(0, 19_600);
-    const schema = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`field_${index}`, description]));
+    const schema = Object.fromEntries(
+      Array.from({ length: 20 }, (_, index) => [`field_${index}`, description]),
+    );
     const text = Array.from({ length: 2_000 }, (_, index) => `Label ${index}: value ${index}.`).join("\n");
     const { response, answeredDuringLocalWork } = await probeWhile("/v1/verified/extract", {
       model: "local",
