@@ -96,6 +96,78 @@ async function postEval(service: ServiceProcess, body: string): Promise<void> {
   }
 }
 
+/** One hostile or worst-case eval body of issue 11, and what the service must answer. */
+interface HostileShape {
+  name: string;
+  body: () => string;
+  status: number;
+}
+
+const ONE_CHAR_SOURCES = Array.from({ length: 100_000 }, (_, index) => ({ id: `s${index}`, text: "x" }));
+const HOSTILE_SHAPES: HostileShape[] = [
+  {
+    name: "(c) 20 cases × 100,000 one-character sources (refused: over 10,000 sources per case)",
+    body: () =>
+      JSON.stringify({
+        model: "local",
+        cases: Array.from({ length: 20 }, () => ({
+          messages: [{ role: "user", content: "x?" }],
+          sources: ONE_CHAR_SOURCES,
+        })),
+      }),
+    status: 400,
+  },
+  {
+    name: "(d) 21 million `{}` cases, 60 MiB (refused at case 201)",
+    body: () => `{"model":"local","cases":[${"{},".repeat(21_000_000)}{}]}`,
+    status: 400,
+  },
+  {
+    name: "accepted: 200 cases × 3,000 one-character sources (1.8 million JSON values, near the 2 million cap)",
+    body: () =>
+      JSON.stringify({
+        model: "local",
+        cases: Array.from({ length: 200 }, () => ({
+          messages: [{ role: "user", content: "x?" }],
+          sources: ONE_CHAR_SOURCES.slice(0, 3_000),
+        })),
+      }),
+    status: 200,
+  },
+];
+
+/** Peak RSS while the service answers each hostile shape, each in a fresh service process. */
+async function measureHostileShapes(gatewayURL: string, prefix: string[]): Promise<string[]> {
+  const rows: string[] = [];
+  for (const shape of HOSTILE_SHAPES) {
+    const body = shape.body();
+    const peaks: number[] = [];
+    let status = 0;
+    for (let round = 0; round < RUNS; round += 1) {
+      const service = await startServiceProcess({ gatewayURL, prefix });
+      try {
+        const pid = service.child.pid as number;
+        resetPeak(pid);
+        const response = await fetch(`${service.url}/v1/verified/eval`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
+          body,
+        });
+        status = response.status;
+        await response.arrayBuffer();
+        peaks.push(statusKb(pid, "VmHWM") / 1024);
+      } finally {
+        await service.stop();
+      }
+    }
+    rows.push(
+      `| ${shape.name} | ${formatCount(body.length / MB)} MB | ${status}${status === shape.status ? "" : ` (expected ${shape.status})`} | ` +
+        `**${formatCount(median(peaks))} MB** | ${peaks.map((each) => formatCount(each)).join(", ")} |`,
+    );
+  }
+  return rows;
+}
+
 /** Prints idle, peak and after-GC resident memory of a 200 × 100,000-character eval. */
 export default async function run(): Promise<void> {
   // Other work on a shared machine moves these figures; the load before the run says how much there was.
@@ -110,9 +182,11 @@ export default async function run(): Promise<void> {
     "bench-small": { content: small.modelOutput, delayMs: 0 },
   });
   const rows: string[] = [];
+  let hostileRows: string[] = [];
   let peakResettable = true;
   let bodyBytes = 0;
   try {
+    hostileRows = await measureHostileShapes(gateway.url, placement.serviceCommand);
     for (const variant of VARIANTS) {
       const body = JSON.stringify({ ...fixture.request, ...variant.options });
       bodyBytes = body.length;
@@ -174,4 +248,10 @@ export default async function run(): Promise<void> {
   console.log("|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
   console.log("\nGoal: peak under 600 MB; afterwards back within 50 MB of idle.");
+  console.log(
+    `\nHostile shapes of issue 11, each sent once to a fresh service process (${RUNS} processes, median peak).\n`,
+  );
+  console.log("| body | size | status | peak RSS | each run (MB) |");
+  console.log("|---|---|---|---|---|");
+  for (const row of hostileRows) console.log(row);
 }

@@ -24,3 +24,32 @@ export const MAX_EXTRACT_FIELDS = 100;
 
 /** Default interval of the comment heartbeats that keep a streamed answer open through proxies, in ms. */
 export const DEFAULT_STREAM_HEARTBEAT_MS = 15_000;
+
+// Limits that bound the time, memory and log bytes one request can cost (docs/reliability-limits.md).
+
+/** Sources one request may carry (create, extract, check), and one eval case; refused before parsing. */
+export const MAX_SOURCES_PER_REQUEST = 10_000;
+
+/**
+ * JSON values (objects, arrays, strings, numbers, literals) one body may hold, counted before parsing: it
+ * bounds what `JSON.parse` allocates (200 cases of 1,000 sources are about 600,000 values).
+ */
+export const MAX_JSON_VALUES = 2_000_000;
+
+/** Default of VERIFIED_REQUEST_TIMEOUT_MS: the whole request must arrive within it, else 408. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** Default of VERIFIED_SHUTDOWN_TIMEOUT_MS: how long SIGTERM lets requests in flight finish. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
+
+/** The largest `Retry-After` (seconds) forwarded from a gateway; larger values are clamped to it. */
+export const MAX_RETRY_AFTER_SECONDS = 3_600;
+
+/** Characters of any request string (model id, field name) quoted in a log line or an error message. */
+export const MAX_QUOTED_REQUEST_CHARS = 200;
+
+/** Characters of the latest user message the built-in local model reads for its terms (create, eval). */
+export const MAX_LOCAL_QUESTION_CHARS = 2_000;
+
+/** Characters of an extract field's name and of its description the built-in local model reads. */
+export const MAX_LOCAL_FIELD_TEXT_CHARS = 200;

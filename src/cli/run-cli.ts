@@ -4,6 +4,7 @@ import {
   defineEvalCommand,
   defineExtractCommand,
   runCheckCommand,
+  type ServeFlags,
 } from "./commands/index.js";
 import type { CliIo } from "./io.js";
 
@@ -49,7 +50,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "OpenAI-compatible gateway base URL, including any /v1 (env VERIFIED_GATEWAY_URL)",
     )
     .option("--workers <n>", "processes sharing the port, via node:cluster (env VERIFIED_WORKERS; default 1)")
-    .action(async (options: { host?: string; port?: string; gatewayUrl?: string; workers?: string }) => {
+    .option(
+      "--request-timeout-ms <ms>",
+      "a request (headers and body) must arrive within this, else 408 and the connection closes " +
+        "(env VERIFIED_REQUEST_TIMEOUT_MS; default 30000)",
+    )
+    .option(
+      "--shutdown-timeout-ms <ms>",
+      "on SIGTERM, requests in flight may finish for this long, then get 503 shutting_down " +
+        "(env VERIFIED_SHUTDOWN_TIMEOUT_MS; default 25000)",
+    )
+    .action(async (options: ServeFlags) => {
       // Imported on use: Fastify and the gateway cost a second of startup the other commands need not pay.
       const { runServeCommand } = await import("./commands/serve.js");
       exitCode = await runServeCommand(options, io);

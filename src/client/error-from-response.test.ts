@@ -15,6 +15,8 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
+  RequestTimeoutError,
+  ShuttingDownError,
   SourcesTooLargeError,
   TooManyCasesError,
   UngroundedError,
@@ -32,6 +34,7 @@ const expectedClass: Record<ErrorType, typeof VerifiedError> = {
   model_not_found: ModelNotFoundError,
   not_found: NotFoundError,
   method_not_allowed: MethodNotAllowedError,
+  request_timeout: RequestTimeoutError,
   payload_too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,
   ungrounded: UngroundedError,
@@ -39,6 +42,7 @@ const expectedClass: Record<ErrorType, typeof VerifiedError> = {
   internal_error: InternalServerError,
   extraction_failed: ExtractionFailedError,
   gateway_error: GatewayError,
+  shutting_down: ShuttingDownError,
   gateway_timeout: GatewayTimeoutError,
 };
 

@@ -13,6 +13,8 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
+  RequestTimeoutError,
+  ShuttingDownError,
   SourcesTooLargeError,
   TooManyCasesError,
   UngroundedError,
@@ -35,6 +37,7 @@ const classByType: Record<ErrorType, ErrorClass> = {
   model_not_found: ModelNotFoundError,
   not_found: NotFoundError,
   method_not_allowed: MethodNotAllowedError,
+  request_timeout: RequestTimeoutError,
   payload_too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,
   ungrounded: UngroundedError,
@@ -42,6 +45,7 @@ const classByType: Record<ErrorType, ErrorClass> = {
   internal_error: InternalServerError,
   extraction_failed: ExtractionFailedError,
   gateway_error: GatewayError,
+  shutting_down: ShuttingDownError,
   gateway_timeout: GatewayTimeoutError,
 };
 
@@ -102,6 +106,8 @@ function typeForStatus(status: number): ErrorType | undefined {
       return "not_found";
     case 405:
       return "method_not_allowed";
+    case 408:
+      return "request_timeout";
     case 413:
       return "payload_too_large";
     case 415:

@@ -61,6 +61,9 @@ export class MethodNotAllowedError extends VerifiedError {}
 /** 413 `payload_too_large`: the request body is over the service's limit. */
 export class PayloadTooLargeError extends VerifiedError {}
 
+/** 408 `request_timeout`: the request did not arrive within the service's request timeout. */
+export class RequestTimeoutError extends VerifiedError {}
+
 /** 415 `unsupported_media_type`. */
 export class UnsupportedMediaTypeError extends VerifiedError {}
 
@@ -92,6 +95,9 @@ export class ExtractionFailedError extends VerifiedError {}
 
 /** 502 `gateway_error`: the model gateway failed. */
 export class GatewayError extends VerifiedError {}
+
+/** 503 `shutting_down`: the instance stopped before it finished the request; retrying reaches another. */
+export class ShuttingDownError extends VerifiedError {}
 
 /** 504 `gateway_timeout`: the model gateway did not answer in time. */
 export class GatewayTimeoutError extends GatewayError {}

@@ -40,6 +40,8 @@ describe("the verified/client entry point", () => {
         "NotFoundError",
         "PayloadTooLargeError",
         "RateLimitError",
+        "RequestTimeoutError",
+        "ShuttingDownError",
         "SourcesTooLargeError",
         "TimeoutError",
         "TooManyCasesError",

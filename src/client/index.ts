@@ -15,6 +15,8 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
+  RequestTimeoutError,
+  ShuttingDownError,
   SourcesTooLargeError,
   TimeoutError,
   TooManyCasesError,

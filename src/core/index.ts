@@ -1,4 +1,5 @@
 // The pure verification core: strings and plain objects in, plain data out. No I/O, clock or randomness.
+
 export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
 export {
   addSourceMarker,
@@ -19,6 +20,7 @@ export { foldWord, forEachWord, splitWords } from "./text/index.js";
 export type * from "./types.js";
 export type {
   CandidateClaim,
+  CandidateField,
   CheckNumbers,
   Citation,
   ClaimCheckOptions,

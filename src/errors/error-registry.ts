@@ -23,6 +23,7 @@ export const errorRegistry = {
   model_not_found: { status: 404, message: "The model is not known." },
   not_found: { status: 404, message: "No such path." },
   method_not_allowed: { status: 405, message: "This path does not accept that method." },
+  request_timeout: { status: 408, message: "The request did not arrive in time." },
   payload_too_large: { status: 413, message: "The request body is larger than the limit." },
   unsupported_media_type: { status: 415, message: "Send the body as application/json." },
   ungrounded: { status: 422, message: "No claim of the answer could be grounded in the sources." },
@@ -30,6 +31,10 @@ export const errorRegistry = {
   internal_error: { status: 500, message: "Something went wrong in the service." },
   extraction_failed: { status: 502, message: "The model's output was unusable after a re-ask." },
   gateway_error: { status: 502, message: "The model gateway failed." },
+  shutting_down: {
+    status: 503,
+    message: "The service is shutting down and could not finish the request; retry it.",
+  },
   gateway_timeout: { status: 504, message: "The model gateway did not answer in time." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -55,6 +55,8 @@ export interface TokenUsage {
 export interface GenerateResult {
   content: string;
   usage: TokenUsage;
+  /** Usage fields the gateway sent that were not non-negative safe integers, left out (for the log line). */
+  invalidUsage?: string[] | undefined;
 }
 
 /** A model backend: the OpenAI-compatible gateway adapter, the local model, or a router over both. */

@@ -8,14 +8,14 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
-
-import { ServiceError } from "../errors/index.js";
-import type { Gateway } from "../models/index.js";
+import { quoteRequestText, ServiceError } from "../errors/index.js";
+import { type Gateway, maskSecrets } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
 import { createKeyChecker, readBearerKey } from "./auth.js";
 import { writeClientError } from "./client-error.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError } from "./framework-error.js";
+import { createInFlightRequests } from "./in-flight-requests.js";
 import { createServiceMetrics, registerMetrics } from "./metrics.js";
 import { registerPlayground } from "./playground.js";
 import { usePrefixItems } from "./prefix-items.js";
@@ -26,6 +26,7 @@ import {
   registerEvalRoute,
   registerExtractRoute,
 } from "./routes/index.js";
+import { evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
 import { registerRequestIds, requestIdOf } from "./tracing.js";
 
 /** Options for building the app. */
@@ -73,17 +74,64 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     forceCloseConnections: "idle",
     // Requests Node cannot parse get the service's error body too, not Fastify's.
     clientErrorHandler: writeClientError,
+    // The whole request must arrive within requestTimeoutMs (a body trickled a byte at a time cannot hold a
+    // connection); Node checks every connectionsCheckingInterval, so that is kept well under the timeout.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: {
+      requestTimeout: deps.config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(
+        1_000,
+        Math.max(50, Math.floor(deps.config.requestTimeoutMs / 4)),
+      ),
+      // Node's own answer to a missing Host is a bare 400; the onRequest hook below answers with the envelope.
+      requireHostHeader: false,
+    },
+    // A path with bad percent-encoding gets the registry envelope, not Fastify's own body.
+    frameworkErrors: (error, _request, reply) => {
+      const serviceError =
+        (error as { code?: string }).code === "FST_ERR_BAD_URL"
+          ? new ServiceError("invalid_request", "The request path is not valid percent-encoding.")
+          : mapFrameworkError(error);
+      (reply as FastifyReply).status(serviceError.status).send(serviceError.toBody());
+    },
     // The caller's x-request-id when usable, else a new one; the request's log line carries it.
     genReqId: requestIdOf,
   });
   registerRequestIds(app);
   registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
+  app.decorate("inFlight", createInFlightRequests());
 
   // Only JSON is accepted; anything else is 415 unsupported_media_type.
-  app.removeContentTypeParser(["text/plain"]);
+  app.removeContentTypeParser(["text/plain", "application/json"]);
+  // JSON bodies are scanned before they are parsed: `__proto__`/`constructor` keys, more than 200 eval cases,
+  // more sources than allowed and more values than MAX_JSON_VALUES are refused without building the body.
+  app.addContentTypeParser(
+    "application/json",
+    { parseAs: "string" },
+    async (request: FastifyRequest, body: string | Buffer) => {
+      const text = String(body);
+      if (text.trim() === "")
+        throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
+      const limits = request.routeOptions.url === "/v1/verified/eval" ? evalBodyLimits : requestBodyLimits;
+      const problem = scanJsonBody(text, limits);
+      if (problem) throw problem;
+      try {
+        return JSON.parse(text);
+      } catch {
+        // JSON.parse's own message quotes the body; the caller's text is not echoed back.
+        throw new ServiceError("invalid_request", "The body is not valid JSON.");
+      }
+    },
+  );
   app.decorateRequest("verified", null as never);
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     request.verified = newRequestState();
+    app.inFlight.track(request, reply);
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal is a bare 400 without the envelope.
+    if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
+      reply.header("connection", "close");
+      throw new ServiceError("invalid_request", "The request has no Host header, which HTTP/1.1 requires.");
+    }
   });
 
   app.setValidatorCompiler(({ schema }) => {
@@ -135,6 +183,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     const state = request.verified;
     if (state?.logged) return;
     if (state) state.logged = true;
+    const invalidUsage = state?.timedGateway?.invalidUsage() ?? [];
     request.log.info(
       {
         request_id: request.id,
@@ -142,10 +191,13 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
         method: request.method,
         status,
         duration_ms: Math.round(reply.elapsedTime * 10) / 10,
-        model: state?.model,
+        // Every request string in a log line is cut to 200 characters: a 1 MB model id is not logged whole.
+        model: state?.model === undefined ? undefined : quoteRequestText(state.model),
         // A request that failed after some model calls still reports them.
         model_calls: state?.modelCalls ?? state?.timedGateway?.modelCalls(),
         coverage: state?.coverage,
+        // Usage counts the gateway sent that were not non-negative safe integers (left out of `usage`).
+        invalid_usage: invalidUsage.length > 0 ? invalidUsage : undefined,
       },
       "request",
     );
@@ -163,8 +215,16 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     const bodyLimit = request.routeOptions.bodyLimit;
     const serviceError = mapFrameworkError(error, bodyLimit);
     if (serviceError.type === "internal_error") {
+      // The message may quote a request or a gateway: masked, then cut, like every gateway text.
+      const message = (error as Error)?.message;
       request.log.error(
-        { request_id: request.id, err: { type: (error as Error)?.name, message: (error as Error)?.message } },
+        {
+          request_id: request.id,
+          err: {
+            type: quoteRequestText(String((error as Error)?.name)),
+            message: typeof message === "string" ? quoteRequestText(maskSecrets(message)) : undefined,
+          },
+        },
         "unexpected error",
       );
     }

@@ -26,7 +26,6 @@ describe("writeClientError", () => {
   it.each([
     { code: "HPE_INVALID_METHOD", message: "The request is not valid HTTP." },
     { code: "HPE_HEADER_OVERFLOW", message: "The request's headers are larger than the server accepts." },
-    { code: "ERR_HTTP_REQUEST_TIMEOUT", message: "The request did not arrive in time." },
   ])("$code: a 400 with the service's error body, then the connection closes", ({ code, message }) => {
     const { socket, written, isDestroyed } = fakeSocket();
 
@@ -35,6 +34,21 @@ describe("writeClientError", () => {
     const body = JSON.stringify({ error: { type: "invalid_request", code: "invalid_request", message } });
     expect(written).toEqual([
       "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n" +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    ]);
+    expect(isDestroyed()).toBe(true);
+  });
+
+  it("ERR_HTTP_REQUEST_TIMEOUT: a 408 request_timeout, then the connection closes", () => {
+    const { socket, written, isDestroyed } = fakeSocket();
+
+    writeClientError(errorWithCode("ERR_HTTP_REQUEST_TIMEOUT"), socket);
+
+    const message =
+      "The request did not arrive in time: headers and body must arrive within the service's request timeout.";
+    const body = JSON.stringify({ error: { type: "request_timeout", code: "request_timeout", message } });
+    expect(written).toEqual([
+      "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\n" +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     ]);
     expect(isDestroyed()).toBe(true);

@@ -1,4 +1,9 @@
-import { DEFAULT_EVAL_CONCURRENCY, DEFAULT_SOURCES_BUDGET, DEFAULT_STREAM_HEARTBEAT_MS } from "../limits.js";
+import {
+  DEFAULT_EVAL_CONCURRENCY,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_SOURCES_BUDGET,
+  DEFAULT_STREAM_HEARTBEAT_MS,
+} from "../limits.js";
 import type { Gateway } from "../models/index.js";
 
 /** Everything the app needs to know about its deployment; built from flags and environment by `serve`. */
@@ -8,6 +13,8 @@ export interface ServerConfig {
   gatewayKey: string | undefined;
   evalConcurrency: number;
   sourcesBudget: number;
+  /** The whole request (headers and body) must arrive within this; else 408 and the connection is closed. */
+  requestTimeoutMs: number;
   /** Idle time after which a streamed answer gets a comment line, so proxies keep it open; default 15 s. */
   streamHeartbeatMs?: number | undefined;
 }
@@ -18,6 +25,7 @@ export const defaultServerConfig: ServerConfig = {
   gatewayKey: undefined,
   evalConcurrency: DEFAULT_EVAL_CONCURRENCY,
   sourcesBudget: DEFAULT_SOURCES_BUDGET,
+  requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
   streamHeartbeatMs: DEFAULT_STREAM_HEARTBEAT_MS,
 };
 

@@ -13,6 +13,8 @@ export interface RequestState {
   modelCalls: number | undefined;
   coverage: number | undefined;
   timedGateway: TimedGateway | undefined;
+  /** Aborts the operation's gateway calls (and local work) with `reason`; set once the operation starts. */
+  abortOperation: ((reason: ServiceError) => void) | undefined;
   /** Set once the request's log line is written, so it is written once. */
   logged: boolean;
 }
@@ -31,6 +33,7 @@ export function newRequestState(): RequestState {
     modelCalls: undefined,
     coverage: undefined,
     timedGateway: undefined,
+    abortOperation: undefined,
     logged: false,
   };
 }
@@ -44,6 +47,8 @@ export function operationContext(
   const timedGateway = createTimedGateway(deps.gateway, deps.now);
   request.verified.timedGateway = timedGateway;
   const controller = new AbortController();
+  // Shutdown aborts what is still running at its deadline (see in-flight-requests.ts).
+  request.verified.abortOperation = (reason) => controller.abort(reason);
   reply.raw.once("close", () => {
     // A response closed before it finished means the caller went away: stop the gateway call.
     if (!reply.raw.writableFinished)

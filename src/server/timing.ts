@@ -5,6 +5,8 @@ export interface TimedGateway extends Gateway {
   gatewayMs(): number;
   /** Calls that returned a completion, for the log line of a request that failed after making some. */
   modelCalls(): number;
+  /** Usage fields a gateway reported that were not valid counts (see parseChatCompletion), once each. */
+  invalidUsage(): string[];
 }
 
 /** Wraps a gateway for one request, for the `Server-Timing` split between gateway and service time. */
@@ -13,6 +15,7 @@ export function createTimedGateway(gateway: Gateway, now: () => number): TimedGa
   let since = 0;
   let total = 0;
   let calls = 0;
+  const invalidUsage = new Set<string>();
   return {
     async generate(request) {
       if (inFlight === 0) since = now();
@@ -20,6 +23,7 @@ export function createTimedGateway(gateway: Gateway, now: () => number): TimedGa
       try {
         const result = await gateway.generate(request);
         calls += 1;
+        for (const name of result.invalidUsage ?? []) invalidUsage.add(name);
         return result;
       } finally {
         inFlight -= 1;
@@ -28,5 +32,6 @@ export function createTimedGateway(gateway: Gateway, now: () => number): TimedGa
     },
     gatewayMs: () => (inFlight > 0 ? total + now() - since : total),
     modelCalls: () => calls,
+    invalidUsage: () => [...invalidUsage],
   };
 }

@@ -1,4 +1,5 @@
 import type { CandidateClaim, CandidateField } from "../core/index.js";
+import { quoteRequestText } from "../errors/index.js";
 
 // The model output contract (documented in the README): what create and extract expect a model to return.
 
@@ -106,7 +107,10 @@ export function readFieldsOutput(
     ) {
       field = { value: item.value ?? null, source: typeof item.source === "string" ? item.source : null };
     } else
-      return { ok: false, error: `fields.${name} must be {"value": string | null, "source": string | null}` };
+      return {
+        ok: false,
+        error: `fields.${quoteRequestText(name)} must be {"value": string | null, "source": string | null}`,
+      };
     Object.defineProperty(fields, name, {
       value: field,
       enumerable: true,

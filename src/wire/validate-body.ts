@@ -1,6 +1,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { quoteRequestText } from "../errors/index.js";
 
 /** The outcome of validating a request body: the typed value, or the first problem, for a person. */
 export type Validation<T> =
@@ -45,7 +46,8 @@ function allowedLiterals(schema: TSchema): unknown[] | undefined {
 
 function describeError(error: ValueError, root: TSchema): string {
   const param = pathToParam(error.path);
-  const name = `"${param ?? "body"}"`;
+  // Field names come from the caller: a 3 MB name is quoted as 200 characters, here and in `param`.
+  const name = `"${quoteRequestText(param ?? "body")}"`;
   const schema = error.schema as TSchema & Record<string, unknown>;
   switch (error.type) {
     case ValueErrorType.ObjectRequiredProperty:
@@ -120,6 +122,11 @@ export function compileValidator<T extends TSchema>(schema: T): (value: unknown)
     const first = compiled.Errors(value).First();
     if (first === undefined)
       return { ok: false, param: undefined, message: "The body does not match the schema." };
-    return { ok: false, param: pathToParam(first.path), message: describeError(first, schema) };
+    const param = pathToParam(first.path);
+    return {
+      ok: false,
+      param: param === undefined ? undefined : quoteRequestText(param),
+      message: describeError(first, schema),
+    };
   };
 }

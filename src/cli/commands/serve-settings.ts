@@ -1,5 +1,11 @@
-import { DEFAULT_EVAL_CONCURRENCY, DEFAULT_SOURCES_BUDGET, MAX_EVAL_CONCURRENCY } from "../../limits.js";
-import type { ServerConfig } from "../../server/index.js";
+import {
+  DEFAULT_EVAL_CONCURRENCY,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  DEFAULT_SOURCES_BUDGET,
+  MAX_EVAL_CONCURRENCY,
+} from "../../limits.js";
+
+import { defaultServerConfig, type ServerConfig } from "../../server/index.js";
 
 /** Everything `verified serve` (and `--local` runs) needs, read from flags and environment. */
 export interface ServeSettings {
@@ -9,6 +15,8 @@ export interface ServeSettings {
   gatewayURL: string | undefined;
   gatewayHeaders: Record<string, string>;
   gatewayTimeoutMs: number;
+  /** On SIGTERM, requests in flight may finish for this long; then they are answered 503 `shutting_down`. */
+  shutdownTimeoutMs: number;
   config: ServerConfig;
 }
 
@@ -18,6 +26,8 @@ export interface ServeFlags {
   port?: string | undefined;
   gatewayUrl?: string | undefined;
   workers?: string | undefined;
+  requestTimeoutMs?: string | undefined;
+  shutdownTimeoutMs?: string | undefined;
 }
 
 /** Settings, or a message naming the variable or flag that is wrong. */
@@ -78,7 +88,29 @@ export function readServeSettings(
     1,
     3_600_000,
   );
-  for (const value of [port, workers, evalConcurrency, sourcesBudget, timeout]) {
+  const requestTimeout = integer(
+    flags.requestTimeoutMs ?? env.VERIFIED_REQUEST_TIMEOUT_MS,
+    defaultServerConfig.requestTimeoutMs,
+    flags.requestTimeoutMs ? "--request-timeout-ms" : "VERIFIED_REQUEST_TIMEOUT_MS",
+    1,
+    3_600_000,
+  );
+  const shutdownTimeout = integer(
+    flags.shutdownTimeoutMs ?? env.VERIFIED_SHUTDOWN_TIMEOUT_MS,
+    DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    flags.shutdownTimeoutMs ? "--shutdown-timeout-ms" : "VERIFIED_SHUTDOWN_TIMEOUT_MS",
+    0,
+    3_600_000,
+  );
+  for (const value of [
+    port,
+    workers,
+    evalConcurrency,
+    sourcesBudget,
+    timeout,
+    requestTimeout,
+    shutdownTimeout,
+  ]) {
     if (typeof value === "string") return { ok: false, message: value };
   }
 
@@ -124,11 +156,13 @@ export function readServeSettings(
       gatewayURL,
       gatewayHeaders,
       gatewayTimeoutMs: timeout as number,
+      shutdownTimeoutMs: shutdownTimeout as number,
       config: {
         apiKeys: apiKeys && apiKeys.length > 0 ? apiKeys : undefined,
         gatewayKey: env.VERIFIED_GATEWAY_KEY || undefined,
         evalConcurrency: evalConcurrency as number,
         sourcesBudget: sourcesBudget as number,
+        requestTimeoutMs: requestTimeout as number,
       },
     },
   };

@@ -1,7 +1,9 @@
 import cluster from "node:cluster";
 import type { Writable } from "node:stream";
+
 import { createModelBackend } from "../../models/index.js";
-import { createApp } from "../../server/index.js";
+
+import { closeGracefully, createApp } from "../../server/index.js";
 import { createBatchedLogStream } from "./log-stream.js";
 import { readServeSettings, type ServeFlags, type ServeSettings } from "./serve-settings.js";
 
@@ -69,15 +71,16 @@ async function serve(
     "verified is serving",
   );
 
-  // Graceful shutdown: stop accepting, let requests in flight finish, then exit.
+  // Graceful shutdown: stop accepting, let requests in flight finish until the shutdown deadline, then end
+  // the rest with 503 shutting_down (aborting their gateway calls), and exit.
   await new Promise<void>((resolve) => {
     let closing = false;
     const shutdown = (signal: string) => {
       // Ctrl-C reaches a worker twice: from the terminal, and forwarded by the primary.
       if (closing) return;
       closing = true;
-      app.log.info({ signal }, "shutting down");
-      app.close().then(resolve, resolve);
+      app.log.info({ signal, shutdown_timeout_ms: settings.shutdownTimeoutMs }, "shutting down");
+      closeGracefully(app, settings.shutdownTimeoutMs).then(resolve, resolve);
     };
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));

@@ -28,7 +28,9 @@ const SENTENCE_END_INSIDE =
 // line), so a long line is first cut where the segmenter would break anyway: after a sentence end and
 // whitespace before a capital letter or digit, and after a CJK full stop.
 const LONG_LINE = 1000;
-const SURE_BREAK = /(?<=[.!?]["'”’)\]]*)[ \t]+(?=[\p{Lu}\p{N}])|(?<=[。！？])/gu;
+// At most 8 closing quotes and brackets are looked back over: an unbounded `*` in the lookbehind rescanned a
+// long run of them from every position (O(n²)).
+const SURE_BREAK = /(?<=[.!?]["'”’)\]]{0,8})[ \t]+(?=[\p{Lu}\p{N}])|(?<=[。！？])/gu;
 
 /**
  * Splits a source into sentences: every line on its own (so list items and table rows are sentences),

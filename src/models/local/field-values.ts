@@ -1,5 +1,7 @@
 import { forEachWord, type Source, splitSentences } from "../../core/index.js";
+import { MAX_LOCAL_FIELD_TEXT_CHARS } from "../../limits.js";
 import { findLabeledValues, type LabeledValue } from "./labeled-values.js";
+import { runSteps, type Steps } from "./run-steps.js";
 import { extractTerms, labelTerm, labelTerms } from "./terms.js";
 
 /** A field's value in a source. Invariant: `value === sourceText.slice(start, end)`. */
@@ -29,7 +31,14 @@ const PROSE_FACTOR = 0.9;
 const DESCRIPTION_FACTOR = 0.9;
 const CLAUSE_END = /,\s|;|\s\(|[.!?](?=\s|$)|[。！？|]/g;
 const TAIL_START = /^[\s:=—–\-*_"'“]+/;
-const TRAILING = /[\s*_`.,;:]+$/;
+const TRAILING_CHAR = /[\s*_`.,;:]/;
+
+/** Drops trailing spaces, emphasis and punctuation with a loop: `/[…]+$/` took O(n²) steps on a long run. */
+function trimTrailing(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING_CHAR.test(text.charAt(end - 1))) end -= 1;
+  return text.slice(0, end);
+}
 const HAS_WORD = /[\p{L}\p{N}]/u;
 
 /**
@@ -42,20 +51,41 @@ export function findFieldValues(
   sources: readonly Source[],
   schema: Readonly<Record<string, string>>,
 ): FoundField[] {
+  return runSteps(fieldValueSteps(sources, schema));
+}
+
+/**
+ * `findFieldValues` in steps: one after the sources are read, then one per field, so a 100-field schema
+ * gives the event loop a turn between fields. Each field costs O(label terms × field terms), with the field's
+ * terms read from at most `MAX_LOCAL_FIELD_TEXT_CHARS` (200) characters of its name and of its description: a
+ * 19.6 KB description costs what its first 200 characters cost.
+ */
+export function* fieldValueSteps(
+  sources: readonly Source[],
+  schema: Readonly<Record<string, string>>,
+): Steps<FoundField[]> {
   const labeled = findLabeledValues(sources);
   const byTerm = indexByTerm(labeled);
+  yield;
   let sentences: SentenceIndex | undefined;
-  return Object.entries(schema).map(([name, description]) => {
-    const nameTerms = labelTerms(name);
-    const descriptionTerms = labelTerms(description);
+  const found: FoundField[] = [];
+  for (const [name, description] of Object.entries(schema)) {
+    const nameTerms = labelTerms(name.slice(0, MAX_LOCAL_FIELD_TEXT_CHARS));
+    const descriptionTerms = labelTerms(description.slice(0, MAX_LOCAL_FIELD_TEXT_CHARS));
     const best = bestLabeledValue(labeled, byTerm, nameTerms, descriptionTerms);
     if (best !== null) {
-      return { name, found: { value: best.value, source: best.source, start: best.start, end: best.end } };
+      found.push({
+        name,
+        found: { value: best.value, source: best.source, start: best.start, end: best.end },
+      });
+    } else {
+      sentences ??= indexSentences(sources);
+      const wanted = nameTerms.length > 0 ? nameTerms : descriptionTerms;
+      found.push({ name, found: sentenceTail(sources, sentences, wanted) });
     }
-    sentences ??= indexSentences(sources);
-    const wanted = nameTerms.length > 0 ? nameTerms : descriptionTerms;
-    return { name, found: sentenceTail(sources, sentences, wanted) };
-  });
+    yield;
+  }
+  return found;
 }
 
 /** Label term → indexes of the labelled values whose label holds it, ascending. */
@@ -215,7 +245,7 @@ function sentenceTail(
     const lead = TAIL_START.exec(rest)?.[0].length ?? 0;
     CLAUSE_END.lastIndex = tailStart + lead;
     const clauseEnd = CLAUSE_END.exec(sentence.text)?.index ?? sentence.text.length;
-    const value = sentence.text.slice(tailStart + lead, clauseEnd).replace(TRAILING, "");
+    const value = trimTrailing(sentence.text.slice(tailStart + lead, clauseEnd));
     if (!HAS_WORD.test(value) || extractTerms(value).length === 0) continue;
     const source = sources[sentence.sourceIndex] as Source;
     const start = sentence.start + tailStart + lead;

@@ -21,7 +21,11 @@ export interface LabeledValue {
 
 // `label: value`, `label：value`, `label = value`, `label — value`, `label - value`, `label<TAB>value`.
 // A colon needs whitespace after it (past a closing `**`), so times (10:30) and URLs are not labels.
-const SEPARATOR = /[ \t]*(?::(?=[*_]*(?:[ \t]|$))|：|=)[ \t]*|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|\t+/g;
+// The alternatives that start with spaces start only where a run of spaces and tabs starts: tried from every
+// position inside a long run, `[ \t]*` rescanned the rest of it each time (O(n²) on a line of spaces). A match
+// inside a run is impossible anyway: what may follow the spaces follows them wherever they start.
+const SEPARATOR =
+  /(?<![ \t])[ \t]*(?::(?=[*_]*(?:[ \t]|$))|：|=)[ \t]*|(?<![ \t])[ \t]*[—–][ \t]*|(?<![ \t])[ \t]+-[ \t]+|\t+/g;
 // Where a label begins: after the previous pair's delimiter or a sentence end.
 const LABEL_START = /[;|,]|[ \t]{2,}|[.!?][ \t]/g;
 // Where a value on a label line ends: a delimiter, or a comma before the next `label:`.

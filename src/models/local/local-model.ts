@@ -1,6 +1,7 @@
 import type { ChatMessage, Gateway, GenerateRequest, GenerateTask, TokenUsage } from "../types.js";
-import { findClaimSentences } from "./claim-sentences.js";
-import { findFieldValues } from "./field-values.js";
+import { claimSentenceSteps } from "./claim-sentences.js";
+import { fieldValueSteps } from "./field-values.js";
+import { runStepsYielding, yieldToEventLoop } from "./run-steps.js";
 import { countTokens } from "./terms.js";
 
 /** The model id that selects the built-in local model. */
@@ -19,38 +20,49 @@ export function createLocalModel(): Gateway {
   return {
     async generate(request: GenerateRequest) {
       request.signal?.throwIfAborted();
-      const pieces = respondInPieces(request.task);
+      // It never holds the event loop for long: each call starts on a new turn (an eval's cases would
+      // otherwise run back to back in microtasks), and its work is cut into steps with a turn between them.
+      await yieldToEventLoop(request.signal);
+      const pieces = await respondInPieces(request.task, request.signal);
       const content = pieces.join("");
       if (request.stream !== undefined) {
         request.stream.onOpen();
         // One piece per claim object, as a remote model's stream would close them one by one.
         for (const piece of pieces) request.stream.onText(piece);
       }
-      return { content, usage: countUsage(request, content) };
+      return { content, usage: await countUsage(request, content, request.signal) };
     },
   };
 }
 
 /** The reply in the pieces a stream delivers: for claims, `{"claims":[`, each claim and `,`, then `]}`. */
-function respondInPieces(task: GenerateTask): string[] {
-  return task.kind === "claims" ? claimPieces(task) : [respond(task)];
+async function respondInPieces(task: GenerateTask, signal: AbortSignal | undefined): Promise<string[]> {
+  return task.kind === "claims" ? claimPieces(task, signal) : [await respond(task, signal)];
 }
 
-function claimPieces(task: Extract<GenerateTask, { kind: "claims" }>): string[] {
-  const claims = findClaimSentences(task.sources, latestUserMessage(task.messages)).map((sentence) =>
+async function claimPieces(
+  task: Extract<GenerateTask, { kind: "claims" }>,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  const sentences = await runStepsYielding(
+    claimSentenceSteps(task.sources, latestUserMessage(task.messages)),
+    signal,
+  );
+  const claims = sentences.map((sentence) =>
     JSON.stringify({ claim: sentence.text, quote: sentence.text, source: sentence.source }),
   );
   // Joined, these are exactly JSON.stringify({ claims }).
   return ['{"claims":[', ...claims.flatMap((claim, index) => (index === 0 ? [claim] : [",", claim])), "]}"];
 }
 
-function respond(task: GenerateTask): string {
+async function respond(task: GenerateTask, signal: AbortSignal | undefined): Promise<string> {
   switch (task.kind) {
     case "claims":
-      return claimPieces(task).join("");
+      return (await claimPieces(task, signal)).join("");
     case "fields": {
+      const found = await runStepsYielding(fieldValueSteps(task.sources, task.schema), signal);
       const fields = Object.fromEntries(
-        findFieldValues(task.sources, task.schema).map(({ name, found }) => [
+        found.map(({ name, found }) => [
           name,
           found === null ? { value: null, source: null } : { value: found.value, source: found.source },
         ]),
@@ -86,14 +98,54 @@ function plainAnswer(question: string): string {
  * Tokens of the prompt (the request's messages, or the task's own text when it carries none) and of
  * the output, counted by `countTokens`.
  */
-function countUsage(request: GenerateRequest, content: string): TokenUsage {
+async function countUsage(
+  request: GenerateRequest,
+  content: string,
+  signal: AbortSignal | undefined,
+): Promise<TokenUsage> {
   const promptTexts =
     request.messages.length > 0
       ? request.messages.map((message) => message.content)
       : taskTexts(request.task);
-  const promptTokens = promptTexts.reduce((sum, text) => sum + countTokens(text), 0);
+  let promptTokens = 0;
+  let charsSinceTurn = 0;
+  for (const text of promptTexts) {
+    // Counted in pieces cut at whitespace (where no token spans), with a turn of the event loop between
+    // large pieces: a 4 MB message takes about 400 ms to count.
+    for (let start = 0; start < text.length; ) {
+      const end = pieceEnd(text, start);
+      promptTokens += countTokens(text.slice(start, end));
+      charsSinceTurn += end - start;
+      start = end;
+      if (charsSinceTurn >= COUNT_CHARS_PER_TURN) {
+        charsSinceTurn = 0;
+        await yieldToEventLoop(signal);
+      }
+    }
+  }
   const completionTokens = countTokens(content);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
+
+/** Characters of prompt text counted between two turns of the event loop (about 10 ms of work). */
+const COUNT_CHARS_PER_TURN = 100_000;
+
+/**
+ * End of the piece of `text` from `start`: `COUNT_CHARS_PER_TURN` characters on, moved forward to the next
+ * whitespace (a token never spans one) within 1,000 characters. Elsewhere the cut falls between two
+ * characters of one run, which CJK text (one token per character) counts the same.
+ */
+function pieceEnd(text: string, start: number): number {
+  const end = start + COUNT_CHARS_PER_TURN;
+  if (end >= text.length) return text.length;
+  const limit = Math.min(text.length, end + 1_000);
+  for (let index = end; index < limit; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d) return index;
+  }
+  // Never cut a surrogate pair.
+  const previous = text.charCodeAt(end - 1);
+  return previous >= 0xd800 && previous <= 0xdbff ? end + 1 : end;
 }
 
 function taskTexts(task: GenerateTask): string[] {

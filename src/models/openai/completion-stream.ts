@@ -31,6 +31,7 @@ export async function readCompletionStream(
   const decoder = new TextDecoder();
   const content: string[] = [];
   let usage: GenerateResult["usage"] | undefined;
+  let invalidUsage: string[] = [];
   let finished = false;
   let done = false;
   let failure: StreamedCompletion | undefined;
@@ -59,7 +60,12 @@ export async function readCompletionStream(
         failure = { ok: false, kind: "error_object", bodyText: event.data };
         return;
       }
-      if (isRecord(chunk.usage)) usage = usageOf(chunk.usage);
+      if (isRecord(chunk.usage)) {
+        // Counts that are not non-negative safe integers are left out, as for a plain answer.
+        const { invalid, ...counts } = usageOf(chunk.usage);
+        usage = counts;
+        invalidUsage = invalid;
+      }
       const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
       if (!isRecord(choice)) return;
       const text = deltaText(choice.delta);
@@ -103,6 +109,7 @@ export async function readCompletionStream(
     value: {
       content: content.join(""),
       usage: usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      ...(invalidUsage.length > 0 ? { invalidUsage } : {}),
     },
   };
 }

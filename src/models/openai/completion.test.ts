@@ -53,7 +53,11 @@ describe("parseChatCompletion", () => {
       }),
       expected: {
         ok: true,
-        value: { content: "", usage: { promptTokens: 4, completionTokens: 0, totalTokens: 4 } },
+        value: {
+          content: "",
+          usage: { promptTokens: 4, completionTokens: 0, totalTokens: 4 },
+          invalidUsage: ["completion_tokens"],
+        },
       },
     },
     {

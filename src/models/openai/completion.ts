@@ -31,7 +31,10 @@ export function parseChatCompletion(text: string): ParsedCompletion {
     if (info !== undefined && "error" in record) return { ok: false, kind: "error_object", info };
     return { ok: false, kind: "malformed", reason: "answered JSON without choices" };
   }
-  return { ok: true, value: { content: contentOf(choices[0]), usage: usageOf(record.usage) } };
+  const { invalid, ...usage } = usageOf(record.usage);
+  const value: GenerateResult = { content: contentOf(choices[0]), usage };
+  if (invalid.length > 0) value.invalidUsage = invalid;
+  return { ok: true, value };
 }
 
 function describeNonJson(text: string): string {
@@ -66,15 +69,22 @@ export function partText(part: unknown): string {
   return "";
 }
 
-/** Token counts of a completion's `usage` object; missing counts read as 0. */
-export function usageOf(usage: unknown): GenerateResult["usage"] {
+const usageNames = ["prompt_tokens", "completion_tokens", "total_tokens"] as const;
+
+/**
+ * Token counts as the gateway reported them. A count that is not a non-negative safe integer (null, negative,
+ * fractional, 1e300, a string) is left out, counted as 0 (a missing total is the sum of the other two), and
+ * named in `invalidUsage` so the request's log line can say so.
+ */
+export function usageOf(usage: unknown): GenerateResult["usage"] & { invalid: string[] } {
   const record = typeof usage === "object" && usage !== null ? (usage as Record<string, unknown>) : {};
+  const invalid = usageNames.filter((name) => name in record && count(record[name]) === undefined);
   const promptTokens = count(record.prompt_tokens);
   const completionTokens = count(record.completion_tokens);
   const totalTokens = count(record.total_tokens) ?? (promptTokens ?? 0) + (completionTokens ?? 0);
-  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0, totalTokens };
+  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0, totalTokens, invalid };
 }
 
 function count(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }

@@ -80,8 +80,9 @@ export function mapGatewayError(answer: GatewayAnswer): GatewayFailure {
   // Gemini's OpenAI-compatible endpoint wraps its error object in a one-element array.
   const info = readGatewayError(Array.isArray(parsed) && parsed.length === 1 ? parsed[0] : parsed) ?? {};
   const status = effectiveStatus(answer.status, info);
-  const detail = describe(answer.status, info, answer.bodyText);
   const mask = (message: string) => maskSecrets(message, answer.knownSecrets ?? []);
+  // Masked whole, then cut: cutting first could leave the head of a key that the mask no longer recognises.
+  const detail = describe(answer.status, info, answer.bodyText, mask);
   const fail = (type: ConstructorParameters<typeof ServiceError>[0], message: string, retryAfter?: number) =>
     ({
       action: "fail",
@@ -158,20 +159,44 @@ function effectiveStatus(status: number, info: GatewayErrorInfo): number {
   return code >= 400 && code < 600 ? code : status;
 }
 
-/** `HTTP 429: You exceeded your current quota…`, short enough for a message, whitespace collapsed. */
-function describe(status: number, info: GatewayErrorInfo, bodyText: string): string {
+/** The most characters of gateway text (message and code) a service message quotes. */
+export const maxGatewayDetailLength = 300;
+
+/**
+ * `HTTP 429: You exceeded your current quota…`, short enough for a message, whitespace collapsed. The text is
+ * masked before it is cut to `maxGatewayDetailLength`, so no part of a key survives the cut. O(n).
+ */
+function describe(
+  status: number,
+  info: GatewayErrorInfo,
+  bodyText: string,
+  mask: (text: string) => string,
+): string {
   let text = info.message;
   if (text === undefined) {
     const trimmed = bodyText.trim();
     if (trimmed.startsWith("<")) text = "an HTML error page";
     else if (trimmed !== "" && !trimmed.startsWith("{") && !trimmed.startsWith("[")) text = trimmed;
   }
-  const code = info.code !== undefined && info.code !== String(status) ? ` [${info.code}]` : "";
+  const code =
+    info.code !== undefined && info.code !== String(status)
+      ? ` [${cut(mask(info.code.replace(/\s+/g, " ")), 100)}]`
+      : "";
   if (text === undefined || text.trim() === "") return `HTTP ${status}${code}`;
   // A trailing full stop is dropped: the detail sits inside the service's own sentence.
-  const oneLine = text.replace(/\s+/g, " ").trim().replace(/\.+$/, "");
-  const short = oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine;
-  return `HTTP ${status}${code}: ${short}`;
+  const oneLine = trimTrailingDots(mask(text.replace(/\s+/g, " ").trim()));
+  return `HTTP ${status}${code}: ${cut(oneLine, maxGatewayDetailLength)}`;
+}
+
+function cut(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text;
+}
+
+/** Drops trailing full stops with a loop: `/\.+$/` takes O(n²) steps on a long run of dots mid-text. */
+function trimTrailingDots(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 46) end -= 1;
+  return text.slice(0, end);
 }
 
 function safeParse(text: string): unknown {

@@ -1,1 +1,2 @@
 export { createOpenAIChatGateway } from "./chat-gateway.js";
+export { maskSecrets } from "./masking.js";

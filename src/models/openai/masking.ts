@@ -3,9 +3,13 @@ const mask = "***";
 /** `Bearer <token>` / `Basic <token>`: the scheme is kept so the message still says what was sent. */
 const authorizationPattern = /\b(Bearer|Basic)(\s+)[^\s"',;]+/gi;
 
-/** `api_key=…`, `"token": "…"`, `password: …`: the name stays, the value goes. */
+/**
+ * `api_key=…`, `"token": "…"`, `password: …`: the name stays, the value goes. A quoted value's closing quote
+ * is optional, so an unterminated one is masked to the end of the text in one pass instead of being retried
+ * from every later name (which took O(n²) steps).
+ */
 const namedValuePattern =
-  /\b(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|auth[_-]?token|token|secret|password)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"'&,;]{4,})/gi;
+  /\b(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|auth[_-]?token|token|secret|password)(["']?\s*[:=]\s*)("[^"]*"?|'[^']*'?|[^\s"'&,;]{4,})/gi;
 
 /**
  * Keys with a well-known prefix (OpenAI and most OpenAI-compatible providers `sk-`, Hugging Face `hf_`,
@@ -15,8 +19,12 @@ const namedValuePattern =
 const prefixedKeyPattern =
   /\b(sk|rk|pk|hf|gsk|xai|pplx|nvapi|csk|r8|gh[pousr]|github_pat|glpat|xox[abprs])([-_])[A-Za-z0-9_-]{6,}|\b(AIza|AKIA|ASIA)[0-9A-Za-z_-]{12,}/g;
 
-/** JSON Web Tokens: three base64url parts, the first two starting with `eyJ` (`{"`). */
-const jwtPattern = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+/**
+ * JSON Web Tokens: three base64url parts, the first starting with `eyJ` (`{"`). It starts only where no
+ * base64url character precedes (not at `\b`, which also holds after each `-` inside one long run and made
+ * the pattern O(n²) on `eyJaaa-eyJaaa-…`).
+ */
+const jwtPattern = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 
 /** Runs of token characters long enough to be a key; judged piece by piece in `looksLikeSecret`. */
 const longRunPattern = /[A-Za-z0-9+/=_-]{20,}/g;
@@ -34,6 +42,7 @@ export function maskSecrets(text: string, knownSecrets: readonly string[] = []):
     .replace(authorizationPattern, (_match, scheme: string, space: string) => `${scheme}${space}${mask}`)
     .replace(namedValuePattern, (_match, name: string, separator: string, value: string) => {
       const quote = value.startsWith('"') || value.startsWith("'") ? value.charAt(0) : "";
+      // An unterminated quote was masked to the end; the mask is closed all the same.
       return `${name}${separator}${quote}${mask}${quote}`;
     })
     .replace(jwtPattern, mask)

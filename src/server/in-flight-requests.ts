@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ServiceError } from "../errors/index.js";
+
+/** The requests an app is answering, so a shutdown can end the ones still running at its deadline. */
+export interface InFlightRequests {
+  track(request: FastifyRequest, reply: FastifyReply): void;
+  /**
+   * Ends every request still unanswered with 503 `shutting_down`: a running operation is aborted (its gateway
+   * calls with it) and answers through the error handler; a request whose body is still arriving is answered
+   * at once and its connection closed. Returns how many requests it ended.
+   */
+  abortAll(): number;
+  /** Makes every request in flight close its connection once answered, so a drain never waits on keep-alive. */
+  closeConnectionsAfterAnswer(): void;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    inFlight: InFlightRequests;
+  }
+}
+
+/** A registry of unanswered requests; each leaves it when its response finishes or its connection closes. */
+export function createInFlightRequests(): InFlightRequests {
+  const open = new Set<{ request: FastifyRequest; reply: FastifyReply }>();
+  return {
+    track(request, reply) {
+      const entry = { request, reply };
+      open.add(entry);
+      reply.raw.once("close", () => open.delete(entry));
+    },
+    closeConnectionsAfterAnswer() {
+      for (const { reply } of open) {
+        // Node then sends `Connection: close` and ends the socket after the response.
+        if (!reply.raw.headersSent) reply.raw.shouldKeepAlive = false;
+      }
+    },
+    abortAll() {
+      let ended = 0;
+      for (const { request, reply } of open) {
+        if (reply.raw.writableEnded) continue;
+        ended += 1;
+        const error = new ServiceError(
+          "shutting_down",
+          "The service is shutting down and this request was still running at the shutdown deadline; retry it.",
+        );
+        const abortOperation = request.verified?.abortOperation;
+        if (abortOperation !== undefined) {
+          abortOperation(error);
+          continue;
+        }
+        // No operation yet (the body is still arriving): answer now, then drop the connection.
+        const raw = reply.raw;
+        if (!raw.headersSent) {
+          const body = JSON.stringify(error.toBody());
+          raw.writeHead(error.status, {
+            "content-type": "application/json; charset=utf-8",
+            "content-length": Buffer.byteLength(body),
+            connection: "close",
+          });
+          raw.end(body, () => raw.socket?.destroy());
+        } else {
+          raw.socket?.destroy();
+        }
+      }
+      return ended;
+    },
+  };
+}
+
+/**
+ * Closes `app` gracefully: it stops accepting at once and lets requests in flight finish; whatever still runs
+ * after `timeoutMs` is ended with 503 `shutting_down` (gateway calls aborted), and any connection left after a
+ * further `graceMs` is destroyed, so the returned promise always settles soon after the deadline.
+ */
+export async function closeGracefully(
+  app: FastifyInstance,
+  timeoutMs: number,
+  graceMs = Math.min(2_000, Math.max(100, timeoutMs)),
+): Promise<void> {
+  let deadline: NodeJS.Timeout | undefined;
+  let grace: NodeJS.Timeout | undefined;
+  app.inFlight.closeConnectionsAfterAnswer();
+  const closed = app.close();
+  deadline = setTimeout(() => {
+    deadline = undefined;
+    if (app.inFlight.abortAll() > 0)
+      app.log.warn({ timeout_ms: timeoutMs }, "shutdown deadline: requests ended");
+    grace = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  }, timeoutMs);
+  try {
+    await closed;
+  } finally {
+    clearTimeout(deadline);
+    clearTimeout(grace);
+  }
+}
