@@ -1,7 +1,7 @@
-import { errorFromResponse } from "./error-from-response.js";
 import {
   AuthenticationError,
   ConnectionError,
+  errorFromResponse,
   RateLimitError,
   TimeoutError,
   UserAbortError,

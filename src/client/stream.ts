@@ -1,6 +1,5 @@
 import { fromWire } from "./case-mapping.js";
-import { errorFromResponse } from "./error-from-response.js";
-import { ConnectionError, TimeoutError, VerifiedError } from "./errors.js";
+import { ConnectionError, errorFromResponse, TimeoutError, VerifiedError } from "./errors.js";
 import { describeCause, type RetryPolicy, type Transport, userAbortError, withRetries } from "./post-json.js";
 import type { Citation, CreateResult, EvalCaseResult, EvalResult, UnsupportedClaim } from "./types.js";
 

@@ -11,13 +11,19 @@ import Fastify, {
 import { quoteRequestText, ServiceError } from "../errors/index.js";
 import { type Gateway, maskSecrets } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
-import { createKeyChecker, readBearerKey } from "./auth.js";
-import { writeClientError } from "./client-error.js";
 import type { AppDeps, ServerConfig } from "./config.js";
-import { mapFrameworkError } from "./framework-error.js";
+import { mapFrameworkError, writeClientError } from "./errors.js";
 import { createInFlightRequests } from "./in-flight-requests.js";
-import { createServiceMetrics, registerMetrics } from "./metrics.js";
 import { registerPlayground } from "./playground.js";
+import {
+  createServiceMetrics,
+  registerAuth,
+  registerMetrics,
+  registerRequestIds,
+  registerRequestLog,
+  registerServerTiming,
+  requestIdOf,
+} from "./plugins/index.js";
 import { usePrefixItems } from "./prefix-items.js";
 import { newRequestState } from "./request-state.js";
 import {
@@ -27,7 +33,6 @@ import {
   registerExtractRoute,
 } from "./routes/index.js";
 import { evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
-import { registerRequestIds, requestIdOf } from "./tracing.js";
 
 /** Options for building the app. */
 export interface CreateAppOptions {
@@ -146,70 +151,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   // Response schemas document the API; plain JSON.stringify keeps responses exactly as built.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  const checkKey = deps.config.apiKeys ? createKeyChecker(deps.config.apiKeys) : undefined;
-  const authenticate = async (request: FastifyRequest) => {
-    const key = readBearerKey(request.headers.authorization);
-    if (checkKey) {
-      if (!checkKey(key)) throw new ServiceError("invalid_key", "The API key is not valid for this service.");
-      request.verified.gatewayKey = deps.config.gatewayKey;
-    } else {
-      request.verified.gatewayKey = key;
-    }
-  };
-
-  app.addHook("onRoute", (route) => {
-    if (operationPaths.includes(route.url) || (checkKey && route.url === "/openapi.json")) {
-      const existing = route.onRequest ? [route.onRequest].flat() : [];
-      route.onRequest = [...existing, authenticate];
-    }
-  });
-
-  app.addHook("onSend", async (request, reply, payload) => {
-    const timed = request.verified?.timedGateway;
-    // Every operation gets the header; check, which calls no model, reports gateway time 0.
-    if (timed || operationPaths.includes(request.routeOptions.url ?? "")) {
-      const total = reply.elapsedTime;
-      const gatewayMs = Math.min(timed?.gatewayMs() ?? 0, total);
-      reply.header(
-        "server-timing",
-        `gateway;dur=${gatewayMs.toFixed(1)}, verify;dur=${(total - gatewayMs).toFixed(1)}, total;dur=${total.toFixed(1)}`,
-      );
-    }
-    return payload;
-  });
-
-  /** The one log line of a request; a request the caller left gets status 499 (nginx's "client closed"). */
-  const logRequest = (request: FastifyRequest, reply: FastifyReply, status: number) => {
-    const state = request.verified;
-    if (state?.logged) return;
-    if (state) state.logged = true;
-    const invalidUsage = state?.timedGateway?.invalidUsage() ?? [];
-    request.log.info(
-      {
-        request_id: request.id,
-        route: request.routeOptions.url ?? "(unknown)",
-        method: request.method,
-        status,
-        duration_ms: Math.round(reply.elapsedTime * 10) / 10,
-        // Every request string in a log line is cut to 200 characters: a 1 MB model id is not logged whole.
-        model: state?.model === undefined ? undefined : quoteRequestText(state.model),
-        // A request that failed after some model calls still reports them.
-        model_calls: state?.modelCalls ?? state?.timedGateway?.modelCalls(),
-        coverage: state?.coverage,
-        // Usage counts the gateway sent that were not non-negative safe integers (left out of `usage`).
-        invalid_usage: invalidUsage.length > 0 ? invalidUsage : undefined,
-      },
-      "request",
-    );
-  };
-  app.addHook("onRequest", async (request, reply) => {
-    // Fastify runs no onResponse for a response the caller closed before it finished, and its
-    // onRequestAbort only fires while the body is still arriving; without this the line would be missing.
-    reply.raw.once("close", () => {
-      if (!reply.raw.writableFinished) logRequest(request, reply, 499);
-    });
-  });
-  app.addHook("onResponse", async (request, reply) => logRequest(request, reply, reply.statusCode));
+  registerAuth(app, deps.config, operationPaths);
+  registerServerTiming(app, operationPaths);
+  registerRequestLog(app);
 
   app.setErrorHandler(async (error, request, reply) => {
     const bodyLimit = request.routeOptions.bodyLimit;

@@ -3,8 +3,7 @@ import { ServiceError } from "../errors/index.js";
 import type { Gateway } from "../models/index.js";
 import type { OperationContext } from "../service/index.js";
 import type { ServerConfig } from "./config.js";
-import { createTimedGateway, type TimedGateway } from "./timing.js";
-import { traceHeadersOf } from "./tracing.js";
+import { createTimedGateway, type TimedGateway, traceHeadersOf } from "./plugins/index.js";
 
 /** Per-request facts for the log line and the Server-Timing header; never keys or text. */
 export interface RequestState {

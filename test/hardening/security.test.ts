@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createKeyChecker } from "../../src/server/auth.js";
+import { createKeyChecker } from "../../src/server/plugins/auth.js";
 import {
   claimsContent,
   closeAfterTest,
@@ -189,7 +189,7 @@ describe("with config.apiKeys, nothing but /healthz and the playground answers w
 
 describe("keys are compared in constant time", () => {
   it("over SHA-256 digests with timingSafeEqual, visiting every listed key", () => {
-    const source = readFileSync(new URL("../../src/server/auth.ts", import.meta.url), "utf8");
+    const source = readFileSync(new URL("../../src/server/plugins/auth.ts", import.meta.url), "utf8");
     expect(source).toMatch(/import \{[^}]*\btimingSafeEqual\b[^}]*\} from "node:crypto"/);
     expect(source).toMatch(/createHash\("sha256"\)/);
     expect(source).toMatch(/timingSafeEqual\(candidate, allowedDigest\)/);

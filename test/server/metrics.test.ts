@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { metricNames } from "../../src/server/metrics.js";
+import { metricNames } from "../../src/server/plugins/metrics.js";
 import { errorReply } from "../support/scripted-gateway.js";
 import {
   chatBody,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validTraceparent } from "../../src/server/tracing.js";
+import { validTraceparent } from "../../src/server/plugins/tracing.js";
 import { chatBody, claimFrom, claimsContent, question, report, startWithGateway } from "./harness.js";
 
 // x-request-id on every answer, log line and error body; W3C traceparent/tracestate forwarded to the gateway.

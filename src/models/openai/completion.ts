@@ -1,5 +1,5 @@
 import type { GenerateResult } from "../types.js";
-import { type GatewayErrorInfo, readGatewayError } from "./error-body.js";
+import { type GatewayErrorInfo, readGatewayError } from "./error-mapping.js";
 
 /**
  * A 2xx gateway body read as a chat completion: the content and usage, an `error` object the gateway sent

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { mapFrameworkError } from "../framework-error.js";
+import { mapFrameworkError } from "../errors.js";
 
 /** A `text/event-stream` answer, opened on first use. */
 export interface EventStream {

@@ -1,4 +1,5 @@
-import type { Gateway } from "../models/index.js";
+import type { FastifyInstance } from "fastify";
+import type { Gateway } from "../../models/index.js";
 
 /** A gateway that measures the wall time during which at least one of its calls was in flight. */
 export interface TimedGateway extends Gateway {
@@ -34,4 +35,21 @@ export function createTimedGateway(gateway: Gateway, now: () => number): TimedGa
     modelCalls: () => calls,
     invalidUsage: () => [...invalidUsage],
   };
+}
+
+/** Adds `Server-Timing` (gateway, verify, total) to every answer of an operation in `operationPaths`. */
+export function registerServerTiming(app: FastifyInstance, operationPaths: readonly string[]): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    const timed = request.verified?.timedGateway;
+    // Every operation gets the header; check, which calls no model, reports gateway time 0.
+    if (timed || operationPaths.includes(request.routeOptions.url ?? "")) {
+      const total = reply.elapsedTime;
+      const gatewayMs = Math.min(timed?.gatewayMs() ?? 0, total);
+      reply.header(
+        "server-timing",
+        `gateway;dur=${gatewayMs.toFixed(1)}, verify;dur=${(total - gatewayMs).toFixed(1)}, total;dur=${total.toFixed(1)}`,
+      );
+    }
+    return payload;
+  });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
-import { ServiceError } from "../errors/index.js";
-import type { Gateway } from "../models/index.js";
+import { ServiceError } from "../../errors/index.js";
+import type { Gateway } from "../../models/index.js";
 import { createKeyChecker, readBearerKey } from "./auth.js";
 
 // Prometheus metrics of one app: HTTP requests, gateway calls, and groundedness (claims, coverage,

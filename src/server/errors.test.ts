@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { writeClientError } from "./client-error.js";
+import { writeClientError } from "./errors.js";
 
 /** A socket that records what was written and whether it was destroyed. */
 function fakeSocket(state: { destroyed?: boolean; writable?: boolean } = {}) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { type ErrorType, errorRegistry } from "../errors/error-registry.js";
-import { errorFromResponse, parseRetryAfter } from "./error-from-response.js";
 import {
   AuthenticationError,
   ExtractionFailedError,
+  errorFromResponse,
   GatewayError,
   GatewayTimeoutError,
   InsufficientQuotaError,
@@ -14,6 +14,7 @@ import {
   NoSourcesError,
   NotFoundError,
   PayloadTooLargeError,
+  parseRetryAfter,
   RateLimitError,
   RequestTimeoutError,
   ShuttingDownError,
