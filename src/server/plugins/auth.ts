@@ -41,6 +41,7 @@ export function registerAuth(
   config: ServerConfig,
   guardedPaths: readonly string[],
 ): void {
+  const guarded = new Set(guardedPaths);
   const checkKey = config.apiKeys ? createKeyChecker(config.apiKeys) : undefined;
   const authenticate = async (request: FastifyRequest) => {
     const key = readBearerKey(request.headers.authorization);
@@ -53,7 +54,7 @@ export function registerAuth(
   };
 
   app.addHook("onRoute", (route) => {
-    if (guardedPaths.includes(route.url) || (checkKey && route.url === "/openapi.json")) {
+    if (guarded.has(route.url) || (checkKey && route.url === "/openapi.json")) {
       const existing = route.onRequest ? [route.onRequest].flat() : [];
       route.onRequest = [...existing, authenticate];
     }
