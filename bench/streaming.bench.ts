@@ -1,6 +1,6 @@
 // Streaming create against the plain one: a gateway streams 5 equal claims at a fixed token rate, and the
 // caller measures when the first verified claim and the result arrive, with and without `"stream": true`.
-// Gateway, service and caller share this process (and its clock), so the service's added latency per event
+// ModelBackend, service and caller share this process (and its clock), so the service's added latency per event
 // is measured directly: from the gateway writing the chunk that closes a claim's object to the caller
 // reading that claim's event. Sharing one event loop makes that figure an upper bound.
 

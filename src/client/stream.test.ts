@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../errors/service-error.js";
 import { createLocalModel } from "../models/local/local-model.js";
-import type { Gateway } from "../models/types.js";
+import type { ModelBackend } from "../models/types.js";
 import { sampleQuestion, sampleSources } from "../sample.js";
 import { createApp } from "../server/app.js";
 import { defaultServerConfig } from "../server/config.js";
@@ -16,7 +16,7 @@ import { Verified } from "./verified.js";
 
 const local = createLocalModel();
 /** `local` is the local model; `liar` streams one invented claim; `refused` fails before any text. */
-const gateway: Gateway = {
+const gateway: ModelBackend = {
   async generate(request) {
     if (request.model === "refused") throw new ServiceError("invalid_key");
     if (request.model === "liar") {

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../errors/service-error.js";
-import type { Gateway, GenerateRequest, GenerateResult } from "../models/types.js";
+import type { GenerateRequest, GenerateResult, ModelBackend } from "../models/types.js";
 import { createApp } from "../server/app.js";
 import { defaultServerConfig } from "../server/config.js";
 import {
@@ -41,7 +41,7 @@ const gatewayCalls: GenerateRequest[] = [];
  * `scripted`: claims every source's first sentence, plus one invented claim; a user message containing
  * "garble" gets unparseable output. `liar`: only invented claims. Other ids fail as their names say.
  */
-const gateway: Gateway = {
+const gateway: ModelBackend = {
   async generate(request) {
     gatewayCalls.push(request);
     const { task } = request;

@@ -1,7 +1,7 @@
 import { createLocalModel } from "./local/index.js";
 import { createOpenAIChatGateway } from "./openai/index.js";
 import { createModelRouter } from "./router.js";
-import type { Gateway } from "./types.js";
+import type { ModelBackend } from "./types.js";
 
 /** Where the remote models are: an OpenAI-compatible gateway, or none (the local model only). */
 export interface ModelBackendSettings {
@@ -12,7 +12,7 @@ export interface ModelBackendSettings {
 }
 
 /** The model backends of one process: the local model, and the OpenAI-compatible gateway when configured. */
-export function createModelBackend(settings: ModelBackendSettings): Gateway {
+export function createModelBackend(settings: ModelBackendSettings): ModelBackend {
   const remote =
     settings.gatewayURL === undefined
       ? undefined

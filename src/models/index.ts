@@ -1,3 +1,3 @@
 export { createModelBackend, type ModelBackendSettings } from "./create-model.js";
 export { maskSecrets } from "./openai/index.js";
-export type { ChatMessage, Gateway, GenerateRequest, GenerateStream, TokenUsage } from "./types.js";
+export type { ChatMessage, GenerateRequest, GenerateStream, ModelBackend, TokenUsage } from "./types.js";

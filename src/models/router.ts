@@ -1,11 +1,14 @@
 import { ServiceError } from "../errors/index.js";
-import type { Gateway } from "./types.js";
+import type { ModelBackend } from "./types.js";
 
 /** The model id of the built-in local model. */
 export const localModelId = "local";
 
 /** Sends `local` to the built-in model and every other id to the gateway, or fails with `model_not_found`. */
-export function createModelRouter(backends: { local: Gateway; remote?: Gateway | undefined }): Gateway {
+export function createModelRouter(backends: {
+  local: ModelBackend;
+  remote?: ModelBackend | undefined;
+}): ModelBackend {
   return {
     generate(request) {
       if (request.model === localModelId) return backends.local.generate(request);

@@ -59,7 +59,10 @@ export interface GenerateResult {
   invalidUsage?: string[] | undefined;
 }
 
-/** A model backend: the OpenAI-compatible gateway adapter, the local model, or a router over both. */
-export interface Gateway {
+/**
+ * Anything that answers a model call: the OpenAI-compatible gateway adapter (a remote gateway), the built-in
+ * local model, or the router over both. "Gateway" names only the remote kind.
+ */
+export interface ModelBackend {
   generate(request: GenerateRequest): Promise<GenerateResult>;
 }

@@ -9,7 +9,7 @@ import Fastify, {
   LogController,
 } from "fastify";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
-import { type Gateway, maskSecrets } from "../models/index.js";
+import { type ModelBackend, maskSecrets } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError, writeClientError } from "./errors.js";
@@ -36,7 +36,7 @@ import { evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-bod
 
 /** Options for building the app. */
 export interface CreateAppOptions {
-  gateway: Gateway;
+  gateway: ModelBackend;
   config: ServerConfig;
   newId?: AppDeps["newId"];
   now?: AppDeps["now"];

@@ -4,7 +4,7 @@ import {
   DEFAULT_SOURCES_BUDGET,
   DEFAULT_STREAM_HEARTBEAT_MS,
 } from "../limits.js";
-import type { Gateway } from "../models/index.js";
+import type { ModelBackend } from "../models/index.js";
 
 /** Everything the app needs to know about its deployment; built from flags and environment by `serve`. */
 export interface ServerConfig {
@@ -35,7 +35,7 @@ export const defaultStreamHeartbeatMs = DEFAULT_STREAM_HEARTBEAT_MS;
 /** What the app is built from; tests pass a scripted gateway and fixed ids. */
 export interface AppDeps {
   /** Routes `local` and gateway models (see createModelRouter). */
-  gateway: Gateway;
+  gateway: ModelBackend;
   config: ServerConfig;
   newId: (prefix: "vfd" | "ext") => string;
   now: () => number;

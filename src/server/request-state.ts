@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../errors/index.js";
-import type { Gateway } from "../models/index.js";
+import type { ModelBackend } from "../models/index.js";
 import type { OperationContext } from "../service/index.js";
 import type { ServerConfig } from "./config.js";
 import { createTimedGateway, type TimedGateway, traceHeadersOf } from "./plugins/index.js";
@@ -41,7 +41,7 @@ export function newRequestState(): RequestState {
 export function operationContext(
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: { gateway: Gateway; config: ServerConfig; now: () => number },
+  deps: { gateway: ModelBackend; config: ServerConfig; now: () => number },
 ): OperationContext {
   const timedGateway = createTimedGateway(deps.gateway, deps.now);
   request.verified.timedGateway = timedGateway;
@@ -54,7 +54,7 @@ export function operationContext(
       controller.abort(new ServiceError("gateway_error", "The caller disconnected."));
   });
   const traceHeaders = traceHeadersOf(request.headers);
-  const gateway: Gateway =
+  const gateway: ModelBackend =
     Object.keys(traceHeaders).length === 0
       ? timedGateway
       : {

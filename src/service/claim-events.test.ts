@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Source } from "../core/types.js";
-import type { Gateway, GenerateRequest } from "../models/types.js";
+import type { GenerateRequest, ModelBackend } from "../models/types.js";
 import type { CreateProgress } from "./claim-events.js";
 import { type CreateInput, createVerified } from "./create.js";
 
@@ -24,7 +24,7 @@ const quotes = [
 ];
 
 /** A gateway that replies `contents` in turn, handing each to a stream in the pieces `cut` makes. */
-function cutGateway(contents: string[], cut: (content: string) => string[]): Gateway {
+function cutGateway(contents: string[], cut: (content: string) => string[]): ModelBackend {
   let call = 0;
   return {
     async generate(request: GenerateRequest) {
@@ -60,7 +60,7 @@ async function both(
   cut: (content: string) => string[],
   extra: Partial<CreateInput> = {},
 ) {
-  const context = (gateway: Gateway) => ({ gateway, apiKey: undefined, sourcesBudget: 100_000 });
+  const context = (gateway: ModelBackend) => ({ gateway, apiKey: undefined, sourcesBudget: 100_000 });
   const plain = await settle(createVerified(input(extra), context(cutGateway(contents, (text) => [text]))));
   const events: CreateProgress[] = [];
   let opened = 0;

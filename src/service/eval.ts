@@ -7,7 +7,7 @@ import {
   type Source,
 } from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
-import type { ChatMessage, Gateway } from "../models/index.js";
+import type { ChatMessage, ModelBackend } from "../models/index.js";
 import { type CreateOutcome, createVerified } from "./create.js";
 import type { OperationContext } from "./operation-context.js";
 import { emptyUsage } from "./usage.js";
@@ -43,7 +43,7 @@ export const batchFatal: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "model_not_found",
 ]);
 
-function limitGateway(gateway: Gateway, concurrency: number): Gateway {
+function limitGateway(gateway: ModelBackend, concurrency: number): ModelBackend {
   const limit = pLimit(concurrency);
   return { generate: (request) => limit(() => gateway.generate(request)) };
 }

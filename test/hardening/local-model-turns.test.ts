@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelBackend } from "../../src/models/create-model.js";
-import type { Gateway } from "../../src/models/types.js";
+import type { ModelBackend } from "../../src/models/types.js";
 import { createApp } from "../../src/server/app.js";
 import { defaultServerConfig } from "../../src/server/config.js";
 import { createRawClient, jsonPost, type RawClient } from "./raw-client.js";
@@ -20,7 +20,7 @@ let localCallsUnderWay = 0;
 
 beforeAll(async () => {
   const engine = createModelBackend({ gatewayURL: undefined, gatewayHeaders: {}, gatewayTimeoutMs: 5_000 });
-  const observed: Gateway = {
+  const observed: ModelBackend = {
     async generate(request) {
       localCallsUnderWay += 1;
       try {

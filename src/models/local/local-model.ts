@@ -1,4 +1,4 @@
-import type { ChatMessage, Gateway, GenerateRequest, GenerateTask, TokenUsage } from "../types.js";
+import type { ChatMessage, GenerateRequest, GenerateTask, ModelBackend, TokenUsage } from "../types.js";
 import { claimSentenceSteps } from "./claim-sentences.js";
 import { fieldValueSteps } from "./field-values.js";
 import { runStepsYielding, yieldToEventLoop } from "./run-steps.js";
@@ -16,7 +16,7 @@ const QUESTION_PREVIEW_LENGTH = 120;
  * that it answers only from the sources. Its output follows the model output contract exactly, so the
  * service checks it like any other model's.
  */
-export function createLocalModel(): Gateway {
+export function createLocalModel(): ModelBackend {
   return {
     async generate(request: GenerateRequest) {
       request.signal?.throwIfAborted();

@@ -1,7 +1,7 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
-import type { Gateway, GenerateRequest, GenerateResult, GenerateStream } from "../types.js";
+import type { GenerateRequest, GenerateResult, GenerateStream, ModelBackend } from "../types.js";
 import { parseChatCompletion } from "./completion.js";
 import { readCompletionStream } from "./completion-stream.js";
 import { type GatewayFailure, mapGatewayError } from "./error-mapping.js";
@@ -63,12 +63,13 @@ interface StreamingCall {
 const streamRefusal = /\bstream(ing)?\b/i;
 
 /**
- * A `Gateway` that speaks OpenAI Chat Completions to `{baseURL}/chat/completions` over `fetch`. It retries
+ * A `ModelBackend` that speaks OpenAI Chat Completions to `{baseURL}/chat/completions` over a pooled node:http
+ * transport (or any injected `GatewayTransport`, such as the fetch one). It retries
  * transient failures with backoff, falls back from `json_schema` to `json_object` to no `response_format`
  * when a gateway refuses one (remembered per model), caps the response size, and throws `ServiceError`s
  * whose messages never echo a key. A caller abort rejects with the signal's reason.
  */
-export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Gateway {
+export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): ModelBackend {
   const url = completionsURL(options.baseURL);
   const timeoutMs = options.timeoutMs;
   const maxRetries = options.maxRetries ?? 2;

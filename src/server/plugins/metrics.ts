@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { ServiceError } from "../../errors/index.js";
-import type { Gateway } from "../../models/index.js";
+import type { ModelBackend } from "../../models/index.js";
 import { createKeyChecker, readBearerKey } from "./auth.js";
 
 // Prometheus metrics of one app: HTTP requests, gateway calls, and groundedness (claims, coverage,
@@ -40,7 +40,7 @@ function modelLabeler(): (model: string) => string {
 export interface ServiceMetrics {
   registry: Registry;
   /** Wraps the app's gateway so every model call is counted and timed, by model and outcome. */
-  instrumentGateway(gateway: Gateway): Gateway;
+  instrumentGateway(gateway: ModelBackend): ModelBackend;
 }
 
 /** Creates the registry (with Node process metrics) and the service's metrics in it. */

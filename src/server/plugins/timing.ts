@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { Gateway } from "../../models/index.js";
+import type { ModelBackend } from "../../models/index.js";
 
 /** A gateway that measures the wall time during which at least one of its calls was in flight. */
-export interface TimedGateway extends Gateway {
+export interface TimedGateway extends ModelBackend {
   gatewayMs(): number;
   /** Calls that returned a completion, for the log line of a request that failed after making some. */
   modelCalls(): number;
@@ -11,7 +11,7 @@ export interface TimedGateway extends Gateway {
 }
 
 /** Wraps a gateway for one request, for the `Server-Timing` split between gateway and service time. */
-export function createTimedGateway(gateway: Gateway, now: () => number): TimedGateway {
+export function createTimedGateway(gateway: ModelBackend, now: () => number): TimedGateway {
   let inFlight = 0;
   let since = 0;
   let total = 0;
