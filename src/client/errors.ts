@@ -1,4 +1,5 @@
 import type { ErrorType } from "../errors/index.js";
+import { isRecord } from "../util.js";
 import type { UnsupportedClaim } from "./types.js";
 
 /** What every client error carries. */
@@ -244,8 +245,4 @@ function describeBareResponse(status: number, bodyText: string): string {
   return excerpt === ""
     ? `The service answered HTTP ${status} with no error body.`
     : `The service answered HTTP ${status} without a JSON error body: ${excerpt}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -73,6 +73,7 @@ describe("the verified/client entry point", () => {
         expect([
           { specifier: "../errors/index.js", typeOnly: true },
           { specifier: "../limits.js", typeOnly: false },
+          { specifier: "../util.js", typeOnly: false },
           { specifier: "../core/index.js", typeOnly: false },
         ]).toContainEqual({ specifier, typeOnly });
     }

@@ -1,5 +1,6 @@
 import type { CandidateClaim, CandidateField } from "../core/index.js";
 import { quoteRequestText } from "../errors/index.js";
+import { isRecord } from "../util.js";
 
 // The model output contract (documented in the README): what create and extract expect a model to return.
 
@@ -50,10 +51,6 @@ export function fieldsOutputSchema(names: readonly string[]): Record<string, unk
 
 /** Parsed model output, or why it has the wrong shape. */
 export type ShapeCheck<T> = { ok: true; value: T } | { ok: false; error: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Checks `{"claims": [{claim, quote, source}]}`; each claim needs string `quote` and `source`. */
 export function readClaimsOutput(value: unknown): ShapeCheck<CandidateClaim[]> {

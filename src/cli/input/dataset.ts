@@ -1,6 +1,7 @@
 import { extname } from "node:path";
 import type { EvalAllCase } from "../../client/index.js";
 import { findDuplicateSourceId } from "../../service/index.js";
+import { isRecord } from "../../util.js";
 import { compileValidator, EvalCaseSchema } from "../../wire/index.js";
 import { CliInputError, jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";
 
@@ -92,8 +93,4 @@ function pickKeys(list: unknown, keys: readonly string[]): unknown {
       ? Object.fromEntries(keys.filter((key) => key in item).map((key) => [key, item[key]]))
       : item,
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { basename, extname } from "node:path";
 import type { Source } from "../../client/index.js";
+import { isRecord } from "../../util.js";
 import { CliInputError, jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";
 
 /**
@@ -85,8 +86,4 @@ function toSource(value: unknown, where: string): Source {
     throw new CliInputError(`${where}: source ${JSON.stringify(value.id)} needs a "text" that is a string.`);
   }
   return { id: value.id, text: value.text };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import type { UnsupportedClaim } from "../../client/index.js";
+import { isRecord } from "../../util.js";
 import { CliInputError, jsonElementLines, parseJsonDocument, readInputFile } from "../input/index.js";
 import {
   type BaselineCase,
@@ -135,8 +136,4 @@ export function describeRegressionGate(comparison: BaselineComparison | undefine
     return undefined;
   const cases = comparison.regressed === 1 ? "1 case" : `${comparison.regressed} cases`;
   return `${cases} regressed by more than ${comparison.tolerance} against the baseline`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import { createParser } from "eventsource-parser";
+import { isRecord } from "../../util.js";
 import type { GenerateResult } from "../types.js";
 import { partText, usageOf } from "./completion.js";
 
@@ -120,8 +121,4 @@ function deltaText(delta: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map(partText).join("");
   return "";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

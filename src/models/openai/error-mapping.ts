@@ -1,4 +1,5 @@
 import { ServiceError } from "../../errors/index.js";
+import { isRecord } from "../../util.js";
 import { maskSecrets } from "./masking.js";
 import { parseRetryAfter } from "./timing.js";
 
@@ -247,8 +248,4 @@ function textOf(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
