@@ -335,7 +335,11 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     expect(sent.model).toBe("local");
     // The dataset's ids stay in the page; the service gets only {messages, sources}.
     expect(sent.cases).toEqual(cases.map(({ messages, sources }) => ({ messages, sources })));
-    const result = (await response.json()) as {
+    // The page pages through the client's evalAll, which streams each page so progress moves case by case;
+    // the result is the stream's `done` event.
+    expect((sent as { stream?: boolean }).stream).toBe(true);
+    const done = /^event: done\ndata: (.*)$/m.exec(await response.text());
+    const result = JSON.parse(done?.[1] ?? "null") as {
       aggregate: { n: number; coverage_mean: number; errored: number };
       cases: { coverage: number; error?: unknown }[];
     };
@@ -535,7 +539,8 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
       small.waitForResponse(isPost("/v1/verified/eval")),
       small.click("#eval-sample"),
     ]);
-    const sample = (await evaluation.json()) as { cases: unknown[] };
+    const done = /^event: done\ndata: (.*)$/m.exec(await evaluation.text());
+    const sample = JSON.parse(done?.[1] ?? "null") as { cases: unknown[] };
     await small.locator(".bars").waitFor();
     await expect(small.locator(".bars .bar").count()).resolves.toBe(sample.cases.length);
     expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
