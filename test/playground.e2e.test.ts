@@ -515,6 +515,27 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     }
   });
 
+  it("streams the sample Ask when asked to: claims arrive as events, then the result shows the done event", async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.fill("#api-key", apiKey);
+    await page.locator(".options summary").first().click();
+    await page.check("#ask-stream");
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-sample"),
+    ]);
+    expect(response.status()).toBe(200);
+    expect((response.request().postDataJSON() as { stream?: boolean }).stream).toBe(true);
+    const text = await response.text();
+    expect(text).toMatch(/^event: claim$/m);
+    const done = /^event: done\ndata: (.*)$/m.exec(text);
+    const result = JSON.parse(done?.[1] ?? "null") as { citations: Citation[] };
+    expect(result.citations.length).toBeGreaterThan(0);
+    await page.locator(".answer .chip").first().waitFor();
+    await expect(page.locator(".answer .chip").count()).resolves.toBe(result.citations.length);
+    await page.uncheck("#ask-stream");
+  });
+
   it("is readable at 360 px wide in dark mode", async () => {
     const narrow = await browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme: "dark" });
     const small = await narrow.newPage();
