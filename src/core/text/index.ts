@@ -1,3 +1,7 @@
+// Text primitives of the core, once: characters (word/whitespace classes, folding, surrogates), lenient
+// tokens (the units lenient matching and the number checks compare) and words (the search terms of the local
+// model: UAX #29 word rules, CJK bigrams). Tokens and words differ on purpose (`don't` is one word but two
+// tokens); both live here so that nothing else tokenizes text on its own.
 export { codePointBefore, isWhitespaceChar, isWordChar, splitsSurrogatePair, wordEnd } from "./characters.js";
 export { searchIds, searchString } from "./linear-search.js";
 export { type LenientToken, tokenizeLenient } from "./tokens.js";
