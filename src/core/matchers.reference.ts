@@ -2,7 +2,16 @@
 // the linear engine must agree with (see linear-matching.test.ts). Not imported by any production module.
 
 import type { FoundNumber } from "./numbers/index.js";
-import type { LabelEntry, LabelIndex, LabelOccurrence, TableBinding } from "./tables/index.js";
+import {
+  endsWord,
+  type LabelEntry,
+  type LabelIndex,
+  type LabelOccurrence,
+  standsApart,
+  startsWord,
+  type TableBinding,
+} from "./tables/index.js";
+
 import {
   codePointBefore,
   isWhitespaceChar,
@@ -147,42 +156,8 @@ function referenceLenientIndex(text: string): ReferenceLenientIndex {
 }
 
 // --- find-named-labels.ts
-function isDigit(text: string, index: number): boolean {
-  const code = text.charCodeAt(index);
-  return code >= 48 && code <= 57;
-}
-
-function isNumberSeparator(text: string, index: number): boolean {
-  const code = text.charCodeAt(index);
-  return code === 44 || code === 46;
-}
-
-// Word boundaries follow the lenient tokens: `.` or `,` between two digits is inside a number, so the
-// label `5` is not named by `2.5` and `234` is not named by `1,234`.
-function startsWord(folded: string, start: number): boolean {
-  if (!isWordChar(folded.codePointAt(start))) return true;
-  if (isWordChar(codePointBefore(folded, start))) return false;
-  return !(isDigit(folded, start) && isNumberSeparator(folded, start - 1) && isDigit(folded, start - 2));
-}
-
-function endsWord(folded: string, end: number): boolean {
-  if (!isWordChar(codePointBefore(folded, end))) return true;
-  if (isWordChar(folded.codePointAt(end))) return false;
-  return !(isDigit(folded, end - 1) && isNumberSeparator(folded, end) && isDigit(folded, end + 1));
-}
-
-// A symbol-only label (`$`, `%`) beside a number is that number's unit (`$1,910`, `12 %`, `$ (9,688)`),
-// not a name: otherwise every `$29` of a claim would name a `$` column. Spaces, signs and parentheses
-// belong to the number's spelling, so they are skipped to find the neighbour.
-const SPELLING = new Set([" ", "(", ")", "+", "-", "\u2212"]);
-
-function standsApart(folded: string, start: number, end: number): boolean {
-  let before = start - 1;
-  while (before >= 0 && SPELLING.has(folded.charAt(before))) before -= 1;
-  let after = end;
-  while (after < folded.length && SPELLING.has(folded.charAt(after))) after += 1;
-  return !isDigit(folded, before) && !isDigit(folded, after);
-}
+// The word-boundary and unit rules are shared with the engine (they are O(1) checks, not the search
+// under test), so the two differ only in how they find candidate mentions.
 
 function collect(
   folded: string,

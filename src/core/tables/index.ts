@@ -1,5 +1,5 @@
 export type { LabelEntry, LabelIndex } from "./label-index.js";
 export { type MarkdownTable, parseMarkdownTables, type TableCell } from "./markdown-tables.js";
-export type { LabelOccurrence } from "./named-labels.js";
+export { endsWord, type LabelOccurrence, standsApart, startsWord } from "./named-labels.js";
 export type { TableBinding } from "./row-binding.js";
 export { checkRowNumbers } from "./row-check.js";

@@ -24,13 +24,15 @@ function isNumberSeparator(text: string, index: number): boolean {
 
 // Word boundaries follow the lenient tokens: `.` or `,` between two digits is inside a number, so the
 // label `5` is not named by `2.5` and `234` is not named by `1,234`.
-function startsWord(folded: string, start: number): boolean {
+/** True when a label mention may start at `start` of the folded claim (a word boundary, not inside a number). */
+export function startsWord(folded: string, start: number): boolean {
   if (!isWordChar(folded.codePointAt(start))) return true;
   if (isWordChar(codePointBefore(folded, start))) return false;
   return !(isDigit(folded, start) && isNumberSeparator(folded, start - 1) && isDigit(folded, start - 2));
 }
 
-function endsWord(folded: string, end: number): boolean {
+/** True when a label mention may end at `end` of the folded claim. */
+export function endsWord(folded: string, end: number): boolean {
   if (!isWordChar(codePointBefore(folded, end))) return true;
   if (isWordChar(folded.codePointAt(end))) return false;
   return !(isDigit(folded, end - 1) && isNumberSeparator(folded, end) && isDigit(folded, end + 1));
@@ -41,7 +43,8 @@ function endsWord(folded: string, end: number): boolean {
 // belong to the number's spelling, so they are skipped to find the neighbour.
 const SPELLING = new Set([" ", "(", ")", "+", "-", "\u2212"]);
 
-function standsApart(folded: string, start: number, end: number): boolean {
+/** True when a symbol-only label at `[start, end)` is not the unit of a neighbouring number. */
+export function standsApart(folded: string, start: number, end: number): boolean {
   let before = start - 1;
   while (before >= 0 && SPELLING.has(folded.charAt(before))) before -= 1;
   let after = end;
