@@ -100,8 +100,17 @@ export default async function run(): Promise<void> {
         if (grounded) kept[index] = (kept[index] as number) + 1;
         if (verbose && mode === "row" && slice.keepIsRight !== undefined && grounded !== slice.keepIsRight) {
           const claim = each.claims[0];
+          const verdict = verdicts[0];
+          const why = verdict !== undefined && !verdict.grounded ? verdict.unsupported.detail : undefined;
+          const checked =
+            why === undefined
+              ? ""
+              : `\n    ${why.number} checked against ${why.checked}: ${
+                  why.cells?.map((cell) => `[${cell.row} / ${cell.column}: ${cell.text}]`).join(" ") ??
+                  why.text
+                }`;
           misses.push(
-            `  ${slice.keepIsRight ? "dropped" : "kept"} (${each.id}): ${claim?.claim}\n    quote: ${claim?.quote}`,
+            `  ${slice.keepIsRight ? "dropped" : "kept"} (${each.id}): ${claim?.claim}\n    quote: ${claim?.quote}${checked}`,
           );
         }
       });

@@ -53,3 +53,9 @@ export const MAX_LOCAL_QUESTION_CHARS = 2_000;
 
 /** Characters of an extract field's name and of its description the built-in local model reads. */
 export const MAX_LOCAL_FIELD_TEXT_CHARS = 200;
+
+/** Cells a number-check explanation lists (the cells a failing number was checked against), at most. */
+export const MAX_EXPLAIN_CELLS = 12;
+
+/** Characters of a quoted line or quote a number-check explanation shows, at most. */
+export const MAX_EXPLAIN_TEXT_CHARS = 300;

@@ -9,6 +9,7 @@ export {
   type ClaimVerdict,
   checkNumbers,
   type EvalAggregate,
+  explainNumbers,
   judgeClaims,
   type SourcesInput,
   verifyClaims,

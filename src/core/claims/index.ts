@@ -4,6 +4,7 @@ export {
   assembleClaims,
   type ClaimVerdict,
   checkNumbers,
+  explainNumbers,
   judgeClaims,
   type SourcesInput,
   verifyClaims,

@@ -1,0 +1,159 @@
+import { isWordChar, wordEnd } from "../text/index.js";
+import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
+import type { MarkdownTable } from "./markdown-tables.js";
+import type { LabelOccurrence } from "./named-labels.js";
+
+// Abbreviations and irregular forms seen in headers and in people's wording, as the stem they stand for.
+// Deterministic and small on purpose: a word not listed here is only stemmed.
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ["pts", "point"],
+  ["pt", "point"],
+  ["no.", "number"],
+  ["num", "number"],
+  ["#", "number"],
+  ["gp", "gam play"],
+  ["att", "attend"],
+  ["avg", "averag"],
+  ["ave", "averag"],
+  ["pct", "percent"],
+  ["yds", "yard"],
+  ["yd", "yard"],
+  ["pos", "position"],
+  ["won", "win"],
+  ["pld", "play"],
+  ["apps", "appear"],
+  ["pop", "population"],
+]);
+
+// One suffix goes, longest first, then a final `e`: `attendance`, `attended` → `attend`; `scored`,
+// `scores`, `score` → `scor`; `weighed`, `weight` → `weigh`. Stems shorter than three letters stay whole.
+const SUFFIXES = ["ances", "ences", "ance", "ence", "ings", "ing", "ies", "ed", "es", "s"];
+
+/** The stem of a folded word: an abbreviation's meaning, else the word without its inflection. */
+export function stemWord(word: string): string {
+  const known = ABBREVIATIONS.get(word);
+  if (known !== undefined) return known;
+  let stem = word.endsWith("'s") ? word.slice(0, -2) : word;
+  for (const suffix of SUFFIXES) {
+    if (stem.endsWith(suffix) && stem.length - suffix.length >= 3 && !stem.endsWith(`s${suffix}`)) {
+      stem = stem.slice(0, -suffix.length);
+      break;
+    }
+  }
+  if (stem.endsWith("ght")) stem = stem.slice(0, -1);
+  if (stem.endsWith("e") && stem.length > 3) stem = stem.slice(0, -1);
+  return stem;
+}
+
+/** A column header by the stems of its words: `games played` → `gam play`. */
+export interface HeaderStems {
+  /** Column lists by stem sequence (words joined by one space), per table. */
+  byStems: Map<string, { table: number; columns: number[] }[]>;
+}
+
+/** Headers are matched over at most this many claim words: a constant, so finding them stays linear. */
+export const HEADER_STEM_WORDS = 3;
+
+interface Word {
+  start: number;
+  end: number;
+  stem: string;
+}
+
+// The words of folded text with their stems; `no.` keeps its dot (it is the abbreviation of number, and
+// `no` alone is a word), and `#` is a word of its own.
+function stemmedWords(folded: string): Word[] {
+  const words: Word[] = [];
+  let at = 0;
+  while (at < folded.length) {
+    if (folded.charCodeAt(at) === 35) {
+      words.push({ start: at, end: at + 1, stem: stemWord("#") });
+      at += 1;
+      continue;
+    }
+    const end = wordEnd(folded, at);
+    if (end === at) {
+      at += 1;
+      continue;
+    }
+    let wordText = folded.slice(at, end);
+    let wordEndAt = end;
+    if (wordText === "no" && folded.charCodeAt(end) === 46) {
+      wordText = "no.";
+      wordEndAt = end + 1;
+    } else if (
+      folded.charCodeAt(end) === 39 &&
+      folded.charCodeAt(end + 1) === 115 &&
+      !isWordChar(folded.codePointAt(end + 2))
+    ) {
+      wordText += "'s";
+      wordEndAt = end + 2;
+    }
+    words.push({ start: at, end: wordEndAt, stem: stemWord(wordText) });
+    at = wordEndAt;
+  }
+  return words;
+}
+
+function stemKey(text: string): string {
+  return stemmedWords(foldLabelText(text))
+    .map((word) => word.stem)
+    .join(" ");
+}
+
+/** Indexes the column headers of `tables` by stems (and without a trailing parenthetical). */
+export function buildHeaderStems(tables: readonly MarkdownTable[]): HeaderStems {
+  const byStems: HeaderStems["byStems"] = new Map();
+  tables.forEach((table, tableIndex) => {
+    table.header.forEach((cell, column) => {
+      const shorter = stripTrailingParenthetical(cell.text);
+      for (const text of shorter === null ? [cell.text] : [cell.text, shorter]) {
+        const key = stemKey(text);
+        if (key === "" || key.split(" ").length > HEADER_STEM_WORDS) continue;
+        let list = byStems.get(key);
+        if (list === undefined) {
+          list = [];
+          byStems.set(key, list);
+        }
+        const last = list[list.length - 1];
+        if (last !== undefined && last.table === tableIndex) {
+          if (!last.columns.includes(column)) last.columns.push(column);
+        } else list.push({ table: tableIndex, columns: [column] });
+      }
+    });
+  });
+  return { byStems };
+}
+
+/**
+ * The column headers a folded claim names by inflection or abbreviation (`weighed` for `weight`, `pts`
+ * for `points`), longest first at each word, as column-only occurrences in claim order. Each claim word
+ * starts at most `HEADER_STEM_WORDS` look-ups, so this is linear in the claim.
+ */
+export function findHeaderStems(folded: string, stems: HeaderStems): LabelOccurrence[] {
+  const found: LabelOccurrence[] = [];
+  if (stems.byStems.size === 0) return found;
+  const words = stemmedWords(folded);
+  for (let first = 0; first < words.length; ) {
+    let taken = 0;
+    for (
+      let count = Math.min(HEADER_STEM_WORDS, words.length - first);
+      count >= 1 && taken === 0;
+      count -= 1
+    ) {
+      let key = "";
+      for (let index = first; index < first + count; index += 1) {
+        key += index === first ? (words[index] as Word).stem : ` ${(words[index] as Word).stem}`;
+      }
+      const named = stems.byStems.get(key);
+      if (named === undefined) continue;
+      const start = (words[first] as Word).start;
+      const end = (words[first + count - 1] as Word).end;
+      for (const each of named)
+        found.push({ start, end, table: each.table, rows: [], columns: each.columns });
+      taken = count;
+    }
+    first += Math.max(1, taken);
+  }
+  return found;
+}
