@@ -34,7 +34,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "a JSON document {sources, claims | fields, mode?, check_numbers?}; stdin when absent",
     )
     .option("--jsonl", "read one document per line and write one result per line")
-    .action(async (file: string | undefined, options: { jsonl?: boolean }) => {
+    .option(
+      "--explain",
+      "keep each dropped claim's `detail` (the number that failed and the cells or line it was checked against) and describe it on stderr",
+    )
+    .action(async (file: string | undefined, options: { jsonl?: boolean; explain?: boolean }) => {
       exitCode = await runCheckCommand(file, options, io);
     });
 

@@ -58,6 +58,7 @@ export type {
   ExtractSchema,
   MatchMode,
   Message,
+  NumberMiss,
   Range,
   RequestOptions,
   Source,

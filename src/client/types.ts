@@ -5,8 +5,11 @@
 /** How a quote is compared with a source: `strict` is boundary-exact, `lenient` tolerates punctuation and case. */
 export type MatchMode = "strict" | "lenient";
 
-/** The `checkNumbers` option: off, anywhere in the cited source (`true` or `"source"`), or bound to the table row. */
-export type CheckNumbers = boolean | "source" | "row";
+/**
+ * The `checkNumbers` option: off, anywhere in the cited source (`true` or `"source"`), bound to the table
+ * row, or in the claim's own quote.
+ */
+export type CheckNumbers = boolean | "source" | "row" | "quote";
 
 /** `[start, end)` in UTF-16 code units into a source's original text. */
 export type Range = [start: number, end: number];
@@ -38,6 +41,16 @@ export type UnsupportedReason = "quote_not_found" | "unknown_source" | "number_n
 export interface UnsupportedClaim {
   claim: string;
   reason: UnsupportedReason;
+  /** With `number_not_found`: the number that failed and what it was checked against. */
+  detail?: NumberMiss;
+}
+
+/** Why a number check dropped a claim: the failing number and the cells, line, quote or source checked. */
+export interface NumberMiss {
+  number: string;
+  checked: "cells" | "line" | "quote" | "source";
+  cells?: { row: string; column: string; text: string }[];
+  text?: string;
 }
 
 /** Token and call counts of a create or extract request. */

@@ -8,6 +8,7 @@ export {
   type CaseScore,
   type ClaimVerdict,
   checkNumbers,
+  describeNumberMiss,
   type EvalAggregate,
   explainNumbers,
   judgeClaims,

@@ -30,10 +30,13 @@ export const ModeSchema = Type.Union([Type.Literal("strict"), Type.Literal("leni
     "`strict` (default) is boundary-exact; `lenient` compares word tokens, ignoring case and punctuation.",
 });
 
-export const CheckNumbersSchema = Type.Union([Type.Boolean(), Type.Literal("source"), Type.Literal("row")], {
-  description:
-    "Numbers in a claim must appear in its source (`true`/`source`) or in the named table cell (`row`).",
-});
+export const CheckNumbersSchema = Type.Union(
+  [Type.Boolean(), Type.Literal("source"), Type.Literal("row"), Type.Literal("quote")],
+  {
+    description:
+      "Numbers in a claim must appear in its source (`true`/`source`), in the named table cell (`row`) or in the claim's own quote (`quote`).",
+  },
+);
 
 /**
  * Any field name. TypeBox's `Type.String()` record key compiles to `^(.*)$`, whose `.` does not match line
@@ -195,6 +198,26 @@ export const CitationSchema = Type.Object({
   range,
 });
 
+export const NumberMissSchema = Type.Object(
+  {
+    number: Type.String({ description: "The claim's number that failed, as the claim writes it." }),
+    checked: Type.Union([
+      Type.Literal("cells"),
+      Type.Literal("line"),
+      Type.Literal("quote"),
+      Type.Literal("source"),
+    ]),
+    cells: Type.Optional(
+      Type.Array(Type.Object({ row: Type.String(), column: Type.String(), text: Type.String() }), {
+        description:
+          "With `cells`: the table cells (row label, column header, text) the number was checked against.",
+      }),
+    ),
+    text: Type.Optional(Type.String({ description: "With `line` or `quote`: the text checked." })),
+  },
+  { description: "With number_not_found: the number that failed and what it was checked against." },
+);
+
 export const UnsupportedClaimSchema = Type.Object({
   claim: Type.String(),
   reason: Type.Union([
@@ -202,6 +225,7 @@ export const UnsupportedClaimSchema = Type.Object({
     Type.Literal("unknown_source"),
     Type.Literal("number_not_found"),
   ]),
+  detail: Type.Optional(NumberMissSchema),
 });
 
 export const UsageSchema = Type.Object({

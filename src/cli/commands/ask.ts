@@ -20,7 +20,7 @@ export interface AskFlags extends ConnectionFlags {
   source: string[];
   model: string;
   mode?: MatchMode | undefined;
-  checkNumbers?: "source" | "row" | undefined;
+  checkNumbers?: "source" | "row" | "quote" | undefined;
   retry?: number | undefined;
   allowUngrounded?: boolean | undefined;
   json?: boolean | undefined;

@@ -1,4 +1,4 @@
-import { verifyClaims, verifyFields } from "../../core/index.js";
+import { type ClaimsResult, describeNumberMiss, verifyClaims, verifyFields } from "../../core/index.js";
 import { findDuplicateSourceId } from "../../service/index.js";
 import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
 
@@ -14,7 +14,7 @@ export type CheckDocumentOutcome =
  * Checks one parsed document: `{sources, claims, mode?, check_numbers?}` gives the claims result,
  * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones.
  */
-export function checkDocument(document: unknown): CheckDocumentOutcome {
+export function checkDocument(document: unknown, explain = false): CheckDocumentOutcome {
   const isFields =
     typeof document === "object" && document !== null && "fields" in document && !("claims" in document);
   if (isFields) {
@@ -32,7 +32,20 @@ export function checkDocument(document: unknown): CheckDocumentOutcome {
   const duplicate = findDuplicateSourceId(validation.value.sources);
   if (duplicate >= 0) return duplicateError(duplicate);
   const { sources, claims, mode, check_numbers: checkNumbers } = validation.value;
-  return { ok: true, result: verifyClaims(sources, claims, { mode, checkNumbers }) };
+  const result = verifyClaims(sources, claims, { mode, checkNumbers });
+  // Without --explain the result keeps the shape it has always had: the reason code only.
+  if (!explain) result.unsupported = result.unsupported.map(({ claim, reason }) => ({ claim, reason }));
+  return { ok: true, result };
+}
+
+/** One line per claim a number check dropped: the claim and why (`--explain`). */
+export function explainDropped(result: object): string[] {
+  const unsupported = (result as Partial<ClaimsResult>).unsupported ?? [];
+  return unsupported.flatMap((item) =>
+    item.detail === undefined
+      ? []
+      : [`dropped ${JSON.stringify(item.claim)}: ${describeNumberMiss(item.detail)}`],
+  );
 }
 
 function duplicateError(index: number): CheckDocumentOutcome {

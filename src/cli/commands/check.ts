@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { parseJsonDocument } from "../input/index.js";
-import { checkDocument } from "./check-document.js";
+import { checkDocument, explainDropped } from "./check-document.js";
 
 /** Where the command reads and writes; injected so tests can drive it in process. */
 export interface CheckIo {
@@ -14,11 +14,12 @@ export interface CheckIo {
 /** Runs `verified check [FILE] [--jsonl]` and resolves to the exit code (0 ok, 2 on a malformed document). */
 export async function runCheckCommand(
   file: string | undefined,
-  options: { jsonl?: boolean },
+  options: { jsonl?: boolean; explain?: boolean },
   io: CheckIo,
 ): Promise<number> {
   const name = file ?? "stdin";
-  if (options.jsonl) return runJsonl(file, name, io);
+  const explain = options.explain === true;
+  if (options.jsonl) return runJsonl(file, name, io, explain);
   let text: string;
   try {
     text = file === undefined ? await readAll(io.stdin) : readFileSync(file, "utf8");
@@ -33,16 +34,23 @@ export async function runCheckCommand(
     io.stderr.write(`verified check: ${name}: line ${parsed.line}: ${parsed.message}\n`);
     return 2;
   }
-  const outcome = checkDocument(parsed.value);
+  const outcome = checkDocument(parsed.value, explain);
   if (!outcome.ok) {
     io.stderr.write(`verified check: ${name}: line 1: ${outcome.message}\n`);
     return 2;
   }
+  if (explain)
+    for (const line of explainDropped(outcome.result)) io.stderr.write(`verified check: ${name}: ${line}\n`);
   io.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
   return 0;
 }
 
-async function runJsonl(file: string | undefined, name: string, io: CheckIo): Promise<number> {
+async function runJsonl(
+  file: string | undefined,
+  name: string,
+  io: CheckIo,
+  explain: boolean,
+): Promise<number> {
   let input: Readable = io.stdin;
   if (file !== undefined) {
     const { createReadStream } = await import("node:fs");
@@ -56,9 +64,13 @@ async function runJsonl(file: string | undefined, name: string, io: CheckIo): Pr
       if (line.trim() === "") continue;
       const parsed = parseJsonDocument(line, lineNumber);
       const outcome = parsed.ok
-        ? checkDocument(parsed.value)
+        ? checkDocument(parsed.value, explain)
         : { ok: false as const, param: undefined, message: parsed.message };
       if (outcome.ok) {
+        if (explain) {
+          for (const why of explainDropped(outcome.result))
+            io.stderr.write(`verified check: ${name}: line ${lineNumber}: ${why}\n`);
+        }
         io.stdout.write(`${JSON.stringify(outcome.result)}\n`);
         continue;
       }

@@ -1,4 +1,5 @@
 export { aggregateCases, type CaseScore, type EvalAggregate } from "./aggregate.js";
+export { describeNumberMiss } from "./describe-miss.js";
 export {
   addSourceMarker,
   assembleClaims,

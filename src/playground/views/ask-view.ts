@@ -5,8 +5,10 @@ import type {
   MatchMode,
   Message,
   Source,
+  UnsupportedClaim,
   Verified,
 } from "../../client/index.js";
+import { describeNumberMiss } from "../../core/index.js";
 import { h, plural } from "../dom.js";
 
 import { clearError, showError } from "./error-box.js";
@@ -54,6 +56,14 @@ export interface AskView {
 }
 
 /** Wires the Ask tab: the create call and its result with citation chips, dropped claims and coverage. */
+// A dropped claim's reason in words; a number-check miss also names, in its tooltip, the number that
+// failed and the cells or line it was checked against.
+function reasonSpan(item: UnsupportedClaim): HTMLElement {
+  const attributes: Record<string, string> = { class: "reason" };
+  if (item.detail !== undefined) attributes.title = describeNumberMiss(item.detail);
+  return h("span", attributes, `— ${reasonInWords(item.reason)}`);
+}
+
 export function createAskView(elements: AskElements, dependencies: AskDependencies): AskView {
   const { client, sources } = dependencies;
   let contextMessages: Message[] = [];
@@ -72,7 +82,9 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
       mode: dependencies.mode(),
     };
     const checkNumbers = elements.checkNumbers.value;
-    if (checkNumbers === "source" || checkNumbers === "row") request.checkNumbers = checkNumbers;
+    if (checkNumbers === "source" || checkNumbers === "row" || checkNumbers === "quote") {
+      request.checkNumbers = checkNumbers;
+    }
     const retry = elements.retry.valueAsNumber;
     if (Number.isFinite(retry) && retry > 0) request.retry = retry;
     const minCoverage = elements.minCoverage.valueAsNumber;
@@ -160,7 +172,7 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
             "✗ ",
             h("del", {}, event.unsupported.claim),
             " ",
-            h("span", { class: "reason" }, `— ${reasonInWords(event.unsupported.reason)}`),
+            reasonSpan(event.unsupported),
           ),
         );
       }
@@ -244,15 +256,7 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         h(
           "ul",
           { class: "unsupported" },
-          ...result.unsupported.map((item) =>
-            h(
-              "li",
-              {},
-              h("del", {}, item.claim),
-              " ",
-              h("span", { class: "reason" }, `— ${reasonInWords(item.reason)}`),
-            ),
-          ),
+          ...result.unsupported.map((item) => h("li", {}, h("del", {}, item.claim), " ", reasonSpan(item))),
         ),
       );
 
