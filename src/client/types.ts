@@ -80,6 +80,8 @@ export interface CreateParams {
   retry?: number;
   /** Numbers in a claim must appear verbatim in its source (or its table row). Default false. */
   checkNumbers?: CheckNumbers;
+  /** Give each claim the number check dropped a `detail` of why. Default false. */
+  explain?: boolean;
   /** Return a flagged plain answer (`grounded: false`) instead of an `UngroundedError`. Default false. */
   allowUngrounded?: boolean;
   temperature?: number;
@@ -257,6 +259,8 @@ export interface CheckParams {
   /** Default `strict`. */
   mode?: MatchMode;
   checkNumbers?: CheckNumbers;
+  /** Give each claim the number check dropped a `detail` of why. Default false. */
+  explain?: boolean;
 }
 
 /** Result of `check`; no model is called, so usage is zero. */

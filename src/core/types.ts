@@ -66,6 +66,8 @@ export interface UnsupportedClaim {
 export interface ClaimCheckOptions {
   mode?: MatchMode | undefined;
   checkNumbers?: CheckNumbers | undefined;
+  /** Add to each claim a number check dropped the `detail` of why. Default false. */
+  explain?: boolean | undefined;
 }
 
 /** The outcome of checking a list of candidate claims. */

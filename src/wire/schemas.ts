@@ -61,6 +61,11 @@ const retry = Type.Integer({
   description: "Regenerate up to N more times while any claim is unsupported.",
 });
 
+const explain = Type.Boolean({
+  description:
+    "Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against.",
+});
+
 export const CreateRequestSchema = Type.Object(
   {
     model,
@@ -70,6 +75,7 @@ export const CreateRequestSchema = Type.Object(
     min_coverage: Type.Optional(minCoverage),
     retry: Type.Optional(retry),
     check_numbers: Type.Optional(CheckNumbersSchema),
+    explain: Type.Optional(explain),
     allow_ungrounded: Type.Optional(Type.Boolean()),
     temperature: Type.Optional(Type.Number({ minimum: 0, description: "Passed through to the gateway." })),
     max_tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Passed through to the gateway." })),
@@ -149,6 +155,7 @@ const checkFields = {
   claims: Type.Array(CandidateClaimSchema),
   mode: Type.Optional(ModeSchema),
   check_numbers: Type.Optional(CheckNumbersSchema),
+  explain: Type.Optional(explain),
 };
 
 /** A `verified check` document: no bound on claims, since the command owns its process. */

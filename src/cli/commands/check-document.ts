@@ -32,9 +32,11 @@ export function checkDocument(document: unknown, explain = false): CheckDocument
   const duplicate = findDuplicateSourceId(validation.value.sources);
   if (duplicate >= 0) return duplicateError(duplicate);
   const { sources, claims, mode, check_numbers: checkNumbers } = validation.value;
-  const result = verifyClaims(sources, claims, { mode, checkNumbers });
-  // Without --explain the result keeps the shape it has always had: the reason code only.
-  if (!explain) result.unsupported = result.unsupported.map(({ claim, reason }) => ({ claim, reason }));
+  const result = verifyClaims(sources, claims, {
+    mode,
+    checkNumbers,
+    explain: explain || validation.value.explain === true,
+  });
   return { ok: true, result };
 }
 

@@ -54,7 +54,7 @@ export function judgeClaims(
     const range = findQuote(source, quote, mode);
     if (range === null) return reject("quote_not_found");
     const miss = numbersMode === undefined ? null : explainNumbers(claim, source, range, numbersMode);
-    if (miss !== null) return reject("number_not_found", miss);
+    if (miss !== null) return reject("number_not_found", options.explain === true ? miss : undefined);
     const sliced = source.text.slice(range[0], range[1]);
     return { grounded: true, citation: { claim, quote: sliced, source: source.id, range } };
   });

@@ -84,6 +84,8 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     const checkNumbers = elements.checkNumbers.value;
     if (checkNumbers === "source" || checkNumbers === "row" || checkNumbers === "quote") {
       request.checkNumbers = checkNumbers;
+      // The dropped-claim tooltip names the number that failed and what it was checked against.
+      request.explain = true;
     }
     const retry = elements.retry.valueAsNumber;
     if (Number.isFinite(retry) && retry > 0) request.retry = retry;
