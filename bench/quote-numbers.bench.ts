@@ -87,7 +87,7 @@ export default async function run(): Promise<void> {
   const percent = (part: number, whole: number) =>
     whole === 0 ? "n/a" : `${((100 * part) / whole).toFixed(1)}%`;
   console.log(
-    `${lines.length} spans; ${exact} hold a number, ${swapped} of those with another number in their source.\n`,
+    `${lines.length} spans; ${exact} hold a number, ${swapped} of those with another number in their source; ${unquotable} more are cut inside a token (no quote at all).\n`,
   );
   console.log("| mode | exact claims kept | swapped-number claims dropped |");
   console.log("|---|---|---|");
