@@ -95,7 +95,7 @@ export default async function run(): Promise<void> {
     for (const each of slice.cases) {
       const sources = prepareSources(each.sources);
       MODES.forEach((mode, index) => {
-        const verdicts = judgeClaims(sources, each.claims, { checkNumbers: mode });
+        const verdicts = judgeClaims(sources, each.claims, { checkNumbers: mode, explain: true });
         const grounded = verdicts.every((verdict) => verdict.grounded);
         if (grounded) kept[index] = (kept[index] as number) + 1;
         if (verbose && mode === "row" && slice.keepIsRight !== undefined && grounded !== slice.keepIsRight) {

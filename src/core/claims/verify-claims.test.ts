@@ -199,7 +199,7 @@ describe("verifyClaims", () => {
       expected: { text: "", citations: [], unsupported: [], coverage: 0 },
     },
   ])("$name", ({ claims, mode, checkNumbers, expected }) => {
-    expect(verifyClaims(sources, claims, { mode, checkNumbers })).toEqual(expected);
+    expect(verifyClaims(sources, claims, { mode, checkNumbers, explain: true })).toEqual(expected);
   });
 
   it("the source check runs before the quote check", () => {

@@ -2,9 +2,9 @@ import { MAX_EXPLAIN_CELLS, MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
 import { type FoundNumber, findNumbers, type LineNumbers, numbersOnLines } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
-import { buildHeaderStems, findHeaderStems, type HeaderStems } from "./header-words.js";
+import { buildHeaderStems, findHeaderStems, type HeaderStems, valueColumns } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
-import { foldLabelText } from "./label-text.js";
+import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseMarkdownTables } from "./markdown-tables.js";
 import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
@@ -38,7 +38,13 @@ const rowViewOf = memoizePerSource((text): RowView => {
   return {
     text,
     labels: buildLabelIndex(parsed),
-    headers: buildHeaderStems(parsed),
+    headers: buildHeaderStems(
+      parsed.map((table) => ({ header: table.header.map((cell) => foldLabelText(cell.text).trim()) })),
+      (header) => {
+        const shorter = stripTrailingParenthetical(header);
+        return shorter === null ? [] : [shorter];
+      },
+    ),
     tables,
     rowAt,
     lines: new Map(),
@@ -129,73 +135,6 @@ function checkedCells(
   return listed;
 }
 
-// Characters that join numbers into one unit: scores `12 - 0`, times `5:06.72`, ratios `2:1`, twins
-// `18.17 ( 125 )`, sums `70 + 71 = 141`, set scores `6 - 2 , 6 - 0`.
-const UNIT_JOINERS = new Set([" ", "-", "\u2013", "\u2014", "\u2212", ":", "/", "(", ")", "+", "=", ","]);
-
-function joinsUnit(text: string, from: number, to: number): boolean {
-  for (let index = from; index < to; index += 1) if (!UNIT_JOINERS.has(text.charAt(index))) return false;
-  return true;
-}
-
-/**
- * Pairs each named column with the numbers it introduces: the unit right before it (`34 points`), else
- * every value after it up to the next named
- * column (`revenue was 1,250`, `in profit, q3 was 230`, `the score was 12 - 0`); when there is none, the
- * last unit of numbers before it, after the previous named column (`170 is the weight`, `18.17 ( 125 ) points`). Per value, the
- * columns paired with it. One sweep: values and labels are both in claim order.
- */
-function pairColumns(
-  folded: string,
-  values: readonly FoundNumber[],
-  labels: readonly LabelOccurrence[],
-  isColumn: (label: LabelOccurrence) => boolean,
-): number[][] {
-  // unitOf[i]: the index of the first value of value i's unit.
-  const unitOf: number[] = [];
-  values.forEach((value, index) => {
-    const previous = values[index - 1];
-    unitOf.push(
-      previous !== undefined && joinsUnit(folded, previous.end, value.start)
-        ? (unitOf[index - 1] as number)
-        : index,
-    );
-  });
-  const paired: number[][] = values.map(() => []);
-  const columns = labels.filter(isColumn);
-  let value = 0;
-  columns.forEach((column, index) => {
-    while (value < values.length && (values[value] as FoundNumber).start < column.end) value += 1;
-    const next = columns[index + 1];
-    const previous = columns[index - 1];
-    const before = values[value - 1];
-    if (
-      before !== undefined &&
-      joinsUnit(folded, before.end, column.start) &&
-      column.start - before.end <= 2
-    ) {
-      // A number right before the header is its quantity: `34 points`.
-      for (let each = unitOf[value - 1] as number; each < value; each += 1)
-        (paired[each] as number[]).push(...column.columns);
-      return;
-    }
-    let after = value;
-    while (
-      after < values.length &&
-      (next === undefined || (values[after] as FoundNumber).start < next.start)
-    ) {
-      (paired[after] as number[]).push(...column.columns);
-      after += 1;
-    }
-    if (after > value) return;
-    const last = value - 1;
-    if (last < 0 || (previous !== undefined && (values[last] as FoundNumber).start < previous.end)) return;
-    for (let each = unitOf[last] as number; each <= last; each += 1)
-      (paired[each] as number[]).push(...column.columns);
-  });
-  return paired;
-}
-
 function isNumeric(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index += 1) {
     const code = text.charCodeAt(index);
@@ -262,7 +201,8 @@ function namingOccurrences(
       previous.rows.length === 0 &&
       onlyJoiners(folded, previous.end, occurrence.start)
     ) {
-      kept[kept.length - 1] = occurrence;
+      // The header and its number name the row together, so the number is no value.
+      kept[kept.length - 1] = { ...occurrence, start: previous.start };
     } else if (quoteRow >= 0 && occurrence.rows.includes(quoteRow)) {
       kept.push(occurrence);
     }
@@ -332,17 +272,16 @@ export function explainRowNumbers(
     named = true;
     const cells = view.tables[table] as TableNumbers;
     const namedColumns = new Set(binding.columns);
-    const paired = pairColumns(
+    const paired = valueColumns(
       folded,
       binding.valueNumbers,
-      occurrences,
-      (each) => each.columns.length > 0 && namedColumns.has(each.columns[0] as number),
+      occurrences.filter((each) => each.columns.length > 0 && namedColumns.has(each.columns[0] as number)),
     );
     let miss: NumberMiss | null = null;
     for (let index = 0; index < binding.values.length && miss === null; index += 1) {
       let rows = binding.valueRows[index] as readonly number[];
       if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
-      const own = paired[index] as number[];
+      const own = paired[index] as readonly number[];
       if (rows.length === 0) {
         // No row named or quoted: the value may be in any cell of its columns (or of all named columns).
         if (binding.columns.length === 0) continue;

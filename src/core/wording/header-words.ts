@@ -1,7 +1,10 @@
 import { isWordChar, wordEnd } from "../text/index.js";
-import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
-import type { MarkdownTable } from "./markdown-tables.js";
-import type { LabelOccurrence } from "./named-labels.js";
+import type { Mention } from "./mention.js";
+
+/** A table as header stems need it: its header cells' texts, folded (lower case, single spaces). */
+export interface HeaderTexts {
+  header: readonly string[];
+}
 
 // Abbreviations and irregular forms seen in headers and in people's wording, as the stem they stand for.
 // Deterministic and small on purpose: a word not listed here is only stemmed.
@@ -26,8 +29,8 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
 ]);
 
 // One suffix goes, longest first, then a final `e`: `attendance`, `attended` → `attend`; `scored`,
-// `scores`, `score` → `scor`; `weighed`, `weight` → `weigh`. Stems shorter than three letters stay whole.
-const SUFFIXES = ["ances", "ences", "ance", "ence", "ings", "ing", "ies", "ed", "es", "s"];
+// `scores`, `score` → `scor`; `weighed`, `weight` → `weigh`; `highest`, `high` → `high`. Stems shorter than three letters stay whole.
+const SUFFIXES = ["ances", "ences", "ance", "ence", "ings", "ing", "ies", "est", "ed", "es", "s"];
 
 /** The stem of a folded word: an abbreviation's meaning, else the word without its inflection. */
 export function stemWord(word: string): string {
@@ -95,20 +98,25 @@ function stemmedWords(folded: string): Word[] {
   return words;
 }
 
-function stemKey(text: string): string {
-  return stemmedWords(foldLabelText(text))
+function stemKey(folded: string): string {
+  return stemmedWords(folded)
     .map((word) => word.stem)
     .join(" ");
 }
 
-/** Indexes the column headers of `tables` by stems (and without a trailing parenthetical). */
-export function buildHeaderStems(tables: readonly MarkdownTable[]): HeaderStems {
+/**
+ * Indexes the column headers of `tables` by stems. `tables[t].header[c]` is the folded header text, and
+ * `variants` gives other texts the header also stands for (without a trailing parenthetical).
+ */
+export function buildHeaderStems(
+  tables: readonly HeaderTexts[],
+  variants: (header: string) => readonly string[] = () => [],
+): HeaderStems {
   const byStems: HeaderStems["byStems"] = new Map();
   tables.forEach((table, tableIndex) => {
-    table.header.forEach((cell, column) => {
-      const shorter = stripTrailingParenthetical(cell.text);
-      for (const text of shorter === null ? [cell.text] : [cell.text, shorter]) {
-        const key = stemKey(text);
+    table.header.forEach((text, column) => {
+      for (const each of [text, ...variants(text)]) {
+        const key = stemKey(each);
         if (key === "" || key.split(" ").length > HEADER_STEM_WORDS) continue;
         let list = byStems.get(key);
         if (list === undefined) {
@@ -130,8 +138,8 @@ export function buildHeaderStems(tables: readonly MarkdownTable[]): HeaderStems 
  * for `points`), longest first at each word, as column-only occurrences in claim order. Each claim word
  * starts at most `HEADER_STEM_WORDS` look-ups, so this is linear in the claim.
  */
-export function findHeaderStems(folded: string, stems: HeaderStems): LabelOccurrence[] {
-  const found: LabelOccurrence[] = [];
+export function findHeaderStems(folded: string, stems: HeaderStems): Mention[] {
+  const found: Mention[] = [];
   if (stems.byStems.size === 0) return found;
   const words = stemmedWords(folded);
   for (let first = 0; first < words.length; ) {

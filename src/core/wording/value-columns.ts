@@ -1,0 +1,208 @@
+import type { Mention } from "./mention.js";
+
+/** A number of the claim: where its digits are in the folded claim. */
+export interface NumberSpan {
+  start: number;
+  end: number;
+}
+
+// Characters that join numbers into one unit: scores `12 - 0`, times `5:06.72`, ratios `2:1`, twins
+// `18.17 ( 125 )`, sums `70 + 71 = 141`, set scores `6 - 2 , 6 - 0`, dates `12/04/1969`.
+const UNIT_JOINERS = new Set([" ", "-", "\u2013", "\u2014", "\u2212", ":", "/", "(", ")", "+", "=", ","]);
+
+function joinsUnit(text: string, from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) if (!UNIT_JOINERS.has(text.charAt(index))) return false;
+  return true;
+}
+
+/** Per number, the index of the first number of its unit (numbers joined only by unit joiners). */
+export function numberUnits(folded: string, numbers: readonly NumberSpan[]): number[] {
+  const unitOf: number[] = [];
+  numbers.forEach((number, index) => {
+    const previous = numbers[index - 1];
+    const joined = previous !== undefined && joinsUnit(folded, previous.end, number.start);
+    unitOf.push(joined ? (unitOf[index - 1] as number) : index);
+  });
+  return unitOf;
+}
+
+// True when `text[from, to)` holds only digits, spaces, `/` and `-`: the inside of `12/04/1969`.
+function onlyDateJoiners(text: string, from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) {
+    const code = text.charCodeAt(index);
+    if (!((code >= 48 && code <= 57) || code === 32 || code === 47 || code === 45)) return false;
+  }
+  return true;
+}
+
+// Words that may stand between a column and its number with the number still beside it.
+const LINKS = new Set(["was", "is", "of", "on", "were", "in", "at", "for", "the"]);
+
+// True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
+// 1 march 1933`, `points : 12`. Only short spans are read, so this is constant time.
+function besideText(text: string, from: number, to: number): boolean {
+  if (to - from > 8) return false;
+  const words = text
+    .slice(from, to)
+    .split(/[\s:,]+/)
+    .filter((word) => word !== "");
+  return words.length === 0 || (words.length === 1 && LINKS.has(words[0] as string));
+}
+
+const MONTHS = new Set(
+  "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec".split(
+    " ",
+  ),
+);
+
+function isLetter(code: number): boolean {
+  return (code >= 97 && code <= 122) || code > 127;
+}
+
+// Where the word that ends at or before `end` starts (spaces and `,` skipped).
+function wordStartBefore(text: string, end: number): number {
+  let to = end;
+  while (to > 0 && (text.charCodeAt(to - 1) === 32 || text.charCodeAt(to - 1) === 44)) to -= 1;
+  let from = to;
+  while (from > 0 && isLetter(text.charCodeAt(from - 1))) from -= 1;
+  return from;
+}
+
+// The word that ends at or before `end` (skipping spaces and `,`), lower case.
+function wordBefore(text: string, end: number): string {
+  const from = wordStartBefore(text, end);
+  let to = from;
+  while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
+  return text.slice(from, to);
+}
+
+// Words that set a date as the claim's circumstance (`on october 17 , 1965`), not as a stated value.
+const DATE_PREPOSITIONS = new Set(["on", "since", "from", "until", "before", "after", "by", "dated"]);
+
+// The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
+function wordAfter(text: string, start: number): string {
+  let from = start;
+  const ordinal = /^(st|nd|rd|th)\b/.exec(text.slice(from, from + 3));
+  if (ordinal !== null) from += ordinal[0].length;
+  for (let skips = 0; skips < 2; skips += 1) {
+    while (from < text.length && text.charCodeAt(from) === 32) from += 1;
+    if (text.startsWith("of ", from)) from += 3;
+  }
+  let to = from;
+  while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
+  return text.slice(from, to);
+}
+
+/**
+ * Per number, true when it belongs to a date set as the claim's circumstance: after `on`, `since`, `from`,
+ * `until`, `before`, `after`, `by` or `dated`, and next to a month name (`on october 17 , 1965`, `on the
+ * 17th of october`, `on may 18,2011`) or in a unit of three numbers joined by `/` or `-` holding a
+ * four-digit year (`on 12/04/1969`). Such a date identifies the row; it is not a value of a named column.
+ */
+export function dateNumbers(
+  folded: string,
+  numbers: readonly NumberSpan[],
+  unitOf: readonly number[],
+): boolean[] {
+  const inDate = numbers.map((number) => {
+    if (MONTHS.has(wordBefore(folded, number.start))) {
+      return DATE_PREPOSITIONS.has(wordBefore(folded, wordStartBefore(folded, number.start)));
+    }
+    return (
+      MONTHS.has(wordAfter(folded, number.end)) && DATE_PREPOSITIONS.has(wordBefore(folded, number.start))
+    );
+  });
+  numbers.forEach((number, index) => {
+    // The year after `october 17 ,` belongs to the date.
+    if (inDate[index] || index === 0 || !inDate[index - 1]) return;
+    const previous = numbers[index - 1] as NumberSpan;
+    if (
+      unitOf[index] === unitOf[index - 1] &&
+      number.end - number.start === 4 &&
+      previous.end < number.start
+    ) {
+      inDate[index] = true;
+    }
+  });
+  for (let first = 0; first < numbers.length; ) {
+    let last = first;
+    while (last + 1 < numbers.length && unitOf[last + 1] === first) last += 1;
+    if (last - first === 2) {
+      const hasYear = [first, first + 1, last].some((index) => {
+        const number = numbers[index] as NumberSpan;
+        return number.end - number.start === 4;
+      });
+      if (
+        hasYear &&
+        DATE_PREPOSITIONS.has(wordBefore(folded, (numbers[first] as NumberSpan).start)) &&
+        onlyDateJoiners(folded, (numbers[first] as NumberSpan).end, (numbers[last] as NumberSpan).start)
+      ) {
+        for (let index = first; index <= last; index += 1) inDate[index] = true;
+      }
+    }
+    first = last + 1;
+  }
+  return inDate;
+}
+
+/**
+ * Per value, the columns of the one named column it belongs to: the nearest column mention by
+ * characters with no other unit of values in between (a tie goes to the one before it), taken for the
+ * value's whole unit (`12 - 0`, `18.17 (
+ * 125 )`). The column of row labels (column 0: rank, week, year) takes only a unit right beside it
+ * (`week 5`, `5th week`), since people name it to say which row, not which value. Values in a date, and
+ * values with no column mention, get none. Linear: values and mentions are both in claim order.
+ */
+export function valueColumns(
+  folded: string,
+  values: readonly NumberSpan[],
+  columnMentions: readonly Mention[],
+): (readonly number[])[] {
+  const unitOf = numberUnits(folded, values);
+  const inDate = dateNumbers(folded, values, unitOf);
+  const none: readonly number[] = [];
+  const result: (readonly number[])[] = values.map(() => none);
+  let before = -1;
+  for (let first = 0; first < values.length; ) {
+    let last = first;
+    while (last + 1 < values.length && unitOf[last + 1] === first) last += 1;
+    const start = (values[first] as NumberSpan).start;
+    const end = (values[last] as NumberSpan).end;
+    // A column with another unit of values between it and this one belongs to that unit, not this one.
+    const previousEnd = first > 0 ? (values[first - 1] as NumberSpan).end : -1;
+    const nextStart = last + 1 < values.length ? (values[last + 1] as NumberSpan).start : folded.length + 1;
+    while (before + 1 < columnMentions.length && (columnMentions[before + 1] as Mention).end <= start)
+      before += 1;
+    let chosen: Mention | undefined;
+    let chosenBeside = false;
+    let chosenDistance = Number.POSITIVE_INFINITY;
+    // The nearest mention before the unit and the nearest after it; each may be one that only names
+    // the row-label column and stands too far to count, so look one further on each side.
+    for (const index of [before, before - 1, before + 1, before + 2]) {
+      const mention = columnMentions[index];
+      if (mention === undefined || mention.start < previousEnd || mention.end > nextStart) continue;
+      const distance =
+        mention.end <= start ? start - mention.end : mention.start >= end ? mention.start - end : 0;
+      const beside =
+        mention.end <= start
+          ? besideText(folded, mention.end, start)
+          : besideText(folded, end, mention.start);
+      const rowLabelsOnly = mention.columns.length === 1 && mention.columns[0] === 0;
+      if (rowLabelsOnly && !beside) continue;
+      if (
+        distance < chosenDistance ||
+        (distance === chosenDistance && chosen !== undefined && mention.start < chosen.start)
+      ) {
+        chosen = mention;
+        chosenDistance = distance;
+        chosenBeside = beside;
+      }
+    }
+    for (let index = first; index <= last; index += 1) {
+      // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
+      if (chosen !== undefined && (chosenBeside || !inDate[index])) result[index] = chosen.columns;
+    }
+    first = last + 1;
+  }
+  return result;
+}
