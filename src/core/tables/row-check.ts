@@ -165,23 +165,33 @@ function namingOccurrences(
   stems: readonly LabelOccurrence[],
   quoteRow: number,
 ): LabelOccurrence[] {
-  // Merge the two claim-ordered lists, leaving out a stem match that overlaps an exact one.
+  // Merge the two claim-ordered lists; where two overlap the longer wins, an exact one on a tie
+  // (`home team scored` names `home team score` rather than `home team`).
   const merged: LabelOccurrence[] = [];
-  let at = 0;
-  let lastExactEnd = -1;
-  for (const occurrence of exact) {
-    while (at < stems.length && (stems[at] as LabelOccurrence).start < occurrence.start) {
-      const stem = stems[at] as LabelOccurrence;
-      if (stem.start >= lastExactEnd && stem.end <= occurrence.start) merged.push(stem);
-      at += 1;
+  let exactAt = 0;
+  let stemAt = 0;
+  let lastIsExact = false;
+  while (exactAt < exact.length || stemAt < stems.length) {
+    const nextExact = exact[exactAt];
+    const nextStem = stems[stemAt];
+    const takeExact =
+      nextStem === undefined || (nextExact !== undefined && nextExact.start <= nextStem.start);
+    const occurrence = (takeExact ? nextExact : nextStem) as LabelOccurrence;
+    if (takeExact) exactAt += 1;
+    else stemAt += 1;
+    const last = merged[merged.length - 1];
+    // Exact occurrences of one table never overlap each other (the label finder keeps them apart).
+    if (last === undefined || last.end <= occurrence.start || (takeExact && lastIsExact)) {
+      merged.push(occurrence);
+      lastIsExact = takeExact;
+      continue;
     }
-    while (at < stems.length && (stems[at] as LabelOccurrence).start < occurrence.end) at += 1;
-    merged.push(occurrence);
-    lastExactEnd = occurrence.end;
-  }
-  for (; at < stems.length; at += 1) {
-    const stem = stems[at] as LabelOccurrence;
-    if (stem.start >= lastExactEnd) merged.push(stem);
+    const length = occurrence.end - occurrence.start;
+    const lastLength = last.end - last.start;
+    if (length > lastLength || (takeExact && length === lastLength)) {
+      merged[merged.length - 1] = occurrence;
+      lastIsExact = takeExact;
+    }
   }
 
   const kept: LabelOccurrence[] = [];

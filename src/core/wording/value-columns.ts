@@ -49,6 +49,16 @@ function besideText(text: string, from: number, to: number): boolean {
   return words.length === 0 || (words.length === 1 && LINKS.has(words[0] as string));
 }
 
+// True when `text[from, to)` holds only spaces, `.`, `#` and `:` (at most 3): `week 5`, `no. 5`, `# 5`.
+function onlyNumberSigns(text: string, from: number, to: number): boolean {
+  if (to - from > 3) return false;
+  for (let index = from; index < to; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code !== 32 && code !== 46 && code !== 35 && code !== 58) return false;
+  }
+  return true;
+}
+
 const MONTHS = new Set(
   "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec".split(
     " ",
@@ -76,8 +86,16 @@ function wordBefore(text: string, end: number): string {
   return text.slice(from, to);
 }
 
-// Words that set a date as the claim's circumstance (`on october 17 , 1965`), not as a stated value.
-const DATE_PREPOSITIONS = new Set(["on", "since", "from", "until", "before", "after", "by", "dated"]);
+// Words that state a date as a value (`premiere was 17 june 2007`); a date after any other word is the
+// claim's circumstance (`on october 17 , 1965`, `the september 21 , 1975 game`).
+const STATING = new Set(["was", "is", "were", "are", "be", "been"]);
+
+function isCircumstance(text: string, dateStart: number): boolean {
+  let before = dateStart;
+  while (before > 0 && text.charCodeAt(before - 1) === 32) before -= 1;
+  if (text.charCodeAt(before - 1) === 58) return false;
+  return !STATING.has(wordBefore(text, dateStart));
+}
 
 // The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
 function wordAfter(text: string, start: number): string {
@@ -94,10 +112,10 @@ function wordAfter(text: string, start: number): string {
 }
 
 /**
- * Per number, true when it belongs to a date set as the claim's circumstance: after `on`, `since`, `from`,
- * `until`, `before`, `after`, `by` or `dated`, and next to a month name (`on october 17 , 1965`, `on the
- * 17th of october`, `on may 18,2011`) or in a unit of three numbers joined by `/` or `-` holding a
- * four-digit year (`on 12/04/1969`). Such a date identifies the row; it is not a value of a named column.
+ * Per number, true when it belongs to a date set as the claim's circumstance: next to a month name (`on
+ * october 17 , 1965`, `the 17th of october`, `may 18,2011`) or in a unit of three numbers joined by `/` or
+ * `-` holding a four-digit year (`on 12/04/1969`), and not stated as a value (after `was`, `is`, `were`,
+ * `are` or `:`). Such a date identifies the row; it is not a value of a named column.
  */
 export function dateNumbers(
   folded: string,
@@ -106,11 +124,9 @@ export function dateNumbers(
 ): boolean[] {
   const inDate = numbers.map((number) => {
     if (MONTHS.has(wordBefore(folded, number.start))) {
-      return DATE_PREPOSITIONS.has(wordBefore(folded, wordStartBefore(folded, number.start)));
+      return isCircumstance(folded, wordStartBefore(folded, number.start));
     }
-    return (
-      MONTHS.has(wordAfter(folded, number.end)) && DATE_PREPOSITIONS.has(wordBefore(folded, number.start))
-    );
+    return MONTHS.has(wordAfter(folded, number.end)) && isCircumstance(folded, number.start);
   });
   numbers.forEach((number, index) => {
     // The year after `october 17 ,` belongs to the date.
@@ -134,7 +150,7 @@ export function dateNumbers(
       });
       if (
         hasYear &&
-        DATE_PREPOSITIONS.has(wordBefore(folded, (numbers[first] as NumberSpan).start)) &&
+        isCircumstance(folded, (numbers[first] as NumberSpan).start) &&
         onlyDateJoiners(folded, (numbers[first] as NumberSpan).end, (numbers[last] as NumberSpan).start)
       ) {
         for (let index = first; index <= last; index += 1) inDate[index] = true;
@@ -188,7 +204,7 @@ export function valueColumns(
           ? besideText(folded, mention.end, start)
           : besideText(folded, end, mention.start);
       const rowLabelsOnly = mention.columns.length === 1 && mention.columns[0] === 0;
-      if (rowLabelsOnly && !beside) continue;
+      if (rowLabelsOnly && !(mention.end <= start && onlyNumberSigns(folded, mention.end, start))) continue;
       if (
         distance < chosenDistance ||
         (distance === chosenDistance && chosen !== undefined && mention.start < chosen.start)
