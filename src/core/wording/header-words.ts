@@ -1,3 +1,4 @@
+import type { StepCounter } from "../step-counter.js";
 import { isWordChar, wordEnd } from "../text/index.js";
 import type { Mention } from "./mention.js";
 
@@ -138,10 +139,13 @@ export function buildHeaderStems(
  * for `points`), longest first at each word, as column-only occurrences in claim order. Each claim word
  * starts at most `HEADER_STEM_WORDS` look-ups, so this is linear in the claim.
  */
-export function findHeaderStems(folded: string, stems: HeaderStems): Mention[] {
+export function findHeaderStems(folded: string, stems: HeaderStems, counter?: StepCounter): Mention[] {
   const found: Mention[] = [];
   if (stems.byStems.size === 0) return found;
   const words = stemmedWords(folded);
+  // Reading the words, then at most HEADER_STEM_WORDS look-ups of at most that many stems per word.
+  if (counter !== undefined)
+    counter.steps += folded.length + words.length * HEADER_STEM_WORDS * HEADER_STEM_WORDS;
   for (let first = 0; first < words.length; ) {
     let taken = 0;
     for (

@@ -1,3 +1,4 @@
+import type { StepCounter } from "../step-counter.js";
 import type { Mention } from "./mention.js";
 
 /** A number of the claim: where its digits are in the folded claim. */
@@ -122,11 +123,20 @@ export function dateNumbers(
   numbers: readonly NumberSpan[],
   unitOf: readonly number[],
 ): boolean[] {
-  const inDate = numbers.map((number) => {
+  const inDate: boolean[] = [];
+  numbers.forEach((number, index) => {
     if (MONTHS.has(wordBefore(folded, number.start))) {
-      return isCircumstance(folded, wordStartBefore(folded, number.start));
+      const monthStart = wordStartBefore(folded, number.start);
+      const previous = numbers[index - 1];
+      // `17 june 2007`: the year belongs to the date that starts at 17.
+      const sameDate =
+        previous !== undefined &&
+        monthStart - previous.end <= 6 &&
+        folded.slice(previous.end, monthStart).replace(/st|nd|rd|th|of|[ ,]/g, "") === "";
+      inDate.push(sameDate ? (inDate[index - 1] as boolean) : isCircumstance(folded, monthStart));
+      return;
     }
-    return MONTHS.has(wordAfter(folded, number.end)) && isCircumstance(folded, number.start);
+    inDate.push(MONTHS.has(wordAfter(folded, number.end)) && isCircumstance(folded, number.start));
   });
   numbers.forEach((number, index) => {
     // The year after `october 17 ,` belongs to the date.
@@ -173,20 +183,30 @@ export function valueColumns(
   folded: string,
   values: readonly NumberSpan[],
   columnMentions: readonly Mention[],
+  counter?: StepCounter,
 ): (readonly number[])[] {
   const unitOf = numberUnits(folded, values);
   const inDate = dateNumbers(folded, values, unitOf);
   const none: readonly number[] = [];
   const result: (readonly number[])[] = values.map(() => none);
+  // Per value, where the next value outside a circumstantial date starts (a backward pass).
+  const nextValueStart: number[] = [];
+  let following = folded.length + 1;
+  for (let index = values.length - 1; index >= 0; index -= 1) {
+    nextValueStart[index] = following;
+    if (!inDate[index]) following = (values[index] as NumberSpan).start;
+  }
+  let lastValueEnd = -1;
   let before = -1;
   for (let first = 0; first < values.length; ) {
     let last = first;
     while (last + 1 < values.length && unitOf[last + 1] === first) last += 1;
     const start = (values[first] as NumberSpan).start;
     const end = (values[last] as NumberSpan).end;
-    // A column with another unit of values between it and this one belongs to that unit, not this one.
-    const previousEnd = first > 0 ? (values[first - 1] as NumberSpan).end : -1;
-    const nextStart = last + 1 < values.length ? (values[last + 1] as NumberSpan).start : folded.length + 1;
+    // A column with another unit of values between it and this one belongs to that unit, not this one
+    // (a date of the claim's circumstance stands in no one's way).
+    const previousEnd = lastValueEnd;
+    const nextStart = nextValueStart[last] as number;
     while (before + 1 < columnMentions.length && (columnMentions[before + 1] as Mention).end <= start)
       before += 1;
     let chosen: Mention | undefined;
@@ -218,7 +238,13 @@ export function valueColumns(
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
       if (chosen !== undefined && (chosenBeside || !inDate[index])) result[index] = chosen.columns;
     }
+    for (let index = first; index <= last; index += 1) {
+      if (!inDate[index]) lastValueEnd = (values[index] as NumberSpan).end;
+    }
     first = last + 1;
   }
+  // Per value: its unit, date and joiner checks (a few neighbouring characters and words each), and four
+  // candidate mentions; the mention pointer only moves forward.
+  if (counter !== undefined) counter.steps += folded.length + 8 * values.length + columnMentions.length;
   return result;
 }
