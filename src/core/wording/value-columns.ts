@@ -87,15 +87,32 @@ function wordBefore(text: string, end: number): string {
   return text.slice(from, to);
 }
 
-// Words that state a date as a value (`premiere was 17 june 2007`); a date after any other word is the
-// claim's circumstance (`on october 17 , 1965`, `the september 21 , 1975 game`).
-const STATING = new Set(["was", "is", "were", "are", "be", "been"]);
+// Words that set a date as the claim's circumstance (`on october 17 , 1965`, `the september 21 , 1975
+// game`, `for 26 april 2009`); a date after any other word, or after `:`, is stated as a value
+// (`premiere was 17 june 2007`, `sold 11 june 1930`).
+const CIRCUMSTANCE = new Set([
+  "on",
+  "since",
+  "from",
+  "until",
+  "before",
+  "after",
+  "by",
+  "dated",
+  "the",
+  "in",
+  "of",
+  "for",
+  "at",
+  "during",
+  "",
+]);
 
 function isCircumstance(text: string, dateStart: number): boolean {
   let before = dateStart;
   while (before > 0 && text.charCodeAt(before - 1) === 32) before -= 1;
   if (text.charCodeAt(before - 1) === 58) return false;
-  return !STATING.has(wordBefore(text, dateStart));
+  return CIRCUMSTANCE.has(wordBefore(text, dateStart));
 }
 
 // The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
