@@ -167,8 +167,8 @@ function namingOccurrences(
 ): LabelOccurrence[] {
   // Merge the two claim-ordered lists; where two overlap the longer wins, an exact one on a tie
   // (`home team scored` names `home team score` rather than `home team`).
-  const merged: LabelOccurrence[] = [];
-  let exactAt = 0;
+  const merged: LabelOccurrence[] = stems.length === 0 ? [...exact] : [];
+  let exactAt = stems.length === 0 ? exact.length : 0;
   let stemAt = 0;
   let lastIsExact = false;
   while (exactAt < exact.length || stemAt < stems.length) {
@@ -194,6 +194,16 @@ function namingOccurrences(
     }
   }
 
+  // Whether a rows list holds the quoted row, once per list: a label naming every row is read once.
+  const holdsQuoted = new Map<readonly number[], boolean>();
+  const namesQuotedRow = (rows: readonly number[]) => {
+    let holds = holdsQuoted.get(rows);
+    if (holds === undefined) {
+      holds = rows.includes(quoteRow);
+      holdsQuoted.set(rows, holds);
+    }
+    return holds;
+  };
   const kept: LabelOccurrence[] = [];
   for (const occurrence of merged) {
     const numericRow =
@@ -207,13 +217,13 @@ function namingOccurrences(
     const previous = kept[kept.length - 1];
     if (
       previous !== undefined &&
-      previous.columns.includes(0) &&
+      previous.columns[0] === 0 &&
       previous.rows.length === 0 &&
       onlyJoiners(folded, previous.end, occurrence.start)
     ) {
       // The header and its number name the row together, so the number is no value.
       kept[kept.length - 1] = { ...occurrence, start: previous.start };
-    } else if (quoteRow >= 0 && occurrence.rows.includes(quoteRow)) {
+    } else if (quoteRow >= 0 && namesQuotedRow(occurrence.rows)) {
       kept.push(occurrence);
     }
   }
@@ -253,23 +263,25 @@ export function explainRowNumbers(
   // Occurrences come grouped by table: bind each table's run on its own.
   const exact = findNamedLabels(folded, view.labels);
   const stems = findHeaderStems(folded, view.headers);
-  const tables = new Set<number>();
-  for (const each of exact) tables.add(each.table);
-  for (const each of stems) tables.add(each.table);
-  const byTable = (list: readonly LabelOccurrence[]) => {
-    const grouped = new Map<number, LabelOccurrence[]>();
-    for (const each of list) {
-      const run = grouped.get(each.table);
-      if (run === undefined) grouped.set(each.table, [each]);
-      else run.push(each);
-    }
-    return grouped;
-  };
-  const exactBy = byTable(exact);
-  const stemsBy = byTable(stems);
+  // Exact occurrences come grouped by table (runs, sliced once); stem matches are few and grouped here.
+  const exactBy = new Map<number, LabelOccurrence[]>();
+  for (let start = 0; start < exact.length; ) {
+    const table = (exact[start] as LabelOccurrence).table;
+    let end = start + 1;
+    while (end < exact.length && (exact[end] as LabelOccurrence).table === table) end += 1;
+    exactBy.set(table, start === 0 && end === exact.length ? exact : exact.slice(start, end));
+    start = end;
+  }
+  const stemsBy = new Map<number, LabelOccurrence[]>();
+  for (const each of stems) {
+    const run = stemsBy.get(each.table);
+    if (run === undefined) stemsBy.set(each.table, [each]);
+    else run.push(each);
+  }
+  const tables = [...new Set([...exactBy.keys(), ...stemsBy.keys()])].sort((a, b) => a - b);
   let firstMiss: NumberMiss | null = null;
   let named = false;
-  for (const table of [...tables].sort((a, b) => a - b)) {
+  for (const table of tables) {
     const quoteRow = quoted !== undefined && quoted.table === table ? quoted.row : -1;
     const occurrences = namingOccurrences(
       folded,

@@ -53,56 +53,70 @@ export function stemWord(word: string): string {
 export interface HeaderStems {
   /** Column lists by stem sequence (words joined by one space), per table. */
   byStems: Map<string, { table: number; columns: number[] }[]>;
+  /** The stems of header words, and of headers' first words: a claim word with another stem is skipped. */
+  words: Set<string>;
+  firstWords: Set<string>;
+  /** The headers' own texts: a claim that writes one exactly is already read by the label finder. */
+  exact: Set<string>;
 }
 
 /** Headers are matched over at most this many claim words: a constant, so finding them stays linear. */
 export const HEADER_STEM_WORDS = 3;
 
-interface Word {
-  start: number;
-  end: number;
-  stem: string;
+/** The words of a folded text, `[starts[i], ends[i])`, and their stems. */
+interface StemmedWords {
+  starts: number[];
+  ends: number[];
+  stems: string[];
 }
 
 // The words of folded text with their stems; `no.` keeps its dot (it is the abbreviation of number, and
-// `no` alone is a word), and `#` is a word of its own.
-function stemmedWords(folded: string): Word[] {
-  const words: Word[] = [];
+// `no` alone is a word), and `#` is a word of its own. A word's stem is computed once per distinct word.
+function stemmedWords(folded: string): StemmedWords {
+  const words: StemmedWords = { starts: [], ends: [], stems: [] };
+  const known = new Map<string, string>();
   let at = 0;
   while (at < folded.length) {
+    let wordEndAt: number;
+    let wordText: string;
     if (folded.charCodeAt(at) === 35) {
-      words.push({ start: at, end: at + 1, stem: stemWord("#") });
-      at += 1;
-      continue;
+      wordText = "#";
+      wordEndAt = at + 1;
+    } else {
+      const end = wordEnd(folded, at);
+      if (end === at) {
+        at += 1;
+        continue;
+      }
+      wordText = folded.slice(at, end);
+      wordEndAt = end;
+      if (wordText === "no" && folded.charCodeAt(end) === 46) {
+        wordText = "no.";
+        wordEndAt = end + 1;
+      } else if (
+        folded.charCodeAt(end) === 39 &&
+        folded.charCodeAt(end + 1) === 115 &&
+        !isWordChar(folded.codePointAt(end + 2))
+      ) {
+        wordText += "'s";
+        wordEndAt = end + 2;
+      }
     }
-    const end = wordEnd(folded, at);
-    if (end === at) {
-      at += 1;
-      continue;
+    let stem = known.get(wordText);
+    if (stem === undefined) {
+      stem = stemWord(wordText);
+      known.set(wordText, stem);
     }
-    let wordText = folded.slice(at, end);
-    let wordEndAt = end;
-    if (wordText === "no" && folded.charCodeAt(end) === 46) {
-      wordText = "no.";
-      wordEndAt = end + 1;
-    } else if (
-      folded.charCodeAt(end) === 39 &&
-      folded.charCodeAt(end + 1) === 115 &&
-      !isWordChar(folded.codePointAt(end + 2))
-    ) {
-      wordText += "'s";
-      wordEndAt = end + 2;
-    }
-    words.push({ start: at, end: wordEndAt, stem: stemWord(wordText) });
+    words.starts.push(at);
+    words.ends.push(wordEndAt);
+    words.stems.push(stem);
     at = wordEndAt;
   }
   return words;
 }
 
 function stemKey(folded: string): string {
-  return stemmedWords(folded)
-    .map((word) => word.stem)
-    .join(" ");
+  return stemmedWords(folded).stems.join(" ");
 }
 
 /**
@@ -114,10 +128,16 @@ export function buildHeaderStems(
   variants: (header: string) => readonly string[] = () => [],
 ): HeaderStems {
   const byStems: HeaderStems["byStems"] = new Map();
+  const words = new Set<string>();
+  const firstWords = new Set<string>();
+  const exact = new Set<string>();
   tables.forEach((table, tableIndex) => {
     table.header.forEach((text, column) => {
       for (const each of [text, ...variants(text)]) {
+        exact.add(each);
         const key = stemKey(each);
+        for (const stem of key.split(" ")) words.add(stem);
+        firstWords.add(key.split(" ")[0] as string);
         if (key === "" || key.split(" ").length > HEADER_STEM_WORDS) continue;
         let list = byStems.get(key);
         if (list === undefined) {
@@ -131,7 +151,7 @@ export function buildHeaderStems(
       }
     });
   });
-  return { byStems };
+  return { byStems, words, firstWords, exact };
 }
 
 /**
@@ -142,28 +162,35 @@ export function buildHeaderStems(
 export function findHeaderStems(folded: string, stems: HeaderStems, counter?: StepCounter): Mention[] {
   const found: Mention[] = [];
   if (stems.byStems.size === 0) return found;
-  const words = stemmedWords(folded);
+  const { starts, ends, stems: wordStems } = stemmedWords(folded);
+  const count = wordStems.length;
   // Reading the words, then at most HEADER_STEM_WORDS look-ups of at most that many stems per word.
-  if (counter !== undefined)
-    counter.steps += folded.length + words.length * HEADER_STEM_WORDS * HEADER_STEM_WORDS;
-  for (let first = 0; first < words.length; ) {
+  if (counter !== undefined) counter.steps += folded.length + count * HEADER_STEM_WORDS * HEADER_STEM_WORDS;
+  for (let first = 0; first < count; ) {
+    if (!stems.firstWords.has(wordStems[first] as string)) {
+      first += 1;
+      continue;
+    }
+    // How many words from `first` on are header words at all: no longer key can name a header.
+    let span = 1;
+    while (
+      span < HEADER_STEM_WORDS &&
+      first + span < count &&
+      stems.words.has(wordStems[first + span] as string)
+    )
+      span += 1;
     let taken = 0;
-    for (
-      let count = Math.min(HEADER_STEM_WORDS, words.length - first);
-      count >= 1 && taken === 0;
-      count -= 1
-    ) {
-      let key = "";
-      for (let index = first; index < first + count; index += 1) {
-        key += index === first ? (words[index] as Word).stem : ` ${(words[index] as Word).stem}`;
-      }
+    for (let length = span; length >= 1 && taken === 0; length -= 1) {
+      let key = wordStems[first] as string;
+      for (let index = first + 1; index < first + length; index += 1) key += ` ${wordStems[index] as string}`;
       const named = stems.byStems.get(key);
       if (named === undefined) continue;
-      const start = (words[first] as Word).start;
-      const end = (words[first + count - 1] as Word).end;
+      taken = length;
+      const start = starts[first] as number;
+      const end = ends[first + length - 1] as number;
+      if (stems.exact.has(folded.slice(start, end))) continue;
       for (const each of named)
         found.push({ start, end, table: each.table, rows: [], columns: each.columns });
-      taken = count;
     }
     first += Math.max(1, taken);
   }
