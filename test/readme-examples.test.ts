@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Verified } from "../src/client/index.js";
 import { type RunningService, startService } from "./support/start-service.js";
 
 // The Quick start's curl commands, run as written against the local model, so the README stays true.
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Contents"));
+const quickStartAt = readme.indexOf("## Quick start");
+const quickStart = readme.slice(quickStartAt, readme.indexOf("\n## ", quickStartAt + 1));
 const requests = [...quickStart.matchAll(/curl -s http:\/\/127\.0\.0\.1:8787(\S+) .*? -d '([^']+)'/gs)].map(
   (match) => ({
     path: match[1] as string,
@@ -86,5 +88,29 @@ describe("README Quick start", () => {
       coverage: 0.5,
       usage: { model_calls: 0, total_tokens: 0 },
     });
+  });
+});
+
+describe("README From TypeScript", () => {
+  // The example's last line promises its output in a comment: `// "text" [start, end]`.
+  const example = readme.slice(readme.indexOf("## From TypeScript"));
+  const promised =
+    /console\.log\(answer\.text, answer\.citations\[0\]\?\.range\); \/\/ ("[^"]+") \[(\d+), (\d+)\]/.exec(
+      example,
+    );
+
+  it("the client's create prints what the comment says", async () => {
+    if (promised === null) throw new Error("the README's TypeScript example lost its output comment");
+    const client = new Verified({ baseURL: service.url, apiKey: "test-key" });
+    const answer = await client.create({
+      model: "local",
+      messages: [{ role: "user", content: "Within how many days are refunds accepted?" }],
+      sources: [{ id: "handbook", text: "Refunds are accepted within 30 days of purchase." }],
+      checkNumbers: true,
+    });
+    expect([answer.text, answer.citations[0]?.range]).toEqual([
+      JSON.parse(promised[1] as string),
+      [Number(promised[2]), Number(promised[3])],
+    ]);
   });
 });

@@ -77,7 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version exit 0; every usage error exits 2, as the README promises.
+      // Help and version exit 0; every usage error exits 2, as docs/cli.md promises.
       return error.exitCode === 0 ? 0 : 2;
     }
     const debug = argv.includes("--debug");

@@ -19,7 +19,7 @@ export interface ServerConfig {
   streamHeartbeatMs?: number | undefined;
 }
 
-/** Defaults as documented in the README's configuration table. */
+/** Defaults as documented in docs/configuration.md. */
 export const defaultServerConfig: ServerConfig = {
   apiKeys: undefined,
   gatewayKey: undefined,
