@@ -4,6 +4,15 @@ import type { ModelBackend } from "./types.js";
 /** The model id of the built-in local model. */
 export const localModelId = "local";
 
+/**
+ * Whether a call to `model` needs the caller's key: a gateway model is called with it, the built-in local
+ * model runs in this process and needs none. An open service (no key list) accepts keyless requests for the
+ * models this says need none.
+ */
+export function modelNeedsCallerKey(model: string): boolean {
+  return model !== localModelId;
+}
+
 /** Sends `local` to the built-in model and every other id to the gateway, or fails with `model_not_found`. */
 export function createModelRouter(backends: {
   local: ModelBackend;

@@ -61,13 +61,55 @@ describe("by default the caller's key is forwarded", () => {
     expect(gateway.calls[0]?.headers.authorization).toBe("Bearer whatever-key");
   });
 
-  it("checks the header before the body: an invalid JSON body without a key is 401", async () => {
+  it("checks a malformed header before the body: an invalid JSON body with a Basic header is 401", async () => {
+    const { service } = await startWithGateway();
+
+    const response = await service.post("/v1/verified", "{not json", {
+      key: null,
+      headers: { authorization: "Basic dXNlcjpwYXNz" },
+    });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(invalidKey('The Authorization header must read "Bearer <key>".'));
+  });
+
+  const gatewayModelNeedsKey = invalidKey(
+    'Model "gpt-test" is called through the model gateway with your API key: send it as "Authorization: Bearer <key>". Model "local" needs no key.',
+  );
+
+  it.each(operations.filter(({ path }) => path !== "/v1/verified/check"))(
+    "refuses a gateway model without a key on $path, naming the key it needs, before any model call",
+    async ({ path, body }) => {
+      const { gateway, service } = await startWithGateway();
+
+      const response = await service.post(path, body, { key: null });
+
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(gatewayModelNeedsKey);
+      expect(gateway.calls).toHaveLength(0);
+    },
+  );
+
+  it.each(operations)(
+    "answers the local model (or no model) without a key on $path",
+    async ({ path, body }) => {
+      const { gateway, service } = await startWithGateway();
+      const localBody = "model" in body ? { ...body, model: "local" } : body;
+
+      const response = await service.post(path, localBody, { key: null });
+
+      expect(response.status).toBe(200);
+      expect(gateway.calls).toHaveLength(0);
+    },
+  );
+
+  it("reads a keyless body before judging it: invalid JSON without a key is 400, not 401", async () => {
     const { service } = await startWithGateway();
 
     const response = await service.post("/v1/verified", "{not json", { key: null });
 
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual(invalidKey('Send your API key as "Authorization: Bearer <key>".'));
+    expect(response.status).toBe(400);
+    expect(response.body.error.type).toBe("invalid_request");
   });
 
   it("serves /healthz and /openapi.json without a key", async () => {

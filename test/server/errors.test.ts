@@ -268,9 +268,10 @@ describe("400 no_sources, sources_too_large, too_many_cases", () => {
 describe("401 invalid_key", () => {
   it.each([
     {
-      name: "no Authorization header",
+      name: "no Authorization header, for a gateway model",
       authorization: undefined,
-      message: 'Send your API key as "Authorization: Bearer <key>".',
+      message:
+        'Model "gpt-test" is called through the model gateway with your API key: send it as "Authorization: Bearer <key>". Model "local" needs no key.',
     },
     {
       name: "another scheme",
