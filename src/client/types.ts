@@ -118,8 +118,8 @@ export interface ExtractResult<S extends ExtractSchema = ExtractSchema> {
 
 /** One dataset case: a conversation and its sources, with an optional `id` the result echoes. */
 export interface EvalCase {
-  /** Your name for the case (1 to 256 characters); its result carries it back. */
-  id?: string;
+  /** Your name for the case: 1 to 256 characters, or a number; its result carries it back as a string. */
+  id?: string | number;
   messages: Message[];
   sources: Source[];
 }
@@ -202,7 +202,7 @@ export interface EvalResult {
 
 /** A dataset case for `evalAll`; the optional `id` stays in the client and labels the case's result. */
 export interface EvalAllCase extends EvalCase {
-  id?: string;
+  id?: string | number;
 }
 
 /** Progress of an `evalAll` run, counted in cases. */

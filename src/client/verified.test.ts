@@ -273,6 +273,26 @@ describe("configuration", () => {
     expect(requests[0]?.headers.authorization).toBe("Bearer from-environment");
   });
 
+  it("reads VERIFIED_BASE_URL when no baseURL is given, and an explicit baseURL wins over it", async () => {
+    script = () => ({ status: 200, body: {} });
+    const saved = process.env.VERIFIED_BASE_URL;
+    process.env.VERIFIED_BASE_URL = `${baseURL}/prefix/`;
+    try {
+      const fromEnvironment = new Verified({ apiKey: "k" });
+      expect(fromEnvironment.baseURL).toBe(`${baseURL}/prefix`);
+      await fromEnvironment.check({ sources, claims: [] });
+      expect(new Verified({ apiKey: "k", baseURL: "http://example.test" }).baseURL).toBe(
+        "http://example.test",
+      );
+      process.env.VERIFIED_BASE_URL = " ";
+      expect(new Verified({ apiKey: "k" }).baseURL).toBe("http://127.0.0.1:8787");
+    } finally {
+      if (saved === undefined) delete process.env.VERIFIED_BASE_URL;
+      else process.env.VERIFIED_BASE_URL = saved;
+    }
+    expect(requests.map((request) => request.path)).toEqual(["/prefix/v1/verified/check"]);
+  });
+
   it("sends no Authorization header without a key, and says so in the 401", async () => {
     script = () => ({ status: 401, body: errorBody("invalid_key", "The API key is missing or not valid.") });
     const saved = process.env.VERIFIED_API_KEY;

@@ -34,7 +34,10 @@ export const DEFAULT_MAX_RETRIES = 2;
 export interface VerifiedOptions {
   /** Sent as `Authorization: Bearer <apiKey>`. Default: `VERIFIED_API_KEY` where `process.env` exists. */
   apiKey?: string | undefined;
-  /** Default `http://127.0.0.1:8787`. May carry a path prefix (`https://example.com/verified`). */
+  /**
+   * Default: `VERIFIED_BASE_URL` where `process.env` exists, else `http://127.0.0.1:8787`. May carry a path
+   * prefix (`https://example.com/verified`).
+   */
   baseURL?: string | undefined;
   /** Milliseconds per attempt, response body included. Default 60 000. */
   timeout?: number | undefined;
@@ -59,10 +62,13 @@ export class Verified {
   readonly #random: () => number;
 
   constructor(options: VerifiedOptions = {}) {
-    this.baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.baseURL = (options.baseURL ?? environmentValue("VERIFIED_BASE_URL") ?? DEFAULT_BASE_URL).replace(
+      /\/+$/,
+      "",
+    );
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    this.#apiKey = options.apiKey ?? environmentApiKey();
+    this.#apiKey = options.apiKey ?? environmentValue("VERIFIED_API_KEY");
     // Called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`.
     this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.#sleep = options.sleep ?? sleep;
@@ -165,14 +171,15 @@ export class Verified {
 }
 
 /** `VERIFIED_API_KEY` where a Node-style `process.env` exists (Node, Bun, Deno's Node compatibility). */
-function environmentApiKey(): string | undefined {
+/** A non-empty `VERIFIED_*` variable where `process.env` exists (Node, Bun, Deno with --allow-env), else undefined. */
+function environmentValue(name: "VERIFIED_API_KEY" | "VERIFIED_BASE_URL"): string | undefined {
   try {
     const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
       ?.env;
-    const key = environment?.VERIFIED_API_KEY;
-    return key === undefined || key === "" ? undefined : key;
+    const value = environment?.[name]?.trim();
+    return value === undefined || value === "" ? undefined : value;
   } catch {
-    // Deno without --allow-env throws on reading the environment; then there is no default key.
+    // Deno without --allow-env throws on reading the environment; then there is no default.
     return undefined;
   }
 }
