@@ -8,6 +8,12 @@ import {
 } from "./commands/index.js";
 import type { CliIo } from "./io.js";
 
+/** The document of `check --help`'s example: one claim whose quote is in its source. */
+const checkExample = JSON.stringify({
+  sources: [{ id: "policy", text: "Refunds are accepted within 30 days of purchase." }],
+  claims: [{ claim: "Refunds take up to 30 days.", quote: "within 30 days", source: "policy" }],
+});
+
 /** Parses `argv` (without `node` and the script) and runs the command; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
@@ -34,6 +40,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "a JSON document {sources, claims | fields, mode?, check_numbers?}; stdin when absent",
     )
     .option("--jsonl", "read one document per line and write one result per line")
+    .addHelpText(
+      "after",
+      `
+Checks each claim's quote (or each field's value) against the sources, character for character, with no
+model and no service, and prints the result as JSON (as POST /v1/verified/check answers it). An unsupported
+claim is a result, not a failure.
+Exit codes: 0 checked (whatever the verdicts), 2 unreadable or malformed input (with --jsonl: any bad line).
+
+Examples:
+  echo '${checkExample}' | verified check
+  verified check --jsonl claims.jsonl > results.jsonl`,
+    )
     .action(async (file: string | undefined, options: { jsonl?: boolean }) => {
       exitCode = await runCheckCommand(file, options, io);
     });
