@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBinary } from "./support/run-binary.js";
+import { type ScriptedGateway, startScriptedGateway } from "./support/scripted-gateway.js";
 import { type RunningService, startService } from "./support/start-service.js";
 
 // A first run: `verified serve` with no VERIFIED_API_KEYS (an open service) and the CLI with no --api-key
@@ -12,13 +13,16 @@ const fixtures = fileURLToPath(new URL("./fixtures/cli/", import.meta.url));
 const noKey = { VERIFIED_API_KEY: "", VERIFIED_BASE_URL: "" };
 
 let service: RunningService;
+let gateway: ScriptedGateway;
 
 beforeAll(async () => {
-  service = await startService();
+  gateway = await startScriptedGateway();
+  service = await startService({ gatewayURL: gateway.url });
 });
 
 afterAll(async () => {
   await service.close();
+  await gateway.close();
 });
 
 describe("the CLI against an open service with no key", () => {
@@ -72,6 +76,7 @@ describe("the CLI against an open service with no key", () => {
       { env: noKey },
     );
 
+    expect(gateway.calls).toHaveLength(0);
     expect(run).toEqual({
       code: 2,
       stdout: "",

@@ -5,12 +5,11 @@ import type { ModelBackend } from "./types.js";
 export const localModelId = "local";
 
 /**
- * Whether a call to `model` needs the caller's key: a gateway model is called with it, the built-in local
- * model runs in this process and needs none. An open service (no key list) accepts keyless requests for the
- * models this says need none.
+ * Whether a call to `model` needs the caller's key when the backend does not say: a gateway model is called
+ * with it; the built-in local model runs in this process and needs none.
  */
-export function modelNeedsCallerKey(model: string): boolean {
-  return model !== localModelId;
+export function modelNeedsCallerKey(backend: ModelBackend, model: string): boolean {
+  return backend.needsCallerKey?.(model) ?? model !== localModelId;
 }
 
 /** Sends `local` to the built-in model and every other id to the gateway, or fails with `model_not_found`. */
@@ -19,6 +18,8 @@ export function createModelRouter(backends: {
   remote?: ModelBackend | undefined;
 }): ModelBackend {
   return {
+    // Without a gateway a gateway model is refused as model_not_found, which says more than a missing key.
+    needsCallerKey: (model) => model !== localModelId && backends.remote !== undefined,
     generate(request) {
       if (request.model === localModelId) return backends.local.generate(request);
       if (backends.remote) return backends.remote.generate(request);

@@ -65,4 +65,9 @@ export interface GenerateResult {
  */
 export interface ModelBackend {
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /**
+   * Whether a call to `model` needs the caller's key. An open service (no key list) takes a request without
+   * a key only when this says no. Absent: every model but the built-in local one needs a key.
+   */
+  needsCallerKey?(model: string): boolean;
 }

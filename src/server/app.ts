@@ -151,7 +151,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   // Response schemas document the API; plain JSON.stringify keeps responses exactly as built.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  registerAuth(app, deps.config, operationPaths);
+  // The backend as given, not the metrics wrapper: it says which models need the caller's key.
+  registerAuth(app, { config: deps.config, gateway: options.gateway }, operationPaths);
   registerServerTiming(app, operationPaths);
   registerRequestLog(app);
 

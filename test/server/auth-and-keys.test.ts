@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { startService } from "../support/start-service.js";
 import { claimsContent, question, report, startWithGateway } from "./harness.js";
 
 // Which key the caller must send, and which key the gateway gets.
@@ -102,6 +103,18 @@ describe("by default the caller's key is forwarded", () => {
       expect(gateway.calls).toHaveLength(0);
     },
   );
+
+  it("without a gateway, a gateway model with no key is model_not_found, which says what to change", async () => {
+    const service = await startService();
+    try {
+      const response = await service.post("/v1/verified", createBody, { key: null });
+
+      expect(response.status).toBe(404);
+      expect(response.body.error.type).toBe("model_not_found");
+    } finally {
+      await service.close();
+    }
+  });
 
   it("reads a keyless body before judging it: invalid JSON without a key is 400, not 401", async () => {
     const { service } = await startWithGateway();

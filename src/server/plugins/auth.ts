@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { quoteRequestText, ServiceError } from "../../errors/index.js";
-import { modelNeedsCallerKey } from "../../models/index.js";
+import { type ModelBackend, modelNeedsCallerKey } from "../../models/index.js";
 import type { ServerConfig } from "../config.js";
 
 function digest(key: string): Buffer {
@@ -37,13 +37,14 @@ export function readBearerKey(header: string | undefined): string {
  * `config.apiKeys` the caller's key must be listed and the gateway is called with `config.gatewayKey`;
  * without (an open service), the caller's key is passed through to the gateway, and a request with no
  * Authorization header is accepted for the models that need no key (the built-in local model, or no model
- * at all) and refused with `invalid_key` for a gateway model once its body names one.
+ * at all; the model backend decides) and refused with `invalid_key` once its body names a model that does.
  */
 export function registerAuth(
   app: FastifyInstance,
-  config: ServerConfig,
+  deps: { config: ServerConfig; gateway: ModelBackend },
   guardedPaths: readonly string[],
 ): void {
+  const { config, gateway } = deps;
   const guarded = new Set(guardedPaths);
   const checkKey = config.apiKeys ? createKeyChecker(config.apiKeys) : undefined;
   const authenticate = async (request: FastifyRequest) => {
@@ -62,7 +63,7 @@ export function registerAuth(
   const requireKeyForGatewayModel = async (request: FastifyRequest) => {
     if (!request.verified.keyless) return;
     const model = (request.body as { model?: unknown } | undefined)?.model;
-    if (typeof model === "string" && modelNeedsCallerKey(model)) {
+    if (typeof model === "string" && modelNeedsCallerKey(gateway, model)) {
       throw new ServiceError(
         "invalid_key",
         `Model "${quoteRequestText(model)}" is called through the model gateway with your API key: send it as "Authorization: Bearer <key>". Model "local" needs no key.`,
