@@ -27,8 +27,16 @@ const WHAT_QUANTITY: ReadonlySet<string> = new Set(
 
 // `take` in `how long does delivery take` asks for the duration; a sentence with `takes` about another
 // thing (`delivery takes 3 days` for `how long do refunds take`) is no closer to the answer.
-const DURATION_VERBS: ReadonlySet<string> = new Set(["take", "takes", "took", "taken", "taking"].map(rankingStem));
-const stems = (words: string): ReadonlySet<string> => new Set(words.split(/\s+/).map(rankingStem));
+const DURATION_VERBS: ReadonlySet<string> = new Set(
+  ["take", "takes", "took", "taken", "taking"].map(rankingStem),
+);
+const stems = (words: string): ReadonlySet<string> =>
+  new Set(
+    words
+      .split(/\s+/)
+      .filter((word) => word !== "")
+      .map(rankingStem),
+  );
 // Words of a question that asks for a price, and of a sentence that states one.
 const MONEY_QUESTION = stems("cost costs price prices fee fees charge charged pay paid spend spent worth");
 const MONEY_WORDS = stems(
@@ -39,8 +47,9 @@ const NUMBER_WORDS = stems(
   seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand
   thousands million millions billion billions dozen dozens half twice`,
 );
+// `may` is left out of the months: it is far more often the verb, and a date in May has a digit anyway.
 const TIME_WORDS = stems(
-  `january february march april may june july august september october november december monday tuesday
+  `january february march april june july august september october november december monday tuesday
   wednesday thursday friday saturday sunday century centuries decade decades today yesterday tomorrow`,
 );
 const DIGIT = /\p{N}/u;
