@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Source } from "../../core/types.js";
 import { sampleQuestion, sampleSources } from "../../sample.js";
-import { DEFAULT_CLAIM_SELECTION, findClaimSentences } from "./claim-sentences.js";
+import { claimSentenceSteps, DEFAULT_CLAIM_SELECTION, findClaimSentences } from "./claim-sentences.js";
 
 const german: Source[] = [
   {
@@ -170,6 +170,17 @@ describe("findClaimSentences", () => {
       expect(chosen([{ id: "t", text }], "What was the revenue in Q2?")[0]).toBe("t: | Q2 | 4.2 | 2.6 |");
     });
 
+    it("a column header gives its rows the kind of answer asked for", () => {
+      const text = [
+        "The price list is updated monthly.",
+        "",
+        "| Item | Price |",
+        "|---|---|",
+        "| lamp | 40 |",
+      ].join("\n");
+      expect(chosen([{ id: "t", text }], "How much does the lamp cost?")).toEqual(["t: | lamp | 40 |"]);
+    });
+
     it("a row label that every row shares (the year) names no row", () => {
       const text = [
         "Revenue in 2024 was 8.1, the highest yet.",
@@ -183,6 +194,26 @@ describe("findClaimSentences", () => {
         "t: Revenue in 2024 was 8.1, the highest yet.",
       );
     });
+  });
+
+  it("steps grow linearly with a table whose every row the question names by row and column", () => {
+    const table = (rows: number) =>
+      [
+        "| Item | Price |",
+        "|---|---|",
+        ...Array.from({ length: rows }, (_, index) => `| item ${index} | ${index}.50 |`),
+      ].join("\n");
+    const steps = (rows: number) => {
+      const run = claimSentenceSteps([{ id: "t", text: table(rows) }], "What is the price of item 7?");
+      let count = 0;
+      while (run.next().done !== true) count++;
+      return count;
+    };
+    const small = steps(2_000);
+    const large = steps(8_000);
+    expect(small).toBeGreaterThan(2);
+    expect(large / small).toBeGreaterThan(3);
+    expect(large / small).toBeLessThan(5);
   });
 
   it("returns offsets into the source", () => {

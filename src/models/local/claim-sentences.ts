@@ -143,6 +143,8 @@ export function* claimSentenceSteps(
           for (const term of labelMatches) counts.set(term, (counts.get(term) ?? 0) + 1);
         }
         terms.push(...extra);
+        // A column header says what the row's cells are: `| Price |` makes `| item 7 | 7.50 |` a price.
+        candidate.fitsShape ||= shape !== null && fitsShape(shape, sentence.header, extra);
       }
       candidates.push(candidate);
       termLists.push(terms);

@@ -10,7 +10,10 @@ export type AnswerShape = "quantity" | "money" | "time";
 
 /** A question as the ranking reads it. */
 export interface QuestionReading {
-  /** Its content terms (see `extractTerms`), without the word that only makes it a question (`long` in `how long`). */
+  /**
+   * Its content terms (see `extractTerms`), without the word that only says what kind of answer it asks
+   * for (`long` in `how long`, `year` in `what year`).
+   */
   terms: string[];
   shape: AnswerShape | null;
 }
@@ -82,6 +85,8 @@ export function readQuestion(question: string): QuestionReading {
       if (questionWord === "what" || questionWord === "which") {
         asksTime = WHAT_TIME.has(word);
         asksQuantity = WHAT_QUANTITY.has(word);
+        // `year` in `what year`, like `long` in `how long`: the answer is a year, not the word.
+        if (asksTime || asksQuantity) return;
       }
     }
     const term = toRankingTerm(word);
