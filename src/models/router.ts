@@ -58,9 +58,20 @@ export function createModelRouter(backends: {
         }
         apiKey = gateway.apiKey;
       }
-      return gateway.backend.generate({ ...request, model: resolved.upstreamModel, apiKey });
+      const call = gateway.backend.generate({ ...request, model: resolved.upstreamModel, apiKey });
+      if (apiKey !== undefined || gateway.keyless) return call;
+      return call.catch((error: unknown) => {
+        throw error instanceof ServiceError && error.type === "invalid_key"
+          ? new ServiceError("invalid_key", `${error.message} ${missingKeyHint(gateway.name)}`)
+          : error;
+      });
     },
   };
+}
+
+/** What to do when a gateway refused a call that carried no key; names variables, never values. */
+function missingKeyHint(gateway: string): string {
+  return `The call to gateway "${gateway}" carried no key: set VERIFIED_GATEWAY_KEY on the service (with VERIFIED_API_KEYS) or api_key_env for the gateway in the config file, or, on a service without VERIFIED_API_KEYS, send the provider's key as "Authorization: Bearer <key>".`;
 }
 
 function noRoute(model: string, anyGateway: boolean): ServiceError {
