@@ -158,6 +158,23 @@ describe("the serve config file", () => {
     expect(parse(text)).toEqual({ ok: false, message });
   });
 
+  it("accepts the example of docs/configuration.md, whose error example is the one the checks print", () => {
+    const page = readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8");
+    const start = page.indexOf("```jsonc\n") + "```jsonc\n".length;
+    const example = page.slice(start, page.indexOf("\n```", start));
+    const outcome = parse(example, { OPENAI_API_KEY: "sk-test" });
+    expect(outcome.ok && outcome.routes.map((route) => route.model)).toEqual([
+      "gpt-4o-mini",
+      "gpt-4.1",
+      "ollama/*",
+    ]);
+    const unknownField = parse(
+      '{\n  "gateways": { "a": { "base_url": "http://x" } },\n  "routes": [\n    { "model": "m", "gateway": "a", "strip": true }\n  ]\n}',
+    );
+    expect(unknownField.ok).toBe(false);
+    if (!unknownField.ok) expect(page).toContain(`verified serve: ${unknownField.message}`);
+  });
+
   it("cannot be combined with VERIFIED_GATEWAY_URL", () => {
     const outcome = readServeSettings(
       { VERIFIED_GATEWAY_URL: "http://127.0.0.1:1/v1" },
