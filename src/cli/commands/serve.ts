@@ -70,7 +70,7 @@ async function serve(
   const app = await createApp({
     gateway: createModelBackend(settings),
     config: settings.config,
-    logger: { level: io.env.VERIFIED_LOG_LEVEL ?? "info", stream: createBatchedLogStream(io.stdout) },
+    logger: { level: logLevel(io), stream: createBatchedLogStream(io.stdout) },
   });
   for (const warning of startWarnings(settings)) app.log.warn(warning);
   try {
@@ -91,7 +91,7 @@ async function serve(
     "verified is serving",
   );
   // A person at a terminal gets one line that says where to go; log collectors get the JSON line above.
-  if ((io.stdout as { isTTY?: boolean }).isTTY === true && (cluster.isPrimary || cluster.worker?.id === 1)) {
+  if (isTerminal(io.stdout) && (cluster.isPrimary || cluster.worker?.id === 1)) {
     const address = app.server.address();
     const port = typeof address === "object" && address !== null ? address.port : settings.port;
     io.stdout.write(`${startLine(settings, port)}\n`);
@@ -112,6 +112,20 @@ async function serve(
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
   return 0;
+}
+
+/**
+ * VERIFIED_LOG_LEVEL, else `info` for log collectors and `warn` at a terminal, where the start line says what
+ * the JSON lines would and a person does not want a JSON line per request.
+ */
+function logLevel(io: { env: NodeJS.ProcessEnv; stdout: Writable }): string {
+  const level = io.env.VERIFIED_LOG_LEVEL?.trim();
+  if (level) return level;
+  return isTerminal(io.stdout) ? "warn" : "info";
+}
+
+function isTerminal(stream: Writable): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
 }
 
 /** `http://host:port`, with an IPv6 host in brackets and the any-address shown as localhost. */
