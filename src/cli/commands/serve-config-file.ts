@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { type Static, Type } from "@sinclair/typebox";
 import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
@@ -52,6 +53,22 @@ export const ServeConfigFileSchema = Type.Object(
 export type ServeConfigFile = Static<typeof ServeConfigFileSchema>;
 
 const findProblem = firstSchemaProblem(ServeConfigFileSchema);
+
+/**
+ * The config file `--config` or VERIFIED_CONFIG names, read as text; undefined when neither names one, or a
+ * message for a file that cannot be read.
+ */
+export function readConfigFileText(
+  path: string | undefined,
+): { path: string; text: string } | { error: string } | undefined {
+  if (path === undefined || path.trim() === "") return undefined;
+  try {
+    return { path, text: readFileSync(path, "utf8") };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { error: `cannot read the config file ${path}: ${code}` };
+  }
+}
 
 /** The gateways and routes of a valid file, with notes for the start-up log; or the first problem. */
 export type ConfigFileOutcome =

@@ -1,17 +1,12 @@
 import cluster from "node:cluster";
-import { readFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 
 import { createModelBackend, gatewaysOf } from "../../models/index.js";
 
 import { closeGracefully, createApp } from "../../server/index.js";
 import { createBatchedLogStream } from "./log-stream.js";
-import {
-  type ConfigFileText,
-  readServeSettings,
-  type ServeFlags,
-  type ServeSettings,
-} from "./serve-settings.js";
+import { readConfigFileText } from "./serve-config-file.js";
+import { readServeSettings, type ServeFlags, type ServeSettings } from "./serve-settings.js";
 
 /**
  * Runs `verified serve`: the only place that reads the environment and opens a port. With `--workers N`
@@ -21,16 +16,10 @@ export async function runServeCommand(
   flags: ServeFlags,
   io: { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable },
 ): Promise<number> {
-  const configPath = flags.config ?? (io.env.VERIFIED_CONFIG?.trim() || undefined);
-  let configFile: ConfigFileText | undefined;
-  if (configPath !== undefined) {
-    try {
-      configFile = { path: configPath, text: readFileSync(configPath, "utf8") };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      io.stderr.write(`verified serve: cannot read the config file ${configPath}: ${code}\n`);
-      return 2;
-    }
+  const configFile = readConfigFileText(flags.config ?? io.env.VERIFIED_CONFIG);
+  if (configFile !== undefined && "error" in configFile) {
+    io.stderr.write(`verified serve: ${configFile.error}\n`);
+    return 2;
   }
   const outcome = readServeSettings(io.env, flags, configFile);
   if (!outcome.ok) {
