@@ -55,7 +55,10 @@ export const environmentOnlySettings: readonly (readonly [string, string])[] = [
     "VERIFIED_SOURCES_BUDGET",
     `characters of source text per request or eval case (default ${DEFAULT_SOURCES_BUDGET})`,
   ],
-  ["VERIFIED_LOG_LEVEL", "fatal, error, warn, info, debug, trace or silent (default info; warn at a terminal)"],
+  [
+    "VERIFIED_LOG_LEVEL",
+    "fatal, error, warn, info, debug, trace or silent (default info; warn at a terminal)",
+  ],
 ];
 
 /** Settings, or a message naming the variable or flag that is wrong. */
