@@ -137,6 +137,35 @@ describe("verified ask --local", () => {
     expect(noColor.stdout).not.toContain("\u001b[");
   });
 
+  it("routes a gateway model through the config file VERIFIED_CONFIG names", async () => {
+    const gateway = await startScriptedGateway({
+      handler: () =>
+        JSON.stringify({
+          claims: [{ claim: "Refunds take 30 days.", quote: "within 30 days", source: "policy.txt" }],
+        }),
+    });
+    try {
+      const config = join(scratch(), "verified.config.json");
+      writeFileSync(
+        config,
+        JSON.stringify({
+          gateways: { team: { base_url: gateway.url, api_key_env: "TEAM_KEY" } },
+          routes: [{ model: "team/*", gateway: "team", strip_prefix: true }],
+        }),
+      );
+      const run = await runBinary(
+        ["ask", refundQuestion, "--source", policy, "--local", "--model", "team/llama3.1", "--json"],
+        { env: { VERIFIED_CONFIG: config, TEAM_KEY: "team-secret" } },
+      );
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ model: "team/llama3.1", coverage: 1 });
+      expect(gateway.calls[0]?.headers.authorization).toBe("Bearer team-secret");
+      expect(gateway.calls[0]?.body).toMatchObject({ model: "llama3.1" });
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it("calls the gateway named by VERIFIED_GATEWAY_URL, with VERIFIED_GATEWAY_KEY, for a gateway model", async () => {
     const gateway = await startScriptedGateway({
       handler: () =>

@@ -3,6 +3,7 @@ import {
   defineAskCommand,
   defineEvalCommand,
   defineExtractCommand,
+  environmentOnlySettings,
   runCheckCommand,
   type ServeFlags,
 } from "./commands/index.js";
@@ -67,6 +68,10 @@ Examples:
       "--gateway-url <url>",
       "OpenAI-compatible gateway base URL, including any /v1 (env VERIFIED_GATEWAY_URL)",
     )
+    .option(
+      "--config <file>",
+      "JSON (with comments) file of named gateways and model routes; see docs/configuration.md (env VERIFIED_CONFIG)",
+    )
     .option("--workers <n>", "processes sharing the port, via node:cluster (env VERIFIED_WORKERS; default 1)")
     .option(
       "--request-timeout-ms <ms>",
@@ -78,6 +83,7 @@ Examples:
       "on SIGTERM, requests in flight may finish for this long, then get 503 shutting_down " +
         "(env VERIFIED_SHUTDOWN_TIMEOUT_MS; default 25000)",
     )
+    .addHelpText("after", serveEnvironmentHelp())
     .action(async (options: ServeFlags) => {
       // Imported on use: Fastify and the gateway cost a second of startup the other commands need not pay.
       const { runServeCommand } = await import("./commands/serve.js");
@@ -105,4 +111,11 @@ Examples:
     return 2;
   }
   return exitCode;
+}
+
+/** The environment-only settings, as a section after `serve --help`'s options. */
+function serveEnvironmentHelp(): string {
+  const width = Math.max(...environmentOnlySettings.map(([name]) => name.length));
+  const lines = environmentOnlySettings.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
+  return `\nEnvironment only (no flag):\n${lines.join("\n")}\n`;
 }

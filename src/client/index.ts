@@ -58,6 +58,8 @@ export type {
   ExtractSchema,
   MatchMode,
   Message,
+  ModelList,
+  ModelListEntry,
   Range,
   RequestOptions,
   Source,

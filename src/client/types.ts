@@ -264,3 +264,17 @@ export interface RequestOptions {
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
 }
+
+/** One model id or pattern the service accepts (`GET /v1/models`). */
+export interface ModelListEntry {
+  /** A model id, a prefix pattern (`ollama/*`), or `*` (any id no other entry matches). */
+  id: string;
+  match: "exact" | "prefix" | "any";
+  /** The configured gateway the model goes to; null for the built-in local model. */
+  gateway: string | null;
+}
+
+/** What `listModels` returns. */
+export interface ModelList {
+  models: ModelListEntry[];
+}

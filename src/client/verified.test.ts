@@ -259,6 +259,32 @@ describe("check", () => {
   });
 });
 
+describe("listModels", () => {
+  it("GETs /v1/models with the key and no body, and returns the list", async () => {
+    const wireResult = {
+      models: [
+        { id: "local", match: "exact", gateway: null },
+        { id: "ollama/*", match: "prefix", gateway: "ollama" },
+      ],
+    };
+    script = () => ({ status: 200, body: wireResult });
+
+    const result = await client().verified.listModels();
+
+    expect(requests[0]?.method).toBe("GET");
+    expect(requests[0]?.path).toBe("/v1/models");
+    expect(requests[0]?.body).toBeUndefined();
+    expect(requests[0]?.headers.authorization).toBe("Bearer test-key");
+    expect(requests[0]?.headers["content-type"]).toBeUndefined();
+    expect(result).toEqual(wireResult);
+  });
+
+  it("rejects with the typed error of the answer", async () => {
+    script = () => ({ status: 401, body: errorBody("invalid_key") });
+    await expect(client().verified.listModels()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
 describe("configuration", () => {
   it("reads VERIFIED_API_KEY when no apiKey is given", async () => {
     script = () => ({ status: 200, body: {} });

@@ -21,6 +21,7 @@ import type {
   ExtractParams,
   ExtractResult,
   ExtractSchema,
+  ModelList,
   RequestOptions,
 } from "./types.js";
 
@@ -111,6 +112,11 @@ export class Verified {
     return this.#post("/v1/verified/check", params, options) as Promise<CheckResult>;
   }
 
+  /** The model ids and patterns the service accepts, and the gateway each goes to (`GET /v1/models`). */
+  listModels(options?: RequestOptions): Promise<ModelList> {
+    return this.#post("/v1/models", undefined, options) as Promise<ModelList>;
+  }
+
   /** Scores a dataset of any size: pages of 200, a few in flight, merged exactly. */
   evalAll(params: EvalAllParams, options?: RequestOptions): Promise<EvalAllResult> {
     // With a progress callback, pages are streamed so progress moves case by case, not page by page.
@@ -148,7 +154,8 @@ export class Verified {
     return openStream(transport, policy, path, body, toEvent, options.signal);
   }
 
-  async #post(path: string, params: object, options: RequestOptions = {}): Promise<unknown> {
+  /** POSTs `params` to `path`, or GETs `path` when `params` is undefined. */
+  async #post(path: string, params: object | undefined, options: RequestOptions = {}): Promise<unknown> {
     const transport: Transport = {
       baseURL: this.baseURL,
       apiKey: this.#apiKey,
@@ -160,7 +167,7 @@ export class Verified {
       sleep: this.#sleep,
       random: this.#random,
     };
-    const body = toWire(params);
+    const body = params === undefined ? undefined : toWire(params);
     const wireResult = await withRetries(
       () => postJson(transport, path, body, options.signal),
       policy,

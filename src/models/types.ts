@@ -29,6 +29,8 @@ export interface GenerateRequest {
   /** Per-call headers for a remote gateway (the caller's validated W3C `traceparent`/`tracestate`). */
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
+  /** Told before each retry of a transient gateway failure, with the gateway's name (for metrics). */
+  onRetry?: ((gateway: string) => void) | undefined;
   /** Asks for the reply as it is written (see `GenerateStream`); absent for an ordinary call. */
   stream?: GenerateStream | undefined;
 }

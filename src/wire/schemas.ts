@@ -308,6 +308,23 @@ export const ErrorBodySchema = Type.Object({
   }),
 });
 
+export const ModelListEntrySchema = Type.Object({
+  id: Type.String({
+    description: 'A model id, a prefix pattern ("ollama/*"), or "*" (any id no other line matches).',
+  }),
+  match: Type.Union([Type.Literal("exact"), Type.Literal("prefix"), Type.Literal("any")]),
+  gateway: Type.Union([Type.String(), Type.Null()], {
+    description: "The configured gateway the model goes to; null for the built-in local model.",
+  }),
+});
+
+export const ModelListSchema = Type.Object({
+  models: Type.Array(ModelListEntrySchema, {
+    description: "Exact ids first as configured, then patterns; the local model is always listed.",
+  }),
+});
+export type ModelList = Static<typeof ModelListSchema>;
+
 /** Every schema a route uses, for tests that walk them. */
 export const requestSchemas: Record<string, TSchema> = {
   create: CreateRequestSchema,

@@ -144,6 +144,22 @@ function parentSchema(root: TSchema, pointer: string): { properties?: Record<str
   return schema as { properties?: Record<string, unknown> };
 }
 
+/**
+ * The first problem of `value` against a compiled schema: its JSON pointer (`/routes/0/gateway`) and a
+ * message for a person; undefined when the value matches. For files whose problems are reported by line.
+ */
+export function firstSchemaProblem<T extends TSchema>(
+  schema: T,
+): (value: unknown) => { pointer: string; message: string } | undefined {
+  const compiled = TypeCompiler.Compile(schema);
+  return (value) => {
+    if (compiled.Check(value)) return undefined;
+    const first = compiled.Errors(value).First();
+    if (first === undefined) return { pointer: "", message: "The document does not match the schema." };
+    return { pointer: first.path, message: describeError(first, schema) };
+  };
+}
+
 /** Compiles a schema once into a validator that reports the first problem with its `param`. */
 export function compileValidator<T extends TSchema>(schema: T): (value: unknown) => Validation<Static<T>> {
   const compiled = TypeCompiler.Compile(schema);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { errorReply } from "../support/scripted-gateway.js";
 import { startService } from "../support/start-service.js";
 import { claimsContent, question, report, startWithGateway } from "./harness.js";
 
@@ -160,6 +161,20 @@ describe("with config.apiKeys the caller's key is checked and the gateway gets c
 
     expect(response.status).toBe(200);
     expect(gateway.calls[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("says which key is missing when a gateway refuses a call that carried none", async () => {
+    const { gateway, service } = await startWithGateway({ config: { apiKeys: ["service-key-1"] } });
+    gateway.script(() => errorReply(401, "You didn't provide an API key.", { code: "missing_api_key" }));
+
+    const response = await service.post("/v1/verified", createBody, { key: "service-key-1" });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(
+      invalidKey(
+        `The gateway refused the API key (HTTP 401 [missing_api_key]: You didn't provide an API key). The call to gateway "default" carried no key: set VERIFIED_GATEWAY_KEY on the service (with VERIFIED_API_KEYS) or api_key_env for the gateway in the config file, or, on a service without VERIFIED_API_KEYS, send the provider's key as "Authorization: Bearer <key>".`,
+      ),
+    );
   });
 
   it.each(operations)(

@@ -442,6 +442,20 @@ describe("413, 415, 422, 404, 405", () => {
       allow: "GET, HEAD",
       body: error("method_not_allowed", "/healthz accepts GET, HEAD, not DELETE."),
     },
+    {
+      method: "POST",
+      path: "/metrics",
+      status: 405,
+      allow: "GET, HEAD",
+      body: error("method_not_allowed", "/metrics accepts GET, HEAD, not POST."),
+    },
+    {
+      method: "POST",
+      path: "/v1/models",
+      status: 405,
+      allow: "GET, HEAD",
+      body: error("method_not_allowed", "/v1/models accepts GET, HEAD, not POST."),
+    },
   ])("$method $path is $status", async ({ method, path, status, allow, body }) => {
     const { service } = await startWithGateway();
 

@@ -112,6 +112,26 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/^verified_process_cpu_seconds_total \d/m);
   });
 
+  it("counts retries of transient gateway failures by gateway and model", async () => {
+    const { gateway, service } = await startWithGateway();
+    let calls = 0;
+    // The first two calls fail with 503 and are retried; the third answers.
+    gateway.script(() => {
+      calls += 1;
+      return calls <= 2 ? errorReply(503, "overloaded") : claimsContent(founded);
+    });
+    const create = { model: "gpt-test", messages: question, sources: [report] };
+    expect((await service.post("/v1/verified", create)).status).toBe(200);
+
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    expect(samples(text, "verified_gateway_retries_total")).toEqual([
+      'verified_gateway_retries_total{gateway="default",model="gpt-test"} 2',
+    ]);
+    expect(samples(text, "verified_gateway_calls_total")).toEqual([
+      'verified_gateway_calls_total{model="gpt-test",outcome="ok"} 1',
+    ]);
+  });
+
   it("needs a key when the service has keys", async () => {
     const { service } = await startWithGateway({ config: { apiKeys: ["k1"] } });
     const refused = await fetch(`${service.url}/metrics`);

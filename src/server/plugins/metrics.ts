@@ -13,6 +13,7 @@ export const metricNames = [
   "verified_http_request_duration_seconds",
   "verified_gateway_calls_total",
   "verified_gateway_call_duration_seconds",
+  "verified_gateway_retries_total",
   "verified_claims_total",
   "verified_coverage",
   "verified_abstentions_total",
@@ -70,6 +71,12 @@ export function createServiceMetrics(now: () => number = () => performance.now()
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
     registers,
   });
+  const gatewayRetries = new Counter({
+    name: "verified_gateway_retries_total",
+    help: "Retries of transient gateway failures (5xx, resets, unusable bodies), by gateway and model.",
+    labelNames: ["gateway", "model"] as const,
+    registers,
+  });
   return {
     registry,
     modelLabel,
@@ -78,8 +85,12 @@ export function createServiceMetrics(now: () => number = () => performance.now()
         async generate(request) {
           const started = now();
           let outcome = "ok";
+          const onRetry = (gatewayName: string) => {
+            gatewayRetries.inc({ gateway: gatewayName, model: modelLabel(request.model) });
+            request.onRetry?.(gatewayName);
+          };
           try {
-            return await gateway.generate(request);
+            return await gateway.generate({ ...request, onRetry });
           } catch (error) {
             outcome = error instanceof ServiceError ? error.type : "aborted";
             throw error;
