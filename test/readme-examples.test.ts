@@ -58,7 +58,9 @@ describe("README Quick start", () => {
   });
 
   it("extract finds two fields and not the missing one", async () => {
-    const response = await service.post("/v1/verified/extract", requestFor("/v1/verified/extract").body, { key: null });
+    const response = await service.post("/v1/verified/extract", requestFor("/v1/verified/extract").body, {
+      key: null,
+    });
     expect(response.status).toBe(200);
     expect(response.body.fields).toEqual({
       invoice_number: { value: "INV-0042", source: "invoice", range: [16, 24], grounded: true },
@@ -68,7 +70,9 @@ describe("README Quick start", () => {
   });
 
   it("eval scores the answerable case 1 and the other 0", async () => {
-    const response = await service.post("/v1/verified/eval", requestFor("/v1/verified/eval").body, { key: null });
+    const response = await service.post("/v1/verified/eval", requestFor("/v1/verified/eval").body, {
+      key: null,
+    });
     expect(response.status).toBe(200);
     expect(response.body.aggregate).toEqual({ coverage_mean: 0.5, unsupported_rate: 0, n: 2, errored: 0 });
     expect(response.body.cases).toEqual([
@@ -78,7 +82,9 @@ describe("README Quick start", () => {
   });
 
   it("check keeps the revenue cell and drops the profit figure claimed as revenue", async () => {
-    const response = await service.post("/v1/verified/check", requestFor("/v1/verified/check").body, { key: null });
+    const response = await service.post("/v1/verified/check", requestFor("/v1/verified/check").body, {
+      key: null,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       text: "Q3 revenue was 1,250 [q].",

@@ -46,6 +46,11 @@ export function createModelRouter(backends: {
       const gateway = resolved === undefined ? undefined : gateways.get(resolved.route.gateway);
       return gateway !== undefined && gateway.apiKeyEnv === undefined && gateway.keyless !== true;
     },
+    answererOf(model) {
+      if (model === localModelId) return localModelId;
+      const resolved = resolveRoute(routes, model);
+      return resolved === undefined ? undefined : gateways.get(resolved.route.gateway)?.name;
+    },
     generate(request) {
       if (request.model === localModelId) return backends.local.generate(request);
       const resolved = resolveRoute(routes, request.model);

@@ -72,4 +72,6 @@ export interface ModelBackend {
    * a key only when this says no. Absent: every model but the built-in local one needs a key.
    */
   needsCallerKey?(model: string): boolean;
+  /** The name of what answers `model` (a configured gateway's name, or `local`), for metrics; absent: unknown. */
+  answererOf?(model: string): string | undefined;
 }
