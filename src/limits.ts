@@ -4,6 +4,13 @@
 /** Cases one eval request may carry (the spec's limit; above it: 400 `too_many_cases`). */
 export const MAX_EVAL_CASES = 200;
 
+/**
+ * Longest eval case `id` (UTF-16 code units), a string of at least one character or a number: it is echoed
+ * back, so it is bounded. The service's schema, the CLI's dataset reader, the client's `evalAll` and the
+ * playground's dataset reader all check ids by it.
+ */
+export const MAX_EVAL_CASE_ID_LENGTH = 256;
+
 /** Default total characters of `sources` one create, extract or check may carry (`sources_too_large` above). */
 export const DEFAULT_SOURCES_BUDGET = 100_000;
 

@@ -135,9 +135,23 @@ describe("verified check", () => {
     expect(run).toEqual({ code: 2, stdout: "", stderr: "error: unknown option '--nope'\n" });
   });
 
-  it("prints help for check", async () => {
+  it("prints help for check, with its exit codes and an example that works as printed", async () => {
     const run = await runBinary(["check", "--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Usage: verified check [options] [file]");
+    expect(run.stdout).toContain(
+      "Exit codes: 0 checked (whatever the verdicts), 2 unreadable or malformed input (with --jsonl: any bad line).",
+    );
+    const example = /^ {2}echo '(.+)' \| verified check$/m.exec(run.stdout)?.[1] ?? "";
+    expect(example).not.toBe("");
+    const checked = await runBinary(["check"], { input: example });
+    expect(checked.code).toBe(0);
+    const policy = JSON.parse(example).sources[0].text as string;
+    const start = policy.indexOf("within 30 days");
+    expect(JSON.parse(checked.stdout)).toMatchObject({
+      citations: [{ quote: "within 30 days", source: "policy", range: [start, start + 14] }],
+      unsupported: [],
+      coverage: 1,
+    });
   });
 });

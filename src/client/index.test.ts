@@ -50,6 +50,7 @@ describe("the verified/client entry point", () => {
         "UserAbortError",
         "Verified",
         "VerifiedError",
+        "evalCaseIdProblem",
         "mergeEvalResults",
         "toWire",
       ].sort(),

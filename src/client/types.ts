@@ -133,8 +133,8 @@ export interface ExtractResult<S extends ExtractSchema = ExtractSchema> {
 
 /** One dataset case: a conversation and its sources, with an optional `id` the result echoes. */
 export interface EvalCase {
-  /** Your name for the case (1 to 256 characters); its result carries it back. */
-  id?: string;
+  /** Your name for the case: 1 to 256 characters, or a number; its result carries it back as a string. */
+  id?: string | number;
   messages: Message[];
   sources: Source[];
 }
@@ -217,7 +217,7 @@ export interface EvalResult {
 
 /** A dataset case for `evalAll`; the optional `id` stays in the client and labels the case's result. */
 export interface EvalAllCase extends EvalCase {
-  id?: string;
+  id?: string | number;
 }
 
 /** Progress of an `evalAll` run, counted in cases. */
@@ -280,4 +280,18 @@ export interface RequestOptions {
   timeout?: number;
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
+}
+
+/** One model id or pattern the service accepts (`GET /v1/models`). */
+export interface ModelListEntry {
+  /** A model id, a prefix pattern (`ollama/*`), or `*` (any id no other entry matches). */
+  id: string;
+  match: "exact" | "prefix" | "any";
+  /** The configured gateway the model goes to; null for the built-in local model. */
+  gateway: string | null;
+}
+
+/** What `listModels` returns. */
+export interface ModelList {
+  models: ModelListEntry[];
 }

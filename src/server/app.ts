@@ -31,6 +31,7 @@ import {
   registerCreateRoute,
   registerEvalRoute,
   registerExtractRoute,
+  registerModelsRoute,
 } from "./routes/index.js";
 import { evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
 
@@ -47,11 +48,8 @@ export interface CreateAppOptions {
 }
 
 const operationPaths = ["/v1/verified", "/v1/verified/extract", "/v1/verified/eval", "/v1/verified/check"];
-const knownPaths = new Map<string, string>([
-  ...operationPaths.map((path): [string, string] => [path, "POST"]),
-  ["/healthz", "GET, HEAD"],
-  ["/openapi.json", "GET, HEAD"],
-]);
+/** Routes that need the caller's key like the operations, though they call no model. */
+const guardedPaths = [...operationPaths, "/v1/models"];
 
 function randomId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("base64url")}`;
@@ -102,6 +100,13 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     // The caller's x-request-id when usable, else a new one; the request's log line carries it.
     genReqId: requestIdOf,
   });
+  // The methods of every route path, for the 405 answer's Allow header; collected before any route exists.
+  const knownPaths = new Map<string, string[]>();
+  app.addHook("onRoute", (route) => {
+    const methods = knownPaths.get(route.url) ?? [];
+    for (const method of [route.method].flat()) if (!methods.includes(method)) methods.push(method);
+    knownPaths.set(route.url, methods);
+  });
   registerRequestIds(app);
   registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
   app.decorate("inFlight", createInFlightRequests());
@@ -151,7 +156,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   // Response schemas document the API; plain JSON.stringify keeps responses exactly as built.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  registerAuth(app, deps.config, operationPaths);
+  // The backend as given, not the metrics wrapper: it says which models need the caller's key.
+  registerAuth(app, { config: deps.config, gateway: options.gateway }, guardedPaths);
   registerServerTiming(app, operationPaths);
   registerRequestLog(app);
 
@@ -180,8 +186,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0] ?? "";
-    const allowed = knownPaths.get(path);
-    if (allowed) {
+    const methods = knownPaths.get(path);
+    if (methods !== undefined && methods.length > 0) {
+      const allowed = methods.join(", ");
       reply.header("allow", allowed);
       const error = new ServiceError(
         "method_not_allowed",
@@ -239,6 +246,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerExtractRoute(app, deps);
   registerEvalRoute(app, deps);
   registerCheckRoute(app, deps);
+  registerModelsRoute(app, deps);
   await registerPlayground(app, options.playgroundRoot === undefined ? {} : { root: options.playgroundRoot });
   return app;
 }

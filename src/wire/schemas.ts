@@ -1,5 +1,11 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { MAX_CHECK_CLAIMS, MAX_EVAL_CASES, MAX_EXTRACT_FIELDS, MAX_RETRY } from "../limits.js";
+import {
+  MAX_CHECK_CLAIMS,
+  MAX_EVAL_CASE_ID_LENGTH,
+  MAX_EVAL_CASES,
+  MAX_EXTRACT_FIELDS,
+  MAX_RETRY,
+} from "../limits.js";
 
 // One schema per wire shape: validation, TypeScript types and the OpenAPI document all come from here.
 // Objects are closed (additionalProperties: false) so a misspelt option is an error, not a silent default.
@@ -105,16 +111,18 @@ export const ExtractRequestSchema = Type.Object(
 );
 export type ExtractRequest = Static<typeof ExtractRequestSchema>;
 
-/** The longest case `id` an eval request may carry (it is echoed back, so it is bounded). */
-export const maxEvalCaseIdLength = 256;
+/**
+ * An eval case's `id`: a string of 1 to MAX_EVAL_CASE_ID_LENGTH characters, or a number (datasets often
+ * number their cases), echoed back in the case's result as a string.
+ */
+export const EvalCaseIdSchema = Type.Union(
+  [Type.String({ minLength: 1, maxLength: MAX_EVAL_CASE_ID_LENGTH }), Type.Number()],
+  {
+    description: `The caller's name for the case: 1 to ${MAX_EVAL_CASE_ID_LENGTH} characters, or a number; echoed back in its result as a string.`,
+  },
+);
 
-const caseId = Type.String({
-  minLength: 1,
-  maxLength: maxEvalCaseIdLength,
-  description: "The caller's name for the case, echoed back in its result.",
-});
-
-export const EvalCaseSchema = Type.Object({ id: Type.Optional(caseId), messages, sources }, closed);
+export const EvalCaseSchema = Type.Object({ id: Type.Optional(EvalCaseIdSchema), messages, sources }, closed);
 
 export const EvalRequestSchema = Type.Object(
   {
@@ -330,6 +338,23 @@ export const ErrorBodySchema = Type.Object({
     ),
   }),
 });
+
+export const ModelListEntrySchema = Type.Object({
+  id: Type.String({
+    description: 'A model id, a prefix pattern ("ollama/*"), or "*" (any id no other line matches).',
+  }),
+  match: Type.Union([Type.Literal("exact"), Type.Literal("prefix"), Type.Literal("any")]),
+  gateway: Type.Union([Type.String(), Type.Null()], {
+    description: "The configured gateway the model goes to; null for the built-in local model.",
+  }),
+});
+
+export const ModelListSchema = Type.Object({
+  models: Type.Array(ModelListEntrySchema, {
+    description: "Exact ids first as configured, then patterns; the local model is always listed.",
+  }),
+});
+export type ModelList = Static<typeof ModelListSchema>;
 
 /** Every schema a route uses, for tests that walk them. */
 export const requestSchemas: Record<string, TSchema> = {

@@ -115,6 +115,8 @@ describe("with config.apiKeys, nothing but /healthz and the playground answers w
         "HEAD /metrics",
         "GET /openapi.json",
         "HEAD /openapi.json",
+        "GET /v1/models",
+        "HEAD /v1/models",
         "POST /v1/verified",
         "POST /v1/verified/extract",
         "POST /v1/verified/eval",

@@ -11,10 +11,10 @@ import type {
 import { describeNumberMiss } from "../../core/index.js";
 import { h, plural } from "../dom.js";
 
-import { clearError, showError } from "./error-box.js";
+import { clearError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
 import { answerSegments, reasonInWords } from "./result-text.js";
-import { createLatestRunner } from "./run-latest.js";
+import { createLatestRunner, showFailure } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 
 /** Elements of the Ask tab; all exist in index.html. */
@@ -68,7 +68,11 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
   const { client, sources } = dependencies;
   let contextMessages: Message[] = [];
   let shownSources: readonly Source[] | null = null;
-  const runLatest = createLatestRunner(elements);
+  const forgetResult = () => {
+    shownSources = null;
+    sources.showSnapshot(null);
+  };
+  const runLatest = createLatestRunner(elements, forgetResult);
 
   function buildRequest(): CreateParams | string {
     const question = elements.question.value.trim();
@@ -99,7 +103,8 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     clearError(elements.error);
     const request = buildRequest();
     if (typeof request === "string") {
-      showError(elements.error, new Error(request));
+      forgetResult();
+      showFailure(elements, new Error(request));
       return;
     }
     const started = performance.now();
@@ -275,6 +280,14 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         h("h3", { class: "visually-hidden" }, "Answer"),
         answer,
         result.text === "" && h("p", { class: "hint" }, "The answer is empty: no claim could be grounded."),
+        // Newcomers read "grounded" as "answered"; one quiet line says what was checked.
+        result.grounded &&
+          result.citations.length > 0 &&
+          h(
+            "p",
+            { class: "hint grounded-note" },
+            "Grounded means each claim quotes a source; it does not mean the question was answered.",
+          ),
         citationList,
         dropped,
         usageLine(result.model, result.usage, elapsedMs, result.id),
