@@ -53,9 +53,8 @@ export function stemWord(word: string): string {
 export interface HeaderStems {
   /** Column lists by stem sequence (words joined by one space), per table. */
   byStems: Map<string, { table: number; columns: number[] }[]>;
-  /** The stems of header words, and of headers' first words: a claim word with another stem is skipped. */
-  words: Set<string>;
-  firstWords: Set<string>;
+  /** Every key and every shorter run of its first words: a claim run that is none of them names nothing. */
+  prefixes: Set<string>;
   /** The headers' own texts: a claim that writes one exactly is already read by the label finder. */
   exact: Set<string>;
 }
@@ -128,16 +127,16 @@ export function buildHeaderStems(
   variants: (header: string) => readonly string[] = () => [],
 ): HeaderStems {
   const byStems: HeaderStems["byStems"] = new Map();
-  const words = new Set<string>();
-  const firstWords = new Set<string>();
+  const prefixes = new Set<string>();
   const exact = new Set<string>();
   tables.forEach((table, tableIndex) => {
     table.header.forEach((text, column) => {
       for (const each of [text, ...variants(text)]) {
         exact.add(each);
         const key = stemKey(each);
-        for (const stem of key.split(" ")) words.add(stem);
-        firstWords.add(key.split(" ")[0] as string);
+        const keyWords = key.split(" ");
+        for (let length = 1; length <= keyWords.length; length += 1)
+          prefixes.add(keyWords.slice(0, length).join(" "));
         if (key === "" || key.split(" ").length > HEADER_STEM_WORDS) continue;
         let list = byStems.get(key);
         if (list === undefined) {
@@ -151,7 +150,7 @@ export function buildHeaderStems(
       }
     });
   });
-  return { byStems, words, firstWords, exact };
+  return { byStems, prefixes, exact };
 }
 
 /**
@@ -167,23 +166,18 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
   // Reading the words, then at most HEADER_STEM_WORDS look-ups of at most that many stems per word.
   if (counter !== undefined) counter.steps += folded.length + count * HEADER_STEM_WORDS * HEADER_STEM_WORDS;
   for (let first = 0; first < count; ) {
-    if (!stems.firstWords.has(wordStems[first] as string)) {
-      first += 1;
-      continue;
+    // The runs of words from `first` that start some header's stems, longest last.
+    const runs: string[] = [];
+    let run = wordStems[first] as string;
+    while (stems.prefixes.has(run)) {
+      runs.push(run);
+      const next = first + runs.length;
+      if (runs.length === HEADER_STEM_WORDS || next >= count) break;
+      run += ` ${wordStems[next] as string}`;
     }
-    // How many words from `first` on are header words at all: no longer key can name a header.
-    let span = 1;
-    while (
-      span < HEADER_STEM_WORDS &&
-      first + span < count &&
-      stems.words.has(wordStems[first + span] as string)
-    )
-      span += 1;
     let taken = 0;
-    for (let length = span; length >= 1 && taken === 0; length -= 1) {
-      let key = wordStems[first] as string;
-      for (let index = first + 1; index < first + length; index += 1) key += ` ${wordStems[index] as string}`;
-      const named = stems.byStems.get(key);
+    for (let length = runs.length; length >= 1 && taken === 0; length -= 1) {
+      const named = stems.byStems.get(runs[length - 1] as string);
       if (named === undefined) continue;
       taken = length;
       const start = starts[first] as number;
