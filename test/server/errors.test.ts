@@ -48,7 +48,7 @@ describe("400 invalid_request", () => {
     {
       name: "a wrong check_numbers value",
       body: { ...createBody, check_numbers: "cell" },
-      message: '"check_numbers" must be one of true, false, "source", "row"; got "cell".',
+      message: '"check_numbers" must be one of true, false, "source", "row", "quote"; got "cell".',
       param: "check_numbers",
     },
     {
@@ -85,7 +85,7 @@ describe("400 invalid_request", () => {
       name: "an unknown field lists the known ones",
       body: { ...createBody, top_p: 0.9 },
       message:
-        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, allow_ungrounded, temperature, max_tokens, stream.',
+        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, explain, allow_ungrounded, temperature, max_tokens, stream.',
       param: "top_p",
     },
     {
