@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import swagger from "@fastify/swagger";
 import { Type } from "@sinclair/typebox";
 import Fastify, {
@@ -50,8 +51,15 @@ const operationPaths = ["/v1/verified", "/v1/verified/extract", "/v1/verified/ev
 const knownPaths = new Map<string, string>([
   ...operationPaths.map((path): [string, string] => [path, "POST"]),
   ["/healthz", "GET, HEAD"],
+  ["/readyz", "GET, HEAD"],
   ["/openapi.json", "GET, HEAD"],
 ]);
+
+// The OpenAPI document carries the package's version; package.json sits two levels above src/server and
+// dist/server alike, so this reads the right file from the repository and from an installed package.
+const packageVersion = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 function randomId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("base64url")}`;
@@ -105,6 +113,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerRequestIds(app);
   registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
   app.decorate("inFlight", createInFlightRequests());
+  // Closing by any path (a signal in `serve`, or an embedder's app.close()) turns /readyz to 503.
+  app.addHook("preClose", async () => app.inFlight.beginShutdown());
 
   // Only JSON is accepted; anything else is 415 unsupported_media_type.
   app.removeContentTypeParser(["text/plain", "application/json"]);
@@ -201,7 +211,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       openapi: "3.1.0",
       info: {
         title: "verified",
-        version: "1.0.0",
+        version: packageVersion,
         description:
           "Grounded answers, extraction and evaluation, checked character for character against your sources.",
       },
@@ -223,6 +233,29 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       },
     },
     async () => ({ status: "ok" }),
+  );
+  app.get(
+    "/readyz",
+    {
+      schema: {
+        summary: "Readiness",
+        description:
+          "200 while the service takes new requests; 503 `shutting_down` from the moment a shutdown begins, so a load balancer stops routing here before the drain. Never needs a key.",
+        security: [],
+        response: {
+          200: Type.Object({ status: Type.Literal("ready") }),
+        },
+      },
+    },
+    async () => {
+      if (app.inFlight.shuttingDown) {
+        throw new ServiceError(
+          "shutting_down",
+          "The service is shutting down and takes no new requests; send them to another instance.",
+        );
+      }
+      return { status: "ready" };
+    },
   );
   app.get(
     "/openapi.json",
