@@ -49,6 +49,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Default of VERIFIED_SHUTDOWN_TIMEOUT_MS: how long SIGTERM lets requests in flight finish. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
 
+/**
+ * Default of VERIFIED_SHUTDOWN_DELAY_MS: how long SIGTERM keeps the service taking requests with `/readyz`
+ * at 503 before the drain, so load balancers stop routing first. None by default (a local run exits at once).
+ */
+export const DEFAULT_SHUTDOWN_DELAY_MS = 0;
+
 /** The largest `Retry-After` (seconds) forwarded from a gateway; larger values are clamped to it. */
 export const MAX_RETRY_AFTER_SECONDS = 3_600;
 

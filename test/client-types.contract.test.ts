@@ -25,7 +25,7 @@ import type {
   ModelListSchema,
 } from "../src/wire/schemas.js";
 
-// The client declares its camelCase types by hand (so `verified/client` needs no schema library); this file
+// The client declares its camelCase types by hand (so `verified-answers/client` needs no schema library); this file
 // ties them to the TypeBox schemas, the single source of the wire shapes. A drift fails `npm run typecheck`.
 
 type CamelKey<K extends string> = K extends `${infer Head}_${infer Tail}`

@@ -1,4 +1,4 @@
-// The public entry point `verified/client`: runs in Node 20+, Deno, Bun and browsers, with no dependencies.
+// The public entry point `verified-answers/client`: runs in Node 22+, Deno, Bun and browsers, with no dependencies.
 export { toWire } from "./case-mapping.js";
 export {
   AuthenticationError,

@@ -1,5 +1,5 @@
 // The client's view of the wire contract, in camelCase. They are declared here, not imported from the TypeBox
-// schemas, so that `verified/client` needs no schema library; types.contract.test.ts checks them against the
+// schemas, so that `verified-answers/client` needs no schema library; types.contract.test.ts checks them against the
 // schemas (the single source of each wire shape), so a drift fails the type check.
 
 /** How a quote is compared with a source: `strict` is boundary-exact, `lenient` tolerates punctuation and case. */

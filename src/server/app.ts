@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import swagger from "@fastify/swagger";
 import { Type } from "@sinclair/typebox";
 import Fastify, {
@@ -50,6 +51,12 @@ export interface CreateAppOptions {
 const operationPaths = ["/v1/verified", "/v1/verified/extract", "/v1/verified/eval", "/v1/verified/check"];
 /** Routes that need the caller's key like the operations, though they call no model. */
 const guardedPaths = [...operationPaths, "/v1/models"];
+
+// The OpenAPI document carries the package's version; package.json sits two levels above src/server and
+// dist/server alike, so this reads the right file from the repository and from an installed package.
+const packageVersion = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 function randomId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("base64url")}`;
@@ -110,6 +117,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerRequestIds(app);
   registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
   app.decorate("inFlight", createInFlightRequests());
+  // Closing by any path (a signal in `serve`, or an embedder's app.close()) turns /readyz to 503.
+  app.addHook("preClose", async () => app.inFlight.beginShutdown());
 
   // Only JSON is accepted; anything else is 415 unsupported_media_type.
   app.removeContentTypeParser(["text/plain", "application/json"]);
@@ -208,7 +217,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       openapi: "3.1.0",
       info: {
         title: "verified",
-        version: "1.0.0",
+        version: packageVersion,
         description:
           "Grounded answers, extraction and evaluation, checked character for character against your sources.",
       },
@@ -230,6 +239,29 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       },
     },
     async () => ({ status: "ok" }),
+  );
+  app.get(
+    "/readyz",
+    {
+      schema: {
+        summary: "Readiness",
+        description:
+          "200 while the service takes new requests; 503 `shutting_down` from the moment a shutdown begins, so a load balancer stops routing here before the drain. Never needs a key.",
+        security: [],
+        response: {
+          200: Type.Object({ status: Type.Literal("ready") }),
+        },
+      },
+    },
+    async () => {
+      if (app.inFlight.shuttingDown) {
+        throw new ServiceError(
+          "shutting_down",
+          "The service is shutting down and takes no new requests; send them to another instance.",
+        );
+      }
+      return { status: "ready" };
+    },
   );
   app.get(
     "/openapi.json",

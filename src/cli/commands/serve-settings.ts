@@ -1,5 +1,6 @@
 import {
   DEFAULT_EVAL_CONCURRENCY,
+  DEFAULT_SHUTDOWN_DELAY_MS,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   DEFAULT_SOURCES_BUDGET,
   MAX_EVAL_CONCURRENCY,
@@ -27,6 +28,8 @@ export interface ServeSettings {
   warnings: string[];
   /** On SIGTERM, requests in flight may finish for this long; then they are answered 503 `shutting_down`. */
   shutdownTimeoutMs: number;
+  /** On SIGTERM, `/readyz` answers 503 and requests are still taken for this long before the drain begins. */
+  shutdownDelayMs: number;
   config: ServerConfig;
 }
 
@@ -140,6 +143,13 @@ export function readServeSettings(
     0,
     3_600_000,
   );
+  const shutdownDelay = integer(
+    env.VERIFIED_SHUTDOWN_DELAY_MS,
+    DEFAULT_SHUTDOWN_DELAY_MS,
+    "VERIFIED_SHUTDOWN_DELAY_MS",
+    0,
+    600_000,
+  );
   for (const value of [
     port,
     workers,
@@ -148,6 +158,7 @@ export function readServeSettings(
     timeout,
     requestTimeout,
     shutdownTimeout,
+    shutdownDelay,
   ]) {
     if (typeof value === "string") return { ok: false, message: value };
   }
@@ -213,6 +224,7 @@ export function readServeSettings(
       ...backend,
       warnings,
       shutdownTimeoutMs: shutdownTimeout as number,
+      shutdownDelayMs: shutdownDelay as number,
       config: {
         models: listModelsOf(backend),
         apiKeys: apiKeys && apiKeys.length > 0 ? apiKeys : undefined,

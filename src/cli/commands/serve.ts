@@ -86,16 +86,28 @@ async function serve(
     io.stdout.write(`${startLine(settings, port)}\n`);
   }
 
-  // Graceful shutdown: stop accepting, let requests in flight finish until the shutdown deadline, then end
-  // the rest with 503 shutting_down (aborting their gateway calls), and exit.
+  // Graceful shutdown: /readyz turns 503 at once; after the shutdown delay (load balancers stop routing), stop
+  // accepting, let requests in flight finish until the shutdown deadline, then end the rest with 503
+  // shutting_down (aborting their gateway calls), and exit.
   await new Promise<void>((resolve) => {
     let closing = false;
     const shutdown = (signal: string) => {
       // Ctrl-C reaches a worker twice: from the terminal, and forwarded by the primary.
       if (closing) return;
       closing = true;
-      app.log.info({ signal, shutdown_timeout_ms: settings.shutdownTimeoutMs }, "shutting down");
-      closeGracefully(app, settings.shutdownTimeoutMs).then(resolve, resolve);
+      app.inFlight.beginShutdown();
+      app.log.info(
+        {
+          signal,
+          shutdown_delay_ms: settings.shutdownDelayMs,
+          shutdown_timeout_ms: settings.shutdownTimeoutMs,
+        },
+        "shutting down",
+      );
+      setTimeout(
+        () => closeGracefully(app, settings.shutdownTimeoutMs).then(resolve, resolve),
+        settings.shutdownDelayMs,
+      );
     };
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
