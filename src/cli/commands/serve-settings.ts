@@ -59,6 +59,10 @@ export const environmentOnlySettings: readonly (readonly [string, string])[] = [
     `characters of source text per request or eval case (default ${DEFAULT_SOURCES_BUDGET})`,
   ],
   [
+    "VERIFIED_SHUTDOWN_DELAY_MS",
+    `on SIGTERM, keep serving with /readyz at 503 this long before the drain (default ${DEFAULT_SHUTDOWN_DELAY_MS})`,
+  ],
+  [
     "VERIFIED_LOG_LEVEL",
     "fatal, error, warn, info, debug, trace or silent (default info; warn at a terminal)",
   ],
