@@ -1,5 +1,4 @@
-import { verifyClaims, verifyFields } from "../../core/index.js";
-import { findDuplicateSourceId } from "../../service/index.js";
+import { findDuplicateSourceId, verifyClaims, verifyFields } from "../../core/index.js";
 import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
 
 const validateClaimsDocument = compileValidator(CheckDocumentSchema);
