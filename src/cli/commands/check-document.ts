@@ -1,5 +1,6 @@
 import { findDuplicateSourceId, verifyClaims, verifyFields } from "../../core/index.js";
 import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
+import type { RecentSources } from "./recent-sources.js";
 
 const validateClaimsDocument = compileValidator(CheckDocumentSchema);
 const validateFieldsDocument = compileValidator(CheckFieldsRequestSchema);
@@ -11,9 +12,10 @@ export type CheckDocumentOutcome =
 
 /**
  * Checks one parsed document: `{sources, claims, mode?, check_numbers?}` gives the claims result,
- * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones.
+ * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones. With `recent`, sources
+ * seen by earlier documents are reused already prepared.
  */
-export function checkDocument(document: unknown): CheckDocumentOutcome {
+export function checkDocument(document: unknown, recent?: RecentSources): CheckDocumentOutcome {
   const isFields =
     typeof document === "object" && document !== null && "fields" in document && !("claims" in document);
   if (isFields) {
@@ -23,7 +25,11 @@ export function checkDocument(document: unknown): CheckDocumentOutcome {
     if (duplicate >= 0) return duplicateError(duplicate);
     return {
       ok: true,
-      result: verifyFields(validation.value.sources, validation.value.fields, validation.value),
+      result: verifyFields(
+        recent?.prepare(validation.value.sources) ?? validation.value.sources,
+        validation.value.fields,
+        validation.value,
+      ),
     };
   }
   const validation = validateClaimsDocument(document);
@@ -31,7 +37,8 @@ export function checkDocument(document: unknown): CheckDocumentOutcome {
   const duplicate = findDuplicateSourceId(validation.value.sources);
   if (duplicate >= 0) return duplicateError(duplicate);
   const { sources, claims, mode, check_numbers: checkNumbers } = validation.value;
-  return { ok: true, result: verifyClaims(sources, claims, { mode, checkNumbers }) };
+  const prepared = recent?.prepare(sources) ?? sources;
+  return { ok: true, result: verifyClaims(prepared, claims, { mode, checkNumbers }) };
 }
 
 function duplicateError(index: number): CheckDocumentOutcome {

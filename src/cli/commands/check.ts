@@ -3,6 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import type { ParsedJson } from "../input/index.js";
 import { checkDocument } from "./check-document.js";
 import { LineSplitter } from "./jsonl-lines.js";
+import { RecentSources } from "./recent-sources.js";
 
 /** Where the command reads and writes; injected so tests can drive it in process. */
 export interface CheckIo {
@@ -63,12 +64,13 @@ async function parseDocument(text: string, line: number): Promise<ParsedJson> {
 async function runJsonl(file: string | undefined, name: string, io: CheckIo): Promise<number> {
   const input: Readable = file === undefined ? io.stdin : createReadStream(file, { highWaterMark: 1 << 18 });
   const splitter = new LineSplitter();
+  const recent = new RecentSources();
   let lineNumber = 0;
   let failed = false;
   let output = "";
   const answer = (parsed: ParsedJson): void => {
     const outcome = parsed.ok
-      ? checkDocument(parsed.value)
+      ? checkDocument(parsed.value, recent)
       : { ok: false as const, param: undefined, message: parsed.message };
     if (outcome.ok) {
       output += `${JSON.stringify(outcome.result)}\n`;

@@ -13,6 +13,16 @@ export class LineSplitter {
   push(chunk: string): string[] {
     const text = this.#rest + chunk;
     const lines: string[] = [];
+    if (text.indexOf("\r") < 0) {
+      // No `\r` at all, the usual case: the native search finds each `\n`.
+      let start = 0;
+      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+        lines.push(text.slice(start, end));
+        start = end + 1;
+      }
+      this.#rest = text.slice(start);
+      return lines;
+    }
     // A `\r` at the end waits for the next chunk, which may start with its `\n`.
     const end = text.charCodeAt(text.length - 1) === CARRIAGE_RETURN ? text.length - 1 : text.length;
     let start = 0;
