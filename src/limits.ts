@@ -4,6 +4,13 @@
 /** Cases one eval request may carry (the spec's limit; above it: 400 `too_many_cases`). */
 export const MAX_EVAL_CASES = 200;
 
+/**
+ * Longest eval case `id` (UTF-16 code units), a string of at least one character or a number: it is echoed
+ * back, so it is bounded. The service's schema, the CLI's dataset reader, the client's `evalAll` and the
+ * playground's dataset reader all check ids by it.
+ */
+export const MAX_EVAL_CASE_ID_LENGTH = 256;
+
 /** Default total characters of `sources` one create, extract or check may carry (`sources_too_large` above). */
 export const DEFAULT_SOURCES_BUDGET = 100_000;
 
@@ -42,6 +49,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Default of VERIFIED_SHUTDOWN_TIMEOUT_MS: how long SIGTERM lets requests in flight finish. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
 
+/**
+ * Default of VERIFIED_SHUTDOWN_DELAY_MS: how long SIGTERM keeps the service taking requests with `/readyz`
+ * at 503 before the drain, so load balancers stop routing first. None by default (a local run exits at once).
+ */
+export const DEFAULT_SHUTDOWN_DELAY_MS = 0;
+
 /** The largest `Retry-After` (seconds) forwarded from a gateway; larger values are clamped to it. */
 export const MAX_RETRY_AFTER_SECONDS = 3_600;
 
@@ -59,3 +72,9 @@ export const MAX_LOCAL_FIELD_TEXT_CHARS = 200;
  * while they total at most this many characters, so lines citing the same source reuse them.
  */
 export const JSONL_PREPARED_SOURCE_CHARS = 2_000_000;
+
+/** Cells a number-check explanation lists (the cells a failing number was checked against), at most. */
+export const MAX_EXPLAIN_CELLS = 12;
+
+/** Characters of a quoted line or quote a number-check explanation shows, at most. */
+export const MAX_EXPLAIN_TEXT_CHARS = 300;

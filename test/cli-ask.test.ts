@@ -34,9 +34,33 @@ describe("verified ask --local", () => {
         "     policy.txt [0, 48)",
         "",
         "coverage 1 (1 of 1 claims grounded) · 1 model call · N tokens",
+        "grounded = each claim above quotes a source; it does not mean the question was answered",
         "",
       ].join("\n"),
     });
+  });
+
+  it.each([
+    { name: "after one --source", files: [policy], args: ["--source", policy, refundQuestion] },
+    {
+      name: "after several files of one --source",
+      files: [handbook, policy],
+      args: ["--source", handbook, policy, refundQuestion],
+    },
+    {
+      name: "after repeated --source",
+      files: [handbook, policy],
+      args: ["--source", handbook, "--source", policy, refundQuestion],
+    },
+    { name: "after --", files: [policy], args: ["--source", policy, "--", refundQuestion] },
+  ])("takes the question $name, as it does before --source", async ({ files, args }) => {
+    const before = await runBinary(["ask", refundQuestion, "--source", ...files, "--local", "--json"]);
+    const after = await runBinary(["ask", "--local", "--json", ...args]);
+    expect(after).toMatchObject({ code: 0, stderr: "" });
+    const { id: _before, ...expected } = JSON.parse(before.stdout);
+    const { id: _after, ...result } = JSON.parse(after.stdout);
+    expect(result).toEqual(expected);
+    expect(result.citations[0]).toMatchObject({ quote: refundSentence, source: "policy.txt" });
   });
 
   it("--json prints the raw result with the HTTP field names", async () => {
@@ -99,6 +123,7 @@ describe("verified ask --local", () => {
     ]);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain("(not grounded: a plain answer, not checked against the sources)");
+    expect(allowed.stdout).not.toContain("grounded = ");
   });
 
   it("colours a terminal's output only: plain when piped, ANSI with FORCE_COLOR, none with NO_COLOR", async () => {
@@ -110,6 +135,35 @@ describe("verified ask --local", () => {
     expect(forced.stdout).toContain("\u001b[36m[policy.txt]\u001b[39m");
     expect(stripVTControlCharacters(forced.stdout)).toBe(piped.stdout);
     expect(noColor.stdout).not.toContain("\u001b[");
+  });
+
+  it("routes a gateway model through the config file VERIFIED_CONFIG names", async () => {
+    const gateway = await startScriptedGateway({
+      handler: () =>
+        JSON.stringify({
+          claims: [{ claim: "Refunds take 30 days.", quote: "within 30 days", source: "policy.txt" }],
+        }),
+    });
+    try {
+      const config = join(scratch(), "verified.config.json");
+      writeFileSync(
+        config,
+        JSON.stringify({
+          gateways: { team: { base_url: gateway.url, api_key_env: "TEAM_KEY" } },
+          routes: [{ model: "team/*", gateway: "team", strip_prefix: true }],
+        }),
+      );
+      const run = await runBinary(
+        ["ask", refundQuestion, "--source", policy, "--local", "--model", "team/llama3.1", "--json"],
+        { env: { VERIFIED_CONFIG: config, TEAM_KEY: "team-secret" } },
+      );
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ model: "team/llama3.1", coverage: 1 });
+      expect(gateway.calls[0]?.headers.authorization).toBe("Bearer team-secret");
+      expect(gateway.calls[0]?.body).toMatchObject({ model: "llama3.1" });
+    } finally {
+      await gateway.close();
+    }
   });
 
   it("calls the gateway named by VERIFIED_GATEWAY_URL, with VERIFIED_GATEWAY_KEY, for a gateway model", async () => {
@@ -141,6 +195,7 @@ describe("verified ask --local", () => {
           "  ✗ Refunds take 90 days. (quote_not_found)",
           "",
           "coverage 0.5 (1 of 2 claims grounded) · 1 model call · N tokens",
+          "grounded = each claim above quotes a source; it does not mean the question was answered",
           "",
         ].join("\n"),
       );
@@ -156,7 +211,8 @@ describe("verified ask --local", () => {
   it("prints --help", async () => {
     const run = await runBinary(["ask", "--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Usage: verified ask \[options\] <question>\n/);
+    expect(run.stdout).toMatch(/^Usage: verified ask \[options\] \[question\]\n/);
+    expect(run.stdout).toContain("Exit codes: 0 answered, 1 no claim could be grounded, 2 bad input");
     for (const flag of [
       "--source",
       "--model",
@@ -311,6 +367,12 @@ describe("verified ask: bad input is one line on stderr and exit 2", () => {
       name: "--retry out of range",
       args: () => ["ask", "q", "--source", policy, "--local", "--retry", "9"],
       stderr: "error: option '--retry <n>' argument '9' is invalid. Expected a whole number from 0 to 5.\n",
+    },
+    {
+      name: "no question (the last --source value is a file)",
+      args: () => ["ask", "--source", handbook, policy, "--local"],
+      stderr:
+        'verified ask: no question given; write it in quotes, before --source or after the files: verified ask "question" --source FILE...\n',
     },
     {
       name: "no --source",

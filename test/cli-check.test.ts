@@ -98,14 +98,60 @@ describe("verified check", () => {
     expect(run.stdout.trimEnd().split("\n")).toHaveLength(2);
   });
 
+  it("with --explain names the number that failed and the line it was checked against", async () => {
+    const document = {
+      sources,
+      claims: [{ claim: "Refunds take 45 days.", quote: "within 30 days", source: "policy" }],
+      check_numbers: "row",
+    };
+    const run = await runBinary(["check", "--explain"], { input: JSON.stringify(document) });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).unsupported).toEqual([
+      {
+        claim: "Refunds take 45 days.",
+        reason: "number_not_found",
+        detail: { number: "45", checked: "line", text: sources[0]?.text },
+      },
+    ]);
+    expect(run.stderr).toBe(
+      `verified check: stdin: dropped "Refunds take 45 days.": 45 is not on the quoted line: "${sources[0]?.text}"\n`,
+    );
+  });
+
+  it("without --explain keeps the reason code only", async () => {
+    const document = {
+      sources,
+      claims: [{ claim: "Refunds take 45 days.", quote: "within 30 days", source: "policy" }],
+      check_numbers: "quote",
+    };
+    const run = await runBinary(["check"], { input: JSON.stringify(document) });
+    expect(JSON.parse(run.stdout).unsupported).toEqual([
+      { claim: "Refunds take 45 days.", reason: "number_not_found" },
+    ]);
+  });
+
   it("exits 2 with one line on an unknown option", async () => {
     const run = await runBinary(["check", "--nope"]);
     expect(run).toEqual({ code: 2, stdout: "", stderr: "error: unknown option '--nope'\n" });
   });
 
-  it("prints help for check", async () => {
+  it("prints help for check, with its exit codes and an example that works as printed", async () => {
     const run = await runBinary(["check", "--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Usage: verified check [options] [file]");
+    expect(run.stdout).toContain(
+      "Exit codes: 0 checked (whatever the verdicts), 2 unreadable or malformed input (with --jsonl: any bad line).",
+    );
+    const example = /^ {2}echo '(.+)' \| verified check$/m.exec(run.stdout)?.[1] ?? "";
+    expect(example).not.toBe("");
+    const checked = await runBinary(["check"], { input: example });
+    expect(checked.code).toBe(0);
+    const policy = JSON.parse(example).sources[0].text as string;
+    const start = policy.indexOf("within 30 days");
+    expect(JSON.parse(checked.stdout)).toMatchObject({
+      citations: [{ quote: "within 30 days", source: "policy", range: [start, start + 14] }],
+      unsupported: [],
+      coverage: 1,
+    });
   });
 });

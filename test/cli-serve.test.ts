@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -55,6 +56,12 @@ describe("verified serve --workers", () => {
       serve.child.kill("SIGTERM");
       expect(await serve.exited).toBe(0);
       expect(logLines(serve.output().stdout, "shutting down")).toHaveLength(2);
+      // Not a terminal: JSON lines only, for a log collector.
+      const lines = serve
+        .output()
+        .stdout.split("\n")
+        .filter((line) => line !== "");
+      expect(lines.filter((line) => !line.startsWith("{"))).toEqual([]);
       for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
     } finally {
       serve.child.kill("SIGKILL");
@@ -75,4 +82,37 @@ describe("verified serve --workers", () => {
       taken.close();
     }
   }, 60_000);
+});
+
+const scriptBinary = ["/usr/bin/script", "/bin/script"].find((path) => existsSync(path));
+
+describe.skipIf(scriptBinary === undefined)("verified serve at a terminal (util-linux script)", () => {
+  it("prints one human-readable start line and no JSON, and stops on Ctrl-C", async () => {
+    const url = await closedPortURL();
+    const { VERIFIED_LOG_LEVEL: _level, ...env } = process.env;
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(binaryPath)} serve --port ${new URL(url).port}`;
+    // script runs the command on a pseudo-terminal, so stdout.isTTY is true as in a person's shell.
+    const child = spawn(scriptBinary ?? "", ["-qec", command, "/dev/null"], {
+      env: { ...env, VERIFIED_GATEWAY_URL: "" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    const exited = once(child, "exit");
+    try {
+      await waitUntil(() => output.includes("Ctrl-C stops it."), 30_000);
+      const response = await fetch(`${url}/healthz`);
+      expect(response.status).toBe(200);
+      child.stdin.write("\x03");
+      await exited;
+      const lines = output.split(/\r?\n/).filter((line) => line.trim() !== "" && line.trim() !== "^C");
+      expect(lines).toEqual([
+        `verified is serving at ${url} (playground at ${url}/), local model only. Ctrl-C stops it.`,
+      ]);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
 });

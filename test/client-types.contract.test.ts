@@ -11,6 +11,7 @@ import type {
   EvalResult,
   ExtractParams,
   ExtractResult,
+  ModelList,
 } from "../src/client/types.js";
 import type {
   CheckRequestSchema,
@@ -21,9 +22,10 @@ import type {
   EvalResultSchema,
   ExtractRequestSchema,
   ExtractResultSchema,
+  ModelListSchema,
 } from "../src/wire/schemas.js";
 
-// The client declares its camelCase types by hand (so `verified/client` needs no schema library); this file
+// The client declares its camelCase types by hand (so `verified-answers/client` needs no schema library); this file
 // ties them to the TypeBox schemas, the single source of the wire shapes. A drift fails `npm run typecheck`.
 
 type CamelKey<K extends string> = K extends `${infer Head}_${infer Tail}`
@@ -60,5 +62,6 @@ describe("the client's types", () => {
     expectTypeOf<EvalResult["usage"]>().toEqualTypeOf<EvalWire["usage"]>();
     expectTypeOf<Omit<EvalCaseScore, "error"> | EvalCaseFailure>().toEqualTypeOf<EvalWire["cases"][number]>();
     expectTypeOf<CheckResult>().toEqualTypeOf<Wire<typeof CheckResultSchema>>();
+    expectTypeOf<ModelList>().toEqualTypeOf<Wire<typeof ModelListSchema>>();
   });
 });

@@ -137,7 +137,7 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing; run npm run build first.`);
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    // No gateway and no key list: the local model only, any bearer key accepted.
+    // No gateway and no key list: the local model only, with any bearer key or none.
     const environment = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => !name.startsWith("VERIFIED_")),
     );
@@ -196,17 +196,21 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect(page.title()).resolves.toBe("verified · playground");
     await expect(page.locator("#model").inputValue()).resolves.toBe("local");
 
-    // Without a key the service refuses, and the page says where the key goes.
-    const [refused] = await Promise.all([
+    // A first run: no key typed, and the open service answers the local model without one.
+    const [keyless] = await Promise.all([
       page.waitForResponse(isPost("/v1/verified")),
       page.click("#ask-sample"),
     ]);
-    expect(refused.status()).toBe(401);
-    await page.locator("#ask-error .error-hint").waitFor();
-    await expect(page.locator("#ask-error .error-hint").textContent()).resolves.toContain(
-      "Enter your API key",
+    expect(keyless.status()).toBe(200);
+    expect(keyless.request().headers().authorization).toBeUndefined();
+    await page.locator(".answer .chip").first().waitFor();
+    await expect(page.locator("#ask-error").isHidden()).resolves.toBe(true);
+    // One quiet line says what "grounded" does and does not mean.
+    await expect(page.locator("#ask-result .grounded-note").textContent()).resolves.toBe(
+      "Grounded means each claim quotes a source; it does not mean the question was answered.",
     );
 
+    // A typed key is sent as a bearer key.
     await page.fill("#api-key", apiKey);
     const [response] = await Promise.all([
       page.waitForResponse(isPost("/v1/verified")),
@@ -373,7 +377,9 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await page.locator("#ask-result .result").waitFor();
   });
 
-  it("shows API errors next to the action that caused them", async () => {
+  it("shows API errors next to the action that caused them, in place of the earlier answer", async () => {
+    // The case opened from Eval left an answer on the page.
+    await expect(page.locator("#ask-result .result").count()).resolves.toBe(1);
     await page.fill("#model", "no-such-model");
     const [response] = await Promise.all([
       page.waitForResponse(isPost("/v1/verified")),
@@ -389,6 +395,9 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect
       .poll(() => errorBox.locator(".error-code").textContent())
       .toBe(`model_not_found (HTTP 404)${field}`);
+    await expect(page.locator("#ask-result").isHidden()).resolves.toBe(true);
+    await expect(page.locator("#ask-result .result").count()).resolves.toBe(0);
+    await expect(page.locator("#ask-result .answer").count()).resolves.toBe(0);
     await page.screenshot({ path: join(screenshots, "error-model-not-found.png") });
 
     // Empty sources: 400 no_sources.

@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Verified } from "../src/client/index.js";
 import { type RunningService, startService } from "./support/start-service.js";
 
-// The Quick start's curl commands, run as written against the local model, so the README stays true.
+// The Quick start's curl commands, run as written (no key: an open service needs none for the local model)
+// against the local model, so the README stays true.
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Contents"));
+const quickStartAt = readme.indexOf("## Quick start");
+const quickStart = readme.slice(quickStartAt, readme.indexOf("\n## ", quickStartAt + 1));
 const requests = [...quickStart.matchAll(/curl -s http:\/\/127\.0\.0\.1:8787(\S+) .*? -d '([^']+)'/gs)].map(
   (match) => ({
     path: match[1] as string,
@@ -37,7 +40,7 @@ describe("README Quick start", () => {
   });
 
   it("create cites the returns sentence", async () => {
-    const response = await service.post("/v1/verified", requestFor("/v1/verified").body);
+    const response = await service.post("/v1/verified", requestFor("/v1/verified").body, { key: null });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       text: "You can return any product within 30 days of delivery [returns].",
@@ -55,7 +58,9 @@ describe("README Quick start", () => {
   });
 
   it("extract finds two fields and not the missing one", async () => {
-    const response = await service.post("/v1/verified/extract", requestFor("/v1/verified/extract").body);
+    const response = await service.post("/v1/verified/extract", requestFor("/v1/verified/extract").body, {
+      key: null,
+    });
     expect(response.status).toBe(200);
     expect(response.body.fields).toEqual({
       invoice_number: { value: "INV-0042", source: "invoice", range: [16, 24], grounded: true },
@@ -65,7 +70,9 @@ describe("README Quick start", () => {
   });
 
   it("eval scores the answerable case 1 and the other 0", async () => {
-    const response = await service.post("/v1/verified/eval", requestFor("/v1/verified/eval").body);
+    const response = await service.post("/v1/verified/eval", requestFor("/v1/verified/eval").body, {
+      key: null,
+    });
     expect(response.status).toBe(200);
     expect(response.body.aggregate).toEqual({ coverage_mean: 0.5, unsupported_rate: 0, n: 2, errored: 0 });
     expect(response.body.cases).toEqual([
@@ -75,7 +82,9 @@ describe("README Quick start", () => {
   });
 
   it("check keeps the revenue cell and drops the profit figure claimed as revenue", async () => {
-    const response = await service.post("/v1/verified/check", requestFor("/v1/verified/check").body);
+    const response = await service.post("/v1/verified/check", requestFor("/v1/verified/check").body, {
+      key: null,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       text: "Q3 revenue was 1,250 [q].",
@@ -86,5 +95,29 @@ describe("README Quick start", () => {
       coverage: 0.5,
       usage: { model_calls: 0, total_tokens: 0 },
     });
+  });
+});
+
+describe("README From TypeScript", () => {
+  // The example's last line promises its output in a comment: `// "text" [start, end]`.
+  const example = readme.slice(readme.indexOf("## From TypeScript"));
+  const promised =
+    /console\.log\(answer\.text, answer\.citations\[0\]\?\.range\); \/\/ ("[^"]+") \[(\d+), (\d+)\]/.exec(
+      example,
+    );
+
+  it("the client's create prints what the comment says", async () => {
+    if (promised === null) throw new Error("the README's TypeScript example lost its output comment");
+    const client = new Verified({ baseURL: service.url });
+    const answer = await client.create({
+      model: "local",
+      messages: [{ role: "user", content: "Within how many days are refunds accepted?" }],
+      sources: [{ id: "handbook", text: "Refunds are accepted within 30 days of purchase." }],
+      checkNumbers: true,
+    });
+    expect([answer.text, answer.citations[0]?.range]).toEqual([
+      JSON.parse(promised[1] as string),
+      [Number(promised[2]), Number(promised[3])],
+    ]);
   });
 });

@@ -3,10 +3,17 @@ import {
   defineAskCommand,
   defineEvalCommand,
   defineExtractCommand,
+  environmentOnlySettings,
   runCheckCommand,
   type ServeFlags,
 } from "./commands/index.js";
 import type { CliIo } from "./io.js";
+
+/** The document of `check --help`'s example: one claim whose quote is in its source. */
+const checkExample = JSON.stringify({
+  sources: [{ id: "policy", text: "Refunds are accepted within 30 days of purchase." }],
+  claims: [{ claim: "Refunds take up to 30 days.", quote: "within 30 days", source: "policy" }],
+});
 
 /** Parses `argv` (without `node` and the script) and runs the command; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -34,7 +41,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "a JSON document {sources, claims | fields, mode?, check_numbers?}; stdin when absent",
     )
     .option("--jsonl", "read one document per line and write one result per line")
-    .action(async (file: string | undefined, options: { jsonl?: boolean }) => {
+    .addHelpText(
+      "after",
+      `
+Checks each claim's quote (or each field's value) against the sources, character for character, with no
+model and no service, and prints the result as JSON (as POST /v1/verified/check answers it). An unsupported
+claim is a result, not a failure.
+Exit codes: 0 checked (whatever the verdicts), 2 unreadable or malformed input (with --jsonl: any bad line).
+
+Examples:
+  echo '${checkExample}' | verified check
+  verified check --jsonl claims.jsonl > results.jsonl`,
+    )
+    .option(
+      "--explain",
+      "keep each dropped claim's `detail` (the number that failed and the cells or line it was checked against) and describe it on stderr",
+    )
+    .action(async (file: string | undefined, options: { jsonl?: boolean; explain?: boolean }) => {
       exitCode = await runCheckCommand(file, options, io);
     });
 
@@ -49,6 +72,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "--gateway-url <url>",
       "OpenAI-compatible gateway base URL, including any /v1 (env VERIFIED_GATEWAY_URL)",
     )
+    .option(
+      "--config <file>",
+      "JSON (with comments) file of named gateways and model routes; see docs/configuration.md (env VERIFIED_CONFIG)",
+    )
     .option("--workers <n>", "processes sharing the port, via node:cluster (env VERIFIED_WORKERS; default 1)")
     .option(
       "--request-timeout-ms <ms>",
@@ -60,6 +87,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "on SIGTERM, requests in flight may finish for this long, then get 503 shutting_down " +
         "(env VERIFIED_SHUTDOWN_TIMEOUT_MS; default 25000)",
     )
+    .addHelpText("after", serveEnvironmentHelp())
     .action(async (options: ServeFlags) => {
       // Imported on use: Fastify and the gateway cost a second of startup the other commands need not pay.
       const { runServeCommand } = await import("./commands/serve.js");
@@ -77,7 +105,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version exit 0; every usage error exits 2, as the README promises.
+      // Help and version exit 0; every usage error exits 2, as docs/cli.md promises.
       return error.exitCode === 0 ? 0 : 2;
     }
     const debug = argv.includes("--debug");
@@ -87,4 +115,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   return exitCode;
+}
+
+/** The environment-only settings, as a section after `serve --help`'s options. */
+function serveEnvironmentHelp(): string {
+  const width = Math.max(...environmentOnlySettings.map(([name]) => name.length));
+  const lines = environmentOnlySettings.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
+  return `\nEnvironment only (no flag):\n${lines.join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 import { aggregateCases } from "../core/index.js";
-import { MAX_EVAL_CASES } from "../limits.js";
+import { MAX_EVAL_CASE_ID_LENGTH, MAX_EVAL_CASES } from "../limits.js";
 import { VerifiedError } from "./errors.js";
 import { userAbortError } from "./post-json.js";
 import type {
@@ -16,6 +16,20 @@ import type {
 export const EVAL_PAGE_SIZE = MAX_EVAL_CASES;
 /** Pages in flight at once unless `concurrency` says otherwise. */
 export const DEFAULT_EVAL_CONCURRENCY = 2;
+
+/**
+ * Why `id` cannot name an eval case, or undefined when it can: the service's rule (its schema's
+ * `EvalCaseIdSchema`), a string of 1 to MAX_EVAL_CASE_ID_LENGTH characters or a finite number.
+ */
+export function evalCaseIdProblem(id: unknown): string | undefined {
+  if (typeof id === "number") return Number.isFinite(id) ? undefined : "must be a finite number";
+  if (typeof id !== "string") return "must be a string or a number";
+  if (id.length === 0) return "must not be empty";
+  if (id.length > MAX_EVAL_CASE_ID_LENGTH) {
+    return `is ${id.length} characters long; the limit is ${MAX_EVAL_CASE_ID_LENGTH}`;
+  }
+  return undefined;
+}
 
 /** One eval request, as `Verified.eval` makes it; a streamed one calls `onCase` as each case finishes. */
 export type EvalPage = (
@@ -36,6 +50,11 @@ export async function evalAll(
   const { cases, onProgress, concurrency = DEFAULT_EVAL_CONCURRENCY, ...shared } = params;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`"concurrency" must be a whole number of at least 1; got ${concurrency}.`);
+  }
+  // The ids stay here (pages go out without them), so they are held to the service's rule here.
+  for (const [index, { id }] of cases.entries()) {
+    const problem = id === undefined ? undefined : evalCaseIdProblem(id);
+    if (problem !== undefined) throw new RangeError(`"cases[${index}].id" ${problem}.`);
   }
   if (signal?.aborted) throw userAbortError(signal);
   const pageStarts: number[] = [];
@@ -63,7 +82,7 @@ export async function evalAll(
         onProgress?.({ done, total: cases.length });
       };
       try {
-        // The service rejects unknown fields, so each case's `id` stays here.
+        // Each case's `id` stays here and labels its result; a page carries only what is scored.
         const wireCases = pageCases.map(({ id: _id, ...evalCase }): EvalCase => evalCase);
         const result = await evalPage({ ...shared, cases: wireCases }, { signal: controller.signal, onCase });
         if (result.cases.length !== pageCases.length) {
@@ -100,7 +119,7 @@ export async function evalAll(
     ...merged,
     cases: merged.cases.map((entry, index): EvalAllCaseResult => {
       const id = cases[index]?.id;
-      return id === undefined ? entry : { id, ...entry };
+      return id === undefined ? entry : { id: String(id), ...entry };
     }),
   };
 }

@@ -18,7 +18,7 @@ function importsOf(file: string): { specifier: string; typeOnly: boolean }[] {
   }));
 }
 
-describe("the verified/client entry point", () => {
+describe("the verified-answers/client entry point", () => {
   it("exports the client, its defaults and every error class", () => {
     expect(Object.keys(client).sort()).toEqual(
       [
@@ -50,6 +50,7 @@ describe("the verified/client entry point", () => {
         "UserAbortError",
         "Verified",
         "VerifiedError",
+        "evalCaseIdProblem",
         "mergeEvalResults",
         "toWire",
       ].sort(),

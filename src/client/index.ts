@@ -1,4 +1,4 @@
-// The public entry point `verified/client`: runs in Node 20+, Deno, Bun and browsers, with no dependencies.
+// The public entry point `verified-answers/client`: runs in Node 22+, Deno, Bun and browsers, with no dependencies.
 export { toWire } from "./case-mapping.js";
 export {
   AuthenticationError,
@@ -26,7 +26,7 @@ export {
   VerifiedError,
   type VerifiedErrorInit,
 } from "./errors.js";
-export { EVAL_PAGE_SIZE, mergeEvalResults } from "./eval-all.js";
+export { EVAL_PAGE_SIZE, evalCaseIdProblem, mergeEvalResults } from "./eval-all.js";
 export type { FetchLike, Sleep } from "./post-json.js";
 export type { CreateStreamEvent, EvalStreamEvent, VerifiedStream } from "./stream.js";
 export type {
@@ -58,6 +58,9 @@ export type {
   ExtractSchema,
   MatchMode,
   Message,
+  ModelList,
+  ModelListEntry,
+  NumberMiss,
   Range,
   RequestOptions,
   Source,

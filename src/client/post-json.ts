@@ -25,7 +25,8 @@ export interface Transport {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * One attempt: POSTs `body` (already on-the-wire JSON) to `path` and resolves with the parsed 200 body.
+ * One attempt: POSTs `body` (already on-the-wire JSON) to `path` and resolves with the parsed 200 body; with
+ * `body` undefined, GETs `path` instead.
  * Rejects with a typed `VerifiedError`: from the error response, or status 0 when no response arrived.
  */
 export async function postJson(
@@ -35,6 +36,7 @@ export async function postJson(
   signal?: AbortSignal,
 ): Promise<unknown> {
   if (signal?.aborted) throw userAbortError(signal);
+  const method = body === undefined ? "GET" : "POST";
   const controller = new AbortController();
   let timedOut = false;
   const timer =
@@ -54,9 +56,9 @@ export async function postJson(
   let bodyText: string;
   try {
     response = await transport.fetch(`${transport.baseURL}${path}`, {
-      method: "POST",
-      headers: requestHeaders(transport.apiKey),
-      body: JSON.stringify(body),
+      method,
+      headers: requestHeaders(transport.apiKey, body !== undefined),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: controller.signal,
     });
     bodyText = await response.text();
@@ -66,7 +68,7 @@ export async function postJson(
       throw new TimeoutError({
         type: "timeout",
         status: 0,
-        message: `POST ${path} did not complete within ${transport.timeoutMs} ms; raise \`timeout\` for long runs.`,
+        message: `${method} ${path} did not complete within ${transport.timeoutMs} ms; raise \`timeout\` for long runs.`,
         cause: error,
       });
     }
@@ -94,7 +96,7 @@ export async function postJson(
     throw new VerifiedError({
       type: "invalid_response",
       status: response.status,
-      message: `POST ${path} answered ${response.status} with a body that is not JSON.`,
+      message: `${method} ${path} answered ${response.status} with a body that is not JSON.`,
       headers: response.headers,
       cause: error,
     });
@@ -111,8 +113,9 @@ export function userAbortError(signal: AbortSignal): UserAbortError {
   });
 }
 
-function requestHeaders(apiKey: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+function requestHeaders(apiKey: string | undefined, hasBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (hasBody) headers["content-type"] = "application/json";
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   return headers;
 }

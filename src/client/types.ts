@@ -1,12 +1,15 @@
 // The client's view of the wire contract, in camelCase. They are declared here, not imported from the TypeBox
-// schemas, so that `verified/client` needs no schema library; types.contract.test.ts checks them against the
+// schemas, so that `verified-answers/client` needs no schema library; types.contract.test.ts checks them against the
 // schemas (the single source of each wire shape), so a drift fails the type check.
 
 /** How a quote is compared with a source: `strict` is boundary-exact, `lenient` tolerates punctuation and case. */
 export type MatchMode = "strict" | "lenient";
 
-/** The `checkNumbers` option: off, anywhere in the cited source (`true` or `"source"`), or bound to the table row. */
-export type CheckNumbers = boolean | "source" | "row";
+/**
+ * The `checkNumbers` option: off, anywhere in the cited source (`true` or `"source"`), bound to the table
+ * row, or in the claim's own quote.
+ */
+export type CheckNumbers = boolean | "source" | "row" | "quote";
 
 /** `[start, end)` in UTF-16 code units into a source's original text. */
 export type Range = [start: number, end: number];
@@ -38,6 +41,16 @@ export type UnsupportedReason = "quote_not_found" | "unknown_source" | "number_n
 export interface UnsupportedClaim {
   claim: string;
   reason: UnsupportedReason;
+  /** With `number_not_found`: the number that failed and what it was checked against. */
+  detail?: NumberMiss;
+}
+
+/** Why a number check dropped a claim: the failing number and the cells, line, quote or source checked. */
+export interface NumberMiss {
+  number: string;
+  checked: "cells" | "line" | "quote" | "source";
+  cells?: { row: string; column: string; text: string }[];
+  text?: string;
 }
 
 /** Token and call counts of a create or extract request. */
@@ -67,6 +80,8 @@ export interface CreateParams {
   retry?: number;
   /** Numbers in a claim must appear verbatim in its source (or its table row). Default false. */
   checkNumbers?: CheckNumbers;
+  /** Give each claim the number check dropped a `detail` of why. Default false. */
+  explain?: boolean;
   /** Return a flagged plain answer (`grounded: false`) instead of an `UngroundedError`. Default false. */
   allowUngrounded?: boolean;
   temperature?: number;
@@ -118,8 +133,8 @@ export interface ExtractResult<S extends ExtractSchema = ExtractSchema> {
 
 /** One dataset case: a conversation and its sources, with an optional `id` the result echoes. */
 export interface EvalCase {
-  /** Your name for the case (1 to 256 characters); its result carries it back. */
-  id?: string;
+  /** Your name for the case: 1 to 256 characters, or a number; its result carries it back as a string. */
+  id?: string | number;
   messages: Message[];
   sources: Source[];
 }
@@ -202,7 +217,7 @@ export interface EvalResult {
 
 /** A dataset case for `evalAll`; the optional `id` stays in the client and labels the case's result. */
 export interface EvalAllCase extends EvalCase {
-  id?: string;
+  id?: string | number;
 }
 
 /** Progress of an `evalAll` run, counted in cases. */
@@ -244,6 +259,8 @@ export interface CheckParams {
   /** Default `strict`. */
   mode?: MatchMode;
   checkNumbers?: CheckNumbers;
+  /** Give each claim the number check dropped a `detail` of why. Default false. */
+  explain?: boolean;
 }
 
 /** Result of `check`; no model is called, so usage is zero. */
@@ -263,4 +280,18 @@ export interface RequestOptions {
   timeout?: number;
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
+}
+
+/** One model id or pattern the service accepts (`GET /v1/models`). */
+export interface ModelListEntry {
+  /** A model id, a prefix pattern (`ollama/*`), or `*` (any id no other entry matches). */
+  id: string;
+  match: "exact" | "prefix" | "any";
+  /** The configured gateway the model goes to; null for the built-in local model. */
+  gateway: string | null;
+}
+
+/** What `listModels` returns. */
+export interface ModelList {
+  models: ModelListEntry[];
 }

@@ -259,6 +259,32 @@ describe("check", () => {
   });
 });
 
+describe("listModels", () => {
+  it("GETs /v1/models with the key and no body, and returns the list", async () => {
+    const wireResult = {
+      models: [
+        { id: "local", match: "exact", gateway: null },
+        { id: "ollama/*", match: "prefix", gateway: "ollama" },
+      ],
+    };
+    script = () => ({ status: 200, body: wireResult });
+
+    const result = await client().verified.listModels();
+
+    expect(requests[0]?.method).toBe("GET");
+    expect(requests[0]?.path).toBe("/v1/models");
+    expect(requests[0]?.body).toBeUndefined();
+    expect(requests[0]?.headers.authorization).toBe("Bearer test-key");
+    expect(requests[0]?.headers["content-type"]).toBeUndefined();
+    expect(result).toEqual(wireResult);
+  });
+
+  it("rejects with the typed error of the answer", async () => {
+    script = () => ({ status: 401, body: errorBody("invalid_key") });
+    await expect(client().verified.listModels()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
 describe("configuration", () => {
   it("reads VERIFIED_API_KEY when no apiKey is given", async () => {
     script = () => ({ status: 200, body: {} });
@@ -271,6 +297,26 @@ describe("configuration", () => {
       else process.env.VERIFIED_API_KEY = saved;
     }
     expect(requests[0]?.headers.authorization).toBe("Bearer from-environment");
+  });
+
+  it("reads VERIFIED_BASE_URL when no baseURL is given, and an explicit baseURL wins over it", async () => {
+    script = () => ({ status: 200, body: {} });
+    const saved = process.env.VERIFIED_BASE_URL;
+    process.env.VERIFIED_BASE_URL = `${baseURL}/prefix/`;
+    try {
+      const fromEnvironment = new Verified({ apiKey: "k" });
+      expect(fromEnvironment.baseURL).toBe(`${baseURL}/prefix`);
+      await fromEnvironment.check({ sources, claims: [] });
+      expect(new Verified({ apiKey: "k", baseURL: "http://example.test" }).baseURL).toBe(
+        "http://example.test",
+      );
+      process.env.VERIFIED_BASE_URL = " ";
+      expect(new Verified({ apiKey: "k" }).baseURL).toBe("http://127.0.0.1:8787");
+    } finally {
+      if (saved === undefined) delete process.env.VERIFIED_BASE_URL;
+      else process.env.VERIFIED_BASE_URL = saved;
+    }
+    expect(requests.map((request) => request.path)).toEqual(["/prefix/v1/verified/check"]);
   });
 
   it("sends no Authorization header without a key, and says so in the 401", async () => {

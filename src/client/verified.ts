@@ -21,6 +21,7 @@ import type {
   ExtractParams,
   ExtractResult,
   ExtractSchema,
+  ModelList,
   RequestOptions,
 } from "./types.js";
 
@@ -34,7 +35,10 @@ export const DEFAULT_MAX_RETRIES = 2;
 export interface VerifiedOptions {
   /** Sent as `Authorization: Bearer <apiKey>`. Default: `VERIFIED_API_KEY` where `process.env` exists. */
   apiKey?: string | undefined;
-  /** Default `http://127.0.0.1:8787`. May carry a path prefix (`https://example.com/verified`). */
+  /**
+   * Default: `VERIFIED_BASE_URL` where `process.env` exists, else `http://127.0.0.1:8787`. May carry a path
+   * prefix (`https://example.com/verified`).
+   */
   baseURL?: string | undefined;
   /** Milliseconds per attempt, response body included. Default 60 000. */
   timeout?: number | undefined;
@@ -59,10 +63,13 @@ export class Verified {
   readonly #random: () => number;
 
   constructor(options: VerifiedOptions = {}) {
-    this.baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.baseURL = (options.baseURL ?? environmentValue("VERIFIED_BASE_URL") ?? DEFAULT_BASE_URL).replace(
+      /\/+$/,
+      "",
+    );
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    this.#apiKey = options.apiKey ?? environmentApiKey();
+    this.#apiKey = options.apiKey ?? environmentValue("VERIFIED_API_KEY");
     // Called unbound: browsers throw "Illegal invocation" when fetch runs with another `this`.
     this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.#sleep = options.sleep ?? sleep;
@@ -105,6 +112,11 @@ export class Verified {
     return this.#post("/v1/verified/check", params, options) as Promise<CheckResult>;
   }
 
+  /** The model ids and patterns the service accepts, and the gateway each goes to (`GET /v1/models`). */
+  listModels(options?: RequestOptions): Promise<ModelList> {
+    return this.#post("/v1/models", undefined, options) as Promise<ModelList>;
+  }
+
   /** Scores a dataset of any size: pages of 200, a few in flight, merged exactly. */
   evalAll(params: EvalAllParams, options?: RequestOptions): Promise<EvalAllResult> {
     // With a progress callback, pages are streamed so progress moves case by case, not page by page.
@@ -142,7 +154,8 @@ export class Verified {
     return openStream(transport, policy, path, body, toEvent, options.signal);
   }
 
-  async #post(path: string, params: object, options: RequestOptions = {}): Promise<unknown> {
+  /** POSTs `params` to `path`, or GETs `path` when `params` is undefined. */
+  async #post(path: string, params: object | undefined, options: RequestOptions = {}): Promise<unknown> {
     const transport: Transport = {
       baseURL: this.baseURL,
       apiKey: this.#apiKey,
@@ -154,7 +167,7 @@ export class Verified {
       sleep: this.#sleep,
       random: this.#random,
     };
-    const body = toWire(params);
+    const body = params === undefined ? undefined : toWire(params);
     const wireResult = await withRetries(
       () => postJson(transport, path, body, options.signal),
       policy,
@@ -165,14 +178,15 @@ export class Verified {
 }
 
 /** `VERIFIED_API_KEY` where a Node-style `process.env` exists (Node, Bun, Deno's Node compatibility). */
-function environmentApiKey(): string | undefined {
+/** A non-empty `VERIFIED_*` variable where `process.env` exists (Node, Bun, Deno with --allow-env), else undefined. */
+function environmentValue(name: "VERIFIED_API_KEY" | "VERIFIED_BASE_URL"): string | undefined {
   try {
     const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
       ?.env;
-    const key = environment?.VERIFIED_API_KEY;
-    return key === undefined || key === "" ? undefined : key;
+    const value = environment?.[name]?.trim();
+    return value === undefined || value === "" ? undefined : value;
   } catch {
-    // Deno without --allow-env throws on reading the environment; then there is no default key.
+    // Deno without --allow-env throws on reading the environment; then there is no default.
     return undefined;
   }
 }

@@ -278,6 +278,7 @@ export function referenceBindClaimToTable(
 
   const rows = new Set<number>();
   const columns = new Set<number>();
+  const rowLabels: LabelOccurrence[] = [];
   for (const occurrence of naming) {
     let namesRow = occurrence.rows.length > 0;
     let namesColumn = occurrence.columns.length > 0;
@@ -290,6 +291,20 @@ export function referenceBindClaimToTable(
     }
     if (namesRow) for (const row of occurrence.rows) rows.add(row);
     if (namesColumn) for (const column of occurrence.columns) columns.add(column);
+    if (namesRow) rowLabels.push(occurrence);
   }
-  return { rows: [...rows], columns: [...columns], values: values.map((number) => number.key) };
+  // Each value's row label: the nearest named before it, else the first named after it.
+  const valueRows = values.map((value) => {
+    const before = rowLabels.filter((label) => label.end <= value.start);
+    const label =
+      before.length > 0 ? before[before.length - 1] : rowLabels.find((each) => each.end > value.start);
+    return label === undefined ? [] : label.rows;
+  });
+  return {
+    rows: [...rows],
+    columns: [...columns],
+    values: values.map((number) => number.key),
+    valueNumbers: values,
+    valueRows,
+  };
 }

@@ -1,8 +1,31 @@
 /** How a quote is compared with a source: `strict` is boundary-exact, `lenient` compares word tokens. */
 export type MatchMode = "strict" | "lenient";
 
-/** The `check_numbers` option: off, anywhere in the cited source, or bound to the table row/column. */
-export type CheckNumbers = boolean | "source" | "row";
+/**
+ * The `check_numbers` option: off, anywhere in the cited source, bound to the table row/column, or in the
+ * claim's own quote.
+ */
+export type CheckNumbers = boolean | "source" | "row" | "quote";
+
+/** One table cell a claim's number was checked against: its row label, column header and text. */
+export interface CheckedCell {
+  row: string;
+  column: string;
+  text: string;
+}
+
+/**
+ * Why a number check dropped a claim: the claim's number that failed and what it was checked against:
+ * the cells of the claim's row and column context (`cells`), the quoted line(s) (`line`), the claim's
+ * quote (`quote`) or the whole source (`source`). `cells` lists at most MAX_EXPLAIN_CELLS cells and
+ * `text` at most MAX_EXPLAIN_TEXT_CHARS characters.
+ */
+export interface NumberMiss {
+  number: string;
+  checked: "cells" | "line" | "quote" | "source";
+  cells?: CheckedCell[];
+  text?: string;
+}
 
 /** `[start, end)` in UTF-16 code units into a source's original text. */
 export type Range = [start: number, end: number];
@@ -35,12 +58,16 @@ export type UnsupportedReason = "quote_not_found" | "unknown_source" | "number_n
 export interface UnsupportedClaim {
   claim: string;
   reason: UnsupportedReason;
+  /** With `number_not_found`: the number that failed and what it was checked against. */
+  detail?: NumberMiss;
 }
 
 /** Options for checking claims. */
 export interface ClaimCheckOptions {
   mode?: MatchMode | undefined;
   checkNumbers?: CheckNumbers | undefined;
+  /** Add to each claim a number check dropped the `detail` of why. Default false. */
+  explain?: boolean | undefined;
 }
 
 /** The outcome of checking a list of candidate claims. */

@@ -1,8 +1,8 @@
 import { MAX_EVAL_CASES } from "../limits.js";
 
 /**
- * Every error `type` the service returns, with its HTTP status and default message. The README's error
- * reference and the client's error classes are tested against this table.
+ * Every error `type` the service returns, with its HTTP status and default message. The error
+ * reference (docs/errors.md) and the client's error classes are tested against this table.
  */
 export const errorRegistry = {
   invalid_request: { status: 400, message: "The request is not valid." },

@@ -1,3 +1,18 @@
-export { createModelBackend, type ModelBackendSettings } from "./create-model.js";
+export {
+  createModelBackend,
+  defaultGatewayName,
+  gatewaysOf,
+  listModelsOf,
+  type ModelBackendSettings,
+} from "./create-model.js";
+export type {
+  GatewayAuthHeader,
+  GatewaySettings,
+  ModelListEntry,
+  ModelRoute,
+  StructuredOutputLevel,
+  TokenParameter,
+} from "./gateways.js";
 export { maskSecrets } from "./openai/index.js";
+export { localModelId, modelNeedsCallerKey } from "./router.js";
 export type { ChatMessage, GenerateRequest, GenerateStream, ModelBackend, TokenUsage } from "./types.js";

@@ -1,25 +1,108 @@
 import { ServiceError } from "../errors/index.js";
+import { type ModelRoute, resolveRoute } from "./gateways.js";
 import type { ModelBackend } from "./types.js";
 
 /** The model id of the built-in local model. */
 export const localModelId = "local";
 
-/** Sends `local` to the built-in model and every other id to the gateway, or fails with `model_not_found`. */
+/**
+ * Whether a call to `model` needs the caller's key when the backend does not say: a gateway model is called
+ * with it; the built-in local model runs in this process and needs none.
+ */
+export function modelNeedsCallerKey(backend: ModelBackend, model: string): boolean {
+  return backend.needsCallerKey?.(model) ?? model !== localModelId;
+}
+
+/** A gateway the router may send calls to, with what it needs to know about its key. */
+export interface RoutedGateway {
+  name: string;
+  backend: ModelBackend;
+  /** The variable the gateway's own key comes from, and its value (undefined when the variable is unset). */
+  apiKeyEnv?: string | undefined;
+  apiKey?: string | undefined;
+  /** True when the gateway is configured to send no key at all. */
+  keyless?: boolean | undefined;
+}
+
+/**
+ * Sends `local` to the built-in model and every other id to the gateway its route names (exact ids first,
+ * then the longest prefix pattern, then `*`), or fails with `model_not_found`. A gateway with its own key
+ * variable gets that key, never the caller's; when the variable is unset the call is refused with a message
+ * that names it (never a value).
+ */
 export function createModelRouter(backends: {
   local: ModelBackend;
-  remote?: ModelBackend | undefined;
+  gateways?: readonly RoutedGateway[] | undefined;
+  routes?: readonly ModelRoute[] | undefined;
 }): ModelBackend {
+  const gateways = new Map((backends.gateways ?? []).map((gateway) => [gateway.name, gateway]));
+  const routes = backends.routes ?? [];
   return {
+    // Only a gateway that takes the request's key needs one. A model no route reaches is refused as
+    // model_not_found, which says more than a missing key.
+    needsCallerKey(model) {
+      if (model === localModelId) return false;
+      const resolved = resolveRoute(routes, model);
+      const gateway = resolved === undefined ? undefined : gateways.get(resolved.route.gateway);
+      return gateway !== undefined && gateway.apiKeyEnv === undefined && gateway.keyless !== true;
+    },
+    answererOf(model) {
+      if (model === localModelId) return localModelId;
+      const resolved = resolveRoute(routes, model);
+      return resolved === undefined ? undefined : gateways.get(resolved.route.gateway)?.name;
+    },
     generate(request) {
       if (request.model === localModelId) return backends.local.generate(request);
-      if (backends.remote) return backends.remote.generate(request);
-      return Promise.reject(
-        new ServiceError(
-          "model_not_found",
-          `Model "${request.model}" needs a model gateway, and none is configured. Start the service with --gateway-url (or VERIFIED_GATEWAY_URL) pointing at an OpenAI-compatible endpoint, or use model "local".`,
-          { param: "model" },
-        ),
-      );
+      const resolved = resolveRoute(routes, request.model);
+      const gateway = resolved === undefined ? undefined : gateways.get(resolved.route.gateway);
+      if (resolved === undefined || gateway === undefined) {
+        return Promise.reject(noRoute(request.model, gateways.size > 0));
+      }
+      if (resolved.upstreamModel === "") {
+        return Promise.reject(
+          new ServiceError(
+            "model_not_found",
+            `Model "${quoteModel(request.model)}" names no model after its prefix; add the gateway's model id after it.`,
+            { param: "model" },
+          ),
+        );
+      }
+      let apiKey = gateway.keyless ? undefined : request.apiKey;
+      if (gateway.apiKeyEnv !== undefined) {
+        if (gateway.apiKey === undefined) {
+          return Promise.reject(
+            new ServiceError(
+              "invalid_key",
+              `Model "${quoteModel(request.model)}" goes to gateway "${gateway.name}", whose key is read from the environment variable ${gateway.apiKeyEnv}, which is not set on the service. Set it and restart the service.`,
+            ),
+          );
+        }
+        apiKey = gateway.apiKey;
+      }
+      const call = gateway.backend.generate({ ...request, model: resolved.upstreamModel, apiKey });
+      if (apiKey !== undefined || gateway.keyless) return call;
+      return call.catch((error: unknown) => {
+        throw error instanceof ServiceError && error.type === "invalid_key"
+          ? new ServiceError("invalid_key", `${error.message} ${missingKeyHint(gateway.name)}`)
+          : error;
+      });
     },
   };
+}
+
+/** What to do when a gateway refused a call that carried no key; names variables, never values. */
+function missingKeyHint(gateway: string): string {
+  return `The call to gateway "${gateway}" carried no key: set VERIFIED_GATEWAY_KEY on the service (with VERIFIED_API_KEYS) or api_key_env for the gateway in the config file, or, on a service without VERIFIED_API_KEYS, send the provider's key as "Authorization: Bearer <key>".`;
+}
+
+function noRoute(model: string, anyGateway: boolean): ServiceError {
+  const message = anyGateway
+    ? `Model "${quoteModel(model)}" matches no route of the service's configuration. GET /v1/models lists the models and patterns you may use, or use model "local".`
+    : `Model "${quoteModel(model)}" needs a model gateway, and none is configured. Start the service with --gateway-url (or VERIFIED_GATEWAY_URL) pointing at an OpenAI-compatible endpoint, or use model "local".`;
+  return new ServiceError("model_not_found", message, { param: "model" });
+}
+
+/** Model ids come from callers: long ones are cut in messages. */
+function quoteModel(model: string): string {
+  return model.length > 100 ? `${model.slice(0, 100)}…` : model;
 }

@@ -29,6 +29,8 @@ export interface GenerateRequest {
   /** Per-call headers for a remote gateway (the caller's validated W3C `traceparent`/`tracestate`). */
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
+  /** Told before each retry of a transient gateway failure, with the gateway's name (for metrics). */
+  onRetry?: ((gateway: string) => void) | undefined;
   /** Asks for the reply as it is written (see `GenerateStream`); absent for an ordinary call. */
   stream?: GenerateStream | undefined;
 }
@@ -65,4 +67,11 @@ export interface GenerateResult {
  */
 export interface ModelBackend {
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /**
+   * Whether a call to `model` needs the caller's key. An open service (no key list) takes a request without
+   * a key only when this says no. Absent: every model but the built-in local one needs a key.
+   */
+  needsCallerKey?(model: string): boolean;
+  /** The name of what answers `model` (a configured gateway's name, or `local`), for metrics; absent: unknown. */
+  answererOf?(model: string): string | undefined;
 }

@@ -90,6 +90,18 @@ describe("parseDataset: errors name the place", () => {
       error: "case 1: sources[0] must be {id, text} with string values.",
     },
     {
+      name: "an id longer than the service takes",
+      text: line([{ ...first, id: "x".repeat(257) }]),
+      fileName: "d.json",
+      error: 'case 1: "id" is 257 characters long; the limit is 256.',
+    },
+    {
+      name: "an id that is an object",
+      text: line([{ ...first, id: {} }]),
+      fileName: "d.json",
+      error: 'case 1: "id" must be a string or a number.',
+    },
+    {
       name: "JSONL case that is not an object",
       text: `${line(first)}\n\n[1]\n`,
       fileName: "d.jsonl",

@@ -1,4 +1,4 @@
-import type { Message, Source } from "../client/index.js";
+import { evalCaseIdProblem, type Message, type Source } from "../client/index.js";
 
 /** One evaluation case as the dataset file holds it: the request part plus an optional label. */
 export interface DatasetCase {
@@ -78,6 +78,8 @@ function parseJsonLines(text: string): ParseDatasetResult {
 function toCase(value: unknown, where: string): DatasetCase | string {
   if (!isObject(value)) return `${where}: expected an object {messages, sources}.`;
   const { id, messages, sources } = value;
+  const idProblem = id === undefined ? undefined : evalCaseIdProblem(id);
+  if (idProblem !== undefined) return `${where}: "id" ${idProblem}.`;
   if (!Array.isArray(messages) || messages.length === 0) {
     return `${where}: "messages" must be a non-empty array of {role, content}.`;
   }
@@ -102,7 +104,7 @@ function toCase(value: unknown, where: string): DatasetCase | string {
     caseSources.push({ id: source.id, text: source.text });
   }
   const result: DatasetCase = { messages: caseMessages, sources: caseSources };
-  if (typeof id === "string" || typeof id === "number") result.id = String(id);
+  if (id !== undefined) result.id = String(id);
   return result;
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import swagger from "@fastify/swagger";
 import { Type } from "@sinclair/typebox";
 import Fastify, {
@@ -31,6 +32,7 @@ import {
   registerCreateRoute,
   registerEvalRoute,
   registerExtractRoute,
+  registerModelsRoute,
 } from "./routes/index.js";
 import { evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
 
@@ -47,11 +49,14 @@ export interface CreateAppOptions {
 }
 
 const operationPaths = ["/v1/verified", "/v1/verified/extract", "/v1/verified/eval", "/v1/verified/check"];
-const knownPaths = new Map<string, string>([
-  ...operationPaths.map((path): [string, string] => [path, "POST"]),
-  ["/healthz", "GET, HEAD"],
-  ["/openapi.json", "GET, HEAD"],
-]);
+/** Routes that need the caller's key like the operations, though they call no model. */
+const guardedPaths = [...operationPaths, "/v1/models"];
+
+// The OpenAPI document carries the package's version; package.json sits two levels above src/server and
+// dist/server alike, so this reads the right file from the repository and from an installed package.
+const packageVersion = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 function randomId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("base64url")}`;
@@ -102,9 +107,18 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     // The caller's x-request-id when usable, else a new one; the request's log line carries it.
     genReqId: requestIdOf,
   });
+  // The methods of every route path, for the 405 answer's Allow header; collected before any route exists.
+  const knownPaths = new Map<string, string[]>();
+  app.addHook("onRoute", (route) => {
+    const methods = knownPaths.get(route.url) ?? [];
+    for (const method of [route.method].flat()) if (!methods.includes(method)) methods.push(method);
+    knownPaths.set(route.url, methods);
+  });
   registerRequestIds(app);
   registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
   app.decorate("inFlight", createInFlightRequests());
+  // Closing by any path (a signal in `serve`, or an embedder's app.close()) turns /readyz to 503.
+  app.addHook("preClose", async () => app.inFlight.beginShutdown());
 
   // Only JSON is accepted; anything else is 415 unsupported_media_type.
   app.removeContentTypeParser(["text/plain", "application/json"]);
@@ -151,7 +165,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   // Response schemas document the API; plain JSON.stringify keeps responses exactly as built.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  registerAuth(app, deps.config, operationPaths);
+  // The backend as given, not the metrics wrapper: it says which models need the caller's key.
+  registerAuth(app, { config: deps.config, gateway: options.gateway }, guardedPaths);
   registerServerTiming(app, operationPaths);
   registerRequestLog(app);
 
@@ -180,8 +195,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0] ?? "";
-    const allowed = knownPaths.get(path);
-    if (allowed) {
+    const methods = knownPaths.get(path);
+    if (methods !== undefined && methods.length > 0) {
+      const allowed = methods.join(", ");
       reply.header("allow", allowed);
       const error = new ServiceError(
         "method_not_allowed",
@@ -201,7 +217,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       openapi: "3.1.0",
       info: {
         title: "verified",
-        version: "1.0.0",
+        version: packageVersion,
         description:
           "Grounded answers, extraction and evaluation, checked character for character against your sources.",
       },
@@ -225,6 +241,29 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     async () => ({ status: "ok" }),
   );
   app.get(
+    "/readyz",
+    {
+      schema: {
+        summary: "Readiness",
+        description:
+          "200 while the service takes new requests; 503 `shutting_down` from the moment a shutdown begins, so a load balancer stops routing here before the drain. Never needs a key.",
+        security: [],
+        response: {
+          200: Type.Object({ status: Type.Literal("ready") }),
+        },
+      },
+    },
+    async () => {
+      if (app.inFlight.shuttingDown) {
+        throw new ServiceError(
+          "shutting_down",
+          "The service is shutting down and takes no new requests; send them to another instance.",
+        );
+      }
+      return { status: "ready" };
+    },
+  );
+  app.get(
     "/openapi.json",
     {
       schema: {
@@ -239,6 +278,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerExtractRoute(app, deps);
   registerEvalRoute(app, deps);
   registerCheckRoute(app, deps);
+  registerModelsRoute(app, deps);
   await registerPlayground(app, options.playgroundRoot === undefined ? {} : { root: options.playgroundRoot });
   return app;
 }

@@ -4,7 +4,7 @@ import {
   DEFAULT_SOURCES_BUDGET,
   DEFAULT_STREAM_HEARTBEAT_MS,
 } from "../limits.js";
-import type { ModelBackend } from "../models/index.js";
+import type { ModelBackend, ModelListEntry } from "../models/index.js";
 
 /** Everything the app needs to know about its deployment; built from flags and environment by `serve`. */
 export interface ServerConfig {
@@ -17,9 +17,11 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** Idle time after which a streamed answer gets a comment line, so proxies keep it open; default 15 s. */
   streamHeartbeatMs?: number | undefined;
+  /** What `GET /v1/models` lists; default the local model only (serve passes the configured routes). */
+  models?: ModelListEntry[] | undefined;
 }
 
-/** Defaults as documented in the README's configuration table. */
+/** Defaults as documented in docs/configuration.md. */
 export const defaultServerConfig: ServerConfig = {
   apiKeys: undefined,
   gatewayKey: undefined,

@@ -12,6 +12,10 @@ export interface InFlightRequests {
   abortAll(): number;
   /** Makes every request in flight close its connection once answered, so a drain never waits on keep-alive. */
   closeConnectionsAfterAnswer(): void;
+  /** Marks the app as shutting down: from now on `/readyz` answers 503, so load balancers stop routing to it. */
+  beginShutdown(): void;
+  /** True once a shutdown began (by `beginShutdown` or `app.close()`). */
+  readonly shuttingDown: boolean;
 }
 
 declare module "fastify" {
@@ -23,7 +27,14 @@ declare module "fastify" {
 /** A registry of unanswered requests; each leaves it when its response finishes or its connection closes. */
 export function createInFlightRequests(): InFlightRequests {
   const open = new Set<{ request: FastifyRequest; reply: FastifyReply }>();
+  let shuttingDown = false;
   return {
+    get shuttingDown() {
+      return shuttingDown;
+    },
+    beginShutdown() {
+      shuttingDown = true;
+    },
     track(request, reply) {
       const entry = { request, reply };
       open.add(entry);

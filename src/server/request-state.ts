@@ -8,6 +8,8 @@ import { createTimedGateway, type TimedGateway, traceHeadersOf } from "./plugins
 /** Per-request facts for the log line and the Server-Timing header; never keys or text. */
 export interface RequestState {
   gatewayKey: string | undefined;
+  /** An open service took the request without a key; only models that need no key may serve it. */
+  keyless: boolean;
   model: string | undefined;
   modelCalls: number | undefined;
   coverage: number | undefined;
@@ -28,6 +30,7 @@ declare module "fastify" {
 export function newRequestState(): RequestState {
   return {
     gatewayKey: undefined,
+    keyless: false,
     model: undefined,
     modelCalls: undefined,
     coverage: undefined,

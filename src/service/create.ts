@@ -29,6 +29,7 @@ export interface CreateInput {
   minCoverage?: number | undefined;
   retry?: number | undefined;
   checkNumbers?: CheckNumbers | undefined;
+  explain?: boolean | undefined;
   allowUngrounded?: boolean | undefined;
   temperature?: number | undefined;
   maxTokens?: number | undefined;
@@ -89,7 +90,7 @@ export async function createVerified(
   checkSources(input.sources, context.sourcesBudget);
 
   const prepared = prepareSources(input.sources);
-  const options = { mode: input.mode, checkNumbers: input.checkNumbers };
+  const options = { mode: input.mode, checkNumbers: input.checkNumbers, explain: input.explain };
   const baseMessages = buildClaimsMessages(input.sources, input.messages);
   let messages = baseMessages;
   let best: ClaimVerdict[] | undefined;

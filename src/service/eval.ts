@@ -21,7 +21,7 @@ export interface EvalInput {
   minCoverage?: number | undefined;
   /** When true, each scored case keeps its create-style result (`result`). */
   details?: boolean | undefined;
-  cases: { id?: string | undefined; messages: ChatMessage[]; sources: Source[] }[];
+  cases: { id?: string | number | undefined; messages: ChatMessage[]; sources: Source[] }[];
 }
 
 /** One case's score (with its create-style result when `details` was asked), or why it failed. */
@@ -78,7 +78,7 @@ export async function evalVerified(
           return outcome;
         };
         const caseUsage = emptyUsage();
-        const named = testCase.id === undefined ? {} : { id: testCase.id };
+        const named = testCase.id === undefined ? {} : { id: String(testCase.id) };
         try {
           const outcome = await createVerified(
             {

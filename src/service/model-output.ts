@@ -2,7 +2,7 @@ import type { CandidateClaim, CandidateField } from "../core/index.js";
 import { quoteRequestText } from "../errors/index.js";
 import { isRecord } from "../util.js";
 
-// The model output contract (documented in the README): what create and extract expect a model to return.
+// The model output contract (documented in docs/api.md): what create and extract expect a model to return.
 
 /** JSON schema sent as `response_format` for create. */
 export const claimsOutputSchema = {

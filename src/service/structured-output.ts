@@ -45,6 +45,6 @@ export async function generateStructured<T>(
   }
   throw new ServiceError(
     "extraction_failed",
-    `The model's output was unusable after one re-ask: ${problem}. Check that the model follows the output contract in the README.`,
+    `The model's output was unusable after one re-ask: ${problem}. Check that the model follows the output contract in docs/api.md.`,
   );
 }

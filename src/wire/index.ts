@@ -19,5 +19,7 @@ export {
   type ExtractRequest,
   ExtractRequestSchema,
   ExtractResultSchema,
+  type ModelList,
+  ModelListSchema,
 } from "./schemas.js";
-export { compileValidator } from "./validate-body.js";
+export { compileValidator, firstSchemaProblem } from "./validate-body.js";

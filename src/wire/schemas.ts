@@ -1,5 +1,11 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { MAX_CHECK_CLAIMS, MAX_EVAL_CASES, MAX_EXTRACT_FIELDS, MAX_RETRY } from "../limits.js";
+import {
+  MAX_CHECK_CLAIMS,
+  MAX_EVAL_CASE_ID_LENGTH,
+  MAX_EVAL_CASES,
+  MAX_EXTRACT_FIELDS,
+  MAX_RETRY,
+} from "../limits.js";
 
 // One schema per wire shape: validation, TypeScript types and the OpenAPI document all come from here.
 // Objects are closed (additionalProperties: false) so a misspelt option is an error, not a silent default.
@@ -30,10 +36,13 @@ export const ModeSchema = Type.Union([Type.Literal("strict"), Type.Literal("leni
     "`strict` (default) is boundary-exact; `lenient` compares word tokens, ignoring case and punctuation.",
 });
 
-export const CheckNumbersSchema = Type.Union([Type.Boolean(), Type.Literal("source"), Type.Literal("row")], {
-  description:
-    "Numbers in a claim must appear in its source (`true`/`source`) or in the named table cell (`row`).",
-});
+export const CheckNumbersSchema = Type.Union(
+  [Type.Boolean(), Type.Literal("source"), Type.Literal("row"), Type.Literal("quote")],
+  {
+    description:
+      "Numbers in a claim must appear in its source (`true`/`source`), in the named table cell (`row`) or in the claim's own quote (`quote`).",
+  },
+);
 
 /**
  * Any field name. TypeBox's `Type.String()` record key compiles to `^(.*)$`, whose `.` does not match line
@@ -58,6 +67,11 @@ const retry = Type.Integer({
   description: "Regenerate up to N more times while any claim is unsupported.",
 });
 
+const explain = Type.Boolean({
+  description:
+    "Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against.",
+});
+
 export const CreateRequestSchema = Type.Object(
   {
     model,
@@ -67,6 +81,7 @@ export const CreateRequestSchema = Type.Object(
     min_coverage: Type.Optional(minCoverage),
     retry: Type.Optional(retry),
     check_numbers: Type.Optional(CheckNumbersSchema),
+    explain: Type.Optional(explain),
     allow_ungrounded: Type.Optional(Type.Boolean()),
     temperature: Type.Optional(Type.Number({ minimum: 0, description: "Passed through to the gateway." })),
     max_tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Passed through to the gateway." })),
@@ -96,16 +111,18 @@ export const ExtractRequestSchema = Type.Object(
 );
 export type ExtractRequest = Static<typeof ExtractRequestSchema>;
 
-/** The longest case `id` an eval request may carry (it is echoed back, so it is bounded). */
-export const maxEvalCaseIdLength = 256;
+/**
+ * An eval case's `id`: a string of 1 to MAX_EVAL_CASE_ID_LENGTH characters, or a number (datasets often
+ * number their cases), echoed back in the case's result as a string.
+ */
+export const EvalCaseIdSchema = Type.Union(
+  [Type.String({ minLength: 1, maxLength: MAX_EVAL_CASE_ID_LENGTH }), Type.Number()],
+  {
+    description: `The caller's name for the case: 1 to ${MAX_EVAL_CASE_ID_LENGTH} characters, or a number; echoed back in its result as a string.`,
+  },
+);
 
-const caseId = Type.String({
-  minLength: 1,
-  maxLength: maxEvalCaseIdLength,
-  description: "The caller's name for the case, echoed back in its result.",
-});
-
-export const EvalCaseSchema = Type.Object({ id: Type.Optional(caseId), messages, sources }, closed);
+export const EvalCaseSchema = Type.Object({ id: Type.Optional(EvalCaseIdSchema), messages, sources }, closed);
 
 export const EvalRequestSchema = Type.Object(
   {
@@ -146,6 +163,7 @@ const checkFields = {
   claims: Type.Array(CandidateClaimSchema),
   mode: Type.Optional(ModeSchema),
   check_numbers: Type.Optional(CheckNumbersSchema),
+  explain: Type.Optional(explain),
 };
 
 /** A `verified check` document: no bound on claims, since the command owns its process. */
@@ -195,6 +213,26 @@ export const CitationSchema = Type.Object({
   range,
 });
 
+export const NumberMissSchema = Type.Object(
+  {
+    number: Type.String({ description: "The claim's number that failed, as the claim writes it." }),
+    checked: Type.Union([
+      Type.Literal("cells"),
+      Type.Literal("line"),
+      Type.Literal("quote"),
+      Type.Literal("source"),
+    ]),
+    cells: Type.Optional(
+      Type.Array(Type.Object({ row: Type.String(), column: Type.String(), text: Type.String() }), {
+        description:
+          "With `cells`: the table cells (row label, column header, text) the number was checked against.",
+      }),
+    ),
+    text: Type.Optional(Type.String({ description: "With `line` or `quote`: the text checked." })),
+  },
+  { description: "With number_not_found: the number that failed and what it was checked against." },
+);
+
 export const UnsupportedClaimSchema = Type.Object({
   claim: Type.String(),
   reason: Type.Union([
@@ -202,6 +240,7 @@ export const UnsupportedClaimSchema = Type.Object({
     Type.Literal("unknown_source"),
     Type.Literal("number_not_found"),
   ]),
+  detail: Type.Optional(NumberMissSchema),
 });
 
 export const UsageSchema = Type.Object({
@@ -299,6 +338,23 @@ export const ErrorBodySchema = Type.Object({
     ),
   }),
 });
+
+export const ModelListEntrySchema = Type.Object({
+  id: Type.String({
+    description: 'A model id, a prefix pattern ("ollama/*"), or "*" (any id no other line matches).',
+  }),
+  match: Type.Union([Type.Literal("exact"), Type.Literal("prefix"), Type.Literal("any")]),
+  gateway: Type.Union([Type.String(), Type.Null()], {
+    description: "The configured gateway the model goes to; null for the built-in local model.",
+  }),
+});
+
+export const ModelListSchema = Type.Object({
+  models: Type.Array(ModelListEntrySchema, {
+    description: "Exact ids first as configured, then patterns; the local model is always listed.",
+  }),
+});
+export type ModelList = Static<typeof ModelListSchema>;
 
 /** Every schema a route uses, for tests that walk them. */
 export const requestSchemas: Record<string, TSchema> = {

@@ -50,7 +50,7 @@ describe("compileValidator", () => {
       name: "bad check_numbers",
       body: { ...valid, check_numbers: "cell" },
       param: "check_numbers",
-      message: '"check_numbers" must be one of true, false, "source", "row"; got "cell".',
+      message: '"check_numbers" must be one of true, false, "source", "row", "quote"; got "cell".',
     },
     {
       name: "camelCase field",

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { Errors, type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { quoteRequestText } from "../errors/index.js";
 
 /** The outcome of validating a request body: the typed value, or the first problem, for a person. */
@@ -44,6 +44,27 @@ function allowedLiterals(schema: TSchema): unknown[] | undefined {
   return values;
 }
 
+const typeNames: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  integer: "a whole number",
+  boolean: "true or false",
+  null: "null",
+  array: "an array",
+  object: "an object",
+};
+
+function unionOptions(schema: TSchema): TSchema[] {
+  return (schema as { anyOf?: TSchema[] }).anyOf ?? [];
+}
+
+/** The JSON Schema type name of a parsed JSON value. */
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
 function describeError(error: ValueError, root: TSchema): string {
   const param = pathToParam(error.path);
   // Field names come from the caller: a 3 MB name is quoted as 200 characters, here and in `param`.
@@ -65,8 +86,17 @@ function describeError(error: ValueError, root: TSchema): string {
       const allowed = allowedLiterals(schema);
       if (allowed)
         return `${name} must be one of ${allowed.map((value) => JSON.stringify(value)).join(", ")}; got ${describeValue(error.value)}.`;
+      // A value of one option's type is judged by that option ("id" of 300 characters: too long, not "wrong type").
+      const sameType = unionOptions(schema).find((option) => option.type === jsonTypeOf(error.value));
+      const inner = sameType === undefined ? undefined : Errors(sameType, error.value).First();
+      if (inner !== undefined) return describeError({ ...inner, path: `${error.path}${inner.path}` }, root);
+      const kinds = unionOptions(schema).map((option) => typeNames[String(option.type)]);
+      if (kinds.length > 0 && kinds.every((kind) => kind !== undefined))
+        return `${name} must be ${kinds.join(" or ")}; got ${describeValue(error.value)}.`;
       return `${name} has the wrong type (${describeValue(error.value)}).`;
     }
+    case ValueErrorType.StringMaxLength:
+      return `${name} is ${String(error.value).length} characters long; the limit is ${schema.maxLength}.`;
     case ValueErrorType.String:
       return `${name} must be a string; got ${describeValue(error.value)}.`;
     case ValueErrorType.Number:
@@ -112,6 +142,22 @@ function parentSchema(root: TSchema, pointer: string): { properties?: Record<str
     else return undefined;
   }
   return schema as { properties?: Record<string, unknown> };
+}
+
+/**
+ * The first problem of `value` against a compiled schema: its JSON pointer (`/routes/0/gateway`) and a
+ * message for a person; undefined when the value matches. For files whose problems are reported by line.
+ */
+export function firstSchemaProblem<T extends TSchema>(
+  schema: T,
+): (value: unknown) => { pointer: string; message: string } | undefined {
+  const compiled = TypeCompiler.Compile(schema);
+  return (value) => {
+    if (compiled.Check(value)) return undefined;
+    const first = compiled.Errors(value).First();
+    if (first === undefined) return { pointer: "", message: "The document does not match the schema." };
+    return { pointer: first.path, message: describeError(first, schema) };
+  };
 }
 
 /** Compiles a schema once into a validator that reports the first problem with its `param`. */

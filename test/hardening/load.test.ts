@@ -259,8 +259,16 @@ function plan(index: number, random: () => number): Planned {
       type: "invalid_request",
     },
     {
+      // An open service answers the local model without a key, but not a gateway model.
       kind: "bad: no key",
-      request: jsonPost("/v1/verified/eval", { model: "gpt-test", cases: [] }, { key: null }),
+      request: jsonPost(
+        "/v1/verified/eval",
+        {
+          model: "gpt-test",
+          cases: [{ messages: [{ role: "user", content: "q" }], sources: [{ id: "s", text: "t" }] }],
+        },
+        { key: null },
+      ),
       status: 401,
       type: "invalid_key",
     },

@@ -60,7 +60,7 @@ function parseRouteTree(tree: string): Route[] {
 
 const isPlayground = (path: string) => path === "/" || path === "/index.html" || path.startsWith("/assets/");
 
-describe("with config.apiKeys, nothing but /healthz and the playground answers without a listed key", () => {
+describe("with config.apiKeys, nothing but /healthz, /readyz and the playground answers without a listed key", () => {
   const config = { apiKeys: ["listed-key-1", "listed-key-2"], gatewayKey: "gateway-key-0" };
 
   it("every route, every method, no key or a wrong one: 401 before anything else", async () => {
@@ -98,7 +98,7 @@ describe("with config.apiKeys, nothing but /healthz and the playground answers w
             ...(method === "POST" ? { body: JSON.stringify(createBody) } : {}),
           });
           const name = `${method} ${route.path}`;
-          if (route.path === "/healthz" || isPlayground(route.path)) {
+          if (route.path === "/healthz" || route.path === "/readyz" || isPlayground(route.path)) {
             expect(response.status, name).toBe(200);
             open.push(name);
           } else {
@@ -115,15 +115,17 @@ describe("with config.apiKeys, nothing but /healthz and the playground answers w
         "HEAD /metrics",
         "GET /openapi.json",
         "HEAD /openapi.json",
+        "GET /v1/models",
+        "HEAD /v1/models",
         "POST /v1/verified",
         "POST /v1/verified/extract",
         "POST /v1/verified/eval",
         "POST /v1/verified/check",
       ]),
     );
-    // The public routes are the health check and the playground's static files, nothing else.
+    // The public routes are the health and readiness checks and the playground's static files, nothing else.
     for (const name of open)
-      expect(name).toMatch(/^(GET|HEAD) (\/healthz|\/|\/index\.html|\/assets\/[\w.-]+\.(js|css))$/);
+      expect(name).toMatch(/^(GET|HEAD) (\/healthz|\/readyz|\/|\/index\.html|\/assets\/[\w.-]+\.(js|css))$/);
     expect(gateway.calls).toHaveLength(0);
   });
 

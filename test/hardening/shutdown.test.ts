@@ -193,3 +193,34 @@ describe("serve --help", () => {
     expect(help).toContain("VERIFIED_SHUTDOWN_TIMEOUT_MS; default 25000");
   });
 });
+
+describe("(h) readiness during a shutdown", () => {
+  it("/readyz turns 503 at SIGTERM while /healthz and new requests are still answered for VERIFIED_SHUTDOWN_DELAY_MS, then exit 0", async () => {
+    const serve = await startServe({ VERIFIED_SHUTDOWN_DELAY_MS: "8000" });
+    try {
+      expect((await fetch(`${serve.url}/readyz`)).status).toBe(200);
+      serve.child.kill("SIGTERM");
+      await within(
+        20_000,
+        (async () => {
+          while (!serve.stdout().includes('"msg":"shutting down"')) await delay(20);
+        })(),
+        "the shutting down log line",
+      );
+
+      const ready = await fetch(`${serve.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { error: { type: string } }).error.type).toBe("shutting_down");
+      expect((await fetch(`${serve.url}/healthz`)).status).toBe(200);
+      const create = await fetch(`${serve.url}/v1/verified`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer test-key" },
+        body: JSON.stringify({ ...createBody, model: "local" }),
+      });
+      expect(create.status).toBe(200);
+      expect(await within(30_000, serve.exited, "the exit")).toBe(0);
+    } finally {
+      serve.child.kill("SIGKILL");
+    }
+  }, 60_000);
+});

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { errorReply } from "../support/scripted-gateway.js";
+import { startService } from "../support/start-service.js";
 import { claimsContent, question, report, startWithGateway } from "./harness.js";
 
 // Which key the caller must send, and which key the gateway gets.
@@ -61,13 +63,67 @@ describe("by default the caller's key is forwarded", () => {
     expect(gateway.calls[0]?.headers.authorization).toBe("Bearer whatever-key");
   });
 
-  it("checks the header before the body: an invalid JSON body without a key is 401", async () => {
+  it("checks a malformed header before the body: an invalid JSON body with a Basic header is 401", async () => {
+    const { service } = await startWithGateway();
+
+    const response = await service.post("/v1/verified", "{not json", {
+      key: null,
+      headers: { authorization: "Basic dXNlcjpwYXNz" },
+    });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(invalidKey('The Authorization header must read "Bearer <key>".'));
+  });
+
+  const gatewayModelNeedsKey = invalidKey(
+    'Model "gpt-test" is called through the model gateway with your API key: send it as "Authorization: Bearer <key>". Model "local" needs no key.',
+  );
+
+  it.each(operations.filter(({ path }) => path !== "/v1/verified/check"))(
+    "refuses a gateway model without a key on $path, naming the key it needs, before any model call",
+    async ({ path, body }) => {
+      const { gateway, service } = await startWithGateway();
+
+      const response = await service.post(path, body, { key: null });
+
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(gatewayModelNeedsKey);
+      expect(gateway.calls).toHaveLength(0);
+    },
+  );
+
+  it.each(operations)(
+    "answers the local model (or no model) without a key on $path",
+    async ({ path, body }) => {
+      const { gateway, service } = await startWithGateway();
+      const localBody = "model" in body ? { ...body, model: "local" } : body;
+
+      const response = await service.post(path, localBody, { key: null });
+
+      expect(response.status).toBe(200);
+      expect(gateway.calls).toHaveLength(0);
+    },
+  );
+
+  it("without a gateway, a gateway model with no key is model_not_found, which says what to change", async () => {
+    const service = await startService();
+    try {
+      const response = await service.post("/v1/verified", createBody, { key: null });
+
+      expect(response.status).toBe(404);
+      expect(response.body.error.type).toBe("model_not_found");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("reads a keyless body before judging it: invalid JSON without a key is 400, not 401", async () => {
     const { service } = await startWithGateway();
 
     const response = await service.post("/v1/verified", "{not json", { key: null });
 
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual(invalidKey('Send your API key as "Authorization: Bearer <key>".'));
+    expect(response.status).toBe(400);
+    expect(response.body.error.type).toBe("invalid_request");
   });
 
   it("serves /healthz and /openapi.json without a key", async () => {
@@ -105,6 +161,20 @@ describe("with config.apiKeys the caller's key is checked and the gateway gets c
 
     expect(response.status).toBe(200);
     expect(gateway.calls[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("says which key is missing when a gateway refuses a call that carried none", async () => {
+    const { gateway, service } = await startWithGateway({ config: { apiKeys: ["service-key-1"] } });
+    gateway.script(() => errorReply(401, "You didn't provide an API key.", { code: "missing_api_key" }));
+
+    const response = await service.post("/v1/verified", createBody, { key: "service-key-1" });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(
+      invalidKey(
+        `The gateway refused the API key (HTTP 401 [missing_api_key]: You didn't provide an API key). The call to gateway "default" carried no key: set VERIFIED_GATEWAY_KEY on the service (with VERIFIED_API_KEYS) or api_key_env for the gateway in the config file, or, on a service without VERIFIED_API_KEYS, send the provider's key as "Authorization: Bearer <key>".`,
+      ),
+    );
   });
 
   it.each(operations)(

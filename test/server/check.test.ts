@@ -88,6 +88,7 @@ describe("POST /v1/verified/check", () => {
     { checkNumbers: undefined, grounded: [true, true, true] },
     { checkNumbers: true, grounded: [true, true, true] },
     { checkNumbers: "row", grounded: [true, false, false] },
+    { checkNumbers: "quote", grounded: [true, true, false] },
   ])("check_numbers $checkNumbers", async ({ checkNumbers, grounded }) => {
     const { service } = await startWithGateway();
     const quote = "| Q3 | 1,250 | 230 |";
@@ -112,6 +113,27 @@ describe("POST /v1/verified/check", () => {
         .filter((_, index) => !grounded[index])
         .map((claim) => ({ claim: claim.claim, reason: "number_not_found" })),
     );
+  });
+
+  it("explain: a claim the number check drops says which number failed and the cells it was checked against", async () => {
+    const { service } = await startWithGateway();
+    const quote = "| Q3 | 1,250 | 230 |";
+
+    const response = await service.post("/v1/verified/check", {
+      sources: [table],
+      claims: [{ claim: "Q3 revenue was 230.", quote, source: "table" }],
+      check_numbers: "row",
+      explain: true,
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.body.unsupported).toEqual([
+      {
+        claim: "Q3 revenue was 230.",
+        reason: "number_not_found",
+        detail: { number: "230", checked: "cells", cells: [{ row: "Q3", column: "Revenue", text: "1,250" }] },
+      },
+    ]);
   });
 
   it("lenient mode reports the source's own text", async () => {

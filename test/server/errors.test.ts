@@ -48,7 +48,7 @@ describe("400 invalid_request", () => {
     {
       name: "a wrong check_numbers value",
       body: { ...createBody, check_numbers: "cell" },
-      message: '"check_numbers" must be one of true, false, "source", "row"; got "cell".',
+      message: '"check_numbers" must be one of true, false, "source", "row", "quote"; got "cell".',
       param: "check_numbers",
     },
     {
@@ -85,7 +85,7 @@ describe("400 invalid_request", () => {
       name: "an unknown field lists the known ones",
       body: { ...createBody, top_p: 0.9 },
       message:
-        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, allow_ungrounded, temperature, max_tokens, stream.',
+        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, explain, allow_ungrounded, temperature, max_tokens, stream.',
       param: "top_p",
     },
     {
@@ -268,9 +268,10 @@ describe("400 no_sources, sources_too_large, too_many_cases", () => {
 describe("401 invalid_key", () => {
   it.each([
     {
-      name: "no Authorization header",
+      name: "no Authorization header, for a gateway model",
       authorization: undefined,
-      message: 'Send your API key as "Authorization: Bearer <key>".',
+      message:
+        'Model "gpt-test" is called through the model gateway with your API key: send it as "Authorization: Bearer <key>". Model "local" needs no key.',
     },
     {
       name: "another scheme",
@@ -440,6 +441,20 @@ describe("413, 415, 422, 404, 405", () => {
       status: 405,
       allow: "GET, HEAD",
       body: error("method_not_allowed", "/healthz accepts GET, HEAD, not DELETE."),
+    },
+    {
+      method: "POST",
+      path: "/metrics",
+      status: 405,
+      allow: "GET, HEAD",
+      body: error("method_not_allowed", "/metrics accepts GET, HEAD, not POST."),
+    },
+    {
+      method: "POST",
+      path: "/v1/models",
+      status: 405,
+      allow: "GET, HEAD",
+      body: error("method_not_allowed", "/v1/models accepts GET, HEAD, not POST."),
     },
   ])("$method $path is $status", async ({ method, path, status, allow, body }) => {
     const { service } = await startWithGateway();

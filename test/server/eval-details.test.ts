@@ -73,7 +73,7 @@ describe("POST /v1/verified/eval: case ids and details", () => {
   it.each([
     { name: "an empty id", id: "", param: "cases[0].id" },
     { name: "an id longer than 256 characters", id: "x".repeat(257), param: "cases[0].id" },
-    { name: "a numeric id", id: 7, param: "cases[0].id" },
+    { name: "an id that is an object", id: { name: "a" }, param: "cases[0].id" },
   ])("rejects $name with invalid_request", async ({ id, param }) => {
     const { service } = await startWithGateway();
     const response = await service.post("/v1/verified/eval", {

@@ -67,7 +67,7 @@ describe("POST /v1/verified/eval: aggregation", () => {
             type: "extraction_failed",
             code: "extraction_failed",
             message:
-              "The model's output was unusable after one re-ask: the model's output is not valid JSON. Check that the model follows the output contract in the README.",
+              "The model's output was unusable after one re-ask: the model's output is not valid JSON. Check that the model follows the output contract in docs/api.md.",
           },
         },
         { coverage: 0, citations: 0, unsupported: 1 },

@@ -134,7 +134,7 @@ describe("POST /v1/verified/extract", () => {
         type: "extraction_failed",
         code: "extraction_failed",
         message:
-          'The model\'s output was unusable after one re-ask: fields.legal_name must be {"value": string | null, "source": string | null}. Check that the model follows the output contract in the README.',
+          'The model\'s output was unusable after one re-ask: fields.legal_name must be {"value": string | null, "source": string | null}. Check that the model follows the output contract in docs/api.md.',
       },
     });
   });

@@ -111,7 +111,7 @@ describe("gateway failures", () => {
       status: 502,
       body: error(
         "extraction_failed",
-        "The model's output was unusable after one re-ask: the model's output is not valid JSON. Check that the model follows the output contract in the README.",
+        "The model's output was unusable after one re-ask: the model's output is not valid JSON. Check that the model follows the output contract in docs/api.md.",
       ),
       calls: 2,
     },
@@ -121,7 +121,7 @@ describe("gateway failures", () => {
       status: 502,
       body: error(
         "extraction_failed",
-        'The model\'s output was unusable after one re-ask: claims[0] needs string "quote" and "source". Check that the model follows the output contract in the README.',
+        'The model\'s output was unusable after one re-ask: claims[0] needs string "quote" and "source". Check that the model follows the output contract in docs/api.md.',
       ),
       calls: 2,
     },

@@ -113,6 +113,38 @@ describe("model local with no gateway configured", () => {
     expectSlices(response.body.citations, [source]);
   });
 
+  it.each([
+    {
+      question: "How long is the warranty on batteries?",
+      quote: "Batteries are covered for 12 months.",
+    },
+    { question: "How much does shipping cost?", quote: "Shipping is €4.95 per order." },
+    {
+      question: "How long do refunds take?",
+      quote: "Refunds are issued within 30 days of the return.",
+    },
+  ])(
+    "create: a policy question is answered by the sentence that answers it: $question",
+    async ({ question, quote }) => {
+      const service = await startWithoutGateway();
+      const policy: Source = {
+        id: "policy",
+        text: "Shipping takes 3 days. Shipping is €4.95 per order. Batteries are covered for 12 months. Refunds are issued within 30 days of the return.",
+      };
+
+      const response = await service.post("/v1/verified", {
+        model: "local",
+        messages: ask(question),
+        sources: [policy],
+      });
+
+      expect(response.status).toBe(200);
+      expect(response.body.grounded).toBe(true);
+      expect(response.body.citations[0]?.quote).toBe(quote);
+      expectSlices(response.body.citations, [policy]);
+    },
+  );
+
   it("create: an unanswerable question is 422 ungrounded, or a plain answer with allow_ungrounded", async () => {
     const service = await startWithoutGateway();
     const body = { model: "local", messages: ask("What is the capital of Peru?"), sources: [report] };

@@ -113,7 +113,7 @@ describe("the log line of a request", () => {
     const { service } = await startWithGateway({ captureLogs: true });
 
     await fetch(`${service.url}/nope`);
-    await service.post("/v1/verified", {}, { key: null });
+    await service.post("/v1/verified", {}, { key: null, headers: { authorization: "Basic dXNlcjpwYXNz" } });
     await service.post("/v1/verified", { model: 5 });
 
     expect(requestLines(service.logs).map((line) => [line.route, line.status])).toEqual([

@@ -77,13 +77,13 @@ describe("GET /metrics", () => {
       'verified_http_requests_total{route="/v1/verified/eval",method="POST",status="200"} 1',
     ]);
     expect(samples(text, "verified_gateway_calls_total")).toEqual([
-      'verified_gateway_calls_total{model="gpt-missing",outcome="model_not_found"} 1',
+      'verified_gateway_calls_total{gateway="default",model="gpt-missing",outcome="model_not_found"} 1',
       // 2 creates, 3 eval cases, and the re-ask of the broken one.
-      'verified_gateway_calls_total{model="gpt-test",outcome="ok"} 6',
+      'verified_gateway_calls_total{gateway="default",model="gpt-test",outcome="ok"} 6',
     ]);
     expect(samples(text, "verified_gateway_call_duration_seconds_count")).toEqual([
-      'verified_gateway_call_duration_seconds_count{model="gpt-missing",outcome="model_not_found"} 1',
-      'verified_gateway_call_duration_seconds_count{model="gpt-test",outcome="ok"} 6',
+      'verified_gateway_call_duration_seconds_count{gateway="default",model="gpt-missing",outcome="model_not_found"} 1',
+      'verified_gateway_call_duration_seconds_count{gateway="default",model="gpt-test",outcome="ok"} 6',
     ]);
     expect(samples(text, "verified_claims_total")).toEqual([
       'verified_claims_total{model="gpt-test",outcome="grounded",reason=""} 6',
@@ -110,6 +110,38 @@ describe("GET /metrics", () => {
     ]);
     // Process metrics come from prom-client's defaults.
     expect(text).toMatch(/^verified_process_cpu_seconds_total \d/m);
+  });
+
+  it("counts retries of transient gateway failures by gateway and model", async () => {
+    const { gateway, service } = await startWithGateway();
+    let calls = 0;
+    // The first two calls fail with 503 and are retried; the third answers.
+    gateway.script(() => {
+      calls += 1;
+      return calls <= 2 ? errorReply(503, "overloaded") : claimsContent(founded);
+    });
+    const create = { model: "gpt-test", messages: question, sources: [report] };
+    expect((await service.post("/v1/verified", create)).status).toBe(200);
+
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    expect(samples(text, "verified_gateway_retries_total")).toEqual([
+      'verified_gateway_retries_total{gateway="default",model="gpt-test"} 2',
+    ]);
+    expect(samples(text, "verified_gateway_calls_total")).toEqual([
+      'verified_gateway_calls_total{gateway="default",model="gpt-test",outcome="ok"} 1',
+    ]);
+  });
+
+  it("labels model calls with what answered them: the local model, a gateway, or none", async () => {
+    const { service } = await startWithGateway();
+    const local = { model: "local", messages: question, sources: [report] };
+    await service.post("/v1/verified", local);
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    expect(samples(text, "verified_gateway_calls_total")).toEqual([
+      expect.stringMatching(
+        /^verified_gateway_calls_total\{gateway="local",model="local",outcome="[a-z_]+"\} 1$/,
+      ),
+    ]);
   });
 
   it("needs a key when the service has keys", async () => {

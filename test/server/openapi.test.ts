@@ -1,8 +1,13 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { requestSchemas } from "../../src/wire/schemas.js";
 import { startWithoutGateway } from "./harness.js";
 
-// GET /openapi.json and GET /healthz.
+// GET /openapi.json, GET /healthz and GET /readyz.
+
+const packageVersion = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 interface SchemaObject {
   type?: string;
@@ -67,7 +72,7 @@ describe("GET /openapi.json", () => {
       security: unknown;
     };
     expect(document.openapi).toBe("3.1.0");
-    expect(document.info).toMatchObject({ title: "verified", version: expect.any(String) });
+    expect(document.info).toMatchObject({ title: "verified", version: packageVersion });
     expect(document.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "bearer" } });
     expect(document.security).toEqual([{ bearer: [] }]);
     for (const { path } of operations) expect(Object.keys(document.paths[path] ?? {})).toEqual(["post"]);
@@ -174,5 +179,45 @@ describe("GET /healthz", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok" });
     expect(head.status).toBe(200);
+  });
+});
+
+describe("GET /readyz", () => {
+  it("answers 200 ready with no key, also to HEAD, even when keys are required", async () => {
+    const service = await startWithoutGateway({ config: { apiKeys: ["service-key"] } });
+
+    const response = await fetch(`${service.url}/readyz`);
+    const head = await fetch(`${service.url}/readyz`, { method: "HEAD" });
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ready" });
+    expect(head.status).toBe(200);
+  });
+
+  it("answers 503 shutting_down once a shutdown begins, while /healthz stays 200", async () => {
+    const service = await startWithoutGateway();
+
+    service.app.inFlight.beginShutdown();
+    const response = await fetch(`${service.url}/readyz`);
+
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      error: {
+        type: "shutting_down",
+        code: "shutting_down",
+        message: "The service is shutting down and takes no new requests; send them to another instance.",
+        request_id: response.headers.get("x-request-id"),
+      },
+    });
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+  });
+
+  it("counts app.close() as the start of a shutdown", async () => {
+    const service = await startWithoutGateway();
+    expect(service.app.inFlight.shuttingDown).toBe(false);
+
+    await service.app.close();
+
+    expect(service.app.inFlight.shuttingDown).toBe(true);
   });
 });

@@ -89,6 +89,8 @@ export interface ScriptedGatewayOptions {
   handler?: ScriptedHandler;
   /** Keep connections alive between calls, as real gateways do (default true). */
   keepAlive?: boolean;
+  /** Answers completions on this path and query instead (Azure's deployment URLs). */
+  completionsPath?: string;
 }
 
 /** The default content: a well-formed create answer with no claims. */
@@ -361,7 +363,7 @@ export async function startScriptedGateway(options: ScriptedGatewayOptions = {})
       call.index = calls.length;
       calls.push(call);
       notify();
-      if (call.method !== "POST" || call.path !== completionsPath) {
+      if (call.method !== "POST" || call.path !== (options.completionsPath ?? completionsPath)) {
         send(response, errorReply(404, `Unknown path ${call.method} ${call.path}`, { code: "not_found" }));
         return;
       }

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import type { Command } from "commander";
 import pc from "picocolors";
 
@@ -9,7 +10,7 @@ import {
   toWire,
   UngroundedError,
 } from "../../client/index.js";
-import { readSourceFiles } from "../input/index.js";
+import { CliInputError, readSourceFiles } from "../input/index.js";
 import type { CliIo } from "../io.js";
 import { type AskOutcome, renderAskResult, runWithErrorLine, shouldUseColor } from "../output/index.js";
 import { type ConnectionFlags, createCliClient } from "./connect.js";
@@ -20,7 +21,7 @@ export interface AskFlags extends ConnectionFlags {
   source: string[];
   model: string;
   mode?: MatchMode | undefined;
-  checkNumbers?: "source" | "row" | undefined;
+  checkNumbers?: "source" | "row" | "quote" | undefined;
   retry?: number | undefined;
   allowUngrounded?: boolean | undefined;
   json?: boolean | undefined;
@@ -33,10 +34,10 @@ const DEFAULT_TIMEOUT_SECONDS = 60;
 export function defineAskCommand(command: Command, io: CliIo, done: (code: number) => void): Command {
   command
     .description("Ask a question; get an answer whose every claim is checked against your source files.")
-    .argument("<question>", "the question, in quotes")
+    .argument("[question]", "the question, in quotes (before or after --source)")
     .requiredOption(
       "-s, --source <file...>",
-      "source files; each is one source whose id is its file name (a .json/.jsonl file may hold {id, text} sources)",
+      "source files, after one --source or each after its own; each is one source whose id is its file name (a .json/.jsonl file may hold {id, text} sources)",
     );
   addModelOptions(command);
   addClaimOptions(command);
@@ -54,16 +55,51 @@ export function defineAskCommand(command: Command, io: CliIo, done: (code: numbe
     "after",
     `
 Prints the answer with its [source] markers, each citation with its source and range [start, end),
-each dropped claim with its reason, and the coverage. Exit codes: 0 answered, 1 no claim could be
-grounded, 2 bad input, usage, auth or connection error.
+each dropped claim with its reason, and the coverage. "Grounded" means every claim quotes a source;
+it does not mean the question was answered.
+Exit codes: 0 answered, 1 no claim could be grounded, 2 bad input, usage, auth or connection error.
 
-Example:
-  verified ask "How long do refunds take?" --source policy.md faq.md --local`,
+Examples:
+  verified ask "How long do refunds take?" --source policy.md faq.md
+  verified ask --source policy.md --source faq.md "How long do refunds take?" --local`,
   );
-  return command.action(async (question: string, flags: AskFlags, self: Command) => {
+  return command.action(async (question: string | undefined, flags: AskFlags, self: Command) => {
     const debug = self.optsWithGlobals<{ debug?: boolean }>().debug === true;
-    done(await runWithErrorLine("ask", io, debug, () => runAskCommand(question, flags, io)));
+    done(
+      await runWithErrorLine("ask", io, debug, () => {
+        const split = splitQuestion(question, flags.source, isFile);
+        return runAskCommand(split.question, { ...flags, source: split.sources }, io);
+      }),
+    );
   });
+}
+
+/**
+ * The question and the source files of `verified ask`. `--source` takes every word after it, so in
+ * `ask --source policy.md "question"` the question lands in the source list: with no question argument
+ * left, the list's last value is the question when it is not a file (there must be a file before it).
+ */
+export function splitQuestion(
+  question: string | undefined,
+  sources: readonly string[],
+  isFile: (path: string) => boolean,
+): { question: string; sources: string[] } {
+  if (question !== undefined) return { question, sources: [...sources] };
+  const last = sources.at(-1);
+  if (sources.length >= 2 && last !== undefined && !isFile(last)) {
+    return { question: last, sources: sources.slice(0, -1) };
+  }
+  throw new CliInputError(
+    'no question given; write it in quotes, before --source or after the files: verified ask "question" --source FILE...',
+  );
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Runs `verified ask` and resolves to its exit code; input, service and connection errors reject. */

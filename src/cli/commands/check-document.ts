@@ -1,4 +1,10 @@
-import { findDuplicateSourceId, verifyClaims, verifyFields } from "../../core/index.js";
+import {
+  type ClaimsResult,
+  describeNumberMiss,
+  findDuplicateSourceId,
+  verifyClaims,
+  verifyFields,
+} from "../../core/index.js";
 import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
 import type { RecentSources } from "./recent-sources.js";
 
@@ -15,7 +21,11 @@ export type CheckDocumentOutcome =
  * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones. With `recent`, sources
  * seen by earlier documents are reused already prepared.
  */
-export function checkDocument(document: unknown, recent?: RecentSources): CheckDocumentOutcome {
+export function checkDocument(
+  document: unknown,
+  explain = false,
+  recent?: RecentSources,
+): CheckDocumentOutcome {
   const isFields =
     typeof document === "object" && document !== null && "fields" in document && !("claims" in document);
   if (isFields) {
@@ -37,8 +47,22 @@ export function checkDocument(document: unknown, recent?: RecentSources): CheckD
   const duplicate = findDuplicateSourceId(validation.value.sources);
   if (duplicate >= 0) return duplicateError(duplicate);
   const { sources, claims, mode, check_numbers: checkNumbers } = validation.value;
-  const prepared = recent?.prepare(sources) ?? sources;
-  return { ok: true, result: verifyClaims(prepared, claims, { mode, checkNumbers }) };
+  const result = verifyClaims(recent?.prepare(sources) ?? sources, claims, {
+    mode,
+    checkNumbers,
+    explain: explain || validation.value.explain === true,
+  });
+  return { ok: true, result };
+}
+
+/** One line per claim a number check dropped: the claim and why (`--explain`). */
+export function explainDropped(result: object): string[] {
+  const unsupported = (result as Partial<ClaimsResult>).unsupported ?? [];
+  return unsupported.flatMap((item) =>
+    item.detail === undefined
+      ? []
+      : [`dropped ${JSON.stringify(item.claim)}: ${describeNumberMiss(item.detail)}`],
+  );
 }
 
 function duplicateError(index: number): CheckDocumentOutcome {

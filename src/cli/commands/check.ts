@@ -1,7 +1,7 @@
 import { createReadStream, readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import type { ParsedJson } from "../input/index.js";
-import { checkDocument } from "./check-document.js";
+import { checkDocument, explainDropped } from "./check-document.js";
 import { LineSplitter } from "./jsonl-lines.js";
 import { RecentSources } from "./recent-sources.js";
 
@@ -15,11 +15,12 @@ export interface CheckIo {
 /** Runs `verified check [FILE] [--jsonl]` and resolves to the exit code (0 ok, 2 on a malformed document). */
 export async function runCheckCommand(
   file: string | undefined,
-  options: { jsonl?: boolean },
+  options: { jsonl?: boolean; explain?: boolean },
   io: CheckIo,
 ): Promise<number> {
   const name = file ?? "stdin";
-  if (options.jsonl) return runJsonl(file, name, io);
+  const explain = options.explain === true;
+  if (options.jsonl) return runJsonl(file, name, io, explain);
   let text: string;
   try {
     text = file === undefined ? await readAll(io.stdin) : readFileSync(file, "utf8");
@@ -34,11 +35,13 @@ export async function runCheckCommand(
     io.stderr.write(`verified check: ${name}: line ${parsed.line}: ${parsed.message}\n`);
     return 2;
   }
-  const outcome = checkDocument(parsed.value);
+  const outcome = checkDocument(parsed.value, explain);
   if (!outcome.ok) {
     io.stderr.write(`verified check: ${name}: line 1: ${outcome.message}\n`);
     return 2;
   }
+  if (explain)
+    for (const line of explainDropped(outcome.result)) io.stderr.write(`verified check: ${name}: ${line}\n`);
   io.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
   return 0;
 }
@@ -61,7 +64,12 @@ async function parseDocument(text: string, line: number): Promise<ParsedJson> {
  * batch of small documents costs one system call per chunk read, not one per document, while a caller
  * streaming lines in still gets each chunk's answers as soon as it is read.
  */
-async function runJsonl(file: string | undefined, name: string, io: CheckIo): Promise<number> {
+async function runJsonl(
+  file: string | undefined,
+  name: string,
+  io: CheckIo,
+  explain: boolean,
+): Promise<number> {
   const input: Readable = file === undefined ? io.stdin : createReadStream(file, { highWaterMark: 1 << 18 });
   const splitter = new LineSplitter();
   const recent = new RecentSources();
@@ -70,9 +78,13 @@ async function runJsonl(file: string | undefined, name: string, io: CheckIo): Pr
   let output = "";
   const answer = (parsed: ParsedJson): void => {
     const outcome = parsed.ok
-      ? checkDocument(parsed.value, recent)
+      ? checkDocument(parsed.value, explain, recent)
       : { ok: false as const, param: undefined, message: parsed.message };
     if (outcome.ok) {
+      if (explain) {
+        for (const why of explainDropped(outcome.result))
+          io.stderr.write(`verified check: ${name}: line ${lineNumber}: ${why}\n`);
+      }
       output += `${JSON.stringify(outcome.result)}\n`;
       return;
     }

@@ -3,6 +3,7 @@ import { DEFAULT_BASE_URL, type FetchLike, Verified } from "../../client/index.j
 import { createModelBackend } from "../../models/index.js";
 import { createApp } from "../../server/index.js";
 import { CliInputError } from "../input/index.js";
+import { readConfigFileText } from "./serve-config-file.js";
 import { readServeSettings } from "./serve-settings.js";
 
 /** The connection flags every networked command takes. */
@@ -36,7 +37,10 @@ export async function createCliClient(
 ): Promise<CliClient> {
   const timeout = (flags.timeout ?? defaultTimeoutSeconds) * 1000;
   if (flags.local) {
-    const outcome = readServeSettings(env);
+    // The same gateways as `serve`: the variables, or the config file VERIFIED_CONFIG names.
+    const configFile = readConfigFileText(env.VERIFIED_CONFIG);
+    if (configFile !== undefined && "error" in configFile) throw new CliInputError(configFile.error);
+    const outcome = readServeSettings(env, {}, configFile);
     if (!outcome.ok) throw new CliInputError(outcome.message);
     const { settings } = outcome;
     const app = await createApp({

@@ -22,7 +22,7 @@ import { addClaimOptions, addConnectionOptions, addModelOptions, parseNumberOpti
 export interface EvalFlags extends ConnectionFlags {
   model: string;
   mode?: MatchMode | undefined;
-  checkNumbers?: "source" | "row" | undefined;
+  checkNumbers?: "source" | "row" | "quote" | undefined;
   retry?: number | undefined;
   minCoverage: number;
   report: string[];

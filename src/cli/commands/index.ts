@@ -2,4 +2,4 @@ export { defineAskCommand } from "./ask.js";
 export { runCheckCommand } from "./check.js";
 export { defineEvalCommand } from "./eval.js";
 export { defineExtractCommand } from "./extract.js";
-export type { ServeFlags } from "./serve-settings.js";
+export { environmentOnlySettings, type ServeFlags } from "./serve-settings.js";

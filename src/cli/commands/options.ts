@@ -25,9 +25,9 @@ export function addClaimOptions(command: Command): Command {
     .addOption(
       new Option(
         "--check-numbers [where]",
-        "numbers in a claim must appear in its source, or with `row` in the same table row and column",
+        "numbers in a claim must appear in its source, with `row` in the same table row and column, with `quote` in its own quote",
       )
-        .choices(["source", "row"])
+        .choices(["source", "row", "quote"])
         .preset("source"),
     )
     .addOption(

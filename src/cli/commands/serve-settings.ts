@@ -1,11 +1,17 @@
 import {
   DEFAULT_EVAL_CONCURRENCY,
+  DEFAULT_SHUTDOWN_DELAY_MS,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   DEFAULT_SOURCES_BUDGET,
   MAX_EVAL_CONCURRENCY,
 } from "../../limits.js";
 
+import { type GatewaySettings, listModelsOf, type ModelRoute } from "../../models/index.js";
 import { defaultServerConfig, type ServerConfig } from "../../server/index.js";
+import { parseServeConfigFile } from "./serve-config-file.js";
+
+/** A model call's deadline, retries and backoff included, unless VERIFIED_GATEWAY_TIMEOUT_MS says otherwise. */
+const DEFAULT_GATEWAY_TIMEOUT_MS = 120_000;
 
 /** Everything `verified serve` (and `--local` runs) needs, read from flags and environment. */
 export interface ServeSettings {
@@ -15,8 +21,15 @@ export interface ServeSettings {
   gatewayURL: string | undefined;
   gatewayHeaders: Record<string, string>;
   gatewayTimeoutMs: number;
+  /** Named gateways and routes from the config file; undefined for the one gateway of the variables. */
+  gateways?: GatewaySettings[] | undefined;
+  routes?: ModelRoute[] | undefined;
+  /** Notes for the start-up log (a key variable the config file names is unset…). */
+  warnings: string[];
   /** On SIGTERM, requests in flight may finish for this long; then they are answered 503 `shutting_down`. */
   shutdownTimeoutMs: number;
+  /** On SIGTERM, `/readyz` answers 503 and requests are still taken for this long before the drain begins. */
+  shutdownDelayMs: number;
   config: ServerConfig;
 }
 
@@ -25,10 +38,35 @@ export interface ServeFlags {
   host?: string | undefined;
   port?: string | undefined;
   gatewayUrl?: string | undefined;
+  config?: string | undefined;
   workers?: string | undefined;
   requestTimeoutMs?: string | undefined;
   shutdownTimeoutMs?: string | undefined;
 }
+
+/** Settings only the environment sets (no flag), for `serve --help`: name and what it does. */
+export const environmentOnlySettings: readonly (readonly [string, string])[] = [
+  ["VERIFIED_API_KEYS", "comma-separated keys callers must send; unset, the service is open"],
+  ["VERIFIED_GATEWAY_KEY", "key sent to gateways when VERIFIED_API_KEYS is set (and no api_key_env)"],
+  ["VERIFIED_GATEWAY_HEADERS", 'JSON object of extra gateway headers, e.g. {"x-portkey-provider":"openai"}'],
+  [
+    "VERIFIED_GATEWAY_TIMEOUT_MS",
+    `deadline of one model call, retries included (default ${DEFAULT_GATEWAY_TIMEOUT_MS})`,
+  ],
+  ["VERIFIED_EVAL_CONCURRENCY", `eval cases run at once (default ${DEFAULT_EVAL_CONCURRENCY})`],
+  [
+    "VERIFIED_SOURCES_BUDGET",
+    `characters of source text per request or eval case (default ${DEFAULT_SOURCES_BUDGET})`,
+  ],
+  [
+    "VERIFIED_SHUTDOWN_DELAY_MS",
+    `on SIGTERM, keep serving with /readyz at 503 this long before the drain (default ${DEFAULT_SHUTDOWN_DELAY_MS})`,
+  ],
+  [
+    "VERIFIED_LOG_LEVEL",
+    "fatal, error, warn, info, debug, trace or silent (default info; warn at a terminal)",
+  ],
+];
 
 /** Settings, or a message naming the variable or flag that is wrong. */
 export type SettingsOutcome = { ok: true; settings: ServeSettings } | { ok: false; message: string };
@@ -48,10 +86,17 @@ function integer(
   return parsed;
 }
 
-/** Reads settings from flags and environment variables (flags win); pure, for tests. */
+/** The config file's name (for messages) and text, read by the caller. */
+export interface ConfigFileText {
+  path: string;
+  text: string;
+}
+
+/** Reads settings from flags, environment variables (flags win) and the config file's text; pure, for tests. */
 export function readServeSettings(
   env: Readonly<Record<string, string | undefined>>,
   flags: ServeFlags = {},
+  configFile?: ConfigFileText,
 ): SettingsOutcome {
   const port = integer(
     flags.port ?? env.VERIFIED_PORT,
@@ -83,7 +128,7 @@ export function readServeSettings(
   );
   const timeout = integer(
     env.VERIFIED_GATEWAY_TIMEOUT_MS,
-    120_000,
+    DEFAULT_GATEWAY_TIMEOUT_MS,
     "VERIFIED_GATEWAY_TIMEOUT_MS",
     1,
     3_600_000,
@@ -102,6 +147,13 @@ export function readServeSettings(
     0,
     3_600_000,
   );
+  const shutdownDelay = integer(
+    env.VERIFIED_SHUTDOWN_DELAY_MS,
+    DEFAULT_SHUTDOWN_DELAY_MS,
+    "VERIFIED_SHUTDOWN_DELAY_MS",
+    0,
+    600_000,
+  );
   for (const value of [
     port,
     workers,
@@ -110,6 +162,7 @@ export function readServeSettings(
     timeout,
     requestTimeout,
     shutdownTimeout,
+    shutdownDelay,
   ]) {
     if (typeof value === "string") return { ok: false, message: value };
   }
@@ -143,21 +196,41 @@ export function readServeSettings(
       message: `The gateway URL must start with http:// or https://; got ${JSON.stringify(gatewayURL)}.`,
     };
   }
+  let gateways: GatewaySettings[] | undefined;
+  let routes: ModelRoute[] | undefined;
+  const warnings: string[] = [];
+  if (configFile !== undefined) {
+    if (gatewayURL !== undefined || env.VERIFIED_GATEWAY_HEADERS?.trim()) {
+      return {
+        ok: false,
+        message: `${flags.gatewayUrl ? "--gateway-url" : env.VERIFIED_GATEWAY_URL?.trim() ? "VERIFIED_GATEWAY_URL" : "VERIFIED_GATEWAY_HEADERS"} and a config file are both given; declare every gateway in ${configFile.path}.`,
+      };
+    }
+    const parsed = parseServeConfigFile(configFile.text, configFile.path, env, {
+      timeoutMs: timeout as number,
+    });
+    if (!parsed.ok) return { ok: false, message: parsed.message };
+    gateways = parsed.gateways;
+    routes = parsed.routes;
+    warnings.push(...parsed.warnings);
+  }
   const apiKeys = env.VERIFIED_API_KEYS?.split(",")
     .map((key) => key.trim())
     .filter((key) => key !== "");
 
+  const backend = { gatewayURL, gatewayHeaders, gatewayTimeoutMs: timeout as number, gateways, routes };
   return {
     ok: true,
     settings: {
       host: flags.host ?? env.VERIFIED_HOST ?? "127.0.0.1",
       port: port as number,
       workers: workers as number,
-      gatewayURL,
-      gatewayHeaders,
-      gatewayTimeoutMs: timeout as number,
+      ...backend,
+      warnings,
       shutdownTimeoutMs: shutdownTimeout as number,
+      shutdownDelayMs: shutdownDelay as number,
       config: {
+        models: listModelsOf(backend),
         apiKeys: apiKeys && apiKeys.length > 0 ? apiKeys : undefined,
         gatewayKey: env.VERIFIED_GATEWAY_KEY || undefined,
         evalConcurrency: evalConcurrency as number,

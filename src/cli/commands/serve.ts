@@ -1,10 +1,11 @@
 import cluster from "node:cluster";
 import type { Writable } from "node:stream";
 
-import { createModelBackend } from "../../models/index.js";
+import { createModelBackend, gatewaysOf } from "../../models/index.js";
 
 import { closeGracefully, createApp } from "../../server/index.js";
 import { createBatchedLogStream } from "./log-stream.js";
+import { readConfigFileText } from "./serve-config-file.js";
 import { readServeSettings, type ServeFlags, type ServeSettings } from "./serve-settings.js";
 
 /**
@@ -15,7 +16,12 @@ export async function runServeCommand(
   flags: ServeFlags,
   io: { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable },
 ): Promise<number> {
-  const outcome = readServeSettings(io.env, flags);
+  const configFile = readConfigFileText(flags.config ?? io.env.VERIFIED_CONFIG);
+  if (configFile !== undefined && "error" in configFile) {
+    io.stderr.write(`verified serve: ${configFile.error}\n`);
+    return 2;
+  }
+  const outcome = readServeSettings(io.env, flags, configFile);
   if (!outcome.ok) {
     io.stderr.write(`verified serve: ${outcome.message}\n`);
     return 2;
@@ -53,11 +59,9 @@ async function serve(
   const app = await createApp({
     gateway: createModelBackend(settings),
     config: settings.config,
-    logger: { level: io.env.VERIFIED_LOG_LEVEL ?? "info", stream: createBatchedLogStream(io.stdout) },
+    logger: { level: logLevel(io), stream: createBatchedLogStream(io.stdout) },
   });
-  if (settings.config.apiKeys && !settings.config.gatewayKey) {
-    app.log.warn("VERIFIED_API_KEYS is set but VERIFIED_GATEWAY_KEY is not: gateway calls will carry no key");
-  }
+  for (const warning of startWarnings(settings)) app.log.warn(warning);
   try {
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
@@ -66,24 +70,99 @@ async function serve(
     );
     return 2;
   }
+  const gateways = gatewaysOf(settings).gateways;
   app.log.info(
-    { gateway: settings.gatewayURL ? "configured" : "none (model local only)", workers: settings.workers },
+    {
+      gateway: gateways.length > 0 ? "configured" : "none (model local only)",
+      gateways: gateways.map((gateway) => gateway.name),
+      workers: settings.workers,
+    },
     "verified is serving",
   );
+  // A person at a terminal gets one line that says where to go; log collectors get the JSON line above.
+  if (isTerminal(io.stdout) && (cluster.isPrimary || cluster.worker?.id === 1)) {
+    const address = app.server.address();
+    const port = typeof address === "object" && address !== null ? address.port : settings.port;
+    io.stdout.write(`${startLine(settings, port)}\n`);
+  }
 
-  // Graceful shutdown: stop accepting, let requests in flight finish until the shutdown deadline, then end
-  // the rest with 503 shutting_down (aborting their gateway calls), and exit.
+  // Graceful shutdown: /readyz turns 503 at once; after the shutdown delay (load balancers stop routing), stop
+  // accepting, let requests in flight finish until the shutdown deadline, then end the rest with 503
+  // shutting_down (aborting their gateway calls), and exit.
   await new Promise<void>((resolve) => {
     let closing = false;
     const shutdown = (signal: string) => {
       // Ctrl-C reaches a worker twice: from the terminal, and forwarded by the primary.
       if (closing) return;
       closing = true;
-      app.log.info({ signal, shutdown_timeout_ms: settings.shutdownTimeoutMs }, "shutting down");
-      closeGracefully(app, settings.shutdownTimeoutMs).then(resolve, resolve);
+      app.inFlight.beginShutdown();
+      app.log.info(
+        {
+          signal,
+          shutdown_delay_ms: settings.shutdownDelayMs,
+          shutdown_timeout_ms: settings.shutdownTimeoutMs,
+        },
+        "shutting down",
+      );
+      setTimeout(
+        () => closeGracefully(app, settings.shutdownTimeoutMs).then(resolve, resolve),
+        settings.shutdownDelayMs,
+      );
     };
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
   return 0;
+}
+
+/**
+ * VERIFIED_LOG_LEVEL, else `info` for log collectors and `warn` at a terminal, where the start line says what
+ * the JSON lines would and a person does not want a JSON line per request.
+ */
+function logLevel(io: { env: NodeJS.ProcessEnv; stdout: Writable }): string {
+  const level = io.env.VERIFIED_LOG_LEVEL?.trim();
+  if (level) return level;
+  return isTerminal(io.stdout) ? "warn" : "info";
+}
+
+function isTerminal(stream: Writable): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}
+
+/** `http://host:port`, with an IPv6 host in brackets and the any-address shown as localhost. */
+function baseURLOf(host: string, port: number): string {
+  const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
+}
+
+/**
+ * The one line `serve` prints at a terminal: where it listens, the playground, and where models go (each
+ * gateway's name and origin, never its path's query or a key), or "local model only".
+ */
+export function startLine(settings: ServeSettings, port: number): string {
+  const url = baseURLOf(settings.host, port);
+  const gateways = gatewaysOf(settings).gateways;
+  const models =
+    gateways.length === 0
+      ? "local model only"
+      : `model gateway${gateways.length === 1 ? "" : "s"} ${gateways
+          .map((gateway) => `${gateway.name} (${new URL(gateway.baseURL).origin})`)
+          .join(", ")} and the local model`;
+  return `verified is serving at ${url} (playground at ${url}/), ${models}. Ctrl-C stops it.`;
+}
+
+/** Warnings for the start-up log: settings that will refuse or weaken gateway calls. */
+export function startWarnings(settings: ServeSettings): string[] {
+  const warnings = [...settings.warnings];
+  const { gateways } = gatewaysOf(settings);
+  // Only gateways that take the request's key are affected by a missing VERIFIED_GATEWAY_KEY.
+  const usesRequestKey = gateways.some(
+    (gateway) => gateway.apiKeyEnv === undefined && gateway.authHeader !== "none",
+  );
+  if (settings.config.apiKeys && !settings.config.gatewayKey && usesRequestKey) {
+    warnings.push(
+      "VERIFIED_API_KEYS is set but VERIFIED_GATEWAY_KEY is not: gateway calls will carry no key",
+    );
+  }
+  return warnings;
 }

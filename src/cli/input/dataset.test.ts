@@ -80,7 +80,12 @@ describe("readDataset", () => {
     {
       name: "an id that is an object",
       path: () => file("d.jsonl", jsonl({ id: {}, ...good })),
-      message: /line 1: "id" must be a non-empty string or a number\./,
+      message: /line 1: "id" must be a string or a number; got an object\./,
+    },
+    {
+      name: "an id longer than the service takes",
+      path: () => file("d.jsonl", jsonl({ id: "x".repeat(257), ...good })),
+      message: /line 1: "id" is 257 characters long; the limit is 256\./,
     },
     {
       name: "a text file that is neither JSON nor JSONL",

@@ -10,7 +10,8 @@ const validateCase = compileValidator(EvalCaseSchema);
 /**
  * Reads an eval dataset: a JSON file holding `{"cases": [...]}` or a bare array of cases, or JSONL with one
  * case per line (`.jsonl`/`.ndjson`, or any file that is not one JSON document but whose first line is).
- * Each case is `{messages, sources}` with an optional `id` (a string or number); other keys of a case, a
+ * Each case is `{messages, sources}` with an optional `id` (as the service takes it: 1 to 256 characters or a
+ * number); other keys of a case, a
  * message or a source (an expected answer, a title) are ignored.
  * Throws `CliInputError` naming the file and the line of the first problem.
  */
@@ -66,11 +67,9 @@ function readCase(value: unknown, where: string): EvalAllCase {
       `${where}: the case has no messages; give it "messages": [{"role": "user", "content": ...}].`,
     );
   }
-  const id = value.id;
-  if (id !== undefined && !(typeof id === "string" && id !== "") && !(typeof id === "number")) {
-    throw new CliInputError(`${where}: "id" must be a non-empty string or a number.`);
-  }
+  // The service's own case schema judges the id too, so the CLI accepts exactly the ids the endpoint does.
   const validation = validateCase({
+    ...(value.id === undefined ? {} : { id: value.id }),
     messages: pickKeys(value.messages, ["role", "content"]),
     sources: pickKeys(value.sources, ["id", "text"]),
   });
@@ -81,7 +80,7 @@ function readCase(value: unknown, where: string): EvalAllCase {
       `${where}: "sources[${duplicate}].id" repeats an earlier source id; ids must be unique.`,
     );
   }
-  const { messages, sources } = validation.value;
+  const { id, messages, sources } = validation.value;
   return id === undefined ? { messages, sources } : { id: String(id), messages, sources };
 }
 

@@ -11,7 +11,8 @@ export type AskOutcome =
 
 /**
  * The human output of `verified ask`: the answer with its `[source]` markers, each citation with its source
- * and range `[start, end)`, each dropped claim with its reason, then coverage and usage.
+ * and range `[start, end)`, each dropped claim with its reason, then coverage and usage, and under a
+ * grounded answer one line on what "grounded" means.
  */
 export function renderAskResult(outcome: AskOutcome, sourceIds: readonly string[], colors: Colors): string {
   const lines: string[] = [];
@@ -45,8 +46,13 @@ export function renderAskResult(outcome: AskOutcome, sourceIds: readonly string[
     formatCount(result.usage.totalTokens, "token"),
   ];
   lines.push("", facts.join(colors.dim(" · ")));
+  if (result.grounded && result.citations.length > 0) lines.push(colors.dim(groundedMeaning));
   return `${lines.join("\n")}\n`;
 }
+
+/** Newcomers read "grounded" as "answered"; one quiet line under a grounded answer says what it checks. */
+const groundedMeaning =
+  "grounded = each claim above quotes a source; it does not mean the question was answered";
 
 function renderDropped(unsupported: readonly UnsupportedClaim[], colors: Colors): string[] {
   if (unsupported.length === 0) return [];

@@ -1,9 +1,11 @@
 export { aggregateCases, type CaseScore, type EvalAggregate } from "./aggregate.js";
+export { describeNumberMiss } from "./describe-miss.js";
 export {
   addSourceMarker,
   assembleClaims,
   type ClaimVerdict,
   checkNumbers,
+  explainNumbers,
   judgeClaims,
   type SourcesInput,
   verifyClaims,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CandidateClaim, CheckNumbers, MatchMode, Source } from "../types.js";
-import { addSourceMarker, checkNumbers, verifyClaims } from "./verify-claims.js";
+import { addSourceMarker, checkNumbers, explainNumbers, verifyClaims } from "./verify-claims.js";
 
 const sources: Source[] = [
   { id: "policy", text: "Refunds are accepted within 30 days of purchase. Shipping is free over $50." },
@@ -118,7 +118,13 @@ describe("verifyClaims", () => {
       expected: {
         text: "",
         citations: [],
-        unsupported: [{ claim: "Refunds take 45 days.", reason: "number_not_found" }],
+        unsupported: [
+          {
+            claim: "Refunds take 45 days.",
+            reason: "number_not_found",
+            detail: { number: "45", checked: "source" },
+          },
+        ],
         coverage: 0,
       },
     },
@@ -129,7 +135,13 @@ describe("verifyClaims", () => {
       expected: {
         text: "",
         citations: [],
-        unsupported: [{ claim: "Refunds take 45 days.", reason: "number_not_found" }],
+        unsupported: [
+          {
+            claim: "Refunds take 45 days.",
+            reason: "number_not_found",
+            detail: { number: "45", checked: "source" },
+          },
+        ],
         coverage: 0,
       },
     },
@@ -150,7 +162,17 @@ describe("verifyClaims", () => {
             range: [71, 91],
           },
         ],
-        unsupported: [{ claim: "Q3 revenue was 120.", reason: "number_not_found" }],
+        unsupported: [
+          {
+            claim: "Q3 revenue was 120.",
+            reason: "number_not_found",
+            detail: {
+              number: "120",
+              checked: "cells",
+              cells: [{ row: "Q3", column: "Revenue", text: "1,250" }],
+            },
+          },
+        ],
         coverage: 0.5,
       },
     },
@@ -177,7 +199,7 @@ describe("verifyClaims", () => {
       expected: { text: "", citations: [], unsupported: [], coverage: 0 },
     },
   ])("$name", ({ claims, mode, checkNumbers, expected }) => {
-    expect(verifyClaims(sources, claims, { mode, checkNumbers })).toEqual(expected);
+    expect(verifyClaims(sources, claims, { mode, checkNumbers, explain: true })).toEqual(expected);
   });
 
   it("the source check runs before the quote check", () => {
@@ -287,8 +309,51 @@ describe("checkNumbers", () => {
     },
     { name: "row: the named cell", claim: "Q3 revenue was 1,250.", mode: "row", grounded: true },
     { name: "row: another row's cell", claim: "Q3 revenue was 1,100.", mode: "row", grounded: false },
+    {
+      name: "quote: a number of the claim's quote",
+      claim: "Q3 profit was 230.",
+      mode: "quote",
+      grounded: true,
+    },
+    {
+      name: "quote: a number of the source but not of the quote",
+      claim: "Q2 profit was 210.",
+      mode: "quote",
+      grounded: false,
+    },
   ] as const)("$name", ({ claim, mode, grounded }) => {
     expect(checkNumbers(claim, source, range, mode)).toBe(grounded);
+  });
+});
+
+describe("explainNumbers: the number that failed and what it was checked against", () => {
+  const source = { id: "q", text: TABLE };
+  const range: [number, number] = [TABLE.indexOf(QUOTE), TABLE.indexOf(QUOTE) + QUOTE.length];
+
+  it.each([
+    { mode: "source", claim: "Q3 revenue was 999.", miss: { number: "999", checked: "source" } },
+    { mode: "quote", claim: "Q3 revenue was 210.", miss: { number: "210", checked: "quote", text: QUOTE } },
+    {
+      mode: "row",
+      claim: "Q3 revenue was 230.",
+      miss: { number: "230", checked: "cells", cells: [{ row: "Q3", column: "Revenue", text: "1,250" }] },
+    },
+    { mode: "row", claim: "Q3 revenue was 1,250.", miss: null },
+  ] as const)("$mode: $claim", ({ mode, claim, miss }) => {
+    expect(explainNumbers(claim, source, range, mode)).toEqual(miss);
+  });
+
+  it("row, with nothing named: the quoted line", () => {
+    const text = "Prices rose.\nAnalysts: 12 covered the stock in 2024.";
+    const quote = "covered the stock";
+    const at = text.indexOf(quote);
+    expect(
+      explainNumbers("13 analysts covered it.", { id: "p", text }, [at, at + quote.length], "row"),
+    ).toEqual({
+      number: "13",
+      checked: "line",
+      text: "Analysts: 12 covered the stock in 2024.",
+    });
   });
 });
 
@@ -308,12 +373,14 @@ describe("verifyClaims with each check_numbers value", () => {
     { checkNumbers: true, kept: [0, 1, 2] },
     { checkNumbers: "source", kept: [0, 1, 2] },
     { checkNumbers: "row", kept: [0] },
+    { checkNumbers: "quote", kept: [0, 1] },
   ] as { checkNumbers: CheckNumbers; kept: number[] }[])(
     "check_numbers $checkNumbers keeps claims $kept",
     ({ checkNumbers: option, kept }) => {
       const result = verifyClaims(SOURCES, claims, { checkNumbers: option });
       const texts = claims.map((each) => each.claim);
-      expect(result).toEqual({
+      const reasons = result.unsupported.map(({ claim, reason }) => ({ claim, reason }));
+      expect({ ...result, unsupported: reasons }).toEqual({
         text: texts
           .filter((_, index) => kept.includes(index))
           .map((claim) => `${claim.slice(0, -1)} [q].`)

@@ -1,12 +1,13 @@
-import { checkSourceNumbers } from "../numbers/index.js";
+import { explainQuoteNumbers, explainSourceNumbers } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { findQuote } from "../quotes/index.js";
-import { checkRowNumbers } from "../tables/index.js";
+import { explainRowNumbers } from "../tables/index.js";
 import type {
   CandidateClaim,
   Citation,
   ClaimCheckOptions,
   ClaimsResult,
+  NumberMiss,
   Range,
   Source,
   UnsupportedClaim,
@@ -36,20 +37,15 @@ export function judgeClaims(
 ): ClaimVerdict[] {
   const prepared = asPrepared(sources);
   const mode = options.mode ?? "strict";
-  const numbersMode =
-    options.checkNumbers === true || options.checkNumbers === "source"
-      ? "source"
-      : options.checkNumbers === "row"
-        ? "row"
-        : undefined;
+  const numbersMode = numberCheckOf(options.checkNumbers);
 
   return claims.map((candidate): ClaimVerdict => {
     const quote = text(candidate.quote);
     const sourceId = text(candidate.source);
     const claim = text(candidate.claim).trim() || quote.trim();
-    const reject = (reason: UnsupportedClaim["reason"]): ClaimVerdict => ({
+    const reject = (reason: UnsupportedClaim["reason"], detail?: NumberMiss): ClaimVerdict => ({
       grounded: false,
-      unsupported: { claim, reason },
+      unsupported: detail === undefined ? { claim, reason } : { claim, reason, detail },
       candidate: { quote, source: sourceId },
     });
 
@@ -57,9 +53,8 @@ export function judgeClaims(
     if (source === undefined) return reject("unknown_source");
     const range = findQuote(source, quote, mode);
     if (range === null) return reject("quote_not_found");
-    if (numbersMode !== undefined && !checkNumbers(claim, source, range, numbersMode)) {
-      return reject("number_not_found");
-    }
+    const miss = numbersMode === undefined ? null : explainNumbers(claim, source, range, numbersMode);
+    if (miss !== null) return reject("number_not_found", options.explain === true ? miss : undefined);
     const sliced = source.text.slice(range[0], range[1]);
     return { grounded: true, citation: { claim, quote: sliced, source: source.id, range } };
   });
@@ -105,15 +100,36 @@ export function addSourceMarker(claim: string, sourceId: string): string {
   return `${text}${marker}`;
 }
 
+/** A number check that runs: `true` is `source`. */
+export type NumberCheck = "source" | "row" | "quote";
+
+function numberCheckOf(option: ClaimCheckOptions["checkNumbers"]): NumberCheck | undefined {
+  if (option === true) return "source";
+  return option === "source" || option === "row" || option === "quote" ? option : undefined;
+}
+
 /**
- * True when every number in `claim` is grounded in `source`: anywhere in its text (`source`), or bound to
- * the table cell or line the claim names (`row`). `quoteRange` is where the claim's quote matched.
+ * Null when every number in `claim` is grounded in `source`: anywhere in its text (`source`), bound to the
+ * table cell or line the claim names (`row`), or in the claim's own quote (`quote`); else the first number
+ * that is not and what it was checked against. `quoteRange` is where the claim's quote matched.
  */
+export function explainNumbers(
+  claim: string,
+  source: PreparedSource,
+  quoteRange: Range,
+  mode: NumberCheck,
+): NumberMiss | null {
+  if (mode === "row") return explainRowNumbers(claim, source, quoteRange);
+  if (mode === "quote") return explainQuoteNumbers(claim, source, quoteRange);
+  return explainSourceNumbers(claim, source);
+}
+
+/** True when every number in `claim` is grounded in `source` (see `explainNumbers`). */
 export function checkNumbers(
   claim: string,
   source: PreparedSource,
   quoteRange: Range,
-  mode: "source" | "row",
+  mode: NumberCheck,
 ): boolean {
-  return mode === "row" ? checkRowNumbers(claim, source, quoteRange) : checkSourceNumbers(claim, source);
+  return explainNumbers(claim, source, quoteRange, mode) === null;
 }

@@ -1,4 +1,4 @@
 export { type LineNumbers, numbersOnLines } from "./lines.js";
 export { numberKey } from "./number-key.js";
 export { type FoundNumber, findNumbers, nextNumberStart, numberEnd } from "./scan.js";
-export { checkSourceNumbers } from "./source-check.js";
+export { checkSourceNumbers, explainQuoteNumbers, explainSourceNumbers } from "./source-check.js";

@@ -104,6 +104,26 @@ describe("bindClaimToTable", () => {
       binding: { rows: [1], columns: [1], values: [] },
     },
   ])("$name", ({ markdown, claim, binding }) => {
-    expect(bind(markdown, claim)).toEqual(binding);
+    const { rows, columns, values } = bind(markdown, claim);
+    expect({ rows, columns, values }).toEqual(binding);
+  });
+});
+
+describe("bindClaimToTable: each value belongs to its own row", () => {
+  it.each([
+    { name: "one row named: every value is its", claim: "Q3 revenue 120 and profit 12.", rows: [[1], [1]] },
+    {
+      name: "two rows: each value the row named before it",
+      claim: "Q2 made 100 and Q3 made 120.",
+      rows: [[0], [1]],
+    },
+    {
+      name: "a value before any row: the first row named after it",
+      claim: "100 for Q2, 120 for Q3.",
+      rows: [[0], [0]],
+    },
+    { name: "no row named: none", claim: "Profit was 12.", rows: [[]] },
+  ])("$name", ({ claim, rows }) => {
+    expect(bind(QUARTERS, claim).valueRows).toEqual(rows);
   });
 });

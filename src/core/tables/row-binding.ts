@@ -6,6 +6,14 @@ export interface TableBinding {
   rows: number[];
   columns: number[];
   values: string[];
+  /** The values as found in the claim, in the order of `values`. */
+  valueNumbers: FoundNumber[];
+  /**
+   * Per value, the rows of the row label it belongs to: the nearest one named before it, else the first
+   * named after it; empty when the claim names no row. A claim naming several rows binds each number to
+   * its own row.
+   */
+  valueRows: (readonly number[])[];
 }
 
 /**
@@ -14,6 +22,8 @@ export interface TableBinding {
  * occurrence by itself is the value and names nothing. An occurrence naming both a row and a column
  * (`Total`) names only a row when the rest names a column and no row, only a column when the rest names a
  * row and no column, and both otherwise.
+ *
+ * Each value belongs to the nearest row label named before it, else the first named after it.
  *
  * Linear in numbers + occurrences + the rows and columns of the distinct labels named: numbers and
  * occurrences are both in claim order and do not overlap among themselves, so one sweep finds which
@@ -54,6 +64,7 @@ export function bindClaimToTable(
   }
   const rows = new Collected();
   const columns = new Collected();
+  const rowLabels: LabelOccurrence[] = [];
   for (const occurrence of naming) {
     let namesRow = occurrence.rows.length > 0;
     let namesColumn = occurrence.columns.length > 0;
@@ -64,11 +75,31 @@ export function bindClaimToTable(
       if (restNamesColumn && !restNamesRow) namesColumn = false;
       else if (restNamesRow && !restNamesColumn) namesRow = false;
     }
-    if (namesRow) rows.add(occurrence.rows);
+    if (namesRow) {
+      rows.add(occurrence.rows);
+      rowLabels.push(occurrence);
+    }
     if (namesColumn) columns.add(occurrence.columns);
   }
-  return { rows: rows.result(), columns: columns.result(), values: values.map((number) => number.key) };
+  // Values and row labels are both in claim order: one sweep finds each value's row label.
+  const valueRows: (readonly number[])[] = [];
+  let before = -1;
+  for (const value of values) {
+    while (before + 1 < rowLabels.length && (rowLabels[before + 1] as LabelOccurrence).end <= value.start)
+      before += 1;
+    const label = rowLabels[before] ?? rowLabels[before + 1];
+    valueRows.push(label === undefined ? NO_ROWS : label.rows);
+  }
+  return {
+    rows: rows.result(),
+    columns: columns.result(),
+    values: values.map((number) => number.key),
+    valueNumbers: values,
+    valueRows,
+  };
 }
+
+const NO_ROWS: readonly number[] = [];
 
 // The union of label lists in first-seen order, each distinct list read once. A label index never lists
 // a row (or column) twice for one label, so a single list is its own union and is not copied.

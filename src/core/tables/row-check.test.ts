@@ -49,7 +49,8 @@ describe("checkRowNumbers: which cells a claim may use", () => {
   it.each([
     { name: "only a row named: a cell of that row", claim: "Q3 brought 230.", grounded: true },
     { name: "only a row named: not another row", claim: "Q3 brought 210.", grounded: false },
-    { name: "only a column named: a cell of that column", claim: "Profit reached 210.", grounded: true },
+    { name: "only a column named: the quoted row's cell", claim: "Profit reached 230.", grounded: true },
+    { name: "only a column named: not another row's cell", claim: "Profit reached 210.", grounded: false },
     { name: "only a column named: not another column", claim: "Profit reached 1,100.", grounded: false },
     {
       name: "several values, each in a named cell",
@@ -57,7 +58,12 @@ describe("checkRowNumbers: which cells a claim may use", () => {
       grounded: true,
     },
     { name: "several values, one outside", claim: "Q3 revenue 1,250 and profit 210.", grounded: false },
-    { name: "two rows named: a cell of either", claim: "Q2 and Q3 profit: 210.", grounded: true },
+    {
+      name: "two rows named: each number its own row",
+      claim: "Q2 profit 210, Q3 profit 230.",
+      grounded: true,
+    },
+    { name: "two rows named: numbers swapped", claim: "Q2 profit 230, Q3 profit 210.", grounded: false },
     { name: "case and whitespace do not matter", claim: "q3   REVENUE was 1,250.", grounded: true },
     { name: "labels only at word boundaries", claim: "Q33 revenues were 1,100.", grounded: false },
     { name: "no numbers", claim: "Q3 revenue rose.", grounded: true },
@@ -237,5 +243,63 @@ describe("checkRowNumbers: properties", () => {
         },
       ),
     );
+  });
+});
+
+// Invented tables and claims in the style of people's wording (lower case, tokenised numbers).
+const PLAYERS =
+  "| player | weight | height |\n|---|---|---|\n| ann lee | 170 | 180 |\n| bo ray | 165 | 175 |";
+const RACE =
+  "| rank | athlete | time |\n|---|---|---|\n| 2 | ann lee | 5:01.30 |\n| 5 | cy day | 5:10.20 |\n| 6 | bo ray | 5:12.72 |";
+const GAMES =
+  "| week | opponent | result | attendance |\n|---|---|---|---|\n| 3 | lions | w 12 - 0 | 41256 |\n| 4 | bears | l 7 - 10 | 38011 |";
+const CLUBS = "| team | pts | gp |\n|---|---|---|\n| ayr | 34 | 20 |\n| elgin | 28 | 20 |";
+
+describe("checkRowNumbers: binding rules for people's wording", () => {
+  it.each([
+    {
+      rule: "a text column identifies the row; the inflected header constrains the number",
+      text: PLAYERS,
+      quote: "| ann lee | 170 | 180 |",
+      cases: [
+        { claim: "ann lee is the player who weighed 170", grounded: true },
+        { claim: "ann lee is the player who weighed 180", grounded: false },
+        { claim: "bo ray is the player who weighed 170", grounded: false },
+      ],
+    },
+    {
+      rule: "a time is a unit, and a numeric row label binds only as a label",
+      text: RACE,
+      quote: "| 6 | bo ray | 5:12.72 |",
+      cases: [
+        { claim: "5:12.72 is the time of bo ray", grounded: true },
+        { claim: "rank 5 went to cy day in 5:10.20", grounded: true },
+        { claim: "rank 5 ran 5:12.72", grounded: false },
+        { claim: "5:01.30 is the time of bo ray", grounded: false },
+      ],
+    },
+    {
+      rule: "a score is one unit; a verb names its header (attending: attendance)",
+      text: GAMES,
+      quote: "| 3 | lions | w 12 - 0 | 41256 |",
+      cases: [
+        { claim: "the week 3 game against the lions ended w 12 - 0 with 41256 attending", grounded: true },
+        { claim: "the week 3 game had an attendance of 12", grounded: false },
+        { claim: "the week 4 game had 41256 attending", grounded: false },
+      ],
+    },
+    {
+      rule: "abbreviated headers are named by their words (pts: points, gp: games played)",
+      text: CLUBS,
+      quote: "| ayr | 34 | 20 |",
+      cases: [
+        { claim: "ayr scored 34 points in 20 games played", grounded: true },
+        { claim: "ayr had 20 points", grounded: false },
+        { claim: "elgin had 34 points", grounded: false },
+      ],
+    },
+  ])("$rule", ({ text, quote, cases }) => {
+    for (const { claim, grounded } of cases)
+      expect([claim, check(text, claim, quote)]).toEqual([claim, grounded]);
   });
 });

@@ -1,18 +1,23 @@
-import { findNumbers, type LineNumbers, numbersOnLines } from "../numbers/index.js";
+import { MAX_EXPLAIN_CELLS, MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
+import { type FoundNumber, findNumbers, type LineNumbers, numbersOnLines } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
-import type { Range } from "../types.js";
+import type { CheckedCell, NumberMiss, Range } from "../types.js";
+import { buildHeaderStems, findHeaderStems, type HeaderStems, valueColumns } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
-import { foldLabelText } from "./label-text.js";
+import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseMarkdownTables } from "./markdown-tables.js";
 import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
-import { bindClaimToTable, type TableBinding } from "./row-binding.js";
+import { bindClaimToTable } from "./row-binding.js";
 import { TableNumbers } from "./table-numbers.js";
 
 interface RowView {
   text: string;
   labels: LabelIndex;
+  headers: HeaderStems;
   /** Per table; each reads a cell's numbers on first use. */
   tables: TableNumbers[];
+  /** The table and body row of each body row's line, by the line's start offset. */
+  rowAt: Map<number, { table: number; row: number }>;
   /** Lines read so far by claims that name no label. */
   lines: LineNumbers;
 }
@@ -22,77 +27,324 @@ interface RowView {
 const rowViewOf = memoizePerSource((text): RowView => {
   const parsed = parseMarkdownTables(text);
   const tables = parsed.map((table) => new TableNumbers(text, table));
-  return { text, labels: buildLabelIndex(parsed), tables, lines: new Map() };
+  const rowAt = new Map<number, { table: number; row: number }>();
+  parsed.forEach((table, tableIndex) => {
+    table.rows.forEach((row, rowIndex) => {
+      const first = row[0];
+      if (first !== undefined)
+        rowAt.set(text.lastIndexOf("\n", first.start - 1) + 1, { table: tableIndex, row: rowIndex });
+    });
+  });
+  return {
+    text,
+    labels: buildLabelIndex(parsed),
+    headers: buildHeaderStems(
+      parsed.map((table) => ({ header: table.header.map((cell) => foldLabelText(cell.text).trim()) })),
+      (header) => {
+        const shorter = stripTrailingParenthetical(header);
+        return shorter === null ? [] : [shorter];
+      },
+    ),
+    tables,
+    rowAt,
+    lines: new Map(),
+  };
 });
 
 const NO_LABELS: readonly number[] = [];
-// Per table, the number keys of the cells a binding names, by its rows list and then its columns list.
-// Bindings hand back a label's own list when one label names them, so claims naming the same label
-// again share one set: a table of R rows sharing a label is read once per request, not once per claim.
-const namedKeysCache = new WeakMap<
-  TableNumbers,
-  WeakMap<readonly number[], WeakMap<readonly number[], Set<string>>>
->();
 
-// The keys of the cells at a named row and a named column when both are named; else of every cell of the
-// named rows or columns. Read once per binding, so each value is then one lookup.
-function namedKeys(cells: TableNumbers, binding: TableBinding): Set<string> {
-  const rows = binding.rows.length > 0 ? binding.rows : NO_LABELS;
-  const columns = binding.columns.length > 0 ? binding.columns : NO_LABELS;
-  let byRows = namedKeysCache.get(cells);
+// Per table and rows list (a label's own list, a quoted row's `rowList`, or `allRows`): the number keys
+// of those rows' cells, all columns together and column by column. Each set is read once per request, and
+// a label's rows list is shared by every claim naming it, so all the sets of a table together read each
+// cell at most a few times: linear in the table, however many claims and values ask.
+interface RowsKeys {
+  all?: Set<string>;
+  byColumn: Map<number, Set<string>>;
+}
+const keysCache = new WeakMap<TableNumbers, WeakMap<readonly number[], RowsKeys>>();
+
+function rowsKeys(cells: TableNumbers, rows: readonly number[]): RowsKeys {
+  let byRows = keysCache.get(cells);
   if (byRows === undefined) {
     byRows = new WeakMap();
-    namedKeysCache.set(cells, byRows);
+    keysCache.set(cells, byRows);
   }
-  let byColumns = byRows.get(rows);
-  if (byColumns === undefined) {
-    byColumns = new WeakMap();
-    byRows.set(rows, byColumns);
+  let entry = byRows.get(rows);
+  if (entry === undefined) {
+    entry = { byColumn: new Map() };
+    byRows.set(rows, entry);
   }
-  let keys = byColumns.get(columns);
-  if (keys !== undefined) return keys;
-  keys = new Set<string>();
-  const add = (row: number, column: number) => {
-    for (const key of cells.keysAt(row, column)) keys.add(key);
-  };
-  if (rows.length > 0 && columns.length > 0) {
-    for (const row of rows) for (const column of columns) add(row, column);
-  } else if (rows.length > 0) {
-    for (const row of rows) for (let column = 0; column < cells.columnCount; column += 1) add(row, column);
-  } else {
-    for (const column of columns) for (let row = 0; row < cells.rowCount; row += 1) add(row, column);
+  return entry;
+}
+
+function keysOfRows(cells: TableNumbers, rows: readonly number[]): Set<string> {
+  const entry = rowsKeys(cells, rows);
+  if (entry.all === undefined) {
+    entry.all = new Set();
+    for (const row of rows) {
+      for (let column = 0; column < cells.columnCount; column += 1) {
+        for (const key of cells.keysAt(row, column)) entry.all.add(key);
+      }
+    }
   }
-  byColumns.set(columns, keys);
+  return entry.all;
+}
+
+function keysOfColumn(cells: TableNumbers, rows: readonly number[], column: number): Set<string> {
+  const entry = rowsKeys(cells, rows);
+  let keys = entry.byColumn.get(column);
+  if (keys === undefined) {
+    keys = new Set();
+    for (const row of rows) for (const key of cells.keysAt(row, column)) keys.add(key);
+    entry.byColumn.set(column, keys);
+  }
   return keys;
 }
 
 /**
- * The `row` number check: each value of the claim must sit, within one table, in the cell (or row, or
- * column) the claim names; when the claim names no label of any table, on the quote's own line(s).
+ * The columns that constrain a value at `rows`: those of `columns` whose cells there hold a number (a
+ * text column such as `player` identifies the row rather than holding its numbers). Empty: the value may
+ * be in any cell of the rows.
  */
-export function checkRowNumbers(claim: string, source: PreparedSource, quoteRange: Range): boolean {
+function constrainingColumns(
+  cells: TableNumbers,
+  rows: readonly number[],
+  columns: readonly number[],
+): number[] {
+  return columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
+}
+
+function checkedCells(
+  cells: TableNumbers,
+  rows: readonly number[],
+  columns: readonly number[],
+): CheckedCell[] {
+  const listed: CheckedCell[] = [];
+  for (const row of rows) {
+    const shown =
+      columns.length > 0 ? columns : Array.from({ length: cells.columnCount }, (_, column) => column);
+    for (const column of shown) {
+      if (listed.length >= MAX_EXPLAIN_CELLS) return listed;
+      listed.push({
+        row: cells.cellText(row, 0),
+        column: cells.headerText(column),
+        text: cells.cellText(row, column),
+      });
+    }
+  }
+  return listed;
+}
+
+function isNumeric(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index += 1) {
+    const code = text.charCodeAt(index);
+    if (!((code >= 48 && code <= 57) || code === 46 || code === 44)) return false;
+  }
+  return true;
+}
+
+// Between a header and the number it introduces only spaces, `.`, `#` or `:` may stand (`no. 5`, `week 5`).
+function onlyJoiners(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code !== 32 && code !== 46 && code !== 35 && code !== 58) return false;
+  }
+  return end - start <= 3;
+}
+
+/**
+ * The occurrences of one table that name something, in claim order: the exact labels, plus headers
+ * named by inflection or abbreviation where no exact label stands. A numeric row label (`5` for the rank-5
+ * row) names its row only when the claim uses it as a label: right after the header of the first column
+ * (`week 5`, `no. 5`; that header then introduces the row and constrains nothing), or as the label of the
+ * row the claim quotes. Elsewhere the number is a value (`5:06.72`, `12 - 5`).
+ */
+function namingOccurrences(
+  folded: string,
+  exact: readonly LabelOccurrence[],
+  stems: readonly LabelOccurrence[],
+  quoteRow: number,
+): LabelOccurrence[] {
+  // Merge the two claim-ordered lists; where two overlap the longer wins, an exact one on a tie
+  // (`home team scored` names `home team score` rather than `home team`).
+  const merged: LabelOccurrence[] = stems.length === 0 ? [...exact] : [];
+  let exactAt = stems.length === 0 ? exact.length : 0;
+  let stemAt = 0;
+  let lastIsExact = false;
+  while (exactAt < exact.length || stemAt < stems.length) {
+    const nextExact = exact[exactAt];
+    const nextStem = stems[stemAt];
+    const takeExact =
+      nextStem === undefined || (nextExact !== undefined && nextExact.start <= nextStem.start);
+    const occurrence = (takeExact ? nextExact : nextStem) as LabelOccurrence;
+    if (takeExact) exactAt += 1;
+    else stemAt += 1;
+    const last = merged[merged.length - 1];
+    // Exact occurrences of one table never overlap each other (the label finder keeps them apart).
+    if (last === undefined || last.end <= occurrence.start || (takeExact && lastIsExact)) {
+      merged.push(occurrence);
+      lastIsExact = takeExact;
+      continue;
+    }
+    const length = occurrence.end - occurrence.start;
+    const lastLength = last.end - last.start;
+    if (length > lastLength || (takeExact && length === lastLength)) {
+      merged[merged.length - 1] = occurrence;
+      lastIsExact = takeExact;
+    }
+  }
+
+  // Whether a rows list holds the quoted row, once per list: a label naming every row is read once.
+  const holdsQuoted = new Map<readonly number[], boolean>();
+  const namesQuotedRow = (rows: readonly number[]) => {
+    let holds = holdsQuoted.get(rows);
+    if (holds === undefined) {
+      holds = rows.includes(quoteRow);
+      holdsQuoted.set(rows, holds);
+    }
+    return holds;
+  };
+  const kept: LabelOccurrence[] = [];
+  for (const occurrence of merged) {
+    const numericRow =
+      occurrence.rows.length > 0 &&
+      occurrence.columns.length === 0 &&
+      isNumeric(folded, occurrence.start, occurrence.end);
+    if (!numericRow) {
+      kept.push(occurrence);
+      continue;
+    }
+    const previous = kept[kept.length - 1];
+    if (
+      previous !== undefined &&
+      previous.columns[0] === 0 &&
+      previous.rows.length === 0 &&
+      onlyJoiners(folded, previous.end, occurrence.start)
+    ) {
+      // The header and its number name the row together, so the number is no value.
+      kept[kept.length - 1] = { ...occurrence, start: previous.start };
+    } else if (quoteRow >= 0 && namesQuotedRow(occurrence.rows)) {
+      kept.push(occurrence);
+    }
+  }
+  return kept;
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_EXPLAIN_TEXT_CHARS ? text : `${text.slice(0, MAX_EXPLAIN_TEXT_CHARS)}…`;
+}
+
+// The table and row a quote lies on, when it is one body row's line.
+function quotedRow(view: RowView, quoteRange: Range): { table: number; row: number } | undefined {
+  const [start, end] = quoteRange;
+  const lineStart = view.text.lastIndexOf("\n", start - 1) + 1;
+  const newline = view.text.indexOf("\n", start);
+  if (newline >= 0 && newline < end) return undefined;
+  return view.rowAt.get(lineStart);
+}
+
+/**
+ * The `row` number check: each value of the claim must sit, within one table, in the cell (or row, or
+ * column) the claim names; with no row named, in the row the claim quotes; when the claim names no label
+ * of any table, on the quote's own line(s). Null when every number holds, else the first number that does
+ * not and what it was checked against.
+ */
+export function explainRowNumbers(
+  claim: string,
+  source: PreparedSource,
+  quoteRange: Range,
+): NumberMiss | null {
   const folded = foldLabelText(claim);
   const numbers = findNumbers(folded);
-  if (numbers.length === 0) return true;
+  if (numbers.length === 0) return null;
   const view = rowViewOf(source);
+  const quoted = quotedRow(view, quoteRange);
 
   // Occurrences come grouped by table: bind each table's run on its own.
-  const occurrences = findNamedLabels(folded, view.labels);
-  let named = false;
-  for (let start = 0; start < occurrences.length; ) {
-    const table = (occurrences[start] as LabelOccurrence).table;
+  const exact = findNamedLabels(folded, view.labels);
+  const stems = findHeaderStems(folded, view.headers);
+  // Exact occurrences come grouped by table (runs, sliced once); stem matches are few and grouped here.
+  const exactBy = new Map<number, LabelOccurrence[]>();
+  for (let start = 0; start < exact.length; ) {
+    const table = (exact[start] as LabelOccurrence).table;
     let end = start + 1;
-    while (end < occurrences.length && (occurrences[end] as LabelOccurrence).table === table) end += 1;
-    const binding = bindClaimToTable(numbers, occurrences.slice(start, end));
+    while (end < exact.length && (exact[end] as LabelOccurrence).table === table) end += 1;
+    exactBy.set(table, start === 0 && end === exact.length ? exact : exact.slice(start, end));
     start = end;
+  }
+  const stemsBy = new Map<number, LabelOccurrence[]>();
+  for (const each of stems) {
+    const run = stemsBy.get(each.table);
+    if (run === undefined) stemsBy.set(each.table, [each]);
+    else run.push(each);
+  }
+  const tables = [...new Set([...exactBy.keys(), ...stemsBy.keys()])].sort((a, b) => a - b);
+  let firstMiss: NumberMiss | null = null;
+  let named = false;
+  for (const table of tables) {
+    const quoteRow = quoted !== undefined && quoted.table === table ? quoted.row : -1;
+    const occurrences = namingOccurrences(
+      folded,
+      exactBy.get(table) ?? [],
+      stemsBy.get(table) ?? [],
+      quoteRow,
+    );
+    const binding = bindClaimToTable(numbers, occurrences);
     if (binding.rows.length === 0 && binding.columns.length === 0) continue;
     named = true;
     const cells = view.tables[table] as TableNumbers;
-    const keys = namedKeys(cells, binding);
-    if (binding.values.every((value) => keys.has(value))) return true;
+    const namedColumns = new Set(binding.columns);
+    const paired = valueColumns(
+      folded,
+      binding.valueNumbers,
+      occurrences.filter((each) => each.columns.length > 0 && namedColumns.has(each.columns[0] as number)),
+    );
+    let miss: NumberMiss | null = null;
+    for (let index = 0; index < binding.values.length && miss === null; index += 1) {
+      let rows = binding.valueRows[index] as readonly number[];
+      if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
+      const own = paired[index] as readonly number[];
+      if (rows.length === 0) {
+        // No row named or quoted: the value may be in any cell of its columns (or of all named columns).
+        if (binding.columns.length === 0) continue;
+        rows = cells.allRows();
+      }
+      const key = binding.values[index] as string;
+      const constraining = constrainingColumns(
+        cells,
+        rows,
+        own.length > 0 ? own : rows === cells.allRows() ? binding.columns : NO_LABELS,
+      );
+      const holds =
+        constraining.length > 0
+          ? constraining.some((column) => keysOfColumn(cells, rows, column).has(key))
+          : keysOfRows(cells, rows).has(key);
+      if (holds) continue;
+      const value = binding.valueNumbers[index] as FoundNumber;
+      miss = {
+        number: folded.slice(value.start, value.end),
+        checked: "cells",
+        cells: checkedCells(cells, rows, constraining),
+      };
+    }
+    if (miss === null) return null;
+    firstMiss ??= miss;
   }
-  if (named) return false;
+  if (named) return firstMiss;
 
   const onLines = numbersOnLines(view.text, quoteRange, view.lines);
-  return numbers.every((number) => onLines.has(number.key));
+  const missing = numbers.find((number) => !onLines.has(number.key));
+  if (missing === undefined) return null;
+  const lineStart = view.text.lastIndexOf("\n", quoteRange[0] - 1) + 1;
+  const lineEnd = view.text.indexOf("\n", Math.max(quoteRange[0], quoteRange[1] - 1));
+  return {
+    number: folded.slice(missing.start, missing.end),
+    checked: "line",
+    text: clip(view.text.slice(lineStart, lineEnd < 0 ? view.text.length : lineEnd)),
+  };
+}
+
+/** The `row` number check (see `explainRowNumbers`): true when every number of the claim holds. */
+export function checkRowNumbers(claim: string, source: PreparedSource, quoteRange: Range): boolean {
+  return explainRowNumbers(claim, source, quoteRange) === null;
 }

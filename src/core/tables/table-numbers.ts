@@ -16,6 +16,11 @@ export class TableNumbers {
   // [start, end) of each body cell, row by row.
   readonly #offsets: Int32Array;
   readonly #keys: (readonly string[] | undefined)[] = [];
+  // [start, end) of each header cell.
+  readonly #headerOffsets: Int32Array;
+  // Per row, a list holding only that row: a stable key for the cells cache of a quoted row.
+  readonly #rowLists: (readonly number[] | undefined)[] = [];
+  #allRows: readonly number[] | undefined;
 
   /** `text` is the table's source, `table` one of its tables. */
   constructor(text: string, table: MarkdownTable) {
@@ -23,6 +28,11 @@ export class TableNumbers {
     this.rowCount = table.rows.length;
     this.columnCount = table.header.length;
     this.#offsets = new Int32Array(this.rowCount * this.columnCount * 2);
+    this.#headerOffsets = new Int32Array(this.columnCount * 2);
+    table.header.forEach((cell, column) => {
+      this.#headerOffsets[column * 2] = cell.start;
+      this.#headerOffsets[column * 2 + 1] = cell.end;
+    });
     let slot = 0;
     for (const row of table.rows) {
       for (const cell of row) {
@@ -48,6 +58,38 @@ export class TableNumbers {
   /** True when the cell at `row` and `column` holds a number with key `key`. */
   holds(row: number, column: number, key: string): boolean {
     return this.keysAt(row, column).includes(key);
+  }
+
+  /** The text of the body cell at `row` and `column` ("" out of range). */
+  cellText(row: number, column: number): string {
+    if (row < 0 || row >= this.rowCount || column < 0 || column >= this.columnCount) return "";
+    const slot = (row * this.columnCount + column) * 2;
+    return this.#text.slice(this.#offsets[slot] as number, this.#offsets[slot + 1] as number);
+  }
+
+  /** The text of the header cell of `column` ("" out of range). */
+  headerText(column: number): string {
+    if (column < 0 || column >= this.columnCount) return "";
+    return this.#text.slice(
+      this.#headerOffsets[column * 2] as number,
+      this.#headerOffsets[column * 2 + 1] as number,
+    );
+  }
+
+  /** Every body row, the same list object on every call. */
+  allRows(): readonly number[] {
+    this.#allRows ??= Array.from({ length: this.rowCount }, (_, row) => row);
+    return this.#allRows;
+  }
+
+  /** `[row]`, the same list object on every call for one row. */
+  rowList(row: number): readonly number[] {
+    let list = this.#rowLists[row];
+    if (list === undefined) {
+      list = [row];
+      this.#rowLists[row] = list;
+    }
+    return list;
   }
 
   #read(from: number, to: number): readonly string[] {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rankSentencesBm25 } from "./bm25.js";
+import { rankSentencesBm25, scoreSentencesBm25 } from "./bm25.js";
 
 /** Textbook BM25, written for clarity, to check the implementation against. */
 function naiveBm25(sentences: string[][], question: string[]): { index: number; score: number }[] {
@@ -45,6 +45,21 @@ describe("rankSentencesBm25", () => {
   it("coverage is the matched share of the question's IDF weight; unseen terms weigh as rare ones", () => {
     const ranks = rankSentencesBm25(sentences, ["strongest", "capital"]);
     expect(ranks).toEqual([{ index: 2, score: expect.any(Number), coverage: 0.5 }]);
+  });
+
+  it("foundShare is the share of the question's weight that any sentence holds", () => {
+    const two = [
+      ["warranty", "battery"],
+      ["delivery", "day"],
+    ];
+    expect(scoreSentencesBm25(two, ["battery", "colour"]).foundShare).toBe(0.5);
+    expect(scoreSentencesBm25(two, ["battery", "day"]).foundShare).toBe(1);
+    expect(scoreSentencesBm25(two, ["colour"])).toEqual({ ranks: [], foundShare: 0 });
+    // A term in both sentences weighs less than an unseen one, which weighs as a term in one sentence.
+    const common = [["acme", "battery"], ["acme", "day"], ["other"]];
+    const share = scoreSentencesBm25(common, ["acme", "colour"]).foundShare;
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(0.5);
   });
 
   it("ties keep the original order", () => {

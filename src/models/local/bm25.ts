@@ -16,6 +16,17 @@ export interface SentenceRank {
 const K1 = 1.2;
 const B = 0.75;
 
+/** A BM25 ranking and how much of the question the sentences hold at all. */
+export interface Bm25Ranking {
+  /** The sentences that share at least one term with the question, best first. */
+  ranks: SentenceRank[];
+  /**
+   * Share of the question's weight found in any sentence, 0..1 (weights as in `SentenceRank.coverage`):
+   * low when the question is mostly about things the sentences never mention.
+   */
+  foundShare: number;
+}
+
 /**
  * Ranks sentences (each a list of terms) against a question's terms with Okapi BM25, IDF taken over
  * these sentences as `ln(1 + (N - n + 0.5) / (n + 0.5))` (never negative). Returns the sentences that
@@ -25,9 +36,17 @@ export function rankSentencesBm25(
   sentences: readonly (readonly string[])[],
   question: readonly string[],
 ): SentenceRank[] {
+  return scoreSentencesBm25(sentences, question).ranks;
+}
+
+/** `rankSentencesBm25` with the share of the question found anywhere. O(total terms + m log m) for m sentences. */
+export function scoreSentencesBm25(
+  sentences: readonly (readonly string[])[],
+  question: readonly string[],
+): Bm25Ranking {
   const queryTerms = [...new Set(question)];
   const count = sentences.length;
-  if (count === 0 || queryTerms.length === 0) return [];
+  if (count === 0 || queryTerms.length === 0) return { ranks: [], foundShare: 0 };
   const querySet = new Set(queryTerms);
   const documentFrequency = new Map<string, number>(queryTerms.map((term) => [term, 0]));
   const frequencies: Map<string, number>[] = [];
@@ -44,11 +63,13 @@ export function rankSentencesBm25(
   const idf = (found: number): number => Math.log(1 + (count - found + 0.5) / (found + 0.5));
   const weight = new Map<string, number>();
   let totalWeight = 0;
+  let foundWeight = 0;
   for (const term of queryTerms) {
     const found = documentFrequency.get(term) ?? 0;
     const termWeight = idf(Math.max(found, 1));
     weight.set(term, termWeight);
     totalWeight += termWeight;
+    if (found > 0) foundWeight += termWeight;
   }
   const averageLength = totalLength / count || 1;
   const ranks: SentenceRank[] = [];
@@ -68,5 +89,6 @@ export function rankSentencesBm25(
     }
     ranks.push({ index, score, coverage: matched / totalWeight });
   });
-  return ranks.sort((left, right) => right.score - left.score || left.index - right.index);
+  ranks.sort((left, right) => right.score - left.score || left.index - right.index);
+  return { ranks, foundShare: foundWeight / totalWeight };
 }

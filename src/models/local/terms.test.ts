@@ -1,17 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { countTokens, extractTerms, isStopWord, labelTerms, stemWord, toTerm } from "./terms.js";
+import {
+  countTokens,
+  extractTerms,
+  isStopWord,
+  labelTerms,
+  rankingStem,
+  stemWord,
+  toRankingTerm,
+  toTerm,
+} from "./terms.js";
 
 describe("extractTerms", () => {
   it.each([
     {
-      name: "question words dropped, possessive and plural reduced",
+      name: "question words dropped, possessive and plural reduced, final e dropped",
       text: "What were Northwind's revenues in the quarters of 2024?",
-      terms: ["northwind", "revenue", "quarter", "2024"],
+      terms: ["northwind", "revenu", "quarter", "2024"],
     },
     {
       name: "repeats kept for term frequency",
       text: "Sales, sales and more sales.",
-      terms: ["sale", "sale", "sale"],
+      terms: ["sal", "sal", "sal"],
     },
     { name: "German", text: "Wie hoch war der Umsatz?", terms: ["hoch", "war", "umsatz"] },
     { name: "Japanese", text: "売上高はいくらですか？", terms: ["売上", "上高"] },
@@ -66,6 +75,48 @@ describe("stemWord", () => {
     { word: "москвы", stem: "москвы" },
   ])("$word → $stem", ({ word, stem }) => {
     expect(stemWord(word)).toBe(stem);
+  });
+});
+
+describe("rankingStem", () => {
+  it.each([
+    { name: "plural and -ed", words: ["refund", "refunds", "refunded", "refunding"] },
+    { name: "doubled consonant of -ing", words: ["ship", "ships", "shipping", "shipped"] },
+    { name: "final e", words: ["issue", "issues", "issued", "issuing"] },
+    { name: "-ies and -ied", words: ["carry", "carries", "carried"] },
+    { name: "-ly", words: ["month", "months", "monthly"] },
+    { name: "plural of -y", words: ["battery", "batteries"] },
+    { name: "covered", words: ["cover", "covers", "covered", "covering"] },
+  ])("forms of one word meet: $name", ({ words }) => {
+    expect(new Set(words.map(rankingStem)).size).toBe(1);
+  });
+
+  it.each([
+    { name: "business and busy", words: ["business", "busy"] },
+    { name: "no stem under 3 letters", words: ["bed", "bing"] },
+    { name: "need stays", words: ["need", "ne"] },
+    { name: "cost and cast", words: ["cost", "cast"] },
+    { name: "billed keeps its double l", words: ["billed", "bile"] },
+  ])("different words stay apart: $name", ({ words }) => {
+    expect(new Set(words.map(rankingStem)).size).toBe(words.length);
+  });
+
+  it.each([
+    { word: "q3", stem: "q3" },
+    { word: "grosse", stem: "gross" },
+    { word: "москвы", stem: "москвы" },
+    { word: "売上", stem: "売上" },
+    { word: "the", stem: "the" },
+  ])("other scripts, digits and short words: $word → $stem", ({ word, stem }) => {
+    expect(rankingStem(word)).toBe(stem);
+  });
+
+  it("toRankingTerm drops the possessive and stop words", () => {
+    expect([toRankingTerm("acme's"), toRankingTerm("what"), toRankingTerm("shipping")]).toEqual([
+      "acm",
+      null,
+      "ship",
+    ]);
   });
 });
 

@@ -1,17 +1,29 @@
 import { foldWord, forEachWord, splitWords } from "../../core/index.js";
 
-/** The matching term of a folded word (possessive dropped, plural stemmed), or null for a stop word. */
+/** The label term of a folded word (possessive dropped, plural stemmed), or null for a stop word. */
 export function toTerm(word: string): string | null {
-  const bare = word.endsWith("'s") ? word.slice(0, -2) : word;
+  const bare = withoutPossessive(word);
   if (bare === "" || isStopWord(bare)) return null;
   return stemWord(bare);
 }
 
-/** The content terms of `text`, in order and with repeats: folded, stemmed, without stop words. */
+/** The ranking term of a folded word (possessive dropped, stemmed by `rankingStem`), or null for a stop word. */
+export function toRankingTerm(word: string): string | null {
+  const bare = withoutPossessive(word);
+  if (bare === "" || isStopWord(bare)) return null;
+  return rankingStem(bare);
+}
+
+const withoutPossessive = (word: string): string => (word.endsWith("'s") ? word.slice(0, -2) : word);
+
+/**
+ * The content terms of `text` for ranking sentences, in order and with repeats: folded, stemmed by
+ * `rankingStem`, without stop words.
+ */
 export function extractTerms(text: string): string[] {
   const terms: string[] = [];
   forEachWord(text, (word) => {
-    const term = toTerm(word);
+    const term = toRankingTerm(word);
     if (term !== null) terms.push(term);
   });
   return terms;
@@ -56,8 +68,9 @@ const PLAIN_LATIN = /^[a-z]+$/;
 
 /**
  * Reduces an English plural to its singular with Harman's S-stemmer (`companies` → `company`, `sales` →
- * `sale`, `quarters` → `quarter`; `business`, `status` stay). Conservative on purpose: it only has to
- * make a question's word and a source's word meet. Expects a folded word; other scripts pass unchanged.
+ * `sale`, `quarters` → `quarter`; `business`, `status` stay). Conservative on purpose: labels keep
+ * readable terms and it only has to make a field's word and a label's word meet. Expects a folded word;
+ * other scripts pass unchanged.
  */
 export function stemWord(word: string): string {
   if (word.length <= 3 || !PLAIN_LATIN.test(word)) return word;
@@ -69,6 +82,32 @@ export function stemWord(word: string): string {
   }
   if (word.endsWith("s") && !word.endsWith("us") && !word.endsWith("ss")) return word.slice(0, -1);
   return word;
+}
+
+const VOWEL = /[aeiouy]/;
+// Doubled final consonants that an -ing or -ed form adds (`shipping` → `ship`); `ll`, `ss` and `zz` are
+// usually part of the word (`billed`, `passed`).
+const DOUBLED = /(?:bb|dd|ff|gg|kk|mm|nn|pp|rr|tt)$/;
+
+/**
+ * The stem a sentence's word and a question's word are ranked by: `stemWord`'s singular, then `-ing`,
+ * `-ed` or `-ly` and a final `e` dropped (`refunds`, `refunded`, `refunding` → `refund`; `shipping`,
+ * `ships` → `ship`; `issued`, `issues` → `issu`; `carried` → `carry`). Stems need not be words, only
+ * the same for the forms of one word; it stays light (no `-ation`, `-ment`) so that different words rarely
+ * meet. O(length of the word); other scripts and words of 3 letters or fewer pass unchanged.
+ */
+export function rankingStem(word: string): string {
+  if (word.length <= 3 || !PLAIN_LATIN.test(word)) return word;
+  let stem = stemWord(word);
+  if (stem.endsWith("ied") && stem.length > 4) return `${stem.slice(0, -3)}y`;
+  const inflection = stem.endsWith("ing") ? 3 : stem.endsWith("ed") ? 2 : 0;
+  if (inflection > 0 && stem.length - inflection >= 3 && VOWEL.test(stem.slice(0, -inflection))) {
+    stem = stem.slice(0, -inflection);
+    if (DOUBLED.test(stem)) stem = stem.slice(0, -1);
+  } else if (stem.endsWith("ly") && stem.length >= 6) {
+    stem = stem.slice(0, -2);
+  }
+  return stem.endsWith("e") && stem.length > 3 ? stem.slice(0, -1) : stem;
 }
 
 // Function words and the words people wrap a question in ("what", "please tell me", "according to").

@@ -144,6 +144,34 @@ describe("createOpenAIChatGateway: the request", () => {
     ]);
   });
 
+  it("sends Azure's api-key header, query parameters and max_completion_tokens when configured", async () => {
+    const azure = await startScriptedGateway({
+      completionsPath: "/v1/chat/completions?api-version=2024-10-21&x=a+b",
+    });
+    try {
+      const client = gateway({
+        baseURL: azure.url,
+        authHeader: "api-key",
+        query: { "api-version": "2024-10-21", x: "a b" },
+        tokenParameter: "max_completion_tokens",
+      });
+      await client.generate(request({ apiKey: "azure-key", maxTokens: 64 }));
+      const call = azure.calls[0];
+      expect(call?.headers["api-key"]).toBe("azure-key");
+      expect(call?.headers.authorization).toBeUndefined();
+      expect(call?.body).toMatchObject({ max_completion_tokens: 64 });
+      expect(call?.body).not.toHaveProperty("max_tokens");
+    } finally {
+      await azure.close();
+    }
+  });
+
+  it("sends no key with auth none, even when the request brings one", async () => {
+    await gateway({ authHeader: "none" }).generate(request({ apiKey: "caller-key" }));
+    expect(upstream.calls[0]?.headers.authorization).toBeUndefined();
+    expect(upstream.calls[0]?.headers["api-key"]).toBeUndefined();
+  });
+
   it("strips a trailing slash from the base URL", async () => {
     await gateway({ baseURL: `${upstream.url}/` }).generate(request());
     expect(upstream.calls[0]?.path).toBe("/v1/chat/completions");
@@ -201,6 +229,20 @@ describe("createOpenAIChatGateway: response_format fallback", () => {
     await client.generate(request({ model: "other-model", responseSchema }));
     expect(formatOf(4)).toBe("json_schema");
     expect(delays).toEqual([]);
+  });
+
+  it("starts at the configured level and never asks for a stricter one", async () => {
+    upstream.script((call) => {
+      const format = (call.body as { response_format?: { type: string } }).response_format?.type;
+      return format === "json_object" ? refuse(format) : completion("plain");
+    });
+    const client = gateway({ structuredOutput: "json_object" });
+    await client.generate(request({ responseSchema }));
+    await client.generate(request({ responseSchema }));
+    expect([formatOf(0), formatOf(1), formatOf(2)]).toEqual(["json_object", undefined, undefined]);
+
+    await gateway({ structuredOutput: "none" }).generate(request({ responseSchema }));
+    expect(formatOf(3)).toBeUndefined();
   });
 
   it("stops at json_object when that works, and remembers it", async () => {
@@ -443,6 +485,14 @@ describe("createOpenAIChatGateway: transient failures", () => {
     expect(error.message).toContain(`The model gateway failed 3 times; the last time it ${last}`);
     expect(upstream.calls.length).toBe(3);
     expect(delays).toEqual([150, 300]);
+  });
+
+  it("tells the request of each retry, with the gateway's name", async () => {
+    upstream.script.replyWith([errorReply(503, "busy"), resetReply(), completion("ok")]);
+    const retries: string[] = [];
+    const client = gateway({ name: "primary" });
+    await client.generate(request({ onRetry: (name) => retries.push(name) }));
+    expect(retries).toEqual(["primary", "primary"]);
   });
 
   it("succeeds when a retry works", async () => {

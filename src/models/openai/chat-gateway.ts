@@ -1,6 +1,7 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
+import type { GatewayAuthHeader, StructuredOutputLevel, TokenParameter } from "../gateways.js";
 import type { GenerateRequest, GenerateResult, GenerateStream, ModelBackend } from "../types.js";
 import { parseChatCompletion } from "./completion.js";
 import { readCompletionStream } from "./completion-stream.js";
@@ -12,10 +13,20 @@ import { fetchTransport, type LimitedBody, type TransportResponse } from "./tran
 
 /** Settings of the OpenAI Chat Completions adapter. */
 export interface OpenAIChatGatewayOptions {
+  /** The gateway's name in the configuration; reported with each retry. Default "default". */
+  name?: string | undefined;
   /** Base URL including any `/v1`; calls go to `{baseURL}/chat/completions`. */
   baseURL: string;
   /** Extra headers sent on every call (Portkey, Cloudflare AI Gateway…). */
   headers?: Record<string, string> | undefined;
+  /** Query parameters added to every call's URL (Azure OpenAI's `api-version`). */
+  query?: Record<string, string> | undefined;
+  /** How the key is sent: `Authorization: Bearer` (default), Azure's `api-key` header, or not at all. */
+  authHeader?: GatewayAuthHeader | undefined;
+  /** The body field of the output-token cap; default `max_tokens`. */
+  tokenParameter?: TokenParameter | undefined;
+  /** The first `response_format` tried; refusals fall back from it. Default `json_schema`. */
+  structuredOutput?: StructuredOutputLevel | undefined;
   /** Deadline for a whole `generate` call: every attempt, backoff and body read. */
   timeoutMs: number;
   /** Retries after a transient failure (5xx, reset, unusable body); default 2. */
@@ -35,7 +46,7 @@ export interface OpenAIChatGatewayOptions {
 }
 
 /** How the expected output shape is asked for, from most to least strict. */
-type ResponseFormatLevel = "json_schema" | "json_object" | "none";
+type ResponseFormatLevel = StructuredOutputLevel;
 
 const nextLevel: Record<ResponseFormatLevel, ResponseFormatLevel | undefined> = {
   json_schema: "json_object",
@@ -70,7 +81,11 @@ const streamRefusal = /\bstream(ing)?\b/i;
  * whose messages never echo a key. A caller abort rejects with the signal's reason.
  */
 export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): ModelBackend {
-  const url = completionsURL(options.baseURL);
+  const url = completionsURL(options.baseURL, options.query ?? {});
+  const gatewayName = options.name ?? "default";
+  const authHeader = options.authHeader ?? "bearer";
+  const tokenParameter = options.tokenParameter ?? "max_tokens";
+  const firstLevel = options.structuredOutput ?? "json_schema";
   const timeoutMs = options.timeoutMs;
   const maxRetries = options.maxRetries ?? 2;
   const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
@@ -98,8 +113,9 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
 
   async function generate(request: GenerateRequest): Promise<GenerateResult> {
     request.signal?.throwIfAborted();
-    const headers = buildHeaders({ ...extraHeaders, ...request.headers }, request.apiKey);
-    const knownSecrets = request.apiKey === undefined ? [] : [request.apiKey];
+    const apiKey = authHeader === "none" ? undefined : request.apiKey;
+    const headers = buildHeaders({ ...extraHeaders, ...request.headers }, apiKey, authHeader);
+    const knownSecrets = apiKey === undefined ? [] : [apiKey];
     const deadline = createCallDeadline({
       timeoutMs,
       callerSignal: request.signal,
@@ -108,14 +124,14 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
     });
     const signal = deadline.signal;
     let level: ResponseFormatLevel =
-      request.responseSchema === undefined ? "none" : (levels.get(request.model) ?? "json_schema");
+      request.responseSchema === undefined ? "none" : (levels.get(request.model) ?? firstLevel);
     let streaming: StreamingCall | undefined =
       request.stream === undefined || unstreamable.has(request.model)
         ? undefined
         : { stream: request.stream, delivered: false };
     try {
       for (;;) {
-        const body = JSON.stringify(requestBody(request, level, streaming !== undefined));
+        const body = JSON.stringify(requestBody(request, level, streaming !== undefined, tokenParameter));
         const outcome = await callWithRetries(
           body,
           headers,
@@ -124,6 +140,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
           knownSecrets,
           signal,
           streaming,
+          () => request.onRetry?.(gatewayName),
         );
         if (outcome.action === "done") {
           if (request.responseSchema !== undefined) remember(request.model, level);
@@ -158,6 +175,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
     knownSecrets: readonly string[],
     signal: AbortSignal,
     streaming: StreamingCall | undefined,
+    onRetry: () => void,
   ): Promise<Extract<AttemptOutcome, { action: "done" | "downgrade_response_format" | "stop_streaming" }>> {
     for (let attempt = 0; ; attempt++) {
       const outcome = await attemptOnce(
@@ -182,6 +200,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
           `The model gateway failed ${attempts === 1 ? "once" : `${attempts} times`}; the last time it ${outcome.reason}.`,
         );
       }
+      onRetry();
       await sleep(backoffDelayMs(attempt, retryBaseMs, random), signal);
     }
   }
@@ -305,7 +324,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
   }
 
   function remember(model: string, level: ResponseFormatLevel): void {
-    if (level === "json_schema") {
+    if (level === firstLevel) {
       levels.delete(model);
       return;
     }
@@ -319,8 +338,8 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
   return { generate };
 }
 
-/** `{baseURL}/chat/completions`, with any trailing slash of the base removed. */
-function completionsURL(baseURL: string): string {
+/** `{baseURL}/chat/completions?{query}`, with any trailing slash of the base removed. */
+function completionsURL(baseURL: string, query: Record<string, string>): string {
   const base = baseURL.replace(/\/+$/, "");
   let parsed: URL;
   try {
@@ -331,7 +350,8 @@ function completionsURL(baseURL: string): string {
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new TypeError(`The gateway URL must start with http:// or https://, not ${parsed.protocol}//.`);
   }
-  return `${base}/chat/completions`;
+  const search = new URLSearchParams(query).toString();
+  return `${base}/chat/completions${search === "" ? "" : `?${search}`}`;
 }
 
 /**
@@ -342,13 +362,16 @@ function completionsURL(baseURL: string): string {
 function buildHeaders(
   extraHeaders: Record<string, string>,
   apiKey: string | undefined,
+  authHeader: GatewayAuthHeader,
 ): Record<string, string> {
   const headers = { ...extraHeaders, "content-type": "application/json", accept: "application/json" };
   if (apiKey !== undefined) {
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       throw new ServiceError("invalid_key", "The API key holds characters that cannot be sent in a header.");
     }
-    return { ...headers, authorization: `Bearer ${apiKey}` };
+    return authHeader === "api-key"
+      ? { ...headers, "api-key": apiKey }
+      : { ...headers, authorization: `Bearer ${apiKey}` };
   }
   return headers;
 }
@@ -361,13 +384,14 @@ function requestBody(
   request: GenerateRequest,
   level: ResponseFormatLevel,
   stream: boolean,
+  tokenParameter: TokenParameter,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: request.model,
     messages: request.messages.map(({ role, content }) => ({ role, content })),
   };
   if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.maxTokens !== undefined) body[tokenParameter] = request.maxTokens;
   if (stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

@@ -55,6 +55,27 @@ describe("mapGatewayError", () => {
       },
     },
     {
+      name: "Gemini's 400 for a key that is not valid → invalid_key",
+      status: 400,
+      body: JSON.stringify([
+        {
+          error: {
+            code: 400,
+            message: "API key not valid. Please pass a valid API key.",
+            status: "INVALID_ARGUMENT",
+          },
+        },
+      ]),
+      expected: {
+        action: "fail",
+        type: "invalid_key",
+        status: 401,
+        message:
+          "The gateway refused the API key (HTTP 400: API key not valid. Please pass a valid API key).",
+        details: {},
+      },
+    },
+    {
       name: "402 → insufficient_quota",
       status: 402,
       body: JSON.stringify({ error: { message: "Insufficient credits", code: 402 } }),

@@ -47,6 +47,8 @@ const authCodes = new Set([
   "permission_denied",
   "unauthorized",
 ]);
+/** Keys refused with a 400 rather than a 401: Gemini ("API key not valid"), some proxies ("invalid API key"). */
+const authMessage = /\bapi[ _-]?key (is )?(not valid|invalid)|\b(invalid|incorrect) api[ _-]?key\b/i;
 const rateCodes = new Set(["rate_limit_exceeded", "rate_limit_error", "rate_limited", "too_many_requests"]);
 const modelCodes = new Set(["model_not_found", "not_found_error", "model_not_available"]);
 const modelMessage =
@@ -69,7 +71,8 @@ const responseFormatMessage =
   /response_format|json_schema|json_object|structured output|guided_json|not supported|unsupported/i;
 
 /**
- * Maps a failed gateway answer to the service's outcome: 401/403 → invalid_key; 402, quota codes and
+ * Maps a failed gateway answer to the service's outcome: 401/403 (and a 400 saying the key is invalid, as
+ * Gemini's) → invalid_key; 402, quota codes and
  * budget/credit messages → insufficient_quota; 429 → rate_limited (not retried; `Retry-After` forwarded);
  * 404 → model_not_found; a 400/413/422 context-length overflow → invalid_request (400, the caller's input is
  * too long, not a gateway fault); a 400/422 refusing `response_format` → downgrade; 5xx → retry; 3xx and other 4xx →
@@ -108,7 +111,12 @@ export function mapGatewayError(answer: GatewayAnswer): GatewayFailure {
   if (status === 402 || hasCode(quotaCodes) || quotaMessage.test(message)) {
     return fail("insufficient_quota", `The gateway reports exhausted credits or quota (${detail}).`);
   }
-  if (status === 401 || status === 403 || hasCode(authCodes)) {
+  if (
+    status === 401 ||
+    status === 403 ||
+    hasCode(authCodes) ||
+    (status === 400 && authMessage.test(message))
+  ) {
     return fail("invalid_key", `The gateway refused the API key (${detail}).`);
   }
   if (status === 429 || hasCode(rateCodes)) {

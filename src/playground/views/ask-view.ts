@@ -5,14 +5,16 @@ import type {
   MatchMode,
   Message,
   Source,
+  UnsupportedClaim,
   Verified,
 } from "../../client/index.js";
+import { describeNumberMiss } from "../../core/index.js";
 import { h, plural } from "../dom.js";
 
-import { clearError, showError } from "./error-box.js";
+import { clearError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
 import { answerSegments, reasonInWords } from "./result-text.js";
-import { createLatestRunner } from "./run-latest.js";
+import { createLatestRunner, showFailure } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 
 /** Elements of the Ask tab; all exist in index.html. */
@@ -54,11 +56,23 @@ export interface AskView {
 }
 
 /** Wires the Ask tab: the create call and its result with citation chips, dropped claims and coverage. */
+// A dropped claim's reason in words; a number-check miss also names, in its tooltip, the number that
+// failed and the cells or line it was checked against.
+function reasonSpan(item: UnsupportedClaim): HTMLElement {
+  const attributes: Record<string, string> = { class: "reason" };
+  if (item.detail !== undefined) attributes.title = describeNumberMiss(item.detail);
+  return h("span", attributes, `— ${reasonInWords(item.reason)}`);
+}
+
 export function createAskView(elements: AskElements, dependencies: AskDependencies): AskView {
   const { client, sources } = dependencies;
   let contextMessages: Message[] = [];
   let shownSources: readonly Source[] | null = null;
-  const runLatest = createLatestRunner(elements);
+  const forgetResult = () => {
+    shownSources = null;
+    sources.showSnapshot(null);
+  };
+  const runLatest = createLatestRunner(elements, forgetResult);
 
   function buildRequest(): CreateParams | string {
     const question = elements.question.value.trim();
@@ -72,7 +86,11 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
       mode: dependencies.mode(),
     };
     const checkNumbers = elements.checkNumbers.value;
-    if (checkNumbers === "source" || checkNumbers === "row") request.checkNumbers = checkNumbers;
+    if (checkNumbers === "source" || checkNumbers === "row" || checkNumbers === "quote") {
+      request.checkNumbers = checkNumbers;
+      // The dropped-claim tooltip names the number that failed and what it was checked against.
+      request.explain = true;
+    }
     const retry = elements.retry.valueAsNumber;
     if (Number.isFinite(retry) && retry > 0) request.retry = retry;
     const minCoverage = elements.minCoverage.valueAsNumber;
@@ -85,7 +103,8 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     clearError(elements.error);
     const request = buildRequest();
     if (typeof request === "string") {
-      showError(elements.error, new Error(request));
+      forgetResult();
+      showFailure(elements, new Error(request));
       return;
     }
     const started = performance.now();
@@ -160,7 +179,7 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
             "✗ ",
             h("del", {}, event.unsupported.claim),
             " ",
-            h("span", { class: "reason" }, `— ${reasonInWords(event.unsupported.reason)}`),
+            reasonSpan(event.unsupported),
           ),
         );
       }
@@ -244,15 +263,7 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         h(
           "ul",
           { class: "unsupported" },
-          ...result.unsupported.map((item) =>
-            h(
-              "li",
-              {},
-              h("del", {}, item.claim),
-              " ",
-              h("span", { class: "reason" }, `— ${reasonInWords(item.reason)}`),
-            ),
-          ),
+          ...result.unsupported.map((item) => h("li", {}, h("del", {}, item.claim), " ", reasonSpan(item))),
         ),
       );
 
@@ -269,6 +280,14 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         h("h3", { class: "visually-hidden" }, "Answer"),
         answer,
         result.text === "" && h("p", { class: "hint" }, "The answer is empty: no claim could be grounded."),
+        // Newcomers read "grounded" as "answered"; one quiet line says what was checked.
+        result.grounded &&
+          result.citations.length > 0 &&
+          h(
+            "p",
+            { class: "hint grounded-note" },
+            "Grounded means each claim quotes a source; it does not mean the question was answered.",
+          ),
         citationList,
         dropped,
         usageLine(result.model, result.usage, elapsedMs, result.id),

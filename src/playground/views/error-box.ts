@@ -4,7 +4,7 @@ import { reasonInWords } from "./result-text.js";
 
 const hints: Record<string, string> = {
   invalid_key:
-    "Enter your API key at the top of the page. With the local model and no VERIFIED_API_KEYS set on the service, any value works.",
+    "Enter your API key at the top of the page: one the service lists in VERIFIED_API_KEYS, or, when it lists none, your model gateway's key. The local model on such an open service needs no key.",
   connection_error: "Check that the service is still running, then try again.",
 };
 

@@ -1,9 +1,9 @@
 import type { ExtractParams, ExtractResult, MatchMode, Source, Verified } from "../../client/index.js";
 import { h } from "../dom.js";
-import { clearError, showError } from "./error-box.js";
+import { clearError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
 import { reasonInWords } from "./result-text.js";
-import { createLatestRunner } from "./run-latest.js";
+import { createLatestRunner, showFailure } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 
 /** Elements of the Extract tab; all exist in index.html. */
@@ -40,7 +40,11 @@ let rowCount = 1;
 export function createExtractView(elements: ExtractElements, dependencies: ExtractDependencies): ExtractView {
   const { client, sources } = dependencies;
   let shownSources: readonly Source[] | null = null;
-  const runLatest = createLatestRunner(elements);
+  const forgetResult = () => {
+    shownSources = null;
+    sources.showSnapshot(null);
+  };
+  const runLatest = createLatestRunner(elements, forgetResult);
 
   function addRow(name = "", description = "", focus = false): void {
     const number = rowCount++;
@@ -104,7 +108,8 @@ export function createExtractView(elements: ExtractElements, dependencies: Extra
     clearError(elements.error);
     const fields = schema();
     if (typeof fields === "string") {
-      showError(elements.error, new Error(fields));
+      forgetResult();
+      showFailure(elements, new Error(fields));
       return;
     }
     const request: ExtractParams = {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ServiceError } from "../../errors/index.js";
+import { quoteRequestText, ServiceError } from "../../errors/index.js";
+import { type ModelBackend, modelNeedsCallerKey } from "../../models/index.js";
 import type { ServerConfig } from "../config.js";
 
 function digest(key: string): Buffer {
@@ -34,22 +35,39 @@ export function readBearerKey(header: string | undefined): string {
 /**
  * Guards the operations (and `/openapi.json` when a key list is set) with the bearer key. With
  * `config.apiKeys` the caller's key must be listed and the gateway is called with `config.gatewayKey`;
- * without, the caller's key is passed through to the gateway.
+ * without (an open service), the caller's key is passed through to the gateway, and a request with no
+ * Authorization header is accepted for the models that need no key (the built-in local model, or no model
+ * at all; the model backend decides) and refused with `invalid_key` once its body names a model that does.
  */
 export function registerAuth(
   app: FastifyInstance,
-  config: ServerConfig,
+  deps: { config: ServerConfig; gateway: ModelBackend },
   guardedPaths: readonly string[],
 ): void {
+  const { config, gateway } = deps;
   const guarded = new Set(guardedPaths);
   const checkKey = config.apiKeys ? createKeyChecker(config.apiKeys) : undefined;
   const authenticate = async (request: FastifyRequest) => {
-    const key = readBearerKey(request.headers.authorization);
+    const header = request.headers.authorization;
     if (checkKey) {
+      const key = readBearerKey(header);
       if (!checkKey(key)) throw new ServiceError("invalid_key", "The API key is not valid for this service.");
       request.verified.gatewayKey = config.gatewayKey;
+    } else if (header === undefined || header === "") {
+      request.verified.keyless = true;
     } else {
-      request.verified.gatewayKey = key;
+      request.verified.gatewayKey = readBearerKey(header);
+    }
+  };
+  // After validation, so the body's `model` is known and well-formed.
+  const requireKeyForGatewayModel = async (request: FastifyRequest) => {
+    if (!request.verified.keyless) return;
+    const model = (request.body as { model?: unknown } | undefined)?.model;
+    if (typeof model === "string" && modelNeedsCallerKey(gateway, model)) {
+      throw new ServiceError(
+        "invalid_key",
+        `Model "${quoteRequestText(model)}" is called through the model gateway with your API key: send it as "Authorization: Bearer <key>". Model "local" needs no key.`,
+      );
     }
   };
 
@@ -57,6 +75,10 @@ export function registerAuth(
     if (guarded.has(route.url) || (checkKey && route.url === "/openapi.json")) {
       const existing = route.onRequest ? [route.onRequest].flat() : [];
       route.onRequest = [...existing, authenticate];
+    }
+    if (guarded.has(route.url) && !checkKey) {
+      const existing = route.preHandler ? [route.preHandler].flat() : [];
+      route.preHandler = [requireKeyForGatewayModel, ...existing];
     }
   });
 }

@@ -13,6 +13,7 @@ export const metricNames = [
   "verified_http_request_duration_seconds",
   "verified_gateway_calls_total",
   "verified_gateway_call_duration_seconds",
+  "verified_gateway_retries_total",
   "verified_claims_total",
   "verified_coverage",
   "verified_abstentions_total",
@@ -59,15 +60,21 @@ export function createServiceMetrics(now: () => number = () => performance.now()
   const registers = [registry];
   const gatewayCalls = new Counter({
     name: "verified_gateway_calls_total",
-    help: "Model calls by model and outcome (ok, or the error type).",
-    labelNames: ["model", "outcome"] as const,
+    help: "Model calls by gateway (or local), model and outcome (ok, or the error type).",
+    labelNames: ["gateway", "model", "outcome"] as const,
     registers,
   });
   const gatewaySeconds = new Histogram({
     name: "verified_gateway_call_duration_seconds",
-    help: "Model call latency by model and outcome, retries and backoff included.",
-    labelNames: ["model", "outcome"] as const,
+    help: "Model call latency by gateway (or local), model and outcome, retries and backoff included.",
+    labelNames: ["gateway", "model", "outcome"] as const,
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers,
+  });
+  const gatewayRetries = new Counter({
+    name: "verified_gateway_retries_total",
+    help: "Retries of transient gateway failures (5xx, resets, unusable bodies), by gateway and model.",
+    labelNames: ["gateway", "model"] as const,
     registers,
   });
   return {
@@ -78,13 +85,22 @@ export function createServiceMetrics(now: () => number = () => performance.now()
         async generate(request) {
           const started = now();
           let outcome = "ok";
+          const onRetry = (gatewayName: string) => {
+            gatewayRetries.inc({ gateway: gatewayName, model: modelLabel(request.model) });
+            request.onRetry?.(gatewayName);
+          };
           try {
-            return await gateway.generate(request);
+            return await gateway.generate({ ...request, onRetry });
           } catch (error) {
             outcome = error instanceof ServiceError ? error.type : "aborted";
             throw error;
           } finally {
-            const labels = { model: modelLabel(request.model), outcome };
+            // A model no route reaches has no gateway: "none" (its outcome is model_not_found).
+            const labels = {
+              gateway: gateway.answererOf?.(request.model) ?? "none",
+              model: modelLabel(request.model),
+              outcome,
+            };
             gatewayCalls.inc(labels);
             gatewaySeconds.observe(labels, (now() - started) / 1000);
           }

@@ -30,6 +30,7 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
       const result = verifyClaims(body.sources, body.claims, {
         mode: body.mode,
         checkNumbers: body.check_numbers,
+        explain: body.explain,
       });
       request.verified.modelCalls = 0;
       request.verified.coverage = result.coverage;

@@ -50,6 +50,7 @@ export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
         minCoverage: body.min_coverage,
         retry: body.retry,
         checkNumbers: body.check_numbers,
+        explain: body.explain,
         allowUngrounded: body.allow_ungrounded,
         temperature: body.temperature,
         maxTokens: body.max_tokens,

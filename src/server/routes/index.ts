@@ -2,3 +2,4 @@ export { registerCheckRoute } from "./check.js";
 export { registerCreateRoute } from "./create.js";
 export { registerEvalRoute } from "./eval.js";
 export { registerExtractRoute } from "./extract.js";
+export { registerModelsRoute } from "./models.js";

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { findNumbers } from "../numbers/index.js";
+import type { StepCounter } from "../step-counter.js";
+import {
+  buildHeaderStems,
+  dateNumbers,
+  findHeaderStems,
+  numberUnits,
+  stemWord,
+  valueColumns,
+} from "./index.js";
+import type { Mention } from "./mention.js";
+
+const HEADERS = buildHeaderStems([
+  { header: ["player", "weight", "points", "gp", "high points", "attendance"] },
+]);
+
+// The header texts a claim names, by stems.
+const named = (claim: string) =>
+  findHeaderStems(claim, HEADERS).map((mention) => claim.slice(mention.start, mention.end));
+
+describe("stemWord: a small deterministic stemmer and abbreviation table", () => {
+  it.each([
+    ["weighed", "weigh"],
+    ["weight", "weigh"],
+    ["scored", "scor"],
+    ["score", "scor"],
+    ["attendance", "attend"],
+    ["attended", "attend"],
+    ["points", "point"],
+    ["pts", "point"],
+    ["highest", "high"],
+    ["no.", "number"],
+    ["won", "win"],
+    ["class", "class"],
+  ])("%s → %s", (word, stem) => {
+    expect(stemWord(word)).toBe(stem);
+  });
+});
+
+describe("findHeaderStems: headers named by inflection or abbreviation", () => {
+  it.each([
+    { claim: "ann lee weighed 170", names: ["weighed"] },
+    { claim: "ayr had 34 pts", names: ["pts"] },
+    { claim: "20 games played", names: ["games played"] },
+    { claim: "the highest points were 26", names: ["highest points"] },
+    { claim: "41256 attended the game", names: ["attended"] },
+    { claim: "a claim naming no header", names: [] },
+  ])("$claim", ({ claim, names }) => {
+    expect(named(claim)).toEqual(names);
+  });
+});
+
+describe("numberUnits: numbers joined into one unit", () => {
+  it.each([
+    { text: "w 12 - 0 at home", units: [0, 0] },
+    { text: "in 5:06.72", units: [0, 0] },
+    { text: "18.17 ( 125 ) points", units: [0, 0] },
+    { text: "70 + 71 = 141", units: [0, 0, 0] },
+    { text: "12 and 0", units: [0, 1] },
+  ])("$text", ({ text, units }) => {
+    expect(numberUnits(text, findNumbers(text))).toEqual(units);
+  });
+});
+
+describe("dateNumbers: a date set as the claim's circumstance", () => {
+  const dates = (text: string) => {
+    const numbers = findNumbers(text);
+    return dateNumbers(text, numbers, numberUnits(text, numbers));
+  };
+  it.each([
+    { text: "the game on october 17 , 1965 drew 26941", inDate: [true, true, false] },
+    { text: "the september 21 , 1975 game", inDate: [true, true] },
+    { text: "played on the 9th of may", inDate: [true] },
+    { text: "held on 12/04/1969", inDate: [true, true, true] },
+    { text: "the premiere was 17 june 2007", inDate: [false, false] },
+    { text: "date: 17 june 2007", inDate: [false, false] },
+    { text: "won 12 - 4 in 1999", inDate: [false, false, false] },
+  ])("$text", ({ text, inDate }) => {
+    expect(dates(text)).toEqual(inDate);
+  });
+});
+
+describe("valueColumns: the one named column each number belongs to", () => {
+  // Column mentions at the words given, naming the columns given.
+  const columnsOf = (text: string, mentions: [string, number][]) => {
+    const list: Mention[] = mentions.map(([word, column]) => {
+      const start = text.indexOf(word);
+      return { start, end: start + word.length, table: 0, rows: [], columns: [column] };
+    });
+    return valueColumns(text, findNumbers(text), list);
+  };
+  it.each([
+    {
+      text: "revenue was 120 and profit 12",
+      mentions: [
+        ["revenue", 1],
+        ["profit", 2],
+      ],
+      columns: [[1], [2]],
+    },
+    { text: "170 is the weight", mentions: [["weight", 1]], columns: [[1]] },
+    {
+      text: "the result was w 12 - 0 with 41256 attending",
+      mentions: [["attending", 3]],
+      columns: [[], [], [3]],
+    },
+    { text: "week 5 drew 41256", mentions: [["week", 0]], columns: [[0], []] },
+    { text: "11 games in december", mentions: [["games", 0]], columns: [[]] },
+    { text: "attendance on october 17 was 41256", mentions: [["attendance", 3]], columns: [[], [3]] },
+    { text: "no column named: 12", mentions: [], columns: [[]] },
+  ] as { text: string; mentions: [string, number][]; columns: number[][] }[])(
+    "$text",
+    ({ text, mentions, columns }) => {
+      expect(columnsOf(text, mentions)).toEqual(columns);
+    },
+  );
+});
+
+describe("wording's work is linear in the claim (counted, not timed)", () => {
+  const steps = (scale: number) => {
+    const claim = "ann lee weighed 170 and scored 12 - 0 points on october 17 , 1965 ".repeat(100 * scale);
+    const counter: StepCounter = { steps: 0 };
+    const mentions = findHeaderStems(claim, HEADERS, counter);
+    valueColumns(claim, findNumbers(claim), mentions, counter);
+    return { steps: counter.steps, size: claim.length };
+  };
+  it("stays within 16 steps per claim character as the claim doubles from 1× to 32×", () => {
+    for (const scale of [1, 2, 4, 8, 16, 32]) {
+      const { steps: counted, size } = steps(scale);
+      expect(counted).toBeLessThanOrEqual(16 * size);
+    }
+  });
+});
