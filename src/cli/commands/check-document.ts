@@ -6,7 +6,7 @@ import {
   verifyFields,
 } from "../../core/index.js";
 import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
-import type { RecentSources } from "./recent-sources.js";
+import type { RecentSources } from "./jsonl-batch.js";
 
 const validateClaimsDocument = compileValidator(CheckDocumentSchema);
 const validateFieldsDocument = compileValidator(CheckFieldsRequestSchema);

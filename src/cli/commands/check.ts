@@ -2,8 +2,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import type { ParsedJson } from "../input/index.js";
 import { checkDocument, explainDropped } from "./check-document.js";
-import { LineSplitter } from "./jsonl-lines.js";
-import { RecentSources } from "./recent-sources.js";
+import { LineSplitter, RecentSources } from "./jsonl-batch.js";
 
 /** Where the command reads and writes; injected so tests can drive it in process. */
 export interface CheckIo {
