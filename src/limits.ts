@@ -67,6 +67,12 @@ export const MAX_LOCAL_QUESTION_CHARS = 2_000;
 /** Characters of an extract field's name and of its description the built-in local model reads. */
 export const MAX_LOCAL_FIELD_TEXT_CHARS = 200;
 
+/**
+ * `verified check --jsonl` keeps the sources of recent documents prepared (tokens, tables, label automaton)
+ * while they total at most this many characters, so lines citing the same source reuse them.
+ */
+export const JSONL_PREPARED_SOURCE_CHARS = 2_000_000;
+
 /** Cells a number-check explanation lists (the cells a failing number was checked against), at most. */
 export const MAX_EXPLAIN_CELLS = 12;
 

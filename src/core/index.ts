@@ -16,7 +16,12 @@ export {
   verifyClaims,
 } from "./claims/index.js";
 export { verifyFields } from "./fields/index.js";
-export { memoizePerSource, type PreparedSource, prepareSources } from "./prepared-source.js";
+export {
+  findDuplicateSourceId,
+  memoizePerSource,
+  type PreparedSource,
+  prepareSources,
+} from "./prepared-source.js";
 export { findQuote } from "./quotes/index.js";
 export { foldWord, forEachWord, splitWords } from "./text/index.js";
 export type * from "./types.js";

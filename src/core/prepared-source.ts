@@ -19,6 +19,16 @@ export function prepareSources(sources: readonly Source[]): Map<string, Prepared
   return byId;
 }
 
+/** Returns the index of the first source whose id repeats an earlier one, or -1. */
+export function findDuplicateSourceId(sources: readonly { id: string }[]): number {
+  const seen = new Set<string>();
+  for (const [index, source] of sources.entries()) {
+    if (seen.has(source.id)) return index;
+    seen.add(source.id);
+  }
+  return -1;
+}
+
 /** Wraps `compute(text)` so it runs at most once per prepared source object. */
 export function memoizePerSource<T>(compute: (text: string) => T): (source: PreparedSource) => T {
   const cache = new WeakMap<PreparedSource, T>();

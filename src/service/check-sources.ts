@@ -1,4 +1,4 @@
-import type { Source } from "../core/index.js";
+import { findDuplicateSourceId, type Source } from "../core/index.js";
 import { ServiceError } from "../errors/index.js";
 
 /** Throws `no_sources` or `sources_too_large` for sources an operation cannot use. */
@@ -26,14 +26,4 @@ export function checkSourceIds(sources: readonly { id: string }[], param = "sour
       param: name,
     });
   }
-}
-
-/** Returns the index of the first source whose id repeats an earlier one, or -1. */
-export function findDuplicateSourceId(sources: readonly { id: string }[]): number {
-  const seen = new Set<string>();
-  for (const [index, source] of sources.entries()) {
-    if (seen.has(source.id)) return index;
-    seen.add(source.id);
-  }
-  return -1;
 }

@@ -1,4 +1,4 @@
-export { checkSourceIds, checkSources, findDuplicateSourceId } from "./check-sources.js";
+export { checkSourceIds, checkSources } from "./check-sources.js";
 export type { CreateProgress } from "./claim-events.js";
 export { type CreateInput, type CreateOutcome, createVerified } from "./create.js";
 export { batchFatal, type EvalCaseOutcome, type EvalInput, type EvalOutcome, evalVerified } from "./eval.js";

@@ -1,6 +1,12 @@
-import { type ClaimsResult, describeNumberMiss, verifyClaims, verifyFields } from "../../core/index.js";
-import { findDuplicateSourceId } from "../../service/index.js";
+import {
+  type ClaimsResult,
+  describeNumberMiss,
+  findDuplicateSourceId,
+  verifyClaims,
+  verifyFields,
+} from "../../core/index.js";
 import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
+import type { RecentSources } from "./jsonl-batch.js";
 
 const validateClaimsDocument = compileValidator(CheckDocumentSchema);
 const validateFieldsDocument = compileValidator(CheckFieldsRequestSchema);
@@ -12,9 +18,14 @@ export type CheckDocumentOutcome =
 
 /**
  * Checks one parsed document: `{sources, claims, mode?, check_numbers?}` gives the claims result,
- * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones.
+ * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones. With `recent`, sources
+ * seen by earlier documents are reused already prepared.
  */
-export function checkDocument(document: unknown, explain = false): CheckDocumentOutcome {
+export function checkDocument(
+  document: unknown,
+  explain = false,
+  recent?: RecentSources,
+): CheckDocumentOutcome {
   const isFields =
     typeof document === "object" && document !== null && "fields" in document && !("claims" in document);
   if (isFields) {
@@ -24,7 +35,11 @@ export function checkDocument(document: unknown, explain = false): CheckDocument
     if (duplicate >= 0) return duplicateError(duplicate);
     return {
       ok: true,
-      result: verifyFields(validation.value.sources, validation.value.fields, validation.value),
+      result: verifyFields(
+        recent?.prepare(validation.value.sources) ?? validation.value.sources,
+        validation.value.fields,
+        validation.value,
+      ),
     };
   }
   const validation = validateClaimsDocument(document);
@@ -32,7 +47,7 @@ export function checkDocument(document: unknown, explain = false): CheckDocument
   const duplicate = findDuplicateSourceId(validation.value.sources);
   if (duplicate >= 0) return duplicateError(duplicate);
   const { sources, claims, mode, check_numbers: checkNumbers } = validation.value;
-  const result = verifyClaims(sources, claims, {
+  const result = verifyClaims(recent?.prepare(sources) ?? sources, claims, {
     mode,
     checkNumbers,
     explain: explain || validation.value.explain === true,

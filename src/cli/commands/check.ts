@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { createReadStream, readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import { parseJsonDocument } from "../input/index.js";
+import type { ParsedJson } from "../input/index.js";
 import { checkDocument, explainDropped } from "./check-document.js";
+import { LineSplitter, RecentSources } from "./jsonl-batch.js";
 
 /** Where the command reads and writes; injected so tests can drive it in process. */
 export interface CheckIo {
@@ -29,7 +29,7 @@ export async function runCheckCommand(
     );
     return 2;
   }
-  const parsed = parseJsonDocument(text);
+  const parsed = await parseDocument(text, 1);
   if (!parsed.ok) {
     io.stderr.write(`verified check: ${name}: line ${parsed.line}: ${parsed.message}\n`);
     return 2;
@@ -45,46 +45,79 @@ export async function runCheckCommand(
   return 0;
 }
 
+/**
+ * `JSON.parse`, and only when that fails the input module's parser that names the line and the problem:
+ * it brings a JSON diagnoser and the dataset readers, which a run of good documents need not load.
+ */
+async function parseDocument(text: string, line: number): Promise<ParsedJson> {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    const { parseJsonDocument } = await import("../input/index.js");
+    return parseJsonDocument(text, line);
+  }
+}
+
+/**
+ * Reads one document per line and writes one result per line. A chunk's results go out in one write: a
+ * batch of small documents costs one system call per chunk read, not one per document, while a caller
+ * streaming lines in still gets each chunk's answers as soon as it is read.
+ */
 async function runJsonl(
   file: string | undefined,
   name: string,
   io: CheckIo,
   explain: boolean,
 ): Promise<number> {
-  let input: Readable = io.stdin;
-  if (file !== undefined) {
-    const { createReadStream } = await import("node:fs");
-    input = createReadStream(file, "utf8");
-  }
+  const input: Readable = file === undefined ? io.stdin : createReadStream(file, { highWaterMark: 1 << 18 });
+  const splitter = new LineSplitter();
+  const recent = new RecentSources();
   let lineNumber = 0;
   let failed = false;
-  try {
-    for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+  let output = "";
+  const answer = (parsed: ParsedJson): void => {
+    const outcome = parsed.ok
+      ? checkDocument(parsed.value, explain, recent)
+      : { ok: false as const, param: undefined, message: parsed.message };
+    if (outcome.ok) {
+      if (explain) {
+        for (const why of explainDropped(outcome.result))
+          io.stderr.write(`verified check: ${name}: line ${lineNumber}: ${why}\n`);
+      }
+      output += `${JSON.stringify(outcome.result)}\n`;
+      return;
+    }
+    failed = true;
+    io.stderr.write(`verified check: ${name}: line ${lineNumber}: ${outcome.message}\n`);
+    const error: Record<string, unknown> = {
+      type: "invalid_request",
+      code: "invalid_request",
+      message: outcome.message,
+      line: lineNumber,
+    };
+    if (outcome.param !== undefined) error.param = outcome.param;
+    output += `${JSON.stringify({ error })}\n`;
+  };
+  const answerLines = async (lines: readonly string[]): Promise<void> => {
+    for (const line of lines) {
       lineNumber += 1;
       if (line.trim() === "") continue;
-      const parsed = parseJsonDocument(line, lineNumber);
-      const outcome = parsed.ok
-        ? checkDocument(parsed.value, explain)
-        : { ok: false as const, param: undefined, message: parsed.message };
-      if (outcome.ok) {
-        if (explain) {
-          for (const why of explainDropped(outcome.result))
-            io.stderr.write(`verified check: ${name}: line ${lineNumber}: ${why}\n`);
-        }
-        io.stdout.write(`${JSON.stringify(outcome.result)}\n`);
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        answer(await parseDocument(line, lineNumber));
         continue;
       }
-      failed = true;
-      io.stderr.write(`verified check: ${name}: line ${lineNumber}: ${outcome.message}\n`);
-      const error: Record<string, unknown> = {
-        type: "invalid_request",
-        code: "invalid_request",
-        message: outcome.message,
-        line: lineNumber,
-      };
-      if (outcome.param !== undefined) error.param = outcome.param;
-      io.stdout.write(`${JSON.stringify({ error })}\n`);
+      answer({ ok: true, value });
     }
+    if (output !== "") io.stdout.write(output);
+    output = "";
+  };
+  try {
+    input.setEncoding("utf8");
+    for await (const chunk of input) await answerLines(splitter.push(chunk as string));
+    await answerLines(splitter.end());
   } catch (error) {
     io.stderr.write(
       `verified check: cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`,

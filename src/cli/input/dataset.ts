@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 import type { EvalAllCase } from "../../client/index.js";
-import { findDuplicateSourceId } from "../../service/index.js";
+import { findDuplicateSourceId } from "../../core/index.js";
 import { isRecord } from "../../util.js";
 import { compileValidator, EvalCaseSchema } from "../../wire/index.js";
 import { CliInputError, jsonElementLines, parseJsonDocument, readInputFile } from "./json-input.js";

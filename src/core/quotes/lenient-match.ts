@@ -33,20 +33,23 @@ export function findLenientQuote(source: PreparedSource, quote: string, counter?
   }
   const first = searchIds(index.ids, pattern, counter);
   if (first < 0) return null;
-  const count = quoteTokens.length;
-  const startToken = index.tokens[first];
-  const endToken = index.tokens[first + count - 1];
-  if (startToken === undefined || endToken === undefined) return null;
+  const last = first + quoteTokens.length - 1;
   const text = source.text;
+  const tokenStart = index.starts[first] as number;
+  const tokenEnd = index.ends[last] as number;
   // The quote is trimmed, so anything before its first token (or after its last) is punctuation.
   const start =
     firstQuoteToken.start > 0
-      ? extendBackward(text, startToken.start, index.tokens[first - 1]?.end ?? 0)
-      : startToken.start;
+      ? extendBackward(text, tokenStart, first > 0 ? (index.ends[first - 1] as number) : 0)
+      : tokenStart;
   const end =
     lastQuoteToken.end < quote.length
-      ? extendForward(text, endToken.end, index.tokens[first + count]?.start ?? text.length)
-      : endToken.end;
+      ? extendForward(
+          text,
+          tokenEnd,
+          last + 1 < index.starts.length ? (index.starts[last + 1] as number) : text.length,
+        )
+      : tokenEnd;
   return [start, end];
 }
 

@@ -50,15 +50,19 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
     }
   }
   const patterns = [...byPattern.values()];
+  let capacity = 1;
+  for (const { pattern } of patterns) capacity += pattern.length;
 
-  // The trie, as parallel arrays: each node's first child, next sibling and the code unit leading to it.
-  const firstChild: number[] = [-1];
-  const nextSibling: number[] = [-1];
-  const codeOf: number[] = [-1];
-  const childCount: number[] = [0];
-  const depthOf: number[] = [0];
+  // The trie, as parallel arrays sized for the worst case (one node per label character): each node's first
+  // child, next sibling and the code unit leading to it. Typed arrays, so building allocates a few blocks.
+  const firstChild = new Int32Array(capacity).fill(-1);
+  const nextSibling = new Int32Array(capacity).fill(-1);
+  const codeOf = new Int32Array(capacity).fill(-1);
+  const childCount = new Int32Array(capacity);
+  const depth = new Int32Array(capacity);
+  const output = new Int32Array(capacity).fill(-1);
   const maps: (Map<number, number> | undefined)[] = [];
-  const outputOf: number[] = [-1];
+  let nodes = 1;
   let steps = 0;
 
   const child = (node: number, code: number): number => {
@@ -77,13 +81,11 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
       const code = pattern.charCodeAt(index);
       let next = child(node, code);
       if (next < 0) {
-        next = firstChild.length;
-        firstChild.push(-1);
-        nextSibling.push(firstChild[node] as number);
-        codeOf.push(code);
-        childCount.push(0);
-        depthOf.push((depthOf[node] as number) + 1);
-        outputOf.push(-1);
+        next = nodes;
+        nodes += 1;
+        nextSibling[next] = firstChild[node] as number;
+        codeOf[next] = code;
+        depth[next] = (depth[node] as number) + 1;
         firstChild[node] = next;
         const count = (childCount[node] as number) + 1;
         childCount[node] = count;
@@ -99,15 +101,12 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
       }
       node = next;
     }
-    outputOf[node] = id;
+    output[node] = id;
     steps += pattern.length;
   }
 
-  const nodes = firstChild.length;
   const failure = new Int32Array(nodes);
   const nextOutput = new Int32Array(nodes).fill(-1);
-  const output = Int32Array.from(outputOf);
-  const depth = Int32Array.from(depthOf);
   const step = (node: number, code: number): number => {
     let state = node;
     for (;;) {

@@ -1,7 +1,7 @@
 import type { StepCounter } from "../step-counter.js";
 import { codePointBefore, isWordChar, wordEnd } from "../text/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
-import type { LabelIndex } from "./label-index.js";
+import type { LabelEntry, LabelIndex } from "./label-index.js";
 
 /** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */
 export interface LabelOccurrence {
@@ -89,23 +89,40 @@ function labelStarts(folded: string): Uint8Array {
   return starts;
 }
 
-// Sorts `items` by `key(item)` in [0, range), keeping the order of equal keys: a counting sort.
-function sortByKey<T>(items: T[], range: number, key: (item: T) => number): T[] {
+// Sorts the positions in `order` by `keys[position]` in [0, range), keeping the order of equal keys: a
+// counting sort of integers, so ranking millions of occurrences allocates no object per occurrence.
+function sortByKey(order: Int32Array, keys: ArrayLike<number>, range: number): Int32Array {
   const counts = new Int32Array(range + 1);
-  for (const item of items) {
-    const slot = key(item) + 1;
+  for (let index = 0; index < order.length; index += 1) {
+    const slot = (keys[order[index] as number] as number) + 1;
     counts[slot] = (counts[slot] as number) + 1;
   }
   for (let index = 1; index <= range; index += 1) {
     counts[index] = (counts[index] as number) + (counts[index - 1] as number);
   }
-  const sorted = new Array<T>(items.length);
-  for (const item of items) {
-    const at = key(item);
+  const sorted = new Int32Array(order.length);
+  for (let index = 0; index < order.length; index += 1) {
+    const item = order[index] as number;
+    const at = keys[item] as number;
     sorted[counts[at] as number] = item;
     counts[at] = (counts[at] as number) + 1;
   }
   return sorted;
+}
+
+function occurrence(start: number, end: number, entry: LabelEntry): LabelOccurrence {
+  return { start, end, table: entry.table, rows: entry.rows, columns: entry.columns };
+}
+
+// True when the occurrences, found in order of their ends, are all of one table and each starts at or after
+// the previous one's end: none overlaps another, so ranking would keep them all, in the order they came.
+function areDisjointInOneTable(starts: number[], ends: number[], entries: LabelEntry[]): boolean {
+  const table = (entries[0] as LabelEntry).table;
+  for (let item = 1; item < starts.length; item += 1) {
+    if ((entries[item] as LabelEntry).table !== table) return false;
+    if ((starts[item] as number) < (ends[item - 1] as number)) return false;
+  }
+  return true;
 }
 
 /**
@@ -122,7 +139,10 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
   if (index.size === 0) return [];
   const machine = automaton(index, counter);
   const starts = labelStarts(folded);
-  const found: LabelOccurrence[] = [];
+  // Occurrences as parallel arrays (start, end, the entry named), not objects: a claim may hold millions.
+  const foundStart: number[] = [];
+  const foundEnd: number[] = [];
+  const foundEntry: LabelEntry[] = [];
   let steps = 2 * folded.length;
   let node = 0;
   for (let position = 0; position < folded.length; position += 1) {
@@ -138,38 +158,62 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
       if (label.symbolic && !standsApart(folded, start, end)) continue;
       for (const entry of label.entries) {
         steps += 1;
-        found.push({ start, end, table: entry.table, rows: entry.rows, columns: entry.columns });
+        foundStart.push(start);
+        foundEnd.push(end);
+        foundEntry.push(entry);
       }
     }
   }
-  if (found.length === 0) {
+  const count = foundStart.length;
+  if (count === 0) {
     if (counter !== undefined) counter.steps += steps;
-    return found;
+    return [];
+  }
+
+  if (areDisjointInOneTable(foundStart, foundEnd, foundEntry)) {
+    // Nothing to rank: every occurrence is kept, and they already come in claim order.
+    if (counter !== undefined) counter.steps += steps + 2 * count;
+    return foundStart.map((start, item) =>
+      occurrence(start, foundEnd[item] as number, foundEntry[item] as LabelEntry),
+    );
   }
 
   // Rank by table, then longest, then leftmost: stable counting sorts, least significant key first.
-  let tables = 0;
-  for (const occurrence of found) if (occurrence.table >= tables) tables = occurrence.table + 1;
   const width = folded.length + 1;
-  let ranked = sortByKey(found, width, (each) => each.start);
-  ranked = sortByKey(ranked, width, (each) => width - 1 - (each.end - each.start));
-  ranked = sortByKey(ranked, tables, (each) => each.table);
+  const tableOf = new Int32Array(count);
+  const shortness = new Int32Array(count);
+  let tables = 0;
+  for (let item = 0; item < count; item += 1) {
+    const table = (foundEntry[item] as LabelEntry).table;
+    tableOf[item] = table;
+    if (table >= tables) tables = table + 1;
+    shortness[item] = width - 1 - ((foundEnd[item] as number) - (foundStart[item] as number));
+  }
+  let ranked: Int32Array = new Int32Array(count);
+  for (let item = 0; item < count; item += 1) ranked[item] = item;
+  ranked = sortByKey(ranked, foundStart, width);
+  ranked = sortByKey(ranked, shortness, width);
+  ranked = sortByKey(ranked, tableOf, tables);
 
   // `owner[i]` is 1 + the table whose kept occurrence covers character i.
   const owner = new Int32Array(folded.length);
-  const kept: LabelOccurrence[] = [];
-  for (const occurrence of ranked) {
-    const mark = occurrence.table + 1;
-    if (owner[occurrence.start] === mark || owner[occurrence.end - 1] === mark) continue;
-    for (let at = occurrence.start; at < occurrence.end; at += 1) owner[at] = mark;
-    kept.push(occurrence);
+  const kept: number[] = [];
+  for (let rank = 0; rank < count; rank += 1) {
+    const item = ranked[rank] as number;
+    const start = foundStart[item] as number;
+    const end = foundEnd[item] as number;
+    const mark = (tableOf[item] as number) + 1;
+    if (owner[start] === mark || owner[end - 1] === mark) continue;
+    for (let at = start; at < end; at += 1) owner[at] = mark;
+    kept.push(item);
   }
-  const ordered = sortByKey(
-    sortByKey(kept, width, (each) => each.start),
-    tables,
-    (each) => each.table,
-  );
-  if (counter !== undefined)
-    counter.steps += steps + 5 * found.length + 3 * width + 2 * tables + folded.length;
+  const order = sortByKey(sortByKey(Int32Array.from(kept), foundStart, width), tableOf, tables);
+  const ordered: LabelOccurrence[] = [];
+  for (const item of order) {
+    ordered.push(
+      occurrence(foundStart[item] as number, foundEnd[item] as number, foundEntry[item] as LabelEntry),
+    );
+  }
+  if (counter !== undefined) counter.steps += steps + 5 * count + 3 * width + 2 * tables + folded.length;
   return ordered;
 }

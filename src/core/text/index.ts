@@ -4,5 +4,5 @@
 // tokens); both live here so that nothing else tokenizes text on its own.
 export { codePointBefore, isWhitespaceChar, isWordChar, splitsSurrogatePair, wordEnd } from "./characters.js";
 export { searchIds, searchString } from "./linear-search.js";
-export { type LenientToken, tokenizeLenient } from "./tokens.js";
+export { forEachLenientToken, type LenientToken, tokenizeLenient } from "./tokens.js";
 export { foldWord, forEachWord, splitWords } from "./words.js";

@@ -36,12 +36,26 @@ const foldedCodePoints = new Map<number, FoldedCodePoint>();
  * Each token keeps its range in the original text, whatever NFKD did to the length.
  */
 export function tokenizeLenient(text: string): LenientToken[] {
+  const tokens: LenientToken[] = [];
+  forEachLenientToken(text, (key, start, end) => {
+    tokens.push({ key, start, end });
+  });
+  return tokens;
+}
+
+/**
+ * Calls `visit` with each lenient token of `text` in order (see `tokenizeLenient`), without building token
+ * objects: a source's index keeps only ids and offsets.
+ */
+export function forEachLenientToken(
+  text: string,
+  visit: (key: string, start: number, end: number) => void,
+): void {
   // One pass over the original code points, folding each on its own, so offsets never drift. Tokens whose
   // original text is ASCII (nearly all) slice their key from the lower-cased text, shifted by what
   // lower-casing added before them; only the rest build their key char by char.
   const lower = text.toLowerCase();
   let lowerShift = 0;
-  const tokens: LenientToken[] = [];
   let tokenStart = -1;
   let tokenShift = 0;
   let tokenEnd = 0;
@@ -55,7 +69,7 @@ export function tokenizeLenient(text: string): LenientToken[] {
   const close = (): void => {
     if (tokenStart >= 0) {
       const key = builtKey ?? asciiKey(tokenEnd);
-      tokens.push({ key, start: tokenStart, end: tokenEnd });
+      visit(key, tokenStart, tokenEnd);
     }
     tokenStart = -1;
     builtKey = null;
@@ -134,7 +148,6 @@ export function tokenizeLenient(text: string): LenientToken[] {
     index = end;
   }
   close();
-  return tokens;
 }
 
 /** A non-ASCII code point folded and classified, cached: real text repeats the same few. */
