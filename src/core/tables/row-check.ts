@@ -167,7 +167,8 @@ function namingOccurrences(
 ): LabelOccurrence[] {
   // Merge the two claim-ordered lists; where two overlap the longer wins, an exact one on a tie
   // (`home team scored` names `home team score` rather than `home team`).
-  const merged: LabelOccurrence[] = stems.length === 0 ? [...exact] : [];
+  // With no stem matches the exact list is read as it is (it is only read below, never changed).
+  const merged: LabelOccurrence[] = stems.length === 0 ? (exact as LabelOccurrence[]) : [];
   let exactAt = stems.length === 0 ? exact.length : 0;
   let stemAt = 0;
   let lastIsExact = false;

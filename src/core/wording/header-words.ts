@@ -55,6 +55,8 @@ export interface HeaderStems {
   byStems: Map<string, { table: number; columns: number[] }[]>;
   /** Every key and every shorter run of its first words: a claim run that is none of them names nothing. */
   prefixes: Set<string>;
+  /** The prefixes some longer prefix extends: a claim run that is none of them is not read further. */
+  extended: Set<string>;
   /** The headers' own texts: a claim that writes one exactly is already read by the label finder. */
   exact: Set<string>;
 }
@@ -62,60 +64,42 @@ export interface HeaderStems {
 /** Headers are matched over at most this many claim words: a constant, so finding them stays linear. */
 export const HEADER_STEM_WORDS = 3;
 
-/** The words of a folded text, `[starts[i], ends[i])`, and their stems. */
-interface StemmedWords {
-  starts: number[];
-  ends: number[];
-  stems: string[];
+/** One word of a folded text: `[start, end)` and its text (`no.` and `'s` included). */
+interface FoldedWord {
+  start: number;
+  end: number;
+  text: string;
 }
 
-// The words of folded text with their stems; `no.` keeps its dot (it is the abbreviation of number, and
-// `no` alone is a word), and `#` is a word of its own. A word's stem is computed once per distinct word.
-function stemmedWords(folded: string): StemmedWords {
-  const words: StemmedWords = { starts: [], ends: [], stems: [] };
-  const known = new Map<string, string>();
-  let at = 0;
+// The next word of folded text at or after `at`, or null; `no.` keeps its dot (it is the abbreviation of
+// number, and `no` alone is a word), and `#` is a word of its own.
+function nextWord(folded: string, from: number): FoldedWord | null {
+  let at = from;
   while (at < folded.length) {
-    let wordEndAt: number;
-    let wordText: string;
-    if (folded.charCodeAt(at) === 35) {
-      wordText = "#";
-      wordEndAt = at + 1;
-    } else {
-      const end = wordEnd(folded, at);
-      if (end === at) {
-        at += 1;
-        continue;
-      }
-      wordText = folded.slice(at, end);
-      wordEndAt = end;
-      if (wordText === "no" && folded.charCodeAt(end) === 46) {
-        wordText = "no.";
-        wordEndAt = end + 1;
-      } else if (
-        folded.charCodeAt(end) === 39 &&
-        folded.charCodeAt(end + 1) === 115 &&
-        !isWordChar(folded.codePointAt(end + 2))
-      ) {
-        wordText += "'s";
-        wordEndAt = end + 2;
-      }
+    if (folded.charCodeAt(at) === 35) return { start: at, end: at + 1, text: "#" };
+    const end = wordEnd(folded, at);
+    if (end === at) {
+      at += 1;
+      continue;
     }
-    let stem = known.get(wordText);
-    if (stem === undefined) {
-      stem = stemWord(wordText);
-      known.set(wordText, stem);
-    }
-    words.starts.push(at);
-    words.ends.push(wordEndAt);
-    words.stems.push(stem);
-    at = wordEndAt;
+    const text = folded.slice(at, end);
+    if (text === "no" && folded.charCodeAt(end) === 46) return { start: at, end: end + 1, text: "no." };
+    if (
+      folded.charCodeAt(end) === 39 &&
+      folded.charCodeAt(end + 1) === 115 &&
+      !isWordChar(folded.codePointAt(end + 2))
+    )
+      return { start: at, end: end + 2, text: `${text}'s` };
+    return { start: at, end, text };
   }
-  return words;
+  return null;
 }
 
 function stemKey(folded: string): string {
-  return stemmedWords(folded).stems.join(" ");
+  const stems: string[] = [];
+  for (let word = nextWord(folded, 0); word !== null; word = nextWord(folded, word.end))
+    stems.push(stemWord(word.text));
+  return stems.join(" ");
 }
 
 /**
@@ -128,16 +112,28 @@ export function buildHeaderStems(
 ): HeaderStems {
   const byStems: HeaderStems["byStems"] = new Map();
   const prefixes = new Set<string>();
+  const extended = new Set<string>();
   const exact = new Set<string>();
+  // Tables often repeat their headers: each distinct text is stemmed and its prefixes added once.
+  const keyOf = new Map<string, { key: string; words: number }>();
   tables.forEach((table, tableIndex) => {
     table.header.forEach((text, column) => {
       for (const each of [text, ...variants(text)]) {
-        exact.add(each);
-        const key = stemKey(each);
-        const keyWords = key.split(" ");
-        for (let length = 1; length <= keyWords.length; length += 1)
-          prefixes.add(keyWords.slice(0, length).join(" "));
-        if (key === "" || key.split(" ").length > HEADER_STEM_WORDS) continue;
+        let stemmed = keyOf.get(each);
+        if (stemmed === undefined) {
+          exact.add(each);
+          const key = stemKey(each);
+          const keyWords = key.split(" ");
+          for (let length = 1; length <= keyWords.length; length += 1) {
+            const prefix = keyWords.slice(0, length).join(" ");
+            prefixes.add(prefix);
+            if (length < keyWords.length) extended.add(prefix);
+          }
+          stemmed = { key, words: keyWords.length };
+          keyOf.set(each, stemmed);
+        }
+        const { key } = stemmed;
+        if (key === "" || stemmed.words > HEADER_STEM_WORDS) continue;
         let list = byStems.get(key);
         if (list === undefined) {
           list = [];
@@ -150,7 +146,7 @@ export function buildHeaderStems(
       }
     });
   });
-  return { byStems, prefixes, exact };
+  return { byStems, prefixes, extended, exact };
 }
 
 /**
@@ -161,32 +157,52 @@ export function buildHeaderStems(
 export function findHeaderStems(folded: string, stems: HeaderStems, counter?: StepCounter): Mention[] {
   const found: Mention[] = [];
   if (stems.byStems.size === 0) return found;
-  const { starts, ends, stems: wordStems } = stemmedWords(folded);
-  const count = wordStems.length;
-  // Reading the words, then at most HEADER_STEM_WORDS look-ups of at most that many stems per word.
-  if (counter !== undefined) counter.steps += folded.length + count * HEADER_STEM_WORDS * HEADER_STEM_WORDS;
-  for (let first = 0; first < count; ) {
-    // The runs of words from `first` that start some header's stems, longest last.
-    const runs: string[] = [];
-    let run = wordStems[first] as string;
+  // A window of the next HEADER_STEM_WORDS words, read once each as the claim is walked: no array of
+  // every word, and each distinct word stemmed once.
+  const known = new Map<string, string>();
+  const window: { start: number; end: number; stem: string }[] = [];
+  let readTo = 0;
+  let wordCount = 0;
+  const fill = () => {
+    while (window.length < HEADER_STEM_WORDS) {
+      const word = nextWord(folded, readTo);
+      if (word === null) return;
+      readTo = word.end;
+      wordCount += 1;
+      let stem = known.get(word.text);
+      if (stem === undefined) {
+        stem = stemWord(word.text);
+        known.set(word.text, stem);
+      }
+      window.push({ start: word.start, end: word.end, stem });
+    }
+  };
+  // The runs of words from the first that start some header's stems, longest last.
+  const runs: string[] = [];
+  for (fill(); window.length > 0; fill()) {
+    let runCount = 0;
+    let run = (window[0] as { stem: string }).stem;
     while (stems.prefixes.has(run)) {
-      runs.push(run);
-      const next = first + runs.length;
-      if (runs.length === HEADER_STEM_WORDS || next >= count) break;
-      run += ` ${wordStems[next] as string}`;
+      runs[runCount] = run;
+      runCount += 1;
+      if (runCount === window.length || !stems.extended.has(run)) break;
+      run += ` ${(window[runCount] as { stem: string }).stem}`;
     }
     let taken = 0;
-    for (let length = runs.length; length >= 1 && taken === 0; length -= 1) {
+    for (let length = runCount; length >= 1 && taken === 0; length -= 1) {
       const named = stems.byStems.get(runs[length - 1] as string);
       if (named === undefined) continue;
       taken = length;
-      const start = starts[first] as number;
-      const end = ends[first + length - 1] as number;
+      const start = (window[0] as { start: number }).start;
+      const end = (window[length - 1] as { end: number }).end;
       if (stems.exact.has(folded.slice(start, end))) continue;
       for (const each of named)
         found.push({ start, end, table: each.table, rows: [], columns: each.columns });
     }
-    first += Math.max(1, taken);
+    for (let dropped = Math.max(1, taken); dropped > 0; dropped -= 1) window.shift();
   }
+  // Reading the words, then at most HEADER_STEM_WORDS look-ups of at most that many stems per word.
+  if (counter !== undefined)
+    counter.steps += folded.length + wordCount * HEADER_STEM_WORDS * HEADER_STEM_WORDS;
   return found;
 }

@@ -115,11 +115,26 @@ function isCircumstance(text: string, dateStart: number): boolean {
   return CIRCUMSTANCE.has(wordBefore(text, dateStart));
 }
 
+// True when an ASCII regex word character (`\w`) is at `index`.
+function isAsciiWordChar(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
+const ORDINAL_SUFFIXES = new Set(["st", "nd", "rd", "th"]);
+
+// True when `st`, `nd`, `rd` or `th` starts at `from` and ends a word (`17th`, `1st of`), read in place.
+function isOrdinalSuffix(text: string, from: number): boolean {
+  if (from + 2 > text.length) return false;
+  const first = text.charCodeAt(from);
+  if (first !== 115 && first !== 110 && first !== 114 && first !== 116) return false;
+  return ORDINAL_SUFFIXES.has(text.slice(from, from + 2)) && !isAsciiWordChar(text, from + 2);
+}
+
 // The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
 function wordAfter(text: string, start: number): string {
   let from = start;
-  const ordinal = /^(st|nd|rd|th)\b/.exec(text.slice(from, from + 3));
-  if (ordinal !== null) from += ordinal[0].length;
+  if (isOrdinalSuffix(text, from)) from += 2;
   for (let skips = 0; skips < 2; skips += 1) {
     while (from < text.length && text.charCodeAt(from) === 32) from += 1;
     if (text.startsWith("of ", from)) from += 3;
@@ -188,6 +203,10 @@ export function dateNumbers(
   return inDate;
 }
 
+// The mentions a unit of values weighs, relative to the last one ending before it: that one, the one
+// before it, and the two after it.
+const CANDIDATE_OFFSETS = [0, -1, 1, 2] as const;
+
 /**
  * Per value, the columns of the one named column it belongs to: the nearest column mention by
  * characters with no other unit of values in between (a tie goes to the one before it), taken for the
@@ -231,8 +250,8 @@ export function valueColumns(
     let chosenDistance = Number.POSITIVE_INFINITY;
     // The nearest mention before the unit and the nearest after it; each may be one that only names
     // the row-label column and stands too far to count, so look one further on each side.
-    for (const index of [before, before - 1, before + 1, before + 2]) {
-      const mention = columnMentions[index];
+    for (const offset of CANDIDATE_OFFSETS) {
+      const mention = columnMentions[before + offset];
       if (mention === undefined || mention.start < previousEnd || mention.end > nextStart) continue;
       const distance =
         mention.end <= start ? start - mention.end : mention.start >= end ? mention.start - end : 0;
