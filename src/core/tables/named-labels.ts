@@ -114,17 +114,6 @@ function occurrence(start: number, end: number, entry: LabelEntry): LabelOccurre
   return { start, end, table: entry.table, rows: entry.rows, columns: entry.columns };
 }
 
-// True when the occurrences, found in order of their ends, are all of one table and each starts at or after
-// the previous one's end: none overlaps another, so ranking would keep them all, in the order they came.
-function areDisjointInOneTable(starts: number[], ends: number[], entries: LabelEntry[]): boolean {
-  const table = (entries[0] as LabelEntry).table;
-  for (let item = 1; item < starts.length; item += 1) {
-    if ((entries[item] as LabelEntry).table !== table) return false;
-    if ((starts[item] as number) < (ends[item - 1] as number)) return false;
-  }
-  return true;
-}
-
 /**
  * The labels a folded claim names, at word boundaries: per table, where occurrences overlap the longest
  * wins (then the leftmost), so `net revenue` is named rather than `revenue` inside it. Ordered by table,
@@ -139,10 +128,10 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
   if (index.size === 0) return [];
   const machine = automaton(index, counter);
   const starts = labelStarts(folded);
-  // Occurrences as parallel arrays (start, end, the entry named), not objects: a claim may hold millions.
-  const foundStart: number[] = [];
-  const foundEnd: number[] = [];
-  const foundEntry: LabelEntry[] = [];
+  // Occurrences in order of their ends. While each is of the first one's table and starts at or after the
+  // previous one's end, none overlaps another: ranking would keep them all, in the order they came.
+  const found: LabelOccurrence[] = [];
+  let disjointInOneTable = true;
   let steps = 2 * folded.length;
   let node = 0;
   for (let position = 0; position < folded.length; position += 1) {
@@ -158,24 +147,27 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
       if (label.symbolic && !standsApart(folded, start, end)) continue;
       for (const entry of label.entries) {
         steps += 1;
-        foundStart.push(start);
-        foundEnd.push(end);
-        foundEntry.push(entry);
+        const previous = found[found.length - 1];
+        if (
+          previous !== undefined &&
+          disjointInOneTable &&
+          (entry.table !== (found[0] as LabelOccurrence).table || start < previous.end)
+        )
+          disjointInOneTable = false;
+        found.push(occurrence(start, end, entry));
       }
     }
   }
-  const count = foundStart.length;
+  const count = found.length;
   if (count === 0) {
     if (counter !== undefined) counter.steps += steps;
     return [];
   }
 
-  if (areDisjointInOneTable(foundStart, foundEnd, foundEntry)) {
+  if (disjointInOneTable) {
     // Nothing to rank: every occurrence is kept, and they already come in claim order.
     if (counter !== undefined) counter.steps += steps + 2 * count;
-    return foundStart.map((start, item) =>
-      occurrence(start, foundEnd[item] as number, foundEntry[item] as LabelEntry),
-    );
+    return found;
   }
 
   // Rank by table, then longest, then leftmost: stable counting sorts, least significant key first.
@@ -183,11 +175,13 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
   const tableOf = new Int32Array(count);
   const shortness = new Int32Array(count);
   let tables = 0;
+  const foundStart = new Int32Array(count);
   for (let item = 0; item < count; item += 1) {
-    const table = (foundEntry[item] as LabelEntry).table;
+    const { table, start, end } = found[item] as LabelOccurrence;
     tableOf[item] = table;
     if (table >= tables) tables = table + 1;
-    shortness[item] = width - 1 - ((foundEnd[item] as number) - (foundStart[item] as number));
+    foundStart[item] = start;
+    shortness[item] = width - 1 - (end - start);
   }
   let ranked: Int32Array = new Int32Array(count);
   for (let item = 0; item < count; item += 1) ranked[item] = item;
@@ -200,8 +194,7 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
   const kept: number[] = [];
   for (let rank = 0; rank < count; rank += 1) {
     const item = ranked[rank] as number;
-    const start = foundStart[item] as number;
-    const end = foundEnd[item] as number;
+    const { start, end } = found[item] as LabelOccurrence;
     const mark = (tableOf[item] as number) + 1;
     if (owner[start] === mark || owner[end - 1] === mark) continue;
     for (let at = start; at < end; at += 1) owner[at] = mark;
@@ -209,11 +202,7 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
   }
   const order = sortByKey(sortByKey(Int32Array.from(kept), foundStart, width), tableOf, tables);
   const ordered: LabelOccurrence[] = [];
-  for (const item of order) {
-    ordered.push(
-      occurrence(foundStart[item] as number, foundEnd[item] as number, foundEntry[item] as LabelEntry),
-    );
-  }
+  for (const item of order) ordered.push(found[item] as LabelOccurrence);
   if (counter !== undefined) counter.steps += steps + 5 * count + 3 * width + 2 * tables + folded.length;
   return ordered;
 }

@@ -118,7 +118,9 @@ function isCircumstance(text: string, dateStart: number): boolean {
 // True when an ASCII regex word character (`\w`) is at `index`.
 function isAsciiWordChar(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+  );
 }
 
 const ORDINAL_SUFFIXES = new Set(["st", "nd", "rd", "th"]);
