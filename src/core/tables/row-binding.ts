@@ -108,8 +108,12 @@ class Collected {
   #seen: Set<number> | undefined;
   #only: readonly number[] | undefined;
 
+  #last: readonly number[] | undefined;
+
   add(list: readonly number[]): void {
-    if (this.#lists.has(list)) return;
+    // A label named again and again adds the same list each time: skip it without a look-up.
+    if (list === this.#last || this.#lists.has(list)) return;
+    this.#last = list;
     this.#lists.add(list);
     if (this.#lists.size === 1) {
       this.#only = list;

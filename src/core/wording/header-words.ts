@@ -157,14 +157,19 @@ export function buildHeaderStems(
 export function findHeaderStems(folded: string, stems: HeaderStems, counter?: StepCounter): Mention[] {
   const found: Mention[] = [];
   if (stems.byStems.size === 0) return found;
-  // A window of the next HEADER_STEM_WORDS words, read once each as the claim is walked: no array of
-  // every word, and each distinct word stemmed once.
+  // A ring of the next HEADER_STEM_WORDS words, read once each as the claim is walked: no array or object
+  // per word of the claim, and each distinct word stemmed once.
   const known = new Map<string, string>();
-  const window: { start: number; end: number; stem: string }[] = [];
+  const wordStarts = new Int32Array(HEADER_STEM_WORDS);
+  const wordEnds = new Int32Array(HEADER_STEM_WORDS);
+  const wordTexts: string[] = [];
+  const wordStems: string[] = [];
+  let head = 0;
+  let held = 0;
   let readTo = 0;
   let wordCount = 0;
   const fill = () => {
-    while (window.length < HEADER_STEM_WORDS) {
+    while (held < HEADER_STEM_WORDS) {
       const word = nextWord(folded, readTo);
       if (word === null) return;
       readTo = word.end;
@@ -174,32 +179,41 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
         stem = stemWord(word.text);
         known.set(word.text, stem);
       }
-      window.push({ start: word.start, end: word.end, stem });
+      const slot = (head + held) % HEADER_STEM_WORDS;
+      wordStarts[slot] = word.start;
+      wordEnds[slot] = word.end;
+      wordTexts[slot] = word.text;
+      wordStems[slot] = stem;
+      held += 1;
     }
   };
   // The runs of words from the first that start some header's stems, longest last.
   const runs: string[] = [];
-  for (fill(); window.length > 0; fill()) {
+  for (fill(); held > 0; fill()) {
     let runCount = 0;
-    let run = (window[0] as { stem: string }).stem;
+    let run = wordStems[head] as string;
     while (stems.prefixes.has(run)) {
       runs[runCount] = run;
       runCount += 1;
-      if (runCount === window.length || !stems.extended.has(run)) break;
-      run += ` ${(window[runCount] as { stem: string }).stem}`;
+      if (runCount === held || !stems.extended.has(run)) break;
+      run += ` ${wordStems[(head + runCount) % HEADER_STEM_WORDS] as string}`;
     }
     let taken = 0;
     for (let length = runCount; length >= 1 && taken === 0; length -= 1) {
       const named = stems.byStems.get(runs[length - 1] as string);
       if (named === undefined) continue;
       taken = length;
-      const start = (window[0] as { start: number }).start;
-      const end = (window[length - 1] as { end: number }).end;
-      if (stems.exact.has(folded.slice(start, end))) continue;
+      const start = wordStarts[head] as number;
+      const end = wordEnds[(head + length - 1) % HEADER_STEM_WORDS] as number;
+      // A single word's text is the claim's text there: no need to cut it again.
+      const text = length === 1 ? (wordTexts[head] as string) : folded.slice(start, end);
+      if (stems.exact.has(text)) continue;
       for (const each of named)
         found.push({ start, end, table: each.table, rows: [], columns: each.columns });
     }
-    for (let dropped = Math.max(1, taken); dropped > 0; dropped -= 1) window.shift();
+    const dropped = Math.max(1, taken);
+    head = (head + dropped) % HEADER_STEM_WORDS;
+    held -= dropped;
   }
   // Reading the words, then at most HEADER_STEM_WORDS look-ups of at most that many stems per word.
   if (counter !== undefined)
