@@ -62,6 +62,8 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
   const depth = new Int32Array(capacity);
   const output = new Int32Array(capacity).fill(-1);
   const maps: (Map<number, number> | undefined)[] = [];
+  // Which code units occur in some label: reading any other one leads back to the root at once.
+  const inPatterns = new Uint8Array(65_536);
   let nodes = 1;
   let steps = 0;
 
@@ -79,6 +81,7 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
     let node = 0;
     for (let index = 0; index < pattern.length; index += 1) {
       const code = pattern.charCodeAt(index);
+      inPatterns[code] = 1;
       let next = child(node, code);
       if (next < 0) {
         next = nodes;
@@ -107,14 +110,22 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
 
   const failure = new Int32Array(nodes);
   const nextOutput = new Int32Array(nodes).fill(-1);
+  // The root's children by ASCII code unit, read directly: most failure walks end at the root.
+  const rootChild = new Int32Array(128).fill(-1);
+  for (let each = firstChild[0] as number; each >= 0; each = nextSibling[each] as number) {
+    const code = codeOf[each] as number;
+    if (code < 128) rootChild[code] = each;
+  }
   const step = (node: number, code: number): number => {
+    if (inPatterns[code] === 0) return 0;
     let state = node;
-    for (;;) {
+    while (state !== 0) {
       const next = child(state, code);
       if (next >= 0) return next;
-      if (state === 0) return 0;
       state = failure[state] as number;
     }
+    const next = code < 128 ? (rootChild[code] as number) : child(0, code);
+    return next >= 0 ? next : 0;
   };
 
   // Breadth first, so every node's failure link is known before its children's.
