@@ -62,32 +62,36 @@ export function bindClaimToTable(
     if (occurrence.rows.length > 0) rowNamers += 1;
     if (occurrence.columns.length > 0) columnNamers += 1;
   }
+  // An occurrence naming both a row and a column names what the rest of `naming` (without it) leaves out.
+  const restNamesRow = rowNamers > 1;
+  const restNamesColumn = columnNamers > 1;
+  const namesRowOf = (occurrence: LabelOccurrence): boolean =>
+    occurrence.rows.length > 0 && !(occurrence.columns.length > 0 && restNamesRow && !restNamesColumn);
   const rows = new Collected();
   const columns = new Collected();
-  const rowLabels: LabelOccurrence[] = [];
+  let firstRowLabel: LabelOccurrence | undefined;
   for (const occurrence of naming) {
-    let namesRow = occurrence.rows.length > 0;
+    const namesRow = namesRowOf(occurrence);
     let namesColumn = occurrence.columns.length > 0;
-    if (namesRow && namesColumn) {
-      // The rest of `naming`, without this occurrence, which names both.
-      const restNamesRow = rowNamers > 1;
-      const restNamesColumn = columnNamers > 1;
-      if (restNamesColumn && !restNamesRow) namesColumn = false;
-      else if (restNamesRow && !restNamesColumn) namesRow = false;
-    }
+    if (namesRow && namesColumn && restNamesColumn && !restNamesRow) namesColumn = false;
     if (namesRow) {
       rows.add(occurrence.rows);
-      rowLabels.push(occurrence);
+      firstRowLabel ??= occurrence;
     }
     if (namesColumn) columns.add(occurrence.columns);
   }
-  // Values and row labels are both in claim order: one sweep finds each value's row label.
+  // Values and row labels are both in claim order: one sweep finds each value's row label, the last
+  // one ending before it, else the first of the claim.
   const valueRows: (readonly number[])[] = [];
-  let before = -1;
+  let next = 0;
+  let lastBefore: LabelOccurrence | undefined;
   for (const value of values) {
-    while (before + 1 < rowLabels.length && (rowLabels[before + 1] as LabelOccurrence).end <= value.start)
-      before += 1;
-    const label = rowLabels[before] ?? rowLabels[before + 1];
+    while (next < naming.length && (naming[next] as LabelOccurrence).end <= value.start) {
+      const occurrence = naming[next] as LabelOccurrence;
+      if (namesRowOf(occurrence)) lastBefore = occurrence;
+      next += 1;
+    }
+    const label = lastBefore ?? firstRowLabel;
     valueRows.push(label === undefined ? NO_ROWS : label.rows);
   }
   return {

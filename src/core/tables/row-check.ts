@@ -205,17 +205,25 @@ function namingOccurrences(
     }
     return holds;
   };
-  const kept: LabelOccurrence[] = [];
-  for (const occurrence of merged) {
+  // `kept` stays `merged` itself until the first occurrence is dropped or joined: a claim whose numbers are
+  // all values is not copied.
+  let kept: LabelOccurrence[] = merged;
+  let keptCount = 0;
+  const copyKept = () => {
+    if (kept === merged) kept = merged.slice(0, keptCount);
+  };
+  for (let index = 0; index < merged.length; index += 1) {
+    const occurrence = merged[index] as LabelOccurrence;
     const numericRow =
       occurrence.rows.length > 0 &&
       occurrence.columns.length === 0 &&
       isNumeric(folded, occurrence.start, occurrence.end);
     if (!numericRow) {
-      kept.push(occurrence);
+      if (kept !== merged) kept.push(occurrence);
+      keptCount += 1;
       continue;
     }
-    const previous = kept[kept.length - 1];
+    const previous = keptCount > 0 ? kept[keptCount - 1] : undefined;
     if (
       previous !== undefined &&
       previous.columns[0] === 0 &&
@@ -223,10 +231,12 @@ function namingOccurrences(
       onlyJoiners(folded, previous.end, occurrence.start)
     ) {
       // The header and its number name the row together, so the number is no value.
-      kept[kept.length - 1] = { ...occurrence, start: previous.start };
+      copyKept();
+      kept[keptCount - 1] = { ...occurrence, start: previous.start };
     } else if (quoteRow >= 0 && namesQuotedRow(occurrence.rows)) {
-      kept.push(occurrence);
-    }
+      if (kept !== merged) kept.push(occurrence);
+      keptCount += 1;
+    } else copyKept();
   }
   return kept;
 }
