@@ -59,6 +59,8 @@ export interface HeaderStems {
   extended: Set<string>;
   /** The headers' own texts: a claim that writes one exactly is already read by the label finder. */
   exact: Set<string>;
+  /** The stems of the claim words read so far, shared by every claim that cites these headers. */
+  stemOf: Map<string, string>;
 }
 
 /** Headers are matched over at most this many claim words: a constant, so finding them stays linear. */
@@ -146,7 +148,7 @@ export function buildHeaderStems(
       }
     });
   });
-  return { byStems, prefixes, extended, exact };
+  return { byStems, prefixes, extended, exact, stemOf: new Map() };
 }
 
 /**
@@ -158,10 +160,10 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
   const found: Mention[] = [];
   if (stems.byStems.size === 0) return found;
   // A ring of the next HEADER_STEM_WORDS words, read once each as the claim is walked: no array or object
-  // per word of the claim, and each distinct word stemmed once.
-  const known = new Map<string, string>();
-  const wordStarts = new Int32Array(HEADER_STEM_WORDS);
-  const wordEnds = new Int32Array(HEADER_STEM_WORDS);
+  // per word of the claim, and each distinct word stemmed once per source.
+  const known = stems.stemOf;
+  const wordStarts: number[] = [];
+  const wordEnds: number[] = [];
   const wordTexts: string[] = [];
   const wordStems: string[] = [];
   let head = 0;
