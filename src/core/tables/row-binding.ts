@@ -108,23 +108,27 @@ const NO_ROWS: readonly number[] = [];
 // The union of label lists in first-seen order, each distinct list read once. A label index never lists
 // a row (or column) twice for one label, so a single list is its own union and is not copied.
 class Collected {
-  #lists = new Set<readonly number[]>();
-  #seen: Set<number> | undefined;
   #only: readonly number[] | undefined;
-
   #last: readonly number[] | undefined;
+  // Made only once a second distinct list comes: most claims name one row label and one column.
+  #lists: Set<readonly number[]> | undefined;
+  #seen: Set<number> | undefined;
 
   add(list: readonly number[]): void {
     // A label named again and again adds the same list each time: skip it without a look-up.
-    if (list === this.#last || this.#lists.has(list)) return;
+    if (list === this.#last || list === this.#only) return;
     this.#last = list;
-    this.#lists.add(list);
-    if (this.#lists.size === 1) {
+    if (this.#only === undefined) {
       this.#only = list;
       return;
     }
-    if (this.#seen === undefined) this.#seen = new Set(this.#only);
-    for (const item of list) this.#seen.add(item);
+    if (this.#lists === undefined) {
+      this.#lists = new Set([this.#only]);
+      this.#seen = new Set(this.#only);
+    }
+    if (this.#lists.has(list)) return;
+    this.#lists.add(list);
+    for (const item of list) this.#seen?.add(item);
   }
 
   result(): number[] {

@@ -73,26 +73,37 @@ interface FoldedWord {
   text: string;
 }
 
+// Filled by `nextWord` and read before the next call: no object per word of a long claim.
+const scratch: FoldedWord = { start: 0, end: 0, text: "" };
+
+function filled(start: number, end: number, text: string): FoldedWord {
+  scratch.start = start;
+  scratch.end = end;
+  scratch.text = text;
+  return scratch;
+}
+
 // The next word of folded text at or after `at`, or null; `no.` keeps its dot (it is the abbreviation of
-// number, and `no` alone is a word), and `#` is a word of its own.
+// number, and `no` alone is a word), and `#` is a word of its own. The word returned is overwritten by
+// the next call.
 function nextWord(folded: string, from: number): FoldedWord | null {
   let at = from;
   while (at < folded.length) {
-    if (folded.charCodeAt(at) === 35) return { start: at, end: at + 1, text: "#" };
+    if (folded.charCodeAt(at) === 35) return filled(at, at + 1, "#");
     const end = wordEnd(folded, at);
     if (end === at) {
       at += 1;
       continue;
     }
     const text = folded.slice(at, end);
-    if (text === "no" && folded.charCodeAt(end) === 46) return { start: at, end: end + 1, text: "no." };
+    if (text === "no" && folded.charCodeAt(end) === 46) return filled(at, end + 1, "no.");
     if (
       folded.charCodeAt(end) === 39 &&
       folded.charCodeAt(end + 1) === 115 &&
       !isWordChar(folded.codePointAt(end + 2))
     )
-      return { start: at, end: end + 2, text: `${text}'s` };
-    return { start: at, end, text };
+      return filled(at, end + 2, `${text}'s`);
+    return filled(at, end, text);
   }
   return null;
 }
