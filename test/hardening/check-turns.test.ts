@@ -37,28 +37,35 @@ describe("claims are checked in slices with turns of the event loop between them
   }, 60_000);
 });
 
-describe("/healthz is answered while a check of many near-miss quotes runs", () => {
+describe("/healthz is answered while many near-miss quotes are checked", () => {
   let app: FastifyInstance;
   let client: RawClient;
   let probes: RawClient;
-  let checkRunning = false;
-  let answeredDuringCheck = 0;
+  let operationRunning = false;
+  let answeredDuringOperation = 0;
 
   beforeAll(async () => {
+    // The model answers at once (no turn of the event loop) with 300 near-miss claims and one that holds.
+    const content = JSON.stringify({
+      claims: [...nearMisses(300), { claim: "a a.", quote: "a a", source: "s" }],
+    });
     app = await createApp({
       config: defaultServerConfig,
-      gateway: { generate: () => Promise.reject(new Error("the check path calls no model")) },
+      gateway: {
+        generate: async () => ({ content, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }),
+      },
     });
-    // Server side: the check runs from its handler (after parsing and validation) until its reply is sent.
+    // Server side: an operation runs from its handler (after parsing and validation) until its reply is sent.
     // A synchronous check would leave no turn for a /healthz request in between: the count would be 0.
+    const operation = (url: string) => url === "/v1/verified/check" || url === "/v1/verified";
     app.addHook("preHandler", async (request) => {
-      if (request.url === "/v1/verified/check") checkRunning = true;
+      if (operation(request.url)) operationRunning = true;
     });
     app.addHook("onSend", async (request) => {
-      if (request.url === "/v1/verified/check") checkRunning = false;
+      if (operation(request.url)) operationRunning = false;
     });
     app.addHook("onRequest", async (request) => {
-      if (request.url === "/healthz" && checkRunning) answeredDuringCheck += 1;
+      if (request.url === "/healthz" && operationRunning) answeredDuringOperation += 1;
     });
     const url = await app.listen({ host: "127.0.0.1", port: 0 });
     client = createRawClient(url);
@@ -71,28 +78,44 @@ describe("/healthz is answered while a check of many near-miss quotes runs", () 
     await app?.close();
   });
 
-  it("300 distinct near-miss quotes against a 100,000-character source", async () => {
+  /** Sends `body` to `path` and probes /healthz one after another until it is answered. */
+  async function probeWhile(path: string, body: unknown) {
+    answeredDuringOperation = 0;
     let finished = false;
-    const check = client
-      .send(
-        jsonPost(
-          "/v1/verified/check",
-          { sources: [SOURCE], claims: nearMisses(300) },
-          { timeoutMs: 120_000 },
-        ),
-      )
-      .finally(() => {
-        finished = true;
-      });
+    const main = client.send(jsonPost(path, body, { timeoutMs: 120_000 })).finally(() => {
+      finished = true;
+    });
     const probing = (async () => {
       while (!finished) {
         const health = await probes.send({ method: "GET", path: "/healthz", timeoutMs: 120_000 });
         expect(health.status).toBe(200);
       }
     })();
-    const [response] = await Promise.all([check, probing]);
+    const [response] = await Promise.all([main, probing]);
+    return { response, answeredDuringOperation };
+  }
+
+  it("check: 300 distinct near-miss quotes against a 100,000-character source", async () => {
+    const { response, answeredDuringOperation } = await probeWhile("/v1/verified/check", {
+      sources: [SOURCE],
+      claims: nearMisses(300),
+    });
     expect(response.status).toBe(200);
     expect(response.json.unsupported).toHaveLength(300);
-    expect(answeredDuringCheck).toBeGreaterThan(0);
+    expect(answeredDuringOperation).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("create with a retry: the model's 301 claims, checked twice", async () => {
+    const { response, answeredDuringOperation } = await probeWhile("/v1/verified", {
+      model: "scripted",
+      messages: [{ role: "user", content: "What does the source say?" }],
+      sources: [SOURCE],
+      retry: 1,
+    });
+    expect(response.status).toBe(200);
+    expect(response.json.citations).toHaveLength(1);
+    expect(response.json.unsupported).toHaveLength(300);
+    expect(response.json.usage.model_calls).toBe(2);
+    expect(answeredDuringOperation).toBeGreaterThan(0);
   }, 120_000);
 });
