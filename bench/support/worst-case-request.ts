@@ -1,8 +1,11 @@
 // Child process of the worst-case bench: sends one family's request to an in-process app `runs` times
 // through the real `POST /v1/verified/check` path (parsing, validation, check, serialisation) and prints
-// one line per request, `<cpu ms> <status> <body bytes>`, so the parent can stop a request that runs too long.
+// one line per request, `<cpu ms> <status> <body bytes> <longest block ms>`, so the parent can stop a request
+// that runs too long. The longest block is the largest event-loop delay during the request, from
+// `perf_hooks.monitorEventLoopDelay` (a 1 ms timer): how long the request kept every other request waiting.
 //   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS
 
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createApp } from "../../src/server/app.js";
 import { defaultServerConfig } from "../../src/server/config.js";
 import { worstCaseFamilies } from "./worst-case-families.js";
@@ -20,7 +23,10 @@ const app = await createApp({
   },
 });
 await app.ready();
+const delays = monitorEventLoopDelay({ resolution: 1 });
 for (let run = 0; run < Number(runsArg); run += 1) {
+  delays.reset();
+  delays.enable();
   const started = process.cpuUsage();
   const response = await app.inject({
     method: "POST",
@@ -29,6 +35,10 @@ for (let run = 0; run < Number(runsArg); run += 1) {
     payload,
   });
   const used = process.cpuUsage(started);
-  console.log(`${(used.user + used.system) / 1000} ${response.statusCode} ${Buffer.byteLength(payload)}`);
+  delays.disable();
+  const longestBlockMs = delays.max / 1e6;
+  console.log(
+    `${(used.user + used.system) / 1000} ${response.statusCode} ${Buffer.byteLength(payload)} ${longestBlockMs}`,
+  );
 }
 await app.close();
