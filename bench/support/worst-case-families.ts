@@ -60,6 +60,23 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
     },
   },
   {
+    name: "strict, many distinct near-miss quotes",
+    attacks:
+      "up to 1,000 different `'a '×(400 + i) + 'b'` quotes against `'a '×n`: none repeats, so each is searched, n each",
+    body(bodyBytes) {
+      const source = repeat("a ", sourceChars(bodyBytes));
+      const claims: CheckBody["claims"] = [];
+      let bytes = source.length + 200;
+      for (let index = 0; index < MAX_CLAIMS; index += 1) {
+        const quote = `${"a ".repeat(400 + index)}b`;
+        bytes += quote.length + 40;
+        if (bytes > bodyBytes) break;
+        claims.push({ claim: "c", quote, source: "s" });
+      }
+      return { sources: [{ id: "s", text: source }], claims };
+    },
+  },
+  {
     name: "lenient, periodic near-miss quotes",
     attacks: "`'a b '×4,000 + 'b a'` against `'a b '×n`: every token frequent, every anchor compared",
     body(bodyBytes) {

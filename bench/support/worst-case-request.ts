@@ -1,8 +1,12 @@
 // Child process of the worst-case bench: sends one family's request to an in-process app `runs` times
 // through the real `POST /v1/verified/check` path (parsing, validation, check, serialisation) and prints
-// one line per request, `<cpu ms> <status> <body bytes>`, so the parent can stop a request that runs too long.
+// one line per request, `<cpu ms> <status> <body bytes> <longest block ms>`, so the parent can stop a request
+// that runs too long. The longest block is the longest gap between two turns of a 1 ms timer ticking through
+// the request (`monitorEventLoopDelay` drops the first delay, which is the whole block of a request that never
+// yields): how long the request kept every other request waiting.
 //   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS
 
+import { performance } from "node:perf_hooks";
 import { createApp } from "../../src/server/app.js";
 import { defaultServerConfig } from "../../src/server/config.js";
 import { worstCaseFamilies } from "./worst-case-families.js";
@@ -20,7 +24,33 @@ const app = await createApp({
   },
 });
 await app.ready();
+/** Starts a 1 ms timer chain; `stop` returns the longest gap between the start and a tick or two ticks. */
+function tickLongestGap(): { stop(): Promise<number> } {
+  let longest = 0;
+  let last = performance.now();
+  let running = true;
+  let timer: NodeJS.Timeout;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) timer = setTimeout(tick, 1);
+  };
+  timer = setTimeout(tick, 1);
+  return {
+    async stop() {
+      // One more tick after the request: a request that never yielded is measured up to its end.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      running = false;
+      clearTimeout(timer);
+      tick();
+      return longest;
+    },
+  };
+}
+
 for (let run = 0; run < Number(runsArg); run += 1) {
+  const ticker = tickLongestGap();
   const started = process.cpuUsage();
   const response = await app.inject({
     method: "POST",
@@ -29,6 +59,9 @@ for (let run = 0; run < Number(runsArg); run += 1) {
     payload,
   });
   const used = process.cpuUsage(started);
-  console.log(`${(used.user + used.system) / 1000} ${response.statusCode} ${Buffer.byteLength(payload)}`);
+  const longestBlockMs = await ticker.stop();
+  console.log(
+    `${(used.user + used.system) / 1000} ${response.statusCode} ${Buffer.byteLength(payload)} ${longestBlockMs}`,
+  );
 }
 await app.close();

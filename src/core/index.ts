@@ -11,6 +11,7 @@ export {
   describeNumberMiss,
   type EvalAggregate,
   explainNumbers,
+  judgeClaimSteps,
   judgeClaims,
   type SourcesInput,
   verifyClaims,

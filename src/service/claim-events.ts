@@ -9,6 +9,7 @@ import {
 } from "../core/index.js";
 import type { GenerateStream } from "../models/index.js";
 import { createClaimStreamReader } from "./claim-stream-reader.js";
+import { judgeClaimsYielding } from "./judge-yielding.js";
 import { readClaimItem } from "./model-output.js";
 
 /** What a streamed create reports before its result, in the service's own terms. */
@@ -34,7 +35,7 @@ export interface ClaimEvents {
    * The verdicts on the used call's claims (parsed from its whole reply), reusing those already streamed and
    * reporting the claims no stream delivered (a gateway that could not stream delivers them all here).
    */
-  settle(claims: readonly CandidateClaim[]): ClaimVerdict[];
+  settle(claims: readonly CandidateClaim[], signal?: AbortSignal): Promise<ClaimVerdict[]>;
 }
 
 /**
@@ -51,8 +52,7 @@ export function createClaimEvents(
   let calls = 0;
   let streamed: { candidate: CandidateClaim; verdict: ClaimVerdict }[] = [];
 
-  const judgeAndReport = (candidate: CandidateClaim): ClaimVerdict => {
-    const verdict = judgeClaims(prepared, [candidate], options)[0] as ClaimVerdict;
+  const report = (verdict: ClaimVerdict): ClaimVerdict => {
     observer.progress(
       verdict.grounded
         ? { type: "claim", citation: verdict.citation }
@@ -60,6 +60,8 @@ export function createClaimEvents(
     );
     return verdict;
   };
+  const judgeAndReport = (candidate: CandidateClaim): ClaimVerdict =>
+    report(judgeClaims(prepared, [candidate], options)[0] as ClaimVerdict);
 
   return {
     nextCall() {
@@ -78,15 +80,16 @@ export function createClaimEvents(
       });
       return { onOpen: () => observer.open(), onText: (text) => reader.push(text) };
     },
-    settle(claims) {
+    async settle(claims, signal) {
       const agrees =
         streamed.length <= claims.length &&
         streamed.every((item, index) => sameClaim(item.candidate, claims[index]));
       // The stream read the reply as JSON.parse does; should they ever differ, the whole reply decides.
       const kept = agrees ? streamed.map((item) => item.verdict) : [];
-      const verdicts = [...kept, ...claims.slice(kept.length).map(judgeAndReport)];
       streamed = [];
-      return verdicts;
+      // The claims no stream delivered are checked in slices with turns of the event loop between them.
+      const rest = await judgeClaimsYielding(prepared, claims.slice(kept.length), options, signal);
+      return [...kept, ...rest.map(report)];
     },
   };
 }

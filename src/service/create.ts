@@ -3,7 +3,6 @@ import {
   type CandidateClaim,
   type CheckNumbers,
   type ClaimVerdict,
-  judgeClaims,
   type MatchMode,
   prepareSources,
   type Source,
@@ -13,7 +12,7 @@ import type { ChatMessage } from "../models/index.js";
 import { checkSources } from "./check-sources.js";
 
 import { type CreateObserver, createClaimEvents } from "./claim-events.js";
-
+import { judgeClaimsYielding } from "./judge-yielding.js";
 import { claimsOutputSchema, readClaimsOutput } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";
 import { buildAnswerMessages, buildClaimsMessages, buildRetryFeedback } from "./prompts.js";
@@ -117,7 +116,9 @@ export async function createVerified(
       if (best !== undefined && error instanceof ServiceError && error.type === "extraction_failed") break;
       throw error;
     }
-    const verdicts = events ? events.settle(reply.value) : judgeClaims(prepared, reply.value, options);
+    const verdicts = events
+      ? await events.settle(reply.value, context.signal)
+      : await judgeClaimsYielding(prepared, reply.value, options, context.signal);
     if (betterAttempt(verdicts, best)) best = verdicts;
     const failures = verdicts.flatMap((verdict) =>
       verdict.grounded ? [] : [{ ...verdict.candidate, reason: verdict.unsupported.reason }],

@@ -6,6 +6,7 @@ export {
   type ClaimVerdict,
   checkNumbers,
   explainNumbers,
+  judgeClaimSteps,
   judgeClaims,
   type SourcesInput,
   verifyClaims,

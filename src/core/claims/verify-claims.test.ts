@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { runSteps } from "../../util.js";
 import type { CandidateClaim, CheckNumbers, MatchMode, Source } from "../types.js";
-import { addSourceMarker, checkNumbers, explainNumbers, verifyClaims } from "./verify-claims.js";
+import {
+  addSourceMarker,
+  assembleClaims,
+  checkNumbers,
+  explainNumbers,
+  judgeClaimSteps,
+  verifyClaims,
+} from "./verify-claims.js";
 
 const sources: Source[] = [
   { id: "policy", text: "Refunds are accepted within 30 days of purchase. Shipping is free over $50." },
@@ -260,6 +268,68 @@ describe("verifyClaims properties", () => {
         expect(second).toEqual(first);
       }),
     );
+  });
+});
+
+describe("judgeClaimSteps: the claim check cut into slices of bounded work", () => {
+  // Texts of few distinct words, so quotes often match, nearly match, or match only loosely.
+  const word = fc.constantFrom("a", "b", "a.", "B", "7", "1,250", "Q3", "|", "\n", "rose");
+  const text = fc.array(word, { minLength: 1, maxLength: 30 }).map((words) => words.join(" "));
+  const table = fc
+    .array(fc.tuple(fc.constantFrom("a", "Q3", "x"), fc.constantFrom("1", "7", "1,250")), { maxLength: 5 })
+    .map((rows) =>
+      ["| Label | Value |", "| --- | --- |", ...rows.map(([l, v]) => `| ${l} | ${v} |`)].join("\n"),
+    );
+  const claim = fc.record({
+    claim: fc.oneof(text, fc.constant("")),
+    quote: fc.oneof(text, fc.constantFrom("| a | 1 |", "a  b", '"a b"', "")),
+    source: fc.constantFrom("s", "t", "missing"),
+  });
+
+  it("gives verifyClaims's result (text, citations, unsupported, coverage, order) for any slice budget", () => {
+    fc.assert(
+      fc.property(
+        text,
+        table,
+        fc.array(claim, { maxLength: 12 }),
+        fc.constantFrom<MatchMode>("strict", "lenient"),
+        fc.constantFrom<CheckNumbers>(false, true, "source", "row", "quote"),
+        fc.boolean(),
+        fc.nat({ max: 200 }),
+        (sourceText, tableText, claims, mode, numbers, explain, budget) => {
+          const options = { mode, checkNumbers: numbers, explain };
+          // Fresh sources for each side: neither reuses what the other memoized.
+          const sourcesOf = () => [
+            { id: "s", text: sourceText },
+            { id: "t", text: tableText },
+          ];
+          const sliced = assembleClaims(runSteps(judgeClaimSteps(sourcesOf(), claims, options, budget)));
+          expect(sliced).toEqual(verifyClaims(sourcesOf(), claims, options));
+        },
+      ),
+    );
+  });
+
+  it("yields once per budget's worth of work: many distinct near-miss quotes against a large source", () => {
+    const source = { id: "s", text: "a ".repeat(5_000) };
+    const claims = Array.from({ length: 200 }, (_, index) => ({
+      claim: "c",
+      quote: `${"a ".repeat(10 + index)}b`,
+      source: "s",
+    }));
+    const budget = 100_000;
+    const steps = judgeClaimSteps([source], claims, {}, budget);
+    let slices = 1;
+    while (steps.next().done !== true) slices += 1;
+    // Each claim's work is at least the source's 10,000 characters, and a slice ends once it reaches the
+    // budget: ten claims a slice, so at least 200 / 11 slices and at most 200 / 10.
+    expect(slices).toBeGreaterThanOrEqual(Math.floor(200 / 11));
+    expect(slices).toBeLessThanOrEqual(20);
+  });
+
+  it("runs straight through, with no yield, within one budget", () => {
+    const steps = judgeClaimSteps([{ id: "s", text: "a b" }], [{ quote: "a", source: "s" }], {}, 1_000);
+    expect(steps.next()).toMatchObject({ done: true });
   });
 });
 

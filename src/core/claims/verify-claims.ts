@@ -1,3 +1,4 @@
+import type { Steps } from "../../util.js";
 import { explainQuoteNumbers, explainSourceNumbers } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { findQuote } from "../quotes/index.js";
@@ -36,28 +37,66 @@ export function judgeClaims(
   options: ClaimCheckOptions = {},
 ): ClaimVerdict[] {
   const prepared = asPrepared(sources);
+  return claims.map((candidate) => judgeClaim(prepared, candidate, options));
+}
+
+/**
+ * `judgeClaims` cut into steps: yields after each run of claims whose estimated work reaches `stepBudget`
+ * (and before the next claim), so a caller can give the event loop a turn between slices. The verdicts are
+ * `judgeClaims`'s, in order. A claim's work is estimated as its source's length plus its quote's and claim's:
+ * every matcher and number check is linear in those (docs/performance.md), so a slice's cost is bounded by
+ * the budget plus one claim.
+ */
+export function* judgeClaimSteps(
+  sources: SourcesInput,
+  claims: readonly CandidateClaim[],
+  options: ClaimCheckOptions,
+  stepBudget: number,
+): Steps<ClaimVerdict[]> {
+  const prepared = asPrepared(sources);
+  const verdicts: ClaimVerdict[] = [];
+  let work = 0;
+  for (const candidate of claims) {
+    if (work >= stepBudget) {
+      yield;
+      work = 0;
+    }
+    verdicts.push(judgeClaim(prepared, candidate, options));
+    work += claimWork(prepared, candidate);
+  }
+  return verdicts;
+}
+
+function claimWork(prepared: ReadonlyMap<string, PreparedSource>, candidate: CandidateClaim): number {
+  const source = prepared.get(text(candidate.source));
+  return 1 + (source?.text.length ?? 0) + text(candidate.quote).length + text(candidate.claim).length;
+}
+
+/** The verdict on one candidate claim: it does not depend on the request's other claims. */
+function judgeClaim(
+  prepared: ReadonlyMap<string, PreparedSource>,
+  candidate: CandidateClaim,
+  options: ClaimCheckOptions,
+): ClaimVerdict {
   const mode = options.mode ?? "strict";
   const numbersMode = numberCheckOf(options.checkNumbers);
-
-  return claims.map((candidate): ClaimVerdict => {
-    const quote = text(candidate.quote);
-    const sourceId = text(candidate.source);
-    const claim = text(candidate.claim).trim() || quote.trim();
-    const reject = (reason: UnsupportedClaim["reason"], detail?: NumberMiss): ClaimVerdict => ({
-      grounded: false,
-      unsupported: detail === undefined ? { claim, reason } : { claim, reason, detail },
-      candidate: { quote, source: sourceId },
-    });
-
-    const source = prepared.get(sourceId);
-    if (source === undefined) return reject("unknown_source");
-    const range = findQuote(source, quote, mode);
-    if (range === null) return reject("quote_not_found");
-    const miss = numbersMode === undefined ? null : explainNumbers(claim, source, range, numbersMode);
-    if (miss !== null) return reject("number_not_found", options.explain === true ? miss : undefined);
-    const sliced = source.text.slice(range[0], range[1]);
-    return { grounded: true, citation: { claim, quote: sliced, source: source.id, range } };
+  const quote = text(candidate.quote);
+  const sourceId = text(candidate.source);
+  const claim = text(candidate.claim).trim() || quote.trim();
+  const reject = (reason: UnsupportedClaim["reason"], detail?: NumberMiss): ClaimVerdict => ({
+    grounded: false,
+    unsupported: detail === undefined ? { claim, reason } : { claim, reason, detail },
+    candidate: { quote, source: sourceId },
   });
+
+  const source = prepared.get(sourceId);
+  if (source === undefined) return reject("unknown_source");
+  const range = findQuote(source, quote, mode);
+  if (range === null) return reject("quote_not_found");
+  const miss = numbersMode === undefined ? null : explainNumbers(claim, source, range, numbersMode);
+  if (miss !== null) return reject("number_not_found", options.explain === true ? miss : undefined);
+  const sliced = source.text.slice(range[0], range[1]);
+  return { grounded: true, citation: { claim, quote: sliced, source: source.id, range } };
 }
 
 /** Assembles verdicts into the result: marked text, citations, unsupported claims and coverage. */

@@ -1,8 +1,8 @@
 import { type Source, splitSentences } from "../../core/index.js";
 import { MAX_LOCAL_QUESTION_CHARS } from "../../limits.js";
+import { runSteps, type Steps } from "../../util.js";
 import { scoreSentencesBm25 } from "./bm25.js";
 import { fitsShape, readQuestion } from "./question-shape.js";
-import { runSteps, type Steps } from "./run-steps.js";
 import { extractTerms } from "./terms.js";
 
 /**

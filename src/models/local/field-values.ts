@@ -1,7 +1,7 @@
 import { forEachWord, type Source, splitSentences } from "../../core/index.js";
 import { MAX_LOCAL_FIELD_TEXT_CHARS } from "../../limits.js";
+import { runSteps, type Steps } from "../../util.js";
 import { findLabeledValues, type LabeledValue } from "./labeled-values.js";
-import { runSteps, type Steps } from "./run-steps.js";
 import { extractTerms, labelTerm, labelTerms } from "./terms.js";
 
 /** A field's value in a source. Invariant: `value === sourceText.slice(start, end)`. */

@@ -1,1 +1,2 @@
 export { createLocalModel } from "./local-model.js";
+export { runStepsYielding } from "./run-steps.js";

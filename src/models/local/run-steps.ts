@@ -1,27 +1,19 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import type { Steps } from "../../util.js";
 
 /**
- * Work cut into steps: a generator that yields between bounded pieces of work and returns the result. The
- * local model's ranking is written this way so that the same code runs straight through in tests and the CLI
- * (`runSteps`) and, in the server, gives the event loop a turn between pieces (`runStepsYielding`), so
- * `/healthz` and other requests are answered while a large local request runs.
+ * Runs the steps (src/util.ts) with a turn of the event loop after each; stops when `signal` aborts.
+ * `turn` is `setImmediate` unless a test counts the turns.
  */
-export type Steps<T> = Generator<void, T, void>;
-
-/** Runs every step at once and returns the result. */
-export function runSteps<T>(steps: Steps<T>): T {
+export async function runStepsYielding<T>(
+  steps: Steps<T>,
+  signal?: AbortSignal,
+  turn: () => Promise<unknown> = nextTurn,
+): Promise<T> {
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;
-  }
-}
-
-/** Runs the steps with a turn of the event loop (`setImmediate`) after each; stops when `signal` aborts. */
-export async function runStepsYielding<T>(steps: Steps<T>, signal?: AbortSignal): Promise<T> {
-  for (;;) {
-    const next = steps.next();
-    if (next.done === true) return next.value;
-    await nextTurn();
+    await turn();
     signal?.throwIfAborted();
   }
 }
