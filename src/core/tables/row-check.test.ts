@@ -418,6 +418,16 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a code the bound row's label shows names that row",
+      text: "| model | build date | prime mover |\n|---|---|---|\n| fa - 2 | 1951 - 1953 | 12 - 244 |\n| fa - 3 | 1956 | 12 - 251 |",
+      quote: "| fa - 2 | 1951 - 1953 | 12 - 244 |",
+      cases: [
+        { claim: "the prime mover of the fa-2 model is 12-244", grounded: true },
+        { claim: "the prime mover of the fa-2 model is 12-251", grounded: false },
+        { claim: "the prime mover of the model is 3", grounded: false },
+      ],
+    },
+    {
       rule: "a stated date is one unit: its year takes the date's column",
       text: SHIPS,
       quote: "| pe-3 | 11 november 1918 | sold 11 june 1930 |",

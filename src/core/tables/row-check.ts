@@ -445,8 +445,9 @@ export function explainRowNumbers(
       const value = binding.valueNumbers[index] as FoundNumber;
       // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
       // where that column's cells hold no number, since the code is that cell's text or not.
+      const code = isCode(folded, value);
       const constraining =
-        own.length > 0 && isCode(folded, value)
+        own.length > 0 && code
           ? (own as number[])
           : constrainingColumns(
               cells,
@@ -464,8 +465,11 @@ export function explainRowNumbers(
         columnStarts.has(wordStart) &&
         rows !== cells.allRows() &&
         phrasesOfRows(cells, rows).has(`${key} ${folded.slice(wordStart, wordEnd)}`);
+      // A code that the bound row's label shows (`fa-2` for the row `fa - 2`) names that row.
+      const labelsCode = code && rows !== cells.allRows() && keysOfColumn(cells, rows, 0).has(key);
       const holds =
         statedLikeCell ||
+        labelsCode ||
         (constraining.length > 0
           ? constraining.some((column) => keysOfColumn(cells, rows, column).has(key)) ||
             (bound !== null &&

@@ -27,6 +27,17 @@ export function numberUnits(folded: string, numbers: readonly NumberSpan[]): num
   return unitOf;
 }
 
+// True when `text[from, to)` is one dash (`-` or `–`) with at most a space on each side.
+function isDash(text: string, from: number, to: number): boolean {
+  let at = from;
+  if (text.charCodeAt(at) === 32) at += 1;
+  const code = text.charCodeAt(at);
+  if (code !== 45 && code !== 0x2013) return false;
+  at += 1;
+  if (text.charCodeAt(at) === 32) at += 1;
+  return at === to;
+}
+
 // True when `text[from, to)` holds only digits, spaces, `/` and `-`: the inside of `12/04/1969`.
 function onlyDateJoiners(text: string, from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) {
@@ -180,9 +191,18 @@ export function dateNumbers(
     inDate.push(MONTHS.has(wordAfter(folded, number.end)) && isCircumstance(folded, number.start));
   });
   numbers.forEach((number, index) => {
-    // The year after `october 17 ,` belongs to the date.
+    // The year after `october 17 ,` belongs to the date, and so does the end of a range of days (`may
+    // 2 - 7 , 2007`).
     if (inDate[index] || index === 0 || !inDate[index - 1]) return;
     const previous = numbers[index - 1] as NumberSpan;
+    if (
+      unitOf[index] === unitOf[index - 1] &&
+      number.end - number.start <= 2 &&
+      isDash(folded, previous.end, number.start)
+    ) {
+      inDate[index] = true;
+      return;
+    }
     if (
       unitOf[index] === unitOf[index - 1] &&
       number.end - number.start === 4 &&

@@ -77,6 +77,8 @@ describe("dateNumbers: a date set as the claim's circumstance", () => {
     { text: "the premiere was 17 june 2007", inDate: [false, false] },
     { text: "date: 17 june 2007", inDate: [false, false] },
     { text: "won 12 - 4 in 1999", inDate: [false, false, false] },
+    { text: "polled on may 2 - 7 , 2007", inDate: [true, true, true] },
+    { text: "on may 2 won 12 - 0", inDate: [true, false, false] },
   ])("$text", ({ text, inDate }) => {
     expect(dates(text)).toEqual(inDate);
   });
