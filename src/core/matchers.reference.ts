@@ -265,10 +265,14 @@ export function referenceBindClaimToTable(
   let naming = occurrences;
   let values = numbers.filter((number) => !occurrences.some((occurrence) => inside(number, occurrence)));
   if (values.length === 0 && numbers.length > 0) {
+    const rowNamed = occurrences.some((each) => each.rows.length > 0 && each.columns.length === 0);
+    const columnLabels = occurrences.filter((each) => each.columns.length > 0 && each.rows.length === 0);
     for (let index = numbers.length - 1; index >= 0; index -= 1) {
       const number = numbers[index] as FoundNumber;
       const whole = occurrences.find((each) => each.start === number.start && each.end === number.end);
-      if (whole !== undefined) {
+      // The claim's only column label, with a row named, is that column rather than a value.
+      const onlyColumn = rowNamed && columnLabels.length === 1 && columnLabels[0] === whole;
+      if (whole !== undefined && !onlyColumn) {
         values = [number];
         naming = occurrences.filter((each) => each !== whole);
         break;

@@ -19,7 +19,8 @@ export interface TableBinding {
 /**
  * Binds a claim's numbers to the labels it names in one table (`occurrences` from one table, in claim
  * order). Numbers inside a named label are context; when all are, the last number that is a whole label
- * occurrence by itself is the value and names nothing. An occurrence naming both a row and a column
+ * occurrence by itself is the value and names nothing, unless it is the claim's only column label and the
+ * claim names a row (`French Open for 2008 was Q1`: 2008 is the column, and the claim states no number). An occurrence naming both a row and a column
  * (`Total`) names only a row when the rest names a column and no row, only a column when the rest names a
  * row and no column, and both otherwise.
  *
@@ -44,11 +45,20 @@ export function bindClaimToTable(
   }
   if (values.length === 0 && numbers.length > 0) {
     const byStart = new Map<number, LabelOccurrence>();
-    for (const each of occurrences) if (!byStart.has(each.start)) byStart.set(each.start, each);
+    let rowNamed = false;
+    let columnLabels = 0;
+    for (const each of occurrences) {
+      if (!byStart.has(each.start)) byStart.set(each.start, each);
+      if (each.rows.length > 0 && each.columns.length === 0) rowNamed = true;
+      if (each.columns.length > 0 && each.rows.length === 0) columnLabels += 1;
+    }
     for (let index = numbers.length - 1; index >= 0; index -= 1) {
       const number = numbers[index] as FoundNumber;
       const whole = byStart.get(number.start);
-      if (whole !== undefined && whole.end === number.end) {
+      // The only column label of a claim that also names a row is that column, not a value: `the
+      // french open for 2008 was q1` names the 2008 column of the french open row.
+      const onlyColumn = whole !== undefined && whole.rows.length === 0 && rowNamed && columnLabels === 1;
+      if (whole !== undefined && whole.end === number.end && !onlyColumn) {
         values = [number];
         naming = occurrences.filter((each) => each !== whole);
         break;

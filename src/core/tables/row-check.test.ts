@@ -96,6 +96,9 @@ describe("checkRowNumbers: which cells a claim may use", () => {
   });
 });
 
+const TOTALS =
+  "|  | East | West | Total |\n|---|---|---|---|\n| Widgets | 10 | 15 | 25 |\n| Gadgets | 20 | 25 | 45 |\n| Total | 30 | 40 | 70 |";
+
 describe("checkRowNumbers: labels", () => {
   const YEARS = [
     "|  | 2019 | 2018 | September 30, 2019 |",
@@ -167,10 +170,37 @@ describe("checkRowNumbers: labels", () => {
     { name: "Total column with a wrong row value", claim: "Widgets in Total: 45.", grounded: false },
     { name: "Total alone is the Total row and column", claim: "The Total was 70.", grounded: true },
     { name: "Total alone: not another cell of its row", claim: "The Total was 30.", grounded: false },
+  ])("$name (quoting the Total row)", ({ claim, grounded }) => {
+    expect(check(TOTALS, claim, "| Total | 30 |")).toBe(grounded);
+  });
+
+  it.each([
+    { name: "Total is the column of the quoted row", claim: "The Total was 25.", grounded: true },
+    { name: "not the Total row's total", claim: "The Total was 70.", grounded: false },
+    {
+      name: "a named column and Total: the quoted row's column",
+      claim: "Total for East was 10.",
+      grounded: true,
+    },
+    { name: "not the Total row's cell of that column", claim: "Total for East was 30.", grounded: false },
+  ])("$name (quoting another row)", ({ claim, grounded }) => {
+    expect(check(TOTALS, claim, "| Widgets |")).toBe(grounded);
+  });
+
+  it.each([
+    {
+      name: "the only column label of a claim naming a row is the column",
+      claim: "The Open for 2008 was Q2.",
+      grounded: true,
+    },
+    {
+      name: "the last of two column labels is a value",
+      claim: "The Open for 2008 was 2007.",
+      grounded: false,
+    },
   ])("$name", ({ claim, grounded }) => {
-    const text =
-      "|  | East | West | Total |\n|---|---|---|---|\n| Widgets | 10 | 15 | 25 |\n| Gadgets | 20 | 25 | 45 |\n| Total | 30 | 40 | 70 |";
-    expect(check(text, claim, "| Widgets |")).toBe(grounded);
+    const text = "| Tournament | 2007 | 2008 |\n|---|---|---|\n| Open | Q1 | Q2 |\n| Cup | 2R | 1R |";
+    expect(check(text, claim, "| Open |")).toBe(grounded);
   });
 
   it.each([
@@ -255,6 +285,18 @@ const GAMES =
   "| week | opponent | result | attendance |\n|---|---|---|---|\n| 3 | lions | w 12 - 0 | 41256 |\n| 4 | bears | l 7 - 10 | 38011 |";
 const CLUBS = "| team | pts | gp |\n|---|---|---|\n| ayr | 34 | 20 |\n| elgin | 28 | 20 |";
 
+const SKIPS =
+  "| skip | pf | pa | ends |\n|---|---|---|---|\n| ann lee | 44 | 31 | 9 |\n| bo ray | 31 | 40 | 12 |";
+const MEDALS =
+  "| rank | nation | gold | silver | bronze |\n|---|---|---|---|---|\n| 1 | jap | 4 | 1 | 0 |\n| 3 | kaz | 1 | 3 | 2 |";
+const GAMES_BY_DATE =
+  "| week | date | opponent | attendance |\n|---|---|---|---|\n| 6 | october 30 , 1955 | redskins | 17402 |\n| 7 | november 6 , 1955 | bears | 30 |";
+const RESULTS =
+  "| driver | constructor | laps | time / retired |\n|---|---|---|---|\n| cy day | brm | 66 | + 2 laps |\n| al fox | brm | 2 | + 3 laps |";
+const ROUNDS = "| tournament | 2007 | 2008 |\n|---|---|---|\n| open | q1 | 2r |\n| cup | 2r | q2 |";
+const SHIPS =
+  "| designation | commissioned | fate |\n|---|---|---|\n| pe-3 | 11 november 1918 | sold 11 june 1930 |";
+
 describe("checkRowNumbers: binding rules for people's wording", () => {
   it.each([
     {
@@ -296,6 +338,102 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
         { claim: "ayr scored 34 points in 20 games played", grounded: true },
         { claim: "ayr had 20 points", grounded: false },
         { claim: "elgin had 34 points", grounded: false },
+      ],
+    },
+    {
+      rule: "a column mention between two numbers belongs to the nearer one",
+      text: SKIPS,
+      quote: "| ann lee | 44 | 31 | 9 |",
+      cases: [
+        { claim: "the most ends for a skip who has 44 pf was 9", grounded: true },
+        { claim: "the most ends for a skip who has 44 pf was 12", grounded: false },
+        { claim: "the skip who has 31 pf had 9 ends", grounded: false },
+      ],
+    },
+    {
+      rule: "a difference or a count is no value of the column beside it",
+      text: MEDALS,
+      quote: "| 3 | kaz | 1 | 3 | 2 |",
+      cases: [
+        { claim: "kaz won 2 more silver medals than jap", grounded: true },
+        { claim: "kaz won 1 more silver medals than jap", grounded: true },
+        { claim: "kaz won 5 more silver medals than jap", grounded: false },
+        { claim: "kaz won gold 1 times", grounded: true },
+        { claim: "kaz won 2 silver medals", grounded: false },
+      ],
+    },
+    {
+      rule: "a bound is on the row and its column's cell meets it",
+      text: SKIPS,
+      quote: "| ann lee | 44 | 31 | 9 |",
+      cases: [
+        { claim: "ann lee had more than 31 pf", grounded: true },
+        { claim: "ann lee had at least 44 pf", grounded: true },
+        { claim: "ann lee had fewer than 31 pf", grounded: false },
+        { claim: "ann lee had over 9 pa", grounded: true },
+        { claim: "ann lee had under 9 pa", grounded: false },
+        { claim: "ann lee had more than 40 pf", grounded: false },
+      ],
+    },
+    {
+      rule: "a date or a year names no column after it",
+      text: GAMES_BY_DATE,
+      quote: "| 6 | october 30 , 1955 | redskins | 17402 |",
+      cases: [
+        { claim: "the game of october 30 , 1955 against the redskins had 17402 attendance", grounded: true },
+        { claim: "the 1955 attendance of the redskins game was 17402", grounded: true },
+        { claim: "the redskins game drew 17402 on october 30 , 1955", grounded: true },
+        { claim: "october 30 attendance was 17402", grounded: true },
+        { claim: "the attendance was october 30", grounded: false },
+        { claim: "the redskins game drew 17403 on october 30 , 1955", grounded: false },
+      ],
+    },
+    {
+      rule: "a day next to a month name is no numeric row label",
+      text: "| week | date | attendance |\n|---|---|---|\n| 15 | december 15 , 1985 | 77425 |",
+      quote: "| 15 | december 15 , 1985 | 77425 |",
+      cases: [
+        { claim: "the attendance was highest on december 15 , 1985 with 77425 people", grounded: true },
+        { claim: "the attendance was highest on december 15 , 1984 with 77425 people", grounded: false },
+      ],
+    },
+    {
+      rule: "a number stated with the header word its cell shows after it is that cell's",
+      text: RESULTS,
+      quote: "| cy day | brm | 66 | + 2 laps |",
+      cases: [
+        { claim: "cy day finished + 2 laps behind", grounded: true },
+        { claim: "cy day finished 2 laps", grounded: true },
+        { claim: "cy day finished 3 laps", grounded: false },
+        { claim: "cy day drove 2 laps", grounded: true },
+      ],
+    },
+    {
+      rule: "a code glued to letters must be in its column even where that column holds text",
+      text: ROUNDS,
+      quote: "| open | q1 | 2r |",
+      cases: [
+        { claim: "in 2008 the open was 2r", grounded: true },
+        { claim: "in 2007 the open was 2r", grounded: false },
+      ],
+    },
+    {
+      rule: "a code the bound row's label shows names that row",
+      text: "| model | build date | prime mover |\n|---|---|---|\n| fa - 2 | 1951 - 1953 | 12 - 244 |\n| fa - 3 | 1956 | 12 - 251 |",
+      quote: "| fa - 2 | 1951 - 1953 | 12 - 244 |",
+      cases: [
+        { claim: "the prime mover of the fa-2 model is 12-244", grounded: true },
+        { claim: "the prime mover of the fa-2 model is 12-251", grounded: false },
+        { claim: "the prime mover of the model is 3", grounded: false },
+      ],
+    },
+    {
+      rule: "a stated date is one unit: its year takes the date's column",
+      text: SHIPS,
+      quote: "| pe-3 | 11 november 1918 | sold 11 june 1930 |",
+      cases: [
+        { claim: "pe-3 was commissioned on 11 november 1918", grounded: true },
+        { claim: "the pe-3 commissioned was sold 11 june 1930", grounded: false },
       ],
     },
   ])("$rule", ({ text, quote, cases }) => {

@@ -2,7 +2,15 @@ import { MAX_EXPLAIN_CELLS, MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
 import { type FoundNumber, findNumbers, type LineNumbers, numbersOnLines } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
-import { buildHeaderStems, findHeaderStems, type HeaderStems, valueColumns } from "../wording/index.js";
+import {
+  type Bound,
+  boundOf,
+  buildHeaderStems,
+  findHeaderStems,
+  type HeaderStems,
+  isDayOfMonth,
+  valueColumns,
+} from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseMarkdownTables } from "./markdown-tables.js";
@@ -59,7 +67,11 @@ const NO_LABELS: readonly number[] = [];
 // cell at most a few times: linear in the table, however many claims and values ask.
 interface RowsKeys {
   all?: Set<string>;
+  /** Each number of the rows' cells with the word that follows it there (`2 laps` of `+ 2 laps`). */
+  phrases?: Set<string>;
   byColumn: Map<number, Set<string>>;
+  /** Per column, the least and greatest number of the cells there that hold exactly one number. */
+  extremes?: Map<number, { least: number; greatest: number }>;
 }
 const keysCache = new WeakMap<TableNumbers, WeakMap<readonly number[], RowsKeys>>();
 
@@ -99,6 +111,93 @@ function keysOfColumn(cells: TableNumbers, rows: readonly number[], column: numb
     entry.byColumn.set(column, keys);
   }
   return keys;
+}
+
+const LETTER = /\p{L}/u;
+
+// A letter of folded text: ASCII lower case, or any other script's letter (not a dash or a symbol).
+function isLetterCode(code: number): boolean {
+  if (code >= 97 && code <= 122) return true;
+  return code > 127 && LETTER.test(String.fromCharCode(code));
+}
+
+// True when a number of the folded claim is part of a code: one letter glued right after it (`2r`, `3a`;
+// not a unit or ordinal such as `9th` or `30pm`), or a `-` right before it that follows a letter
+// (`t-ao-190`).
+function isCode(folded: string, number: FoundNumber): boolean {
+  if (isLetterCode(folded.charCodeAt(number.end))) return !isLetterCode(folded.charCodeAt(number.end + 1));
+  return folded.charCodeAt(number.start - 1) === 45 && isLetterCode(folded.charCodeAt(number.start - 2));
+}
+
+// [start, end) of the word that follows a number ending at `end` after one or more spaces; [end, end)
+// when a space and a word do not follow.
+function wordAfterNumber(text: string, end: number): [number, number] {
+  let start = end;
+  while (start < text.length && text.charCodeAt(start) === 32) start += 1;
+  if (start === end) return [end, end];
+  let wordEnd = start;
+  while (wordEnd < text.length && isLetterCode(text.charCodeAt(wordEnd))) wordEnd += 1;
+  return [start, wordEnd];
+}
+
+// The phrases of the rows' cells: each number's key with the word after it, read once per request per
+// rows list.
+function phrasesOfRows(cells: TableNumbers, rows: readonly number[]): Set<string> {
+  const entry = rowsKeys(cells, rows);
+  if (entry.phrases === undefined) {
+    entry.phrases = new Set();
+    for (const row of rows) {
+      for (let column = 0; column < cells.columnCount; column += 1) {
+        const text = foldLabelText(cells.cellText(row, column));
+        for (const number of findNumbers(text)) {
+          const [start, end] = wordAfterNumber(text, number.end);
+          if (end > start) entry.phrases.add(`${number.key} ${text.slice(start, end)}`);
+        }
+      }
+    }
+  }
+  return entry.phrases;
+}
+
+// The least and greatest single-number cell of `column` at `rows` (infinite bounds when there is none),
+// read once per request per (rows list, column), like its keys.
+function extremesOfColumn(
+  cells: TableNumbers,
+  rows: readonly number[],
+  column: number,
+): { least: number; greatest: number } {
+  const entry = rowsKeys(cells, rows);
+  entry.extremes ??= new Map();
+  let extremes = entry.extremes.get(column);
+  if (extremes === undefined) {
+    extremes = { least: Number.POSITIVE_INFINITY, greatest: Number.NEGATIVE_INFINITY };
+    for (const row of rows) {
+      const keys = cells.keysAt(row, column);
+      if (keys.length !== 1) continue;
+      const value = Number(keys[0]);
+      if (value < extremes.least) extremes.least = value;
+      if (value > extremes.greatest) extremes.greatest = value;
+    }
+    entry.extremes.set(column, extremes);
+  }
+  return extremes;
+}
+
+// True when some single-number cell of `column` at `rows` satisfies the bound `bound` of `key`
+// (`more than 8`: a cell greater than 8).
+function meetsBound(
+  cells: TableNumbers,
+  rows: readonly number[],
+  column: number,
+  bound: Bound,
+  key: string,
+): boolean {
+  const limit = Number(key);
+  const { least, greatest } = extremesOfColumn(cells, rows, column);
+  if (bound === ">") return greatest > limit;
+  if (bound === ">=") return greatest >= limit;
+  if (bound === "<") return least < limit;
+  return least <= limit;
 }
 
 /**
@@ -157,7 +256,9 @@ function onlyJoiners(text: string, start: number, end: number): boolean {
  * named by inflection or abbreviation where no exact label stands. A numeric row label (`5` for the rank-5
  * row) names its row only when the claim uses it as a label: right after the header of the first column
  * (`week 5`, `no. 5`; that header then introduces the row and constrains nothing), or as the label of the
- * row the claim quotes. Elsewhere the number is a value (`5:06.72`, `12 - 5`).
+ * row the claim quotes, and never next to a month name (`december 15`). Elsewhere the number is a value
+ * (`5:06.72`, `12 - 5`). A label of both a row and a
+ * column (`total`) names only the column when the claim quotes another row of the table.
  */
 function namingOccurrences(
   folded: string,
@@ -214,10 +315,28 @@ function namingOccurrences(
   };
   for (let index = 0; index < merged.length; index += 1) {
     const occurrence = merged[index] as LabelOccurrence;
+    if (
+      quoteRow >= 0 &&
+      occurrence.rows.length > 0 &&
+      occurrence.columns.length > 0 &&
+      !namesQuotedRow(occurrence.rows)
+    ) {
+      // A label of both a row and a column (`total`) in a claim quoting another row names the column:
+      // `the ussr had a total of 25` quoting the ussr row is not about the total row.
+      copyKept();
+      kept.push({ ...occurrence, rows: NO_LABELS });
+      keptCount += 1;
+      continue;
+    }
     const numericRow =
       occurrence.rows.length > 0 &&
       occurrence.columns.length === 0 &&
       isNumeric(folded, occurrence.start, occurrence.end);
+    if (numericRow && isDayOfMonth(folded, occurrence.start, occurrence.end)) {
+      // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
+      copyKept();
+      continue;
+    }
     if (!numericRow) {
       if (kept !== merged) kept.push(occurrence);
       keptCount += 1;
@@ -311,6 +430,8 @@ export function explainRowNumbers(
       occurrences.filter((each) => each.columns.length > 0 && namedColumns.has(each.columns[0] as number)),
     );
     let miss: NumberMiss | null = null;
+    const columnStarts = new Set<number>();
+    for (const each of occurrences) if (each.columns.length > 0) columnStarts.add(each.start);
     for (let index = 0; index < binding.values.length && miss === null; index += 1) {
       let rows = binding.valueRows[index] as readonly number[];
       if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
@@ -321,17 +442,41 @@ export function explainRowNumbers(
         rows = cells.allRows();
       }
       const key = binding.values[index] as string;
-      const constraining = constrainingColumns(
-        cells,
-        rows,
-        own.length > 0 ? own : rows === cells.allRows() ? binding.columns : NO_LABELS,
-      );
-      const holds =
-        constraining.length > 0
-          ? constraining.some((column) => keysOfColumn(cells, rows, column).has(key))
-          : keysOfRows(cells, rows).has(key);
-      if (holds) continue;
       const value = binding.valueNumbers[index] as FoundNumber;
+      // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
+      // where that column's cells hold no number, since the code is that cell's text or not.
+      const code = isCode(folded, value);
+      const constraining =
+        own.length > 0 && code
+          ? (own as number[])
+          : constrainingColumns(
+              cells,
+              rows,
+              own.length > 0 ? own : rows === cells.allRows() ? binding.columns : NO_LABELS,
+            );
+      // A bound (`more than 8 against`) states no cell: it must be on the bound row, and its column's
+      // cell (one number) must meet it.
+      const bound = constraining.length > 0 ? boundOf(folded, value.start) : null;
+      // A number followed by the header word a cell of the row also has after it (`2 laps` for the
+      // cell `+ 2 laps` beside a `laps` column) is that cell's.
+      const [wordStart, wordEnd] = wordAfterNumber(folded, value.end);
+      const statedLikeCell =
+        wordEnd > wordStart &&
+        columnStarts.has(wordStart) &&
+        rows !== cells.allRows() &&
+        phrasesOfRows(cells, rows).has(`${key} ${folded.slice(wordStart, wordEnd)}`);
+      // A code that the bound row's label shows (`fa-2` for the row `fa - 2`) names that row.
+      const labelsCode = code && rows !== cells.allRows() && keysOfColumn(cells, rows, 0).has(key);
+      const holds =
+        statedLikeCell ||
+        labelsCode ||
+        (constraining.length > 0
+          ? constraining.some((column) => keysOfColumn(cells, rows, column).has(key)) ||
+            (bound !== null &&
+              keysOfRows(cells, rows).has(key) &&
+              constraining.some((column) => meetsBound(cells, rows, column, bound, key)))
+          : keysOfRows(cells, rows).has(key));
+      if (holds) continue;
       miss = {
         number: folded.slice(value.start, value.end),
         checked: "cells",

@@ -2,4 +2,11 @@
 // and dates, and which named column each number belongs to. Deterministic and linear; no model.
 export { buildHeaderStems, findHeaderStems, type HeaderStems, stemWord } from "./header-words.js";
 export type { Mention } from "./mention.js";
-export { dateNumbers, numberUnits, valueColumns } from "./value-columns.js";
+export {
+  type Bound,
+  boundOf,
+  dateNumbers,
+  isDayOfMonth,
+  numberUnits,
+  valueColumns,
+} from "./value-columns.js";

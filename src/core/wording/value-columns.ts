@@ -27,6 +27,17 @@ export function numberUnits(folded: string, numbers: readonly NumberSpan[]): num
   return unitOf;
 }
 
+// True when `text[from, to)` is one dash (`-` or `–`) with at most a space on each side.
+function isDash(text: string, from: number, to: number): boolean {
+  let at = from;
+  if (text.charCodeAt(at) === 32) at += 1;
+  const code = text.charCodeAt(at);
+  if (code !== 45 && code !== 0x2013) return false;
+  at += 1;
+  if (text.charCodeAt(at) === 32) at += 1;
+  return at === to;
+}
+
 // True when `text[from, to)` holds only digits, spaces, `/` and `-`: the inside of `12/04/1969`.
 function onlyDateJoiners(text: string, from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) {
@@ -146,6 +157,11 @@ function wordAfter(text: string, start: number): string {
   return text.slice(from, to);
 }
 
+/** True when the number at `[start, end)` stands next to a month name: a day (`december 15`, `the 9th of may`). */
+export function isDayOfMonth(folded: string, start: number, end: number): boolean {
+  return MONTHS.has(wordBefore(folded, start)) || MONTHS.has(wordAfter(folded, end));
+}
+
 /**
  * Per number, true when it belongs to a date set as the claim's circumstance: next to a month name (`on
  * october 17 , 1965`, `the 17th of october`, `may 18,2011`) or in a unit of three numbers joined by `/` or
@@ -156,7 +172,9 @@ export function dateNumbers(
   folded: string,
   numbers: readonly NumberSpan[],
   unitOf: readonly number[],
+  setAsCircumstance: (text: string, dateStart: number) => boolean = isCircumstance,
 ): boolean[] {
+  const isCircumstance = setAsCircumstance;
   const inDate: boolean[] = [];
   numbers.forEach((number, index) => {
     if (MONTHS.has(wordBefore(folded, number.start))) {
@@ -173,9 +191,18 @@ export function dateNumbers(
     inDate.push(MONTHS.has(wordAfter(folded, number.end)) && isCircumstance(folded, number.start));
   });
   numbers.forEach((number, index) => {
-    // The year after `october 17 ,` belongs to the date.
+    // The year after `october 17 ,` belongs to the date, and so does the end of a range of days (`may
+    // 2 - 7 , 2007`).
     if (inDate[index] || index === 0 || !inDate[index - 1]) return;
     const previous = numbers[index - 1] as NumberSpan;
+    if (
+      unitOf[index] === unitOf[index - 1] &&
+      number.end - number.start <= 2 &&
+      isDash(folded, previous.end, number.start)
+    ) {
+      inDate[index] = true;
+      return;
+    }
     if (
       unitOf[index] === unitOf[index - 1] &&
       number.end - number.start === 4 &&
@@ -205,6 +232,115 @@ export function dateNumbers(
   return inDate;
 }
 
+// Words that, right after a number, make it a difference or a count rather than a cell's value: `2 more
+// silver medals than japan`, `3 fewer`, `won 3 times`.
+const NOT_A_CELL_AFTER = new Set([
+  "more",
+  "less",
+  "fewer",
+  "higher",
+  "lower",
+  "greater",
+  "larger",
+  "smaller",
+  "bigger",
+  "times",
+]);
+
+/**
+ * True when the number ending at `end` states a difference or a count (`2 more medals than`, `3 times`):
+ * it is no value of the column it stands beside. Reads one word.
+ */
+function statesDifferenceOrCount(folded: string, end: number): boolean {
+  let from = end;
+  while (from < folded.length && folded.charCodeAt(from) === 32) from += 1;
+  if (from === end) return false;
+  // The longest of those words has 7 letters: read at most 8, so each number costs a constant.
+  let to = from;
+  while (to < folded.length && to - from < 8 && isLetter(folded.charCodeAt(to))) to += 1;
+  return to - from < 8 && NOT_A_CELL_AFTER.has(folded.slice(from, to));
+}
+
+/** How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8). */
+export type Bound = "<" | ">" | "<=" | ">=";
+
+const ABOVE = new Set(["over", "above", "exceeding"]);
+const BELOW = new Set(["under", "below"]);
+const MORE = new Set(["more", "greater", "larger", "higher", "bigger"]);
+const LESS = new Set(["less", "fewer", "smaller", "lower"]);
+
+// The word that ends right before `end` (after spaces), if it has at most 9 letters; else "".
+function shortWordBefore(text: string, end: number): { word: string; start: number } {
+  let to = end;
+  while (to > 0 && text.charCodeAt(to - 1) === 32) to -= 1;
+  let from = to;
+  while (from > 0 && to - from <= 9 && isLetter(text.charCodeAt(from - 1))) from -= 1;
+  if (to - from > 9) return { word: "", start: from };
+  return { word: text.slice(from, to), start: from };
+}
+
+/**
+ * The comparison a number states as a bound, or null: `more than 8`, `over 8`, `above 8` (the cell is
+ * greater), `less than 8`, `fewer than 8`, `under 8`, `below 8` (smaller), `at least 8`, `at most 8`.
+ * Reads at most two short words before the number.
+ */
+export function boundOf(folded: string, start: number): Bound | null {
+  const last = shortWordBefore(folded, start);
+  if (last.start === start) return null;
+  if (ABOVE.has(last.word)) return ">";
+  if (BELOW.has(last.word)) return "<";
+  if (last.word !== "than" && last.word !== "least" && last.word !== "most") return null;
+  const previous = shortWordBefore(folded, last.start).word;
+  if (last.word === "than") return MORE.has(previous) ? ">" : LESS.has(previous) ? "<" : null;
+  if (previous !== "at") return null;
+  return last.word === "least" ? ">=" : "<=";
+}
+
+/**
+ * Units for column pairing: `unitOf` with a day joined to the year after its month (`11 june 1930`, `the
+ * 9th of may 2001`), so a stated date takes one column as a whole. Reads a few words per number.
+ */
+function joinDays(
+  folded: string,
+  values: readonly NumberSpan[],
+  unitOf: readonly number[],
+  inDate: readonly boolean[],
+): number[] {
+  const joined: number[] = [];
+  values.forEach((value, index) => {
+    const previous = values[index - 1];
+    const first = unitOf[index] as number;
+    if (previous !== undefined && inDate[index] && inDate[index - 1] && first === index) {
+      let at = previous.end;
+      if (isOrdinalSuffix(folded, at)) at += 2;
+      while (at < value.start && (folded.charCodeAt(at) === 32 || folded.charCodeAt(at) === 44)) at += 1;
+      if (folded.startsWith("of ", at)) at += 3;
+      let monthEnd = at;
+      while (monthEnd < value.start && isLetter(folded.charCodeAt(monthEnd))) monthEnd += 1;
+      let rest = monthEnd;
+      while (rest < value.start && (folded.charCodeAt(rest) === 32 || folded.charCodeAt(rest) === 44))
+        rest += 1;
+      if (rest === value.start && MONTHS.has(folded.slice(at, monthEnd))) {
+        joined.push(joined[index - 1] as number);
+        return;
+      }
+    }
+    joined.push(first === index ? index : (joined[first] as number));
+  });
+  return joined;
+}
+
+function always(): boolean {
+  return true;
+}
+
+// A year: four digits from 1000 to 2999 (`1930`, `2007`); a number with decimals is longer.
+function isYear(text: string, number: NumberSpan): boolean {
+  if (number.end - number.start !== 4) return false;
+  const first = text.charCodeAt(number.start);
+  return first === 49 || first === 50;
+}
+
 // The mentions a unit of values weighs, relative to the last one ending before it: that one, the one
 // before it, and the two after it.
 const CANDIDATE_OFFSETS = [0, -1, 1, 2] as const;
@@ -212,10 +348,13 @@ const CANDIDATE_OFFSETS = [0, -1, 1, 2] as const;
 /**
  * Per value, the columns of the one named column it belongs to: the nearest column mention by
  * characters with no other unit of values in between (a tie goes to the one before it), taken for the
- * value's whole unit (`12 - 0`, `18.17 (
- * 125 )`). The column of row labels (column 0: rank, week, year) takes only a unit right beside it
- * (`week 5`, `5th week`), since people name it to say which row, not which value. Values in a date, and
- * values with no column mention, get none. Linear: values and mentions are both in claim order.
+ * value's whole unit (`12 - 0`, `18.17 ( 125 )`). A mention between two units belongs to the nearer one
+ * (`44 pf was 9`: pf is 44's, and 9 has none). The column of row labels (column 0: rank, week, year)
+ * takes only a unit right beside it (`week 5`, `5th week`), since people name it to say which row, not
+ * which value. A date or a year takes no mention after it (`december 10 's high points`, `the 2007 cup
+ * result`), and a day joins the year after its month (`sold 11 june 1930` is one unit). Values in a
+ * circumstantial date, differences and counts (`2 more`, `3 times`), and values with no column mention,
+ * get none. Linear: values and mentions are both in claim order.
  */
 export function valueColumns(
   folded: string,
@@ -225,6 +364,15 @@ export function valueColumns(
 ): (readonly number[])[] {
   const unitOf = numberUnits(folded, values);
   const inDate = dateNumbers(folded, values, unitOf);
+  // Every date, stated or circumstantial, and every year: they name no column that follows them
+  // (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
+  const anyDate = dateNumbers(folded, values, unitOf, always);
+  const columnUnitOf = joinDays(folded, values, unitOf, anyDate);
+  // Per unit (by its first value), whether it holds a date or a year.
+  const dateOrYearUnit = values.map(() => false);
+  values.forEach((value, index) => {
+    if (anyDate[index] || isYear(folded, value)) dateOrYearUnit[columnUnitOf[index] as number] = true;
+  });
   const none: readonly number[] = [];
   const result: (readonly number[])[] = values.map(() => none);
   // Per value, where the next value outside a circumstantial date starts (a backward pass).
@@ -238,7 +386,7 @@ export function valueColumns(
   let before = -1;
   for (let first = 0; first < values.length; ) {
     let last = first;
-    while (last + 1 < values.length && unitOf[last + 1] === first) last += 1;
+    while (last + 1 < values.length && columnUnitOf[last + 1] === first) last += 1;
     const start = (values[first] as NumberSpan).start;
     const end = (values[last] as NumberSpan).end;
     // A column with another unit of values between it and this one belongs to that unit, not this one
@@ -247,6 +395,7 @@ export function valueColumns(
     const nextStart = nextValueStart[last] as number;
     while (before + 1 < columnMentions.length && (columnMentions[before + 1] as Mention).end <= start)
       before += 1;
+    const dateOrYear = dateOrYearUnit[first] as boolean;
     let chosen: Mention | undefined;
     let chosenBeside = false;
     let chosenDistance = Number.POSITIVE_INFINITY;
@@ -261,6 +410,20 @@ export function valueColumns(
         mention.end <= start
           ? besideText(folded, mention.end, start)
           : besideText(folded, end, mention.start);
+      // A mention between two units belongs to the nearer one (`44 pf was 9`: pf is 44's): a unit on the
+      // mention's far side that stands closer to it takes it.
+      const farSide =
+        mention.end <= start
+          ? previousEnd >= 0
+            ? mention.start - previousEnd
+            : Number.POSITIVE_INFINITY
+          : nextStart <= folded.length
+            ? nextStart - mention.end
+            : Number.POSITIVE_INFINITY;
+      if (farSide < distance) continue;
+      // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
+      // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
+      if (dateOrYear && mention.start >= end) continue;
       const rowLabelsOnly = mention.columns.length === 1 && mention.columns[0] === 0;
       if (rowLabelsOnly && !(mention.end <= start && onlyNumberSigns(folded, mention.end, start))) continue;
       if (
@@ -273,6 +436,9 @@ export function valueColumns(
       }
     }
     for (let index = first; index <= last; index += 1) {
+      const value = values[index] as NumberSpan;
+      // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
+      if (statesDifferenceOrCount(folded, value.end)) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
       if (chosen !== undefined && (chosenBeside || !inDate[index])) result[index] = chosen.columns;
     }
@@ -281,8 +447,8 @@ export function valueColumns(
     }
     first = last + 1;
   }
-  // Per value: its unit, date and joiner checks (a few neighbouring characters and words each), and four
-  // candidate mentions; the mention pointer only moves forward.
-  if (counter !== undefined) counter.steps += folded.length + 8 * values.length + columnMentions.length;
+  // Per value: its unit, date, difference and joiner checks (a few neighbouring characters and words
+  // each), and four candidate mentions; the mention pointer only moves forward.
+  if (counter !== undefined) counter.steps += folded.length + 16 * values.length + columnMentions.length;
   return result;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findNumbers } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import {
+  boundOf,
   buildHeaderStems,
   dateNumbers,
   findHeaderStems,
@@ -76,6 +77,8 @@ describe("dateNumbers: a date set as the claim's circumstance", () => {
     { text: "the premiere was 17 june 2007", inDate: [false, false] },
     { text: "date: 17 june 2007", inDate: [false, false] },
     { text: "won 12 - 4 in 1999", inDate: [false, false, false] },
+    { text: "polled on may 2 - 7 , 2007", inDate: [true, true, true] },
+    { text: "on may 2 won 12 - 0", inDate: [true, false, false] },
   ])("$text", ({ text, inDate }) => {
     expect(dates(text)).toEqual(inDate);
   });
@@ -109,12 +112,45 @@ describe("valueColumns: the one named column each number belongs to", () => {
     { text: "11 games in december", mentions: [["games", 0]], columns: [[]] },
     { text: "attendance on october 17 was 41256", mentions: [["attendance", 3]], columns: [[], [3]] },
     { text: "no column named: 12", mentions: [], columns: [[]] },
+    // A mention between two units belongs to the nearer one.
+    { text: "a skip with 44 pf was 9", mentions: [["pf", 1]], columns: [[1], []] },
+    { text: "pf was 44 , 9 ends", mentions: [["pf", 1]], columns: [[1], [1]] },
+    { text: "revenue 120 profit 12", mentions: [["profit", 2]], columns: [[2], [2]] },
+    {
+      text: "with 16 people , it has an area of 27",
+      mentions: [["area", 2]],
+      columns: [[], [2]],
+    },
+    // Differences and counts are no cell's value.
+    { text: "won 2 more silver medals than japan", mentions: [["silver", 2]], columns: [[]] },
+    { text: "got top 3 times", mentions: [["top", 4]], columns: [[]] },
+    { text: "silver 2 , more than japan", mentions: [["silver", 2]], columns: [[2]] },
+    // A date or a year takes no column after it; a stated date is one unit.
+    { text: "december 10 's high points", mentions: [["high points", 4]], columns: [[]] },
+    { text: "the 2007 cup result is 1 - 2", mentions: [["result", 3]], columns: [[], [3], [3]] },
+    { text: "ordered was sold 11 june 1930", mentions: [["ordered", 4]], columns: [[4], [4]] },
   ] as { text: string; mentions: [string, number][]; columns: number[][] }[])(
     "$text",
     ({ text, mentions, columns }) => {
       expect(columnsOf(text, mentions)).toEqual(columns);
     },
   );
+});
+
+describe("boundOf: the comparison a number states", () => {
+  it.each([
+    { text: "more than 8 against", bound: ">" },
+    { text: "fewer than 8 draws", bound: "<" },
+    { text: "at least 8 points", bound: ">=" },
+    { text: "at most 8 points", bound: "<=" },
+    { text: "over 8 genes", bound: ">" },
+    { text: "below 8 metres", bound: "<" },
+    { text: "other than 8", bound: null },
+    { text: "the most 8", bound: null },
+    { text: "8 points", bound: null },
+  ])("$text", ({ text, bound }) => {
+    expect(boundOf(text, text.indexOf("8"))).toBe(bound);
+  });
 });
 
 describe("wording's work is linear in the claim (counted, not timed)", () => {
@@ -129,6 +165,20 @@ describe("wording's work is linear in the claim (counted, not timed)", () => {
     for (const scale of [1, 2, 4, 8, 16, 32]) {
       const { steps: counted, size } = steps(scale);
       expect(counted).toBeLessThanOrEqual(16 * size);
+    }
+  });
+  it("stays linear when every number states a difference or a count beside a mention", () => {
+    for (const scale of [1, 4, 16, 64]) {
+      const claim = "weighed 2 more scored 3 times weighed 4 fewer ".repeat(50 * scale);
+      const counter: StepCounter = { steps: 0 };
+      const columns = valueColumns(
+        claim,
+        findNumbers(claim),
+        findHeaderStems(claim, HEADERS, counter),
+        counter,
+      );
+      expect(columns.every((each) => each.length === 0)).toBe(true);
+      expect(counter.steps).toBeLessThanOrEqual(16 * claim.length);
     }
   });
 });
