@@ -8,9 +8,10 @@ import {
   tokenizeLenient,
 } from "../text/index.js";
 import type { Range } from "../types.js";
-import { buildLenientIndex } from "./lenient-index.js";
+import { buildLenientIndex, type LenientIndex } from "./lenient-index.js";
 
-const lenientIndexOf = memoizePerSource(buildLenientIndex);
+/** The source's lenient index, built once per request; building it counts one step per source character. */
+export const lenientIndexOf = memoizePerSource(buildLenientIndex);
 
 /**
  * Finds the first run of whole source tokens equal to the tokens of the trimmed `quote`; the range
@@ -18,32 +19,50 @@ const lenientIndexOf = memoizePerSource(buildLenientIndex);
  */
 export function findLenientQuote(source: PreparedSource, quote: string, counter?: StepCounter): Range | null {
   const quoteTokens = tokenizeLenient(quote);
-  const firstQuoteToken = quoteTokens[0];
-  const lastQuoteToken = quoteTokens[quoteTokens.length - 1];
-  if (firstQuoteToken === undefined || lastQuoteToken === undefined) return null;
-  const index = lenientIndexOf(source);
+  if (quoteTokens.length === 0) return null;
+  const index = lenientIndexOf(source, counter);
   if (counter !== undefined) counter.steps += quote.length + quoteTokens.length;
-  if (quoteTokens.length > index.ids.length) return null;
-  // The quote as ids of the source's keys; a key the source never holds cannot match.
+  const pattern = lenientPattern(quoteTokens, index);
+  if (pattern === null) return null;
+  const first = searchIds(index.ids, pattern, counter);
+  return first < 0 ? null : lenientRange(source.text, index, quote, quoteTokens, first);
+}
+
+/**
+ * The quote's tokens as ids of the source's keys, or null when no run of source tokens can equal them: no
+ * tokens, more tokens than the source, or a key the source never holds.
+ */
+export function lenientPattern(quoteTokens: readonly LenientToken[], index: LenientIndex): Int32Array | null {
+  if (quoteTokens.length === 0 || quoteTokens.length > index.ids.length) return null;
   const pattern = new Int32Array(quoteTokens.length);
   for (let offset = 0; offset < quoteTokens.length; offset++) {
     const id = index.idByKey.get((quoteTokens[offset] as LenientToken).key);
     if (id === undefined) return null;
     pattern[offset] = id;
   }
-  const first = searchIds(index.ids, pattern, counter);
-  if (first < 0) return null;
+  return pattern;
+}
+
+/**
+ * The range of the quote matched at source token `first`: those tokens, extended over the punctuation
+ * attached to them at each end where the (trimmed) quote had some before its first token or after its last.
+ */
+export function lenientRange(
+  text: string,
+  index: LenientIndex,
+  quote: string,
+  quoteTokens: readonly LenientToken[],
+  first: number,
+): Range {
   const last = first + quoteTokens.length - 1;
-  const text = source.text;
   const tokenStart = index.starts[first] as number;
   const tokenEnd = index.ends[last] as number;
-  // The quote is trimmed, so anything before its first token (or after its last) is punctuation.
   const start =
-    firstQuoteToken.start > 0
+    (quoteTokens[0] as LenientToken).start > 0
       ? extendBackward(text, tokenStart, first > 0 ? (index.ends[first - 1] as number) : 0)
       : tokenStart;
   const end =
-    lastQuoteToken.end < quote.length
+    (quoteTokens[quoteTokens.length - 1] as LenientToken).end < quote.length
       ? extendForward(
           text,
           tokenEnd,

@@ -34,7 +34,7 @@ export function findStrictQuoteInSource(
   const budget = FAST_BUDGET * (source.text.length + quote.length);
   const fast = findStrictDirect(source.text, quote, budget, counter);
   if (fast !== undefined) return fast;
-  return findStrictIn(source.text, collapsedOf(source), quote, counter);
+  return findStrictIn(source.text, collapsedOf(source, counter), quote, counter);
 }
 
 const FAST_BUDGET = 2;
