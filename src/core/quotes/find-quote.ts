@@ -3,7 +3,7 @@ import type { StepCounter } from "../step-counter.js";
 import type { MatchMode, Range } from "../types.js";
 import { findLenientQuote } from "./lenient-match.js";
 import { findQuotesAtOnce } from "./quote-batch.js";
-import { findStrictQuoteInSource } from "./strict-match.js";
+import { FAST_BUDGET, findStrictQuoteInSource } from "./strict-match.js";
 
 /**
  * Finds the first match of `quote` in `source` under `mode`, or null. The range satisfies
@@ -23,17 +23,23 @@ export function findQuote(source: PreparedSource, quote: string, mode: MatchMode
   let range = searches.results.get(key);
   if (range === undefined) {
     const work = searches.counter.steps - searches.stepsAtBatch;
-    if (searches.expected.size > 1 && work >= BATCH_AFTER[mode] * source.text.length) {
+    if (searches.expected.size > 1 && (searches.periodic || work >= BATCH_AFTER[mode] * source.text.length)) {
       searchExpectedAtOnce(source, searches, mode);
       range = searches.results.get(key);
     }
     if (range === undefined) {
+      const before = searches.counter.steps;
       range =
         mode === "lenient"
           ? findLenientQuote(source, trimmed, searches.counter)
           : findStrictQuoteInSource(source, trimmed, searches.counter);
       searches.results.set(key, range);
       searches.expected.delete(key);
+      // A search past the direct scan's budget went through the linear fallback: the mark of a periodic
+      // source, where the other quotes would too, so the next search finds them at once.
+      if (searches.counter.steps - before > FAST_BUDGET * (source.text.length + trimmed.length)) {
+        searches.periodic = true;
+      }
     }
   }
   return range === null ? null : [range[0], range[1]];
@@ -76,10 +82,18 @@ interface QuoteSearches {
   counter: StepCounter;
   /** `counter.steps` after the last search at once. */
   stepsAtBatch: number;
+  /** Whether a search since then needed the linear fallback. */
+  periodic: boolean;
 }
 
 const searchesOf = memoizePerSource(
-  (): QuoteSearches => ({ results: new Map(), expected: new Map(), counter: { steps: 0 }, stepsAtBatch: 0 }),
+  (): QuoteSearches => ({
+    results: new Map(),
+    expected: new Map(),
+    counter: { steps: 0 },
+    stepsAtBatch: 0,
+    periodic: false,
+  }),
 );
 
 function keyOf(trimmed: string, mode: MatchMode): string {
@@ -101,6 +115,7 @@ function searchExpectedAtOnce(source: PreparedSource, searches: QuoteSearches, m
     searches.expected.delete(key);
   });
   searches.stepsAtBatch = searches.counter.steps;
+  searches.periodic = false;
 }
 
 // The pairs a model may wrap around a quote; only a matching pair is removed, so an apostrophe that

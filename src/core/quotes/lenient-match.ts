@@ -1,12 +1,6 @@
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
-import {
-  codePointBefore,
-  isWhitespaceChar,
-  type LenientToken,
-  searchIds,
-  tokenizeLenient,
-} from "../text/index.js";
+import { codePointBefore, forEachLenientToken, isWhitespaceChar, searchIds } from "../text/index.js";
 import type { Range } from "../types.js";
 import { buildLenientIndex, type LenientIndex } from "./lenient-index.js";
 
@@ -18,57 +12,67 @@ export const lenientIndexOf = memoizePerSource(buildLenientIndex);
  * covers those tokens, plus the punctuation attached to them at each end where the quote had some.
  */
 export function findLenientQuote(source: PreparedSource, quote: string, counter?: StepCounter): Range | null {
-  const quoteTokens = tokenizeLenient(quote);
-  if (quoteTokens.length === 0) return null;
   const index = lenientIndexOf(source, counter);
-  if (counter !== undefined) counter.steps += quote.length + quoteTokens.length;
-  const pattern = lenientPattern(quoteTokens, index);
-  if (pattern === null) return null;
-  const first = searchIds(index.ids, pattern, counter);
-  return first < 0 ? null : lenientRange(source.text, index, quote, quoteTokens, first);
+  const read = readLenientQuote(quote, index);
+  if (counter !== undefined) counter.steps += quote.length + (read?.tokenCount ?? 0);
+  if (read?.pattern == null) return null;
+  const first = searchIds(index.ids, read.pattern, counter);
+  return first < 0 ? null : lenientRange(source.text, index, read, first);
 }
 
-/**
- * The quote's tokens as ids of the source's keys, or null when no run of source tokens can equal them: no
- * tokens, more tokens than the source, or a key the source never holds.
- */
-export function lenientPattern(quoteTokens: readonly LenientToken[], index: LenientIndex): Int32Array | null {
-  if (quoteTokens.length === 0 || quoteTokens.length > index.ids.length) return null;
-  const pattern = new Int32Array(quoteTokens.length);
-  for (let offset = 0; offset < quoteTokens.length; offset++) {
-    const id = index.idByKey.get((quoteTokens[offset] as LenientToken).key);
-    if (id === undefined) return null;
-    pattern[offset] = id;
-  }
-  return pattern;
+/** A quote read against a source's lenient index. */
+export interface LenientQuote {
+  /** The quote's tokens as the source's ids; null when no run of source tokens can equal them (more tokens than the source, or a key it never holds). */
+  pattern: Int32Array | null;
+  tokenCount: number;
+  /** Whether the (trimmed) quote has punctuation before its first token, or after its last. */
+  punctuationBefore: boolean;
+  punctuationAfter: boolean;
+}
+
+/** Reads `quote`'s lenient tokens as ids of `index`, keeping no token objects; null when it has none. O(m). */
+export function readLenientQuote(quote: string, index: LenientIndex): LenientQuote | null {
+  // A token is at least one character, so the quote's length bounds the count.
+  const ids = new Int32Array(quote.length);
+  let tokenCount = 0;
+  let firstStart = 0;
+  let lastEnd = 0;
+  let absent = false;
+  forEachLenientToken(quote, (key, start, end) => {
+    if (tokenCount === 0) firstStart = start;
+    lastEnd = end;
+    const id = absent ? undefined : index.idByKey.get(key);
+    if (id === undefined) absent = true;
+    else ids[tokenCount] = id;
+    tokenCount += 1;
+  });
+  if (tokenCount === 0) return null;
+  return {
+    pattern: absent || tokenCount > index.ids.length ? null : ids.slice(0, tokenCount),
+    tokenCount,
+    punctuationBefore: firstStart > 0,
+    punctuationAfter: lastEnd < quote.length,
+  };
 }
 
 /**
  * The range of the quote matched at source token `first`: those tokens, extended over the punctuation
- * attached to them at each end where the (trimmed) quote had some before its first token or after its last.
+ * attached to them at each end where the quote had some before its first token or after its last.
  */
-export function lenientRange(
-  text: string,
-  index: LenientIndex,
-  quote: string,
-  quoteTokens: readonly LenientToken[],
-  first: number,
-): Range {
-  const last = first + quoteTokens.length - 1;
+export function lenientRange(text: string, index: LenientIndex, quote: LenientQuote, first: number): Range {
+  const last = first + quote.tokenCount - 1;
   const tokenStart = index.starts[first] as number;
   const tokenEnd = index.ends[last] as number;
-  const start =
-    (quoteTokens[0] as LenientToken).start > 0
-      ? extendBackward(text, tokenStart, first > 0 ? (index.ends[first - 1] as number) : 0)
-      : tokenStart;
-  const end =
-    (quoteTokens[quoteTokens.length - 1] as LenientToken).end < quote.length
-      ? extendForward(
-          text,
-          tokenEnd,
-          last + 1 < index.starts.length ? (index.starts[last + 1] as number) : text.length,
-        )
-      : tokenEnd;
+  const start = quote.punctuationBefore
+    ? extendBackward(text, tokenStart, first > 0 ? (index.ends[first - 1] as number) : 0)
+    : tokenStart;
+  const end = quote.punctuationAfter
+    ? extendForward(
+        text,
+        tokenEnd,
+        last + 1 < index.starts.length ? (index.starts[last + 1] as number) : text.length,
+      )
+    : tokenEnd;
   return [start, end];
 }
 

@@ -1,8 +1,8 @@
 import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
-import { firstOccurrencesOfIds, type LenientToken, tokenizeLenient } from "../text/index.js";
+import { firstOccurrencesOfIds } from "../text/index.js";
 import type { MatchMode, Range } from "../types.js";
-import { lenientIndexOf, lenientPattern, lenientRange } from "./lenient-match.js";
+import { lenientIndexOf, lenientRange, readLenientQuote } from "./lenient-match.js";
 import { tokenizeStrictQuotes, tokenizeStrictSource } from "./strict-tokens.js";
 
 const NO_PATTERN = new Int32Array(0);
@@ -52,15 +52,15 @@ function findLenientQuotesAtOnce(
   counter?: StepCounter,
 ): (Range | null)[] {
   const index = lenientIndexOf(source, counter);
-  const tokens = quotes.map((quote) => tokenizeLenient(quote));
-  const patterns = tokens.map((quoteTokens, at) => {
-    if (counter !== undefined) counter.steps += (quotes[at] as string).length + quoteTokens.length;
-    return lenientPattern(quoteTokens, index) ?? NO_PATTERN;
+  const read = quotes.map((quote) => {
+    const quoteRead = readLenientQuote(quote, index);
+    if (counter !== undefined) counter.steps += quote.length + (quoteRead?.tokenCount ?? 0);
+    return quoteRead;
   });
+  const patterns = read.map((quote) => quote?.pattern ?? NO_PATTERN);
   const firsts = firstOccurrencesOfIds(index.ids, patterns, index.idByKey.size, counter);
-  return patterns.map((_, at) => {
+  return read.map((quote, at) => {
     const first = firsts[at] as number;
-    if (first < 0) return null;
-    return lenientRange(source.text, index, quotes[at] as string, tokens[at] as LenientToken[], first);
+    return quote === null || first < 0 ? null : lenientRange(source.text, index, quote, first);
   });
 }

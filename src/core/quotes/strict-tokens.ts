@@ -17,35 +17,49 @@ export interface StrictQuoteTokens {
   alphabetSize: number;
   idByWord: Map<string, number>;
   wordHashes: Set<number>;
-  /** Code point (a whitespace run reads as U+0020) to id. */
+  /** Id of each ASCII code point a quote holds as a token (a whitespace run reads as U+0020), else -1. */
+  asciiIds: Int32Array;
+  /** The same for every other code point. */
   idByCodePoint: Map<number, number>;
 }
 
 /** The tokens of each trimmed quote, as ids of the quotes' own alphabet. O(Σm). */
 export function tokenizeStrictQuotes(quotes: readonly string[]): StrictQuoteTokens {
-  const idByWord = new Map<string, number>();
-  const wordHashes = new Set<number>();
-  const idByCodePoint = new Map<number, number>();
+  const alphabet: StrictQuoteTokens = {
+    patterns: [],
+    alphabetSize: 0,
+    idByWord: new Map(),
+    wordHashes: new Set(),
+    asciiIds: new Int32Array(128).fill(-1),
+    idByCodePoint: new Map(),
+  };
   const token: StrictToken = { end: 0, codePoint: 0, hash: 0 };
-  const patterns = quotes.map((quote) => {
-    const ids: number[] = [];
+  for (const quote of quotes) {
+    // A token is at least one unit, so the quote's length bounds the count.
+    const ids = new Int32Array(quote.length);
+    let count = 0;
     for (let start = 0; start < quote.length; start = token.end) {
       readStrictToken(quote, start, token);
-      const word = token.codePoint < 0;
-      const key = word ? quote.slice(start, token.end) : token.codePoint;
-      const table = (word ? idByWord : idByCodePoint) as Map<string | number, number>;
-      let id = table.get(key);
-      if (id === undefined) {
-        id = idByWord.size + idByCodePoint.size;
-        table.set(key, id);
-        if (word) wordHashes.add(token.hash);
+      let id = idOf(quote, start, token, alphabet);
+      if (id < 0) {
+        id = alphabet.alphabetSize;
+        alphabet.alphabetSize += 1;
+        const { codePoint } = token;
+        if (codePoint < 0) {
+          alphabet.idByWord.set(quote.slice(start, token.end), id);
+          alphabet.wordHashes.add(token.hash);
+        } else if (codePoint < 128) {
+          alphabet.asciiIds[codePoint] = id;
+        } else {
+          alphabet.idByCodePoint.set(codePoint, id);
+        }
       }
-      ids.push(id);
+      ids[count] = id;
+      count += 1;
     }
-    return Int32Array.from(ids);
-  });
-  const alphabetSize = idByWord.size + idByCodePoint.size;
-  return { patterns, alphabetSize, idByWord, wordHashes, idByCodePoint };
+    alphabet.patterns.push(ids.slice(0, count));
+  }
+  return alphabet;
 }
 
 /**
@@ -56,27 +70,28 @@ export function tokenizeStrictSource(
   text: string,
   quotes: StrictQuoteTokens,
 ): { ids: Int32Array; starts: Int32Array } {
-  const { idByWord, wordHashes, idByCodePoint } = quotes;
-  // ASCII punctuation and spaces, the most frequent tokens, by table.
-  const asciiIds = new Int32Array(128).fill(-1);
-  for (const [codePoint, id] of idByCodePoint) if (codePoint < 128) asciiIds[codePoint] = id;
   const ids = new Int32Array(text.length);
   const starts = new Int32Array(text.length + 1);
   const token: StrictToken = { end: 0, codePoint: 0, hash: 0 };
   let count = 0;
   for (let start = 0; start < text.length; start = token.end) {
     readStrictToken(text, start, token);
-    const { codePoint } = token;
-    let id: number | undefined = -1;
-    if (codePoint >= 128) id = idByCodePoint.get(codePoint);
-    else if (codePoint >= 0) id = asciiIds[codePoint];
-    else if (wordHashes.has(token.hash)) id = idByWord.get(text.slice(start, token.end));
-    ids[count] = id ?? -1;
+    ids[count] = idOf(text, start, token, quotes);
     starts[count] = start;
     count += 1;
   }
   starts[count] = text.length;
   return { ids: ids.subarray(0, count), starts: starts.subarray(0, count + 1) };
+}
+
+// The id of the token just read at `start`, or -1 when no quote holds it; a word is looked up only when a
+// quote word has its hash.
+function idOf(text: string, start: number, token: StrictToken, alphabet: StrictQuoteTokens): number {
+  const { codePoint } = token;
+  if (codePoint >= 128) return alphabet.idByCodePoint.get(codePoint) ?? -1;
+  if (codePoint >= 0) return alphabet.asciiIds[codePoint] as number;
+  if (!alphabet.wordHashes.has(token.hash)) return -1;
+  return alphabet.idByWord.get(text.slice(start, token.end)) ?? -1;
 }
 
 /** One strict token as read: where it ends; its code point, or -1 for a word run with `hash` of its units. */
