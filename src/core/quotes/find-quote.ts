@@ -11,9 +11,10 @@ import { FAST_BUDGET, findStrictQuoteInSource } from "./strict-match.js";
  *
  * Within a request, each distinct quote is searched once per source. Quotes are searched one at a time
  * (O(n + m) each, fastest for a few) until those against one source have cost `BATCH_AFTER` steps per
- * source character; the next search of a quote announced by `expectQuotes` then finds every announced
- * quote not searched yet in one pass (`findQuotesAtOnce`, O(n + Σm)). So a request's quotes against a
- * source cost O(n + Σm) in all, however many distinct near misses it holds.
+ * source character, or one of them needed the linear fallback; from then on, searching a quote announced
+ * by `expectQuotes` finds it with the other announced quotes not searched yet in one pass
+ * (`findQuotesAtOnce`, O(n + Σm)), at most `BATCH_QUOTE_CHARS` (or n) characters of quotes a pass. So a
+ * request's quotes against a source cost O(n + Σm) in all, however many distinct near misses it holds.
  */
 export function findQuote(source: PreparedSource, quote: string, mode: MatchMode): Range | null {
   const trimmed = trimQuote(quote);
@@ -22,9 +23,9 @@ export function findQuote(source: PreparedSource, quote: string, mode: MatchMode
   const key = keyOf(trimmed, mode);
   let range = searches.results.get(key);
   if (range === undefined) {
-    const work = searches.counter.steps - searches.stepsAtBatch;
-    if (searches.expected.size > 1 && (searches.periodic || work >= BATCH_AFTER[mode] * source.text.length)) {
-      searchExpectedAtOnce(source, searches, mode);
+    if (searches.counter.steps >= BATCH_AFTER[mode] * source.text.length) searches.atOnce = true;
+    if (searches.atOnce && searches.expected.has(key) && searches.expected.size > 1) {
+      searchExpectedAtOnce(source, searches, key, mode);
       range = searches.results.get(key);
     }
     if (range === undefined) {
@@ -36,9 +37,9 @@ export function findQuote(source: PreparedSource, quote: string, mode: MatchMode
       searches.results.set(key, range);
       searches.expected.delete(key);
       // A search past the direct scan's budget went through the linear fallback: the mark of a periodic
-      // source, where the other quotes would too, so the next search finds them at once.
+      // source, where the other quotes would too.
       if (searches.counter.steps - before > FAST_BUDGET * (source.text.length + trimmed.length)) {
-        searches.periodic = true;
+        searches.atOnce = true;
       }
     }
   }
@@ -66,12 +67,19 @@ export function quoteSearchSteps(source: PreparedSource): number {
 }
 
 /**
- * Steps per source character that one-at-a-time searches of a source may take before the announced quotes
- * are found at once. A strict pass at once costs about as much as 30 typical one-at-a-time steps per
- * character (it tokenizes the whole source, where `indexOf` stops at the first hit), so a typical request
- * never pays it; a lenient pass reuses the source's token index and costs far less.
+ * Steps per source character that one-at-a-time searches of a source may take before announced quotes are
+ * found at once. A strict pass at once costs about as much as 30 typical one-at-a-time steps per character
+ * (it tokenizes the whole source, where `indexOf` stops at the first hit), so a typical request never pays
+ * it; a lenient pass reuses the source's token index and costs far less.
  */
 const BATCH_AFTER: Readonly<Record<MatchMode, number>> = { strict: 32, lenient: 8 };
+
+/**
+ * Characters of quotes one pass at once takes (or the source's length, if more), so that one pass, which
+ * the service cannot cut, holds the event loop for tens of milliseconds at most; as each pass takes at
+ * least n characters of quotes, the passes' O(n) each still sum to O(Σm).
+ */
+const BATCH_QUOTE_CHARS = 250_000;
 
 /** One source's quote searches in this request. */
 interface QuoteSearches {
@@ -80,44 +88,44 @@ interface QuoteSearches {
   /** Quotes announced by `expectQuotes` and not searched yet: key to trimmed quote. */
   expected: Map<string, string>;
   counter: StepCounter;
-  /** `counter.steps` after the last search at once. */
-  stepsAtBatch: number;
-  /** Whether a search since then needed the linear fallback. */
-  periodic: boolean;
+  /** Whether announced quotes are now found at once. */
+  atOnce: boolean;
 }
 
 const searchesOf = memoizePerSource(
-  (): QuoteSearches => ({
-    results: new Map(),
-    expected: new Map(),
-    counter: { steps: 0 },
-    stepsAtBatch: 0,
-    periodic: false,
-  }),
+  (): QuoteSearches => ({ results: new Map(), expected: new Map(), counter: { steps: 0 }, atOnce: false }),
 );
 
 function keyOf(trimmed: string, mode: MatchMode): string {
   return `${mode === "lenient" ? "l" : "s"}${trimmed}`;
 }
 
-function searchExpectedAtOnce(source: PreparedSource, searches: QuoteSearches, mode: MatchMode): void {
+// Finds the announced quote `key` and, in the same pass, the other announced quotes of `mode` up to the
+// pass's share of characters, in the order they were announced.
+function searchExpectedAtOnce(
+  source: PreparedSource,
+  searches: QuoteSearches,
+  key: string,
+  mode: MatchMode,
+): void {
   const prefix = keyOf("", mode);
-  const keys: string[] = [];
-  const quotes: string[] = [];
-  for (const [key, trimmed] of searches.expected) {
-    if (!key.startsWith(prefix)) continue;
-    keys.push(key);
+  const limit = Math.max(source.text.length, BATCH_QUOTE_CHARS);
+  const keys = [key];
+  const quotes = [searches.expected.get(key) as string];
+  let chars = (quotes[0] as string).length;
+  for (const [other, trimmed] of searches.expected) {
+    if (chars >= limit) break;
+    if (other === key || !other.startsWith(prefix)) continue;
+    keys.push(other);
     quotes.push(trimmed);
+    chars += trimmed.length;
   }
   const ranges = findQuotesAtOnce(source, quotes, mode, searches.counter);
-  keys.forEach((key, at) => {
-    searches.results.set(key, ranges[at] ?? null);
-    searches.expected.delete(key);
+  keys.forEach((each, at) => {
+    searches.results.set(each, ranges[at] ?? null);
+    searches.expected.delete(each);
   });
-  searches.stepsAtBatch = searches.counter.steps;
-  searches.periodic = false;
 }
-
 // The pairs a model may wrap around a quote; only a matching pair is removed, so an apostrophe that
 // merely ends a quote (`the Panthers'`) stays.
 const ENCLOSING_PAIRS: ReadonlyMap<string, string> = new Map([
