@@ -20,13 +20,13 @@ export function findQuote(source: PreparedSource, quote: string, mode: MatchMode
   const trimmed = trimQuote(quote);
   if (trimmed === "") return null;
   const searches = searchesOf(source);
-  const key = keyOf(trimmed, mode);
-  let range = searches.results.get(key);
+  const { results, expected } = searches[mode];
+  let range = results.get(trimmed);
   if (range === undefined) {
     if (searches.counter.steps >= BATCH_AFTER[mode] * source.text.length) searches.atOnce = true;
-    if (searches.atOnce && searches.expected.has(key) && searches.expected.size > 1) {
-      searchExpectedAtOnce(source, searches, key, mode);
-      range = searches.results.get(key);
+    if (searches.atOnce && expected.size > 1 && expected.has(trimmed)) {
+      searchExpectedAtOnce(source, searches, trimmed, mode);
+      range = results.get(trimmed);
     }
     if (range === undefined) {
       const before = searches.counter.steps;
@@ -34,8 +34,8 @@ export function findQuote(source: PreparedSource, quote: string, mode: MatchMode
         mode === "lenient"
           ? findLenientQuote(source, trimmed, searches.counter)
           : findStrictQuoteInSource(source, trimmed, searches.counter);
-      searches.results.set(key, range);
-      searches.expected.delete(key);
+      results.set(trimmed, range);
+      expected.delete(trimmed);
       // A search past the direct scan's budget went through the linear fallback: the mark of a periodic
       // source, where the other quotes would too.
       if (searches.counter.steps - before > FAST_BUDGET * (source.text.length + trimmed.length)) {
@@ -52,12 +52,10 @@ export function findQuote(source: PreparedSource, quote: string, mode: MatchMode
  * O(Σm); announcing changes no answer.
  */
 export function expectQuotes(source: PreparedSource, quotes: Iterable<string>, mode: MatchMode): void {
-  const searches = searchesOf(source);
+  const { results, expected } = searchesOf(source)[mode];
   for (const quote of quotes) {
     const trimmed = trimQuote(quote);
-    if (trimmed === "") continue;
-    const key = keyOf(trimmed, mode);
-    if (!searches.results.has(key)) searches.expected.set(key, trimmed);
+    if (trimmed !== "" && !results.has(trimmed)) expected.add(trimmed);
   }
 }
 
@@ -81,51 +79,54 @@ const BATCH_AFTER: Readonly<Record<MatchMode, number>> = { strict: 32, lenient: 
  */
 const BATCH_QUOTE_CHARS = 250_000;
 
-/** One source's quote searches in this request. */
-interface QuoteSearches {
-  /** Each searched quote's range or null, by `keyOf`. */
-  results: Map<string, Range | null>;
-  /** Quotes announced by `expectQuotes` and not searched yet: key to trimmed quote. */
-  expected: Map<string, string>;
+/** One source's quote searches in this request, per mode. */
+type QuoteSearches = Record<MatchMode, SearchesInMode> & {
   counter: StepCounter;
   /** Whether announced quotes are now found at once. */
   atOnce: boolean;
+};
+
+interface SearchesInMode {
+  /** Each searched (trimmed) quote's range or null. */
+  results: Map<string, Range | null>;
+  /** Quotes announced by `expectQuotes` and not searched yet. */
+  expected: Set<string>;
 }
 
 const searchesOf = memoizePerSource(
-  (): QuoteSearches => ({ results: new Map(), expected: new Map(), counter: { steps: 0 }, atOnce: false }),
+  (): QuoteSearches => ({
+    strict: { results: new Map(), expected: new Set() },
+    lenient: { results: new Map(), expected: new Set() },
+    counter: { steps: 0 },
+    atOnce: false,
+  }),
 );
 
-function keyOf(trimmed: string, mode: MatchMode): string {
-  return `${mode === "lenient" ? "l" : "s"}${trimmed}`;
-}
-
-// Finds the announced quote `key` and, in the same pass, the other announced quotes of `mode` up to the
+// Finds the announced quote `first` and, in the same pass, other announced quotes of `mode` up to the
 // pass's share of characters, in the order they were announced.
 function searchExpectedAtOnce(
   source: PreparedSource,
   searches: QuoteSearches,
-  key: string,
+  first: string,
   mode: MatchMode,
 ): void {
-  const prefix = keyOf("", mode);
+  const { results, expected } = searches[mode];
   const limit = Math.max(source.text.length, BATCH_QUOTE_CHARS);
-  const keys = [key];
-  const quotes = [searches.expected.get(key) as string];
-  let chars = (quotes[0] as string).length;
-  for (const [other, trimmed] of searches.expected) {
+  const quotes = [first];
+  let chars = first.length;
+  for (const other of expected) {
     if (chars >= limit) break;
-    if (other === key || !other.startsWith(prefix)) continue;
-    keys.push(other);
-    quotes.push(trimmed);
-    chars += trimmed.length;
+    if (other === first) continue;
+    quotes.push(other);
+    chars += other.length;
   }
   const ranges = findQuotesAtOnce(source, quotes, mode, searches.counter);
-  keys.forEach((each, at) => {
-    searches.results.set(each, ranges[at] ?? null);
-    searches.expected.delete(each);
+  quotes.forEach((quote, at) => {
+    results.set(quote, ranges[at] ?? null);
+    expected.delete(quote);
   });
 }
+
 // The pairs a model may wrap around a quote; only a matching pair is removed, so an apostrophe that
 // merely ends a quote (`the Panthers'`) stays.
 const ENCLOSING_PAIRS: ReadonlyMap<string, string> = new Map([

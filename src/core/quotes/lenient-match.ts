@@ -32,27 +32,24 @@ export interface LenientQuote {
 
 /** Reads `quote`'s lenient tokens as ids of `index`, keeping no token objects; null when it has none. O(m). */
 export function readLenientQuote(quote: string, index: LenientIndex): LenientQuote | null {
-  // A token is at least one character, so the quote's length bounds the count.
-  const ids = new Int32Array(quote.length);
-  let tokenCount = 0;
+  // Keys gathered first and looked up after: fewer variables for the visitor to update.
+  const keys: string[] = [];
   let firstStart = 0;
   let lastEnd = 0;
-  let absent = false;
   forEachLenientToken(quote, (key, start, end) => {
-    if (tokenCount === 0) firstStart = start;
+    if (keys.length === 0) firstStart = start;
     lastEnd = end;
-    const id = absent ? undefined : index.idByKey.get(key);
-    if (id === undefined) absent = true;
-    else ids[tokenCount] = id;
-    tokenCount += 1;
+    keys.push(key);
   });
+  const tokenCount = keys.length;
   if (tokenCount === 0) return null;
-  return {
-    pattern: absent || tokenCount > index.ids.length ? null : ids.slice(0, tokenCount),
-    tokenCount,
-    punctuationBefore: firstStart > 0,
-    punctuationAfter: lastEnd < quote.length,
-  };
+  let pattern: Int32Array | null = tokenCount > index.ids.length ? null : new Int32Array(tokenCount);
+  for (let at = 0; pattern !== null && at < tokenCount; at += 1) {
+    const id = index.idByKey.get(keys[at] as string);
+    if (id === undefined) pattern = null;
+    else pattern[at] = id;
+  }
+  return { pattern, tokenCount, punctuationBefore: firstStart > 0, punctuationAfter: lastEnd < quote.length };
 }
 
 /**
