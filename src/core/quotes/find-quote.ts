@@ -59,7 +59,7 @@ export function expectQuotes(source: PreparedSource, quotes: Iterable<string>, m
   }
 }
 
-/** The steps every quote search in `source` has taken so far in this request, batches included (for tests). */
+/** The steps every quote search in `source` has taken so far in this request, passes at once included. */
 export function quoteSearchSteps(source: PreparedSource): number {
   return searchesOf(source).counter.steps;
 }
@@ -74,8 +74,9 @@ const BATCH_AFTER: Readonly<Record<MatchMode, number>> = { strict: 32, lenient: 
 
 /**
  * Characters of quotes one pass at once takes (or the source's length, if more), so that one pass, which
- * the service cannot cut, holds the event loop for tens of milliseconds at most; as each pass takes at
- * least n characters of quotes, the passes' O(n) each still sum to O(Σm).
+ * the service cannot cut, holds the event loop for tens of milliseconds at most. Every pass but the one
+ * that takes the last announced quotes takes at least n characters of quotes, so the passes' O(n) each
+ * still sum to O(n + Σm).
  */
 const BATCH_QUOTE_CHARS = 250_000;
 

@@ -15,14 +15,17 @@ export function findLenientQuote(source: PreparedSource, quote: string, counter?
   const index = lenientIndexOf(source, counter);
   const read = readLenientQuote(quote, index);
   if (counter !== undefined) counter.steps += quote.length + (read?.tokenCount ?? 0);
-  if (read?.pattern == null) return null;
+  if (read === null || read.pattern === null) return null;
   const first = searchIds(index.ids, read.pattern, counter);
   return first < 0 ? null : lenientRange(source.text, index, read, first);
 }
 
 /** A quote read against a source's lenient index. */
 export interface LenientQuote {
-  /** The quote's tokens as the source's ids; null when no run of source tokens can equal them (more tokens than the source, or a key it never holds). */
+  /**
+   * The quote's tokens as the source's ids; null when no run of source tokens can equal them (more tokens
+   * than the source, or a key it never holds).
+   */
   pattern: Int32Array | null;
   tokenCount: number;
   /** Whether the (trimmed) quote has punctuation before its first token, or after its last. */

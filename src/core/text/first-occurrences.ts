@@ -126,7 +126,10 @@ export function firstOccurrencesOfIds(
   return firstStarts;
 }
 
-/** A trie over integer ids: node 0 is the root, with a table of children; any other node keeps its first child in arrays, the rest in a map. */
+/**
+ * A trie over integer ids: node 0 is the root, with a table of children; any other node keeps its first
+ * child in arrays, the rest in a map.
+ */
 class IdTrie {
   size = 1;
   private readonly rootChildren: Int32Array;
