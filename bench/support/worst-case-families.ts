@@ -38,6 +38,25 @@ function sameLabelTable(label: string, chars: number, value: string, last: strin
   return lines.join("\n");
 }
 
+// Up to MAX_CLAIMS claims of distinct quotes `unit×(first + i) + tail`, as many as fit in the body.
+function distinctClaims(
+  sourceLength: number,
+  bodyBytes: number,
+  unit: string,
+  tail: string,
+  first = 400,
+): CheckBody["claims"] {
+  const claims: CheckBody["claims"] = [];
+  let bytes = sourceLength + 200;
+  for (let index = 0; index < MAX_CLAIMS; index += 1) {
+    const quote = `${unit.repeat(first + index)}${tail}`;
+    bytes += quote.length + 40;
+    if (bytes > bodyBytes) break;
+    claims.push({ claim: "c", quote, source: "s" });
+  }
+  return claims;
+}
+
 export const worstCaseFamilies: WorstCaseFamily[] = [
   {
     name: "strict, one long near-miss quote",
@@ -65,15 +84,35 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       "up to 1,000 different `'a '×(400 + i) + 'b'` quotes against `'a '×n`: none repeats, so each is searched, n each",
     body(bodyBytes) {
       const source = repeat("a ", sourceChars(bodyBytes));
-      const claims: CheckBody["claims"] = [];
-      let bytes = source.length + 200;
-      for (let index = 0; index < MAX_CLAIMS; index += 1) {
-        const quote = `${"a ".repeat(400 + index)}b`;
-        bytes += quote.length + 40;
-        if (bytes > bodyBytes) break;
-        claims.push({ claim: "c", quote, source: "s" });
-      }
-      return { sources: [{ id: "s", text: source }], claims };
+      return {
+        sources: [{ id: "s", text: source }],
+        claims: distinctClaims(source.length, bodyBytes, "a ", "b"),
+      };
+    },
+  },
+  {
+    name: "strict, distinct quotes found only at the end",
+    attacks:
+      "up to 1,000 different `'a '×(400 + i) + 'b'` quotes against `'a '×n + 'b'`: each occurs, but only at the end",
+    body(bodyBytes) {
+      const source = `${repeat("a ", sourceChars(bodyBytes) - 1)}b`;
+      return {
+        sources: [{ id: "s", text: source }],
+        claims: distinctClaims(source.length, bodyBytes, "a ", "b"),
+      };
+    },
+  },
+  {
+    name: "lenient, many distinct near-miss quotes",
+    attacks:
+      "up to 1,000 different `'a b '×(200 + i) + 'b a'` quotes against `'a b '×n`: every token frequent, none repeats",
+    body(bodyBytes) {
+      const source = repeat("a b ", sourceChars(bodyBytes));
+      return {
+        sources: [{ id: "s", text: source }],
+        mode: "lenient",
+        claims: distinctClaims(source.length, bodyBytes, "a b ", "b a", 200),
+      };
     },
   },
   {

@@ -8,8 +8,9 @@ import {
 } from "./matchers.reference.js";
 import { findNumbers } from "./numbers/scan.js";
 import type { PreparedSource } from "./prepared-source.js";
-import { findQuote, trimQuote } from "./quotes/find-quote.js";
+import { expectQuotes, findQuote, quoteSearchSteps, trimQuote } from "./quotes/find-quote.js";
 import { findLenientQuote } from "./quotes/lenient-match.js";
+import { findQuotesAtOnce } from "./quotes/quote-batch.js";
 import { findStrictQuote, findStrictQuoteInSource } from "./quotes/strict-match.js";
 import type { StepCounter } from "./step-counter.js";
 import { buildLabelIndex } from "./tables/label-index.js";
@@ -17,6 +18,7 @@ import { foldLabelText } from "./tables/label-text.js";
 import { parseMarkdownTables } from "./tables/markdown-tables.js";
 import { findNamedLabels } from "./tables/named-labels.js";
 import { bindClaimToTable } from "./tables/row-binding.js";
+import type { MatchMode } from "./types.js";
 
 const source = (text: string): PreparedSource => ({ id: "s", text });
 
@@ -226,6 +228,53 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
     }
   });
 
+  // A request's many distinct quotes against one source: each alone costs O(n), so one at a time they cost
+  // O(quotes × n); announced (as a claim check does), O(n + Σm) in all. Near misses whose every token the
+  // source holds (so no "absent token" shortcut ends them), and quotes found only at the source's end.
+  const manyDistinct = [
+    {
+      name: "near misses `'a b '×k + 'b a'` against `'a b '×n`",
+      text: (scale: number) => "a b ".repeat(250 * scale),
+      quote: (index: number) => `${"a b ".repeat(50 + index)}b a`,
+      found: false,
+    },
+    {
+      name: "`'a '×k + 'b'` found only at the end of `'a '×n + 'b'`",
+      text: (scale: number) => `${"a ".repeat(500 * scale)}b`,
+      quote: (index: number) => `${"a ".repeat(100 + index)}b`,
+      found: true,
+    },
+  ];
+  it.each(
+    (["strict", "lenient"] as const).flatMap((mode) => manyDistinct.map((family) => ({ ...family, mode }))),
+  )(
+    "$mode, many distinct quotes, $name: steps ≤ 8·(n + Σm) as the input doubles from 1× to 64×",
+    (family) => {
+      for (const scale of SCALES) {
+        const text = family.text(scale);
+        const quotes = Array.from({ length: 20 * scale }, (_, index) => family.quote(index));
+        const announced = source(text);
+        expectQuotes(announced, quotes, family.mode);
+        const found = quotes.filter((quote) => findQuote(announced, quote, family.mode) !== null);
+        expect(found.length).toBe(family.found ? quotes.length : 0);
+        const size = text.length + quotes.reduce((sum, quote) => sum + quote.length, 0);
+        expect(quoteSearchSteps(announced)).toBeLessThanOrEqual(C * size);
+      }
+    },
+  );
+
+  it("finding quotes at once stays within 8·(n + Σm) steps on generated near misses", () => {
+    fc.assert(
+      fc.property(nearMisses, fc.constantFrom<MatchMode>("strict", "lenient"), ({ text, quotes }, mode) => {
+        const size = text.length + quotes.reduce((sum, quote) => sum + quote.length, 0);
+        expect(
+          stepsOf((counter) => findQuotesAtOnce(source(text), quotes, mode, counter)),
+        ).toBeLessThanOrEqual(C * size);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   // Near-miss generators: periodic texts, quotes that repeat a prefix of the text, every token frequent.
   const unit = fc.array(fc.constantFrom("a", "b", " ", "ab", "a b", "\n"), { minLength: 1, maxLength: 4 });
   const nearMiss = fc
@@ -239,6 +288,25 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
       const period = parts.join("");
       return { text: period.repeat(times), quote: trimQuote(period.repeat(quoteTimes) + tail) };
     });
+
+  const nearMisses = fc
+    .tuple(
+      unit,
+      fc.integer({ min: 1, max: 300 }),
+      fc.array(fc.integer({ min: 1, max: 300 }), { maxLength: 30 }),
+    )
+    .chain(([parts, times, quoteTimes]) =>
+      fc
+        .array(fc.constantFrom("", "b", "c", " a"), {
+          minLength: quoteTimes.length,
+          maxLength: quoteTimes.length,
+        })
+        .map((tails) => {
+          const period = parts.join("");
+          const quotes = quoteTimes.map((count, index) => trimQuote(period.repeat(count) + tails[index]));
+          return { text: period.repeat(times), quotes: quotes.filter((quote) => quote !== "") };
+        }),
+    );
 
   it("strict and lenient stay within 8·(n + m) steps on generated near misses", () => {
     fc.assert(

@@ -1,3 +1,4 @@
+import type { StepCounter } from "./step-counter.js";
 import type { Source } from "./types.js";
 
 /**
@@ -29,13 +30,19 @@ export function findDuplicateSourceId(sources: readonly { id: string }[]): numbe
   return -1;
 }
 
-/** Wraps `compute(text)` so it runs at most once per prepared source object. */
-export function memoizePerSource<T>(compute: (text: string) => T): (source: PreparedSource) => T {
+/**
+ * Wraps `compute(text, source)` so it runs at most once per prepared source object. A `counter` passed along is
+ * charged one step per character of the source when the view is computed: every view is one linear pass.
+ */
+export function memoizePerSource<T>(
+  compute: (text: string, source: PreparedSource) => T,
+): (source: PreparedSource, counter?: StepCounter) => T {
   const cache = new WeakMap<PreparedSource, T>();
-  return (source) => {
+  return (source, counter) => {
     if (cache.has(source)) return cache.get(source) as T;
-    const value = compute(source.text);
+    const value = compute(source.text, source);
     cache.set(source, value);
+    if (counter !== undefined) counter.steps += source.text.length;
     return value;
   };
 }

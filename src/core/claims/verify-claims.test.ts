@@ -8,6 +8,7 @@ import {
   checkNumbers,
   explainNumbers,
   judgeClaimSteps,
+  judgeClaims,
   verifyClaims,
 } from "./verify-claims.js";
 
@@ -307,6 +308,22 @@ describe("judgeClaimSteps: the claim check cut into slices of bounded work", () 
           expect(sliced).toEqual(verifyClaims(sourcesOf(), claims, options));
         },
       ),
+    );
+  });
+
+  it("gives each claim the verdict it gets alone, when many quotes against a source are found at once", () => {
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(claim, { minLength: 40, maxLength: 80 }),
+        fc.constantFrom<MatchMode>("strict", "lenient"),
+        (sourceText, claims, mode) => {
+          const sourcesOf = () => [{ id: "s", text: sourceText }];
+          const alone = claims.map((candidate) => judgeClaims(sourcesOf(), [candidate], { mode })[0]);
+          expect(judgeClaims(sourcesOf(), claims, { mode })).toEqual(alone);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

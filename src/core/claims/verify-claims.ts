@@ -1,7 +1,7 @@
 import type { Steps } from "../../util.js";
 import { explainQuoteNumbers, explainSourceNumbers } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
-import { findQuote } from "../quotes/index.js";
+import { expectQuotes, findQuote } from "../quotes/index.js";
 import { explainRowNumbers } from "../tables/index.js";
 import type {
   CandidateClaim,
@@ -37,6 +37,7 @@ export function judgeClaims(
   options: ClaimCheckOptions = {},
 ): ClaimVerdict[] {
   const prepared = asPrepared(sources);
+  expectClaimQuotes(prepared, claims, options);
   return claims.map((candidate) => judgeClaim(prepared, candidate, options));
 }
 
@@ -54,6 +55,7 @@ export function* judgeClaimSteps(
   stepBudget: number,
 ): Steps<ClaimVerdict[]> {
   const prepared = asPrepared(sources);
+  expectClaimQuotes(prepared, claims, options);
   const verdicts: ClaimVerdict[] = [];
   let work = 0;
   for (const candidate of claims) {
@@ -65,6 +67,22 @@ export function* judgeClaimSteps(
     work += claimWork(prepared, candidate);
   }
   return verdicts;
+}
+
+/**
+ * Announces each claim's quote to its source, so that many distinct quotes against one source are found in
+ * one pass once searching them one at a time grows costly (`findQuote`). O(Σm).
+ */
+function expectClaimQuotes(
+  prepared: ReadonlyMap<string, PreparedSource>,
+  claims: readonly CandidateClaim[],
+  options: ClaimCheckOptions,
+): void {
+  const mode = options.mode ?? "strict";
+  for (const candidate of claims) {
+    const source = prepared.get(text(candidate.source));
+    if (source !== undefined) expectQuotes(source, [text(candidate.quote)], mode);
+  }
 }
 
 function claimWork(prepared: ReadonlyMap<string, PreparedSource>, candidate: CandidateClaim): number {

@@ -1,27 +1,132 @@
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
+import type { StepCounter } from "../step-counter.js";
 import type { MatchMode, Range } from "../types.js";
 import { findLenientQuote } from "./lenient-match.js";
-import { findStrictQuoteInSource } from "./strict-match.js";
+import { findQuotesAtOnce } from "./quote-batch.js";
+import { FAST_BUDGET, findStrictQuoteInSource } from "./strict-match.js";
 
 /**
  * Finds the first match of `quote` in `source` under `mode`, or null. The range satisfies
  * `source.text.slice(range[0], range[1])` being the matched source text.
+ *
+ * Within a request, each distinct quote is searched once per source. Quotes are searched one at a time
+ * (O(n + m) each, fastest for a few) until those against one source have cost `BATCH_AFTER` steps per
+ * source character, or one of them needed the linear fallback; from then on, searching a quote announced
+ * by `expectQuotes` finds it with the other announced quotes not searched yet in one pass
+ * (`findQuotesAtOnce`, O(n + Σm)), at most `BATCH_QUOTE_CHARS` (or n) characters of quotes a pass. So a
+ * request's quotes against a source cost O(n + Σm) in all, however many distinct near misses it holds.
  */
 export function findQuote(source: PreparedSource, quote: string, mode: MatchMode): Range | null {
   const trimmed = trimQuote(quote);
   if (trimmed === "") return null;
-  // Many claims of a request often quote the same text: each distinct quote is searched once per source.
-  const results = resultsOf(source);
-  const key = `${mode === "lenient" ? "l" : "s"}${trimmed}`;
-  let range = results.get(key);
+  const searches = searchesOf(source);
+  const { results, expected } = searches[mode];
+  let range = results.get(trimmed);
   if (range === undefined) {
-    range = mode === "lenient" ? findLenientQuote(source, trimmed) : findStrictQuoteInSource(source, trimmed);
-    results.set(key, range);
+    if (searches.counter.steps >= BATCH_AFTER[mode] * source.text.length) searches.atOnce = true;
+    if (searches.atOnce && expected.size > 1 && expected.has(trimmed)) {
+      searchExpectedAtOnce(source, searches, trimmed, mode);
+      range = results.get(trimmed);
+    }
+    if (range === undefined) {
+      const before = searches.counter.steps;
+      range =
+        mode === "lenient"
+          ? findLenientQuote(source, trimmed, searches.counter)
+          : findStrictQuoteInSource(source, trimmed, searches.counter);
+      results.set(trimmed, range);
+      expected.delete(trimmed);
+      // A search past the direct scan's budget went through the linear fallback: the mark of a periodic
+      // source, where the other quotes would too.
+      if (searches.counter.steps - before > FAST_BUDGET * (source.text.length + trimmed.length)) {
+        searches.atOnce = true;
+      }
+    }
   }
   return range === null ? null : [range[0], range[1]];
 }
 
-const resultsOf = memoizePerSource(() => new Map<string, Range | null>());
+/**
+ * Announces the quotes a request will look for in `source` under `mode` (a claim check announces all its
+ * claims' quotes first), so that once one-at-a-time searches grow costly the rest are found at once.
+ * O(Σm); announcing changes no answer.
+ */
+export function expectQuotes(source: PreparedSource, quotes: Iterable<string>, mode: MatchMode): void {
+  const { results, expected } = searchesOf(source)[mode];
+  for (const quote of quotes) {
+    const trimmed = trimQuote(quote);
+    if (trimmed !== "" && !results.has(trimmed)) expected.add(trimmed);
+  }
+}
+
+/** The steps every quote search in `source` has taken so far in this request, passes at once included. */
+export function quoteSearchSteps(source: PreparedSource): number {
+  return searchesOf(source).counter.steps;
+}
+
+/**
+ * Steps per source character that one-at-a-time searches of a source may take before announced quotes are
+ * found at once. A strict pass at once costs about as much as 30 typical one-at-a-time steps per character
+ * (it tokenizes the whole source, where `indexOf` stops at the first hit), so a typical request never pays
+ * it; a lenient pass reuses the source's token index and costs far less.
+ */
+const BATCH_AFTER: Readonly<Record<MatchMode, number>> = { strict: 32, lenient: 8 };
+
+/**
+ * Characters of quotes one pass at once takes (or the source's length, if more), so that one pass, which
+ * the service cannot cut, holds the event loop for tens of milliseconds at most. Every pass but the one
+ * that takes the last announced quotes takes at least n characters of quotes, so the passes' O(n) each
+ * still sum to O(n + Σm).
+ */
+const BATCH_QUOTE_CHARS = 250_000;
+
+/** One source's quote searches in this request, per mode. */
+type QuoteSearches = Record<MatchMode, SearchesInMode> & {
+  counter: StepCounter;
+  /** Whether announced quotes are now found at once. */
+  atOnce: boolean;
+};
+
+interface SearchesInMode {
+  /** Each searched (trimmed) quote's range or null. */
+  results: Map<string, Range | null>;
+  /** Quotes announced by `expectQuotes` and not searched yet. */
+  expected: Set<string>;
+}
+
+const searchesOf = memoizePerSource(
+  (): QuoteSearches => ({
+    strict: { results: new Map(), expected: new Set() },
+    lenient: { results: new Map(), expected: new Set() },
+    counter: { steps: 0 },
+    atOnce: false,
+  }),
+);
+
+// Finds the announced quote `first` and, in the same pass, other announced quotes of `mode` up to the
+// pass's share of characters, in the order they were announced.
+function searchExpectedAtOnce(
+  source: PreparedSource,
+  searches: QuoteSearches,
+  first: string,
+  mode: MatchMode,
+): void {
+  const { results, expected } = searches[mode];
+  const limit = Math.max(source.text.length, BATCH_QUOTE_CHARS);
+  const quotes = [first];
+  let chars = first.length;
+  for (const other of expected) {
+    if (chars >= limit) break;
+    if (other === first) continue;
+    quotes.push(other);
+    chars += other.length;
+  }
+  const ranges = findQuotesAtOnce(source, quotes, mode, searches.counter);
+  quotes.forEach((quote, at) => {
+    results.set(quote, ranges[at] ?? null);
+    expected.delete(quote);
+  });
+}
 
 // The pairs a model may wrap around a quote; only a matching pair is removed, so an apostrophe that
 // merely ends a quote (`the Panthers'`) stays.

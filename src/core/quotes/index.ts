@@ -1,1 +1,1 @@
-export { findQuote } from "./find-quote.js";
+export { expectQuotes, findQuote } from "./find-quote.js";

@@ -1,55 +1,78 @@
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
-import {
-  codePointBefore,
-  isWhitespaceChar,
-  type LenientToken,
-  searchIds,
-  tokenizeLenient,
-} from "../text/index.js";
+import { codePointBefore, forEachLenientToken, isWhitespaceChar, searchIds } from "../text/index.js";
 import type { Range } from "../types.js";
-import { buildLenientIndex } from "./lenient-index.js";
+import { buildLenientIndex, type LenientIndex } from "./lenient-index.js";
 
-const lenientIndexOf = memoizePerSource(buildLenientIndex);
+/** The source's lenient index, built once per request; building it counts one step per source character. */
+export const lenientIndexOf = memoizePerSource(buildLenientIndex);
 
 /**
  * Finds the first run of whole source tokens equal to the tokens of the trimmed `quote`; the range
  * covers those tokens, plus the punctuation attached to them at each end where the quote had some.
  */
 export function findLenientQuote(source: PreparedSource, quote: string, counter?: StepCounter): Range | null {
-  const quoteTokens = tokenizeLenient(quote);
-  const firstQuoteToken = quoteTokens[0];
-  const lastQuoteToken = quoteTokens[quoteTokens.length - 1];
-  if (firstQuoteToken === undefined || lastQuoteToken === undefined) return null;
-  const index = lenientIndexOf(source);
-  if (counter !== undefined) counter.steps += quote.length + quoteTokens.length;
-  if (quoteTokens.length > index.ids.length) return null;
-  // The quote as ids of the source's keys; a key the source never holds cannot match.
-  const pattern = new Int32Array(quoteTokens.length);
-  for (let offset = 0; offset < quoteTokens.length; offset++) {
-    const id = index.idByKey.get((quoteTokens[offset] as LenientToken).key);
-    if (id === undefined) return null;
-    pattern[offset] = id;
+  const index = lenientIndexOf(source, counter);
+  const read = readLenientQuote(quote, index);
+  if (counter !== undefined) counter.steps += quote.length + (read?.tokenCount ?? 0);
+  if (read === null || read.pattern === null) return null;
+  const first = searchIds(index.ids, read.pattern, counter);
+  return first < 0 ? null : lenientRange(source.text, index, read, first);
+}
+
+/** A quote read against a source's lenient index. */
+export interface LenientQuote {
+  /**
+   * The quote's tokens as the source's ids; null when no run of source tokens can equal them (more tokens
+   * than the source, or a key it never holds).
+   */
+  pattern: Int32Array | null;
+  tokenCount: number;
+  /** Whether the (trimmed) quote has punctuation before its first token, or after its last. */
+  punctuationBefore: boolean;
+  punctuationAfter: boolean;
+}
+
+/** Reads `quote`'s lenient tokens as ids of `index`, keeping no token objects; null when it has none. O(m). */
+export function readLenientQuote(quote: string, index: LenientIndex): LenientQuote | null {
+  // Keys gathered first and looked up after: fewer variables for the visitor to update.
+  const keys: string[] = [];
+  let firstStart = 0;
+  let lastEnd = 0;
+  forEachLenientToken(quote, (key, start, end) => {
+    if (keys.length === 0) firstStart = start;
+    lastEnd = end;
+    keys.push(key);
+  });
+  const tokenCount = keys.length;
+  if (tokenCount === 0) return null;
+  let pattern: Int32Array | null = tokenCount > index.ids.length ? null : new Int32Array(tokenCount);
+  for (let at = 0; pattern !== null && at < tokenCount; at += 1) {
+    const id = index.idByKey.get(keys[at] as string);
+    if (id === undefined) pattern = null;
+    else pattern[at] = id;
   }
-  const first = searchIds(index.ids, pattern, counter);
-  if (first < 0) return null;
-  const last = first + quoteTokens.length - 1;
-  const text = source.text;
+  return { pattern, tokenCount, punctuationBefore: firstStart > 0, punctuationAfter: lastEnd < quote.length };
+}
+
+/**
+ * The range of the quote matched at source token `first`: those tokens, extended over the punctuation
+ * attached to them at each end where the quote had some before its first token or after its last.
+ */
+export function lenientRange(text: string, index: LenientIndex, quote: LenientQuote, first: number): Range {
+  const last = first + quote.tokenCount - 1;
   const tokenStart = index.starts[first] as number;
   const tokenEnd = index.ends[last] as number;
-  // The quote is trimmed, so anything before its first token (or after its last) is punctuation.
-  const start =
-    firstQuoteToken.start > 0
-      ? extendBackward(text, tokenStart, first > 0 ? (index.ends[first - 1] as number) : 0)
-      : tokenStart;
-  const end =
-    lastQuoteToken.end < quote.length
-      ? extendForward(
-          text,
-          tokenEnd,
-          last + 1 < index.starts.length ? (index.starts[last + 1] as number) : text.length,
-        )
-      : tokenEnd;
+  const start = quote.punctuationBefore
+    ? extendBackward(text, tokenStart, first > 0 ? (index.ends[first - 1] as number) : 0)
+    : tokenStart;
+  const end = quote.punctuationAfter
+    ? extendForward(
+        text,
+        tokenEnd,
+        last + 1 < index.starts.length ? (index.starts[last + 1] as number) : text.length,
+      )
+    : tokenEnd;
   return [start, end];
 }
 

@@ -34,10 +34,11 @@ export function findStrictQuoteInSource(
   const budget = FAST_BUDGET * (source.text.length + quote.length);
   const fast = findStrictDirect(source.text, quote, budget, counter);
   if (fast !== undefined) return fast;
-  return findStrictIn(source.text, collapsedOf(source), quote, counter);
+  return findStrictIn(source.text, collapsedOf(source, counter), quote, counter);
 }
 
-const FAST_BUDGET = 2;
+/** Steps per unit of source and quote the direct scan may take before the linear fallback takes over. */
+export const FAST_BUDGET = 2;
 
 // The direct scan: each occurrence of the quote's first segment, then its other segments after one
 // whitespace run each. Undefined when it would take more than `budget` steps (each unit scanned or compared).
