@@ -5,6 +5,7 @@ import { foldLabelText } from "./label-text.js";
 import { parseMarkdownTables } from "./markdown-tables.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
+import { checkRowNumbers } from "./row-check.js";
 
 const QUARTERS = "| Quarter | Revenue | Profit |\n|---|---|---|\n| Q2 | 100 | 10 |\n| Q3 | 120 | 12 |";
 const YEARS = "|  | 2019 | 2018 | September 30, 2019 |\n|---|---|---|---|\n| Other | 44.1 | 56.7 | 3 |";
@@ -125,5 +126,26 @@ describe("bindClaimToTable: each value belongs to its own row", () => {
     { name: "no row named: none", claim: "Profit was 12.", rows: [[]] },
   ])("$name", ({ claim, rows }) => {
     expect(bind(QUARTERS, claim).valueRows).toEqual(rows);
+  });
+});
+
+// Invented engines in the style of people's wording: the serial number and the year are both numbers.
+const ENGINES =
+  "| class | builder | serial number | year built |\n|---|---|---|---|\n| b - 2 | alco | 41002 | 1931 |\n| b - 3 | alco | 41017 | 1934 |";
+
+describe("checkRowNumbers: the subject column states the value after the main copula", () => {
+  const quote = "| b - 2 | alco | 41002 | 1931 |";
+  const check = (claim: string) => {
+    const start = ENGINES.indexOf(quote);
+    return checkRowNumbers(claim, { id: "s", text: ENGINES }, [start, start + quote.length]);
+  };
+  it.each([
+    { claim: "the serial number of the engine built in 1931 is 41002", grounded: true },
+    { claim: "the serial number of the engine built in 1931 is 41017", grounded: false },
+    { claim: "the serial number of the engine built in 1934 is 41002", grounded: false },
+    { claim: "the serial number of the engine built in 1931 is 1931", grounded: false },
+    { claim: "the serial number of the engine whose year built was 1931 is 41002", grounded: true },
+  ])("$claim", ({ claim, grounded }) => {
+    expect(check(claim)).toBe(grounded);
   });
 });

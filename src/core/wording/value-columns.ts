@@ -1,5 +1,6 @@
 import type { StepCounter } from "../step-counter.js";
 import type { Mention } from "./mention.js";
+import { statedByCopula, subjectMention } from "./subject-column.js";
 
 /** A number of the claim: where its digits are in the folded claim. */
 export interface NumberSpan {
@@ -330,6 +331,70 @@ function joinDays(
   return joined;
 }
 
+/**
+ * The subject column states the value after the claim's main copula (`the serial number of the model made
+ * in 1930 is 68056`: 68056 is the serial number, and 1930 is not): the first unit after the subject that a
+ * copula states takes the subject's columns, and the units between them that were paired with the subject
+ * by nearness lose it. Units in a circumstantial date are passed over. One sweep over the values.
+ */
+function bindSubject(
+  folded: string,
+  values: readonly NumberSpan[],
+  columnUnitOf: readonly number[],
+  inDate: readonly boolean[],
+  columnMentions: readonly Mention[],
+  result: (readonly number[])[],
+  chosenOf: number[],
+): void {
+  const subject = subjectMention(folded, columnMentions);
+  if (subject < 0) return;
+  const head = columnMentions[subject] as Mention;
+  // Per mention, the first unit paired with it: a mention that another unit took (`44 pf was 9`: pf is
+  // 44's) no longer claims the copula after it, and one this very unit took (`place is 16`) does.
+  const takenBy = new Map<number, number>();
+  chosenOf.forEach((mention, index) => {
+    if (mention >= 0 && !takenBy.has(mention)) takenBy.set(mention, columnUnitOf[index] as number);
+  });
+  const mentionAt = new Map<number, number>();
+  const mentionStarts = new Set<number>();
+  columnMentions.forEach((mention, index) => {
+    mentionAt.set(mention.end, index);
+    mentionStarts.add(mention.start);
+  });
+  let target = -1;
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index] as NumberSpan;
+    if (value.start < head.end || columnUnitOf[index] !== index || inDate[index]) continue;
+    let last = index;
+    while (last + 1 < values.length && columnUnitOf[last + 1] === index) last += 1;
+    const end = (values[last] as NumberSpan).end;
+    const claimsCopula = (mentionEnd: number): boolean => {
+      const mention = mentionAt.get(mentionEnd);
+      if (mention === undefined) return false;
+      const unit = takenBy.get(mention);
+      return unit === undefined || unit === index;
+    };
+    if (statedByCopula(folded, value.start, end, claimsCopula, mentionStarts)) {
+      target = index;
+      break;
+    }
+  }
+  if (target < 0) return;
+  for (let index = 0; index < target; index += 1) {
+    if (chosenOf[index] === subject) {
+      result[index] = NO_COLUMNS;
+      chosenOf[index] = -1;
+    }
+  }
+  for (let index = target; index < values.length && columnUnitOf[index] === target; index += 1) {
+    if (statesDifferenceOrCount(folded, (values[index] as NumberSpan).end)) continue;
+    result[index] = head.columns;
+    chosenOf[index] = subject;
+  }
+}
+
+const NO_COLUMNS: readonly number[] = [];
+
 function always(): boolean {
   return true;
 }
@@ -382,6 +447,8 @@ export function valueColumns(
     nextValueStart[index] = following;
     if (!inDate[index]) following = (values[index] as NumberSpan).start;
   }
+  // Per value, the index of the mention it was paired with, or -1.
+  const chosenOf: number[] = values.map(() => -1);
   let lastValueEnd = -1;
   let before = -1;
   for (let first = 0; first < values.length; ) {
@@ -397,6 +464,7 @@ export function valueColumns(
       before += 1;
     const dateOrYear = dateOrYearUnit[first] as boolean;
     let chosen: Mention | undefined;
+    let chosenIndex = -1;
     let chosenBeside = false;
     let chosenDistance = Number.POSITIVE_INFINITY;
     // The nearest mention before the unit and the nearest after it; each may be one that only names
@@ -431,6 +499,7 @@ export function valueColumns(
         (distance === chosenDistance && chosen !== undefined && mention.start < chosen.start)
       ) {
         chosen = mention;
+        chosenIndex = before + offset;
         chosenDistance = distance;
         chosenBeside = beside;
       }
@@ -440,13 +509,17 @@ export function valueColumns(
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
       if (statesDifferenceOrCount(folded, value.end)) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
-      if (chosen !== undefined && (chosenBeside || !inDate[index])) result[index] = chosen.columns;
+      if (chosen !== undefined && (chosenBeside || !inDate[index])) {
+        result[index] = chosen.columns;
+        chosenOf[index] = chosenIndex;
+      }
     }
     for (let index = first; index <= last; index += 1) {
       if (!inDate[index]) lastValueEnd = (values[index] as NumberSpan).end;
     }
     first = last + 1;
   }
+  bindSubject(folded, values, columnUnitOf, inDate, columnMentions, result, chosenOf);
   // Per value: its unit, date, difference and joiner checks (a few neighbouring characters and words
   // each), and four candidate mentions; the mention pointer only moves forward.
   if (counter !== undefined) counter.steps += folded.length + 16 * values.length + columnMentions.length;
