@@ -149,3 +149,20 @@ describe("checkRowNumbers: the subject column states the value after the main co
     expect(check(claim)).toBe(grounded);
   });
 });
+
+describe("checkRowNumbers: two column mentions side by side name either column", () => {
+  const DRAFT =
+    "| round | pick | overall | player |\n|---|---|---|---|\n| 7 | 3 | 171 | cy day |\n| 8 | 4 | 200 | al fox |";
+  const quote = "| 7 | 3 | 171 | cy day |";
+  const check = (claim: string) => {
+    const start = DRAFT.indexOf(quote);
+    return checkRowNumbers(claim, { id: "s", text: DRAFT }, [start, start + quote.length]);
+  };
+  it.each([
+    { claim: "cy day had an overall pick of 171", grounded: true },
+    { claim: "cy day had an overall pick of 200", grounded: false },
+    { claim: "cy day had an overall pick of 7", grounded: false },
+  ])("$claim", ({ claim, grounded }) => {
+    expect(check(claim)).toBe(grounded);
+  });
+});

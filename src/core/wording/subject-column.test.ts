@@ -112,6 +112,17 @@ describe("valueColumns: the subject column states the value after the main copul
     },
   );
 
+  it.each([
+    { text: "cy day had an overall pick of 171", columns: [[2, 1]] },
+    { text: "cy day was pick 7 , overall 171", columns: [[1], [2]] },
+  ])("adjacent column mentions are one compound name: $text", ({ text, columns }) => {
+    const mentions = mentionsOf(text, [
+      ["overall", 2],
+      ["pick", 1],
+    ]).sort((a, b) => a.start - b.start);
+    expect(valueColumns(text, findNumbers(text), mentions)).toEqual(columns);
+  });
+
   it("stays linear when the claim repeats copulas and numbers after its subject", () => {
     for (const scale of [1, 4, 16, 64]) {
       const claim = `the total of the side ${"that has 4 and who was 5 , ".repeat(50 * scale)}is 9`;

@@ -395,6 +395,22 @@ function bindSubject(
 
 const NO_COLUMNS: readonly number[] = [];
 
+/**
+ * The columns of the mention at `index`, with those of a column mention standing right before it (only
+ * spaces between) when that one names another column: `an overall pick of 171` may mean the overall or
+ * the pick column, so either may hold the number. Reads one neighbouring mention.
+ */
+function compoundColumns(folded: string, mentions: readonly Mention[], index: number): readonly number[] {
+  const mention = mentions[index] as Mention;
+  const previous = mentions[index - 1];
+  if (previous === undefined || previous.end > mention.start || previous.columns === mention.columns)
+    return mention.columns;
+  for (let at = previous.end; at < mention.start; at += 1)
+    if (folded.charCodeAt(at) !== 32) return mention.columns;
+  if (previous.columns.length === 1 && previous.columns[0] === 0) return mention.columns;
+  return [...previous.columns, ...mention.columns];
+}
+
 function always(): boolean {
   return true;
 }
@@ -449,6 +465,7 @@ export function valueColumns(
   }
   // Per value, the index of the mention it was paired with, or -1.
   const chosenOf: number[] = values.map(() => -1);
+  const compoundOf = new Map<number, readonly number[]>();
   let lastValueEnd = -1;
   let before = -1;
   for (let first = 0; first < values.length; ) {
@@ -504,13 +521,19 @@ export function valueColumns(
         chosenBeside = beside;
       }
     }
+    let columns = NO_COLUMNS;
+    if (chosen !== undefined) {
+      // Once per mention, so the lists made add up to at most twice the mentions' own.
+      columns = compoundOf.get(chosenIndex) ?? compoundColumns(folded, columnMentions, chosenIndex);
+      compoundOf.set(chosenIndex, columns);
+    }
     for (let index = first; index <= last; index += 1) {
       const value = values[index] as NumberSpan;
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
       if (statesDifferenceOrCount(folded, value.end)) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
       if (chosen !== undefined && (chosenBeside || !inDate[index])) {
-        result[index] = chosen.columns;
+        result[index] = columns;
         chosenOf[index] = chosenIndex;
       }
     }
