@@ -145,14 +145,20 @@ function isOrdinalSuffix(text: string, from: number): boolean {
   return ORDINAL_SUFFIXES.has(text.slice(from, from + 2)) && !isAsciiWordChar(text, from + 2);
 }
 
-// The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
-function wordAfter(text: string, start: number): string {
+// Where the word read by `wordAfter` starts.
+function wordAfterStart(text: string, start: number): number {
   let from = start;
   if (isOrdinalSuffix(text, from)) from += 2;
   for (let skips = 0; skips < 2; skips += 1) {
     while (from < text.length && text.charCodeAt(from) === 32) from += 1;
     if (text.startsWith("of ", from)) from += 3;
   }
+  return from;
+}
+
+// The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
+function wordAfter(text: string, start: number): string {
+  const from = wordAfterStart(text, start);
   let to = from;
   while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
   return text.slice(from, to);
@@ -454,6 +460,15 @@ export function valueColumns(
   values.forEach((value, index) => {
     if (anyDate[index] || isYear(folded, value)) dateOrYearUnit[columnUnitOf[index] as number] = true;
   });
+  // Per month-name start, the unit of the day beside it (`10 october`, `october 10`): a column named by
+  // that month is the date's, and no other unit takes it (`10 october has 0-2-2 as the record`).
+  const monthOfUnit = new Map<number, number>();
+  values.forEach((value, index) => {
+    const unit = columnUnitOf[index] as number;
+    if (MONTHS.has(wordBefore(folded, value.start)))
+      monthOfUnit.set(wordStartBefore(folded, value.start), unit);
+    if (MONTHS.has(wordAfter(folded, value.end))) monthOfUnit.set(wordAfterStart(folded, value.end), unit);
+  });
   const none: readonly number[] = [];
   const result: (readonly number[])[] = values.map(() => none);
   // Per value, where the next value outside a circumstantial date starts (a backward pass).
@@ -509,6 +524,8 @@ export function valueColumns(
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
       if (dateOrYear && mention.start >= end) continue;
+      const dayUnit = monthOfUnit.get(mention.start);
+      if (dayUnit !== undefined && dayUnit !== first) continue;
       const rowLabelsOnly = mention.columns.length === 1 && mention.columns[0] === 0;
       if (rowLabelsOnly && !(mention.end <= start && onlyNumberSigns(folded, mention.end, start))) continue;
       if (

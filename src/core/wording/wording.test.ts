@@ -129,6 +129,9 @@ describe("valueColumns: the one named column each number belongs to", () => {
     { text: "december 10 's high points", mentions: [["high points", 4]], columns: [[]] },
     { text: "the 2007 cup result is 1 - 2", mentions: [["result", 3]], columns: [[], [3], [3]] },
     { text: "ordered was sold 11 june 1930", mentions: [["ordered", 4]], columns: [[4], [4]] },
+    // A month naming a column is the date's beside its day: no other number takes it.
+    { text: "10 october has 3 - 1 as the record", mentions: [["october", 1]], columns: [[], [], []] },
+    { text: "october 10 , then 3 - 1", mentions: [["october", 1]], columns: [[1], [], []] },
   ] as { text: string; mentions: [string, number][]; columns: number[][] }[])(
     "$text",
     ({ text, mentions, columns }) => {
