@@ -17,12 +17,34 @@ function joinsUnit(text: string, from: number, to: number): boolean {
   return true;
 }
 
+const CLAUSE_VERBS = new Set(["is", "was", "are", "were"]);
+
+// True when a `,` before `number` ends a clause: the number is the subject of a verb of its own (`when
+// the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
+// was`). Reads one short word.
+function startsClause(text: string, from: number, number: NumberSpan): boolean {
+  if (isYear(text, number)) return false;
+  // The gap holds only unit joiners (checked before), so reading it costs no more than joining did.
+  let comma = false;
+  for (let index = from; index < number.start; index += 1) if (text.charCodeAt(index) === 44) comma = true;
+  if (!comma) return false;
+  let at = number.end;
+  if (text.charCodeAt(at) !== 32) return false;
+  at += 1;
+  let to = at;
+  while (to < text.length && to - at <= 4 && isLetter(text.charCodeAt(to))) to += 1;
+  return CLAUSE_VERBS.has(text.slice(at, to));
+}
+
 /** Per number, the index of the first number of its unit (numbers joined only by unit joiners). */
 export function numberUnits(folded: string, numbers: readonly NumberSpan[]): number[] {
   const unitOf: number[] = [];
   numbers.forEach((number, index) => {
     const previous = numbers[index - 1];
-    const joined = previous !== undefined && joinsUnit(folded, previous.end, number.start);
+    const joined =
+      previous !== undefined &&
+      joinsUnit(folded, previous.end, number.start) &&
+      !startsClause(folded, previous.end, number);
     unitOf.push(joined ? (unitOf[index - 1] as number) : index);
   });
   return unitOf;
