@@ -5,6 +5,7 @@ import { foldLabelText } from "./label-text.js";
 import { parseMarkdownTables } from "./markdown-tables.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
+import { checkRowNumbers } from "./row-check.js";
 
 const QUARTERS = "| Quarter | Revenue | Profit |\n|---|---|---|\n| Q2 | 100 | 10 |\n| Q3 | 120 | 12 |";
 const YEARS = "|  | 2019 | 2018 | September 30, 2019 |\n|---|---|---|---|\n| Other | 44.1 | 56.7 | 3 |";
@@ -125,5 +126,41 @@ describe("bindClaimToTable: each value belongs to its own row", () => {
     { name: "no row named: none", claim: "Profit was 12.", rows: [[]] },
   ])("$name", ({ claim, rows }) => {
     expect(bind(QUARTERS, claim).valueRows).toEqual(rows);
+  });
+});
+
+// Invented tables in the style of people's wording: the serial number and the year are both numbers;
+// the draft has a pick and an overall pick.
+const ENGINES =
+  "| class | builder | serial number | year built |\n|---|---|---|---|\n| b - 2 | alco | 41002 | 1931 |\n| b - 3 | alco | 41017 | 1934 |";
+const DRAFT =
+  "| round | pick | overall | player |\n|---|---|---|---|\n| 7 | 3 | 171 | cy day |\n| 8 | 4 | 200 | al fox |";
+
+// Whether `claim` keeps its numbers when it quotes the line `quote` of `text`.
+const checkQuoting = (text: string, quote: string, claim: string) => {
+  const start = text.indexOf(quote);
+  return checkRowNumbers(claim, { id: "s", text }, [start, start + quote.length]);
+};
+
+describe("checkRowNumbers: reading the claim's subject and compound names", () => {
+  it.each([
+    // The subject column states the value after the main copula.
+    { text: ENGINES, claim: "the serial number of the engine built in 1931 is 41002", grounded: true },
+    { text: ENGINES, claim: "the serial number of the engine built in 1931 is 41017", grounded: false },
+    { text: ENGINES, claim: "the serial number of the engine built in 1934 is 41002", grounded: false },
+    { text: ENGINES, claim: "the serial number of the engine built in 1931 is 1931", grounded: false },
+    {
+      text: ENGINES,
+      claim: "the serial number of the engine whose year built was 1931 is 41002",
+      grounded: true,
+    },
+    // Two column mentions side by side name either column.
+    { text: DRAFT, claim: "cy day had an overall pick of 171", grounded: true },
+    { text: DRAFT, claim: "cy day had an overall pick of 200", grounded: false },
+    { text: DRAFT, claim: "cy day had an overall pick of 7", grounded: false },
+  ])("$claim", ({ text, claim, grounded }) => {
+    // Each claim quotes the first body row of its table.
+    const quote = text.split("\n")[2] as string;
+    expect(checkQuoting(text, quote, claim)).toBe(grounded);
   });
 });

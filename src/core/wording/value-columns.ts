@@ -1,5 +1,6 @@
 import type { StepCounter } from "../step-counter.js";
 import type { Mention } from "./mention.js";
+import { statedByCopula, subjectMention } from "./subject-column.js";
 
 /** A number of the claim: where its digits are in the folded claim. */
 export interface NumberSpan {
@@ -16,12 +17,34 @@ function joinsUnit(text: string, from: number, to: number): boolean {
   return true;
 }
 
+const CLAUSE_VERBS = new Set(["is", "was", "are", "were"]);
+
+// True when a `,` before `number` ends a clause: the number is the subject of a verb of its own (`when
+// the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
+// was`). Reads one short word.
+function startsClause(text: string, from: number, number: NumberSpan): boolean {
+  if (isYear(text, number)) return false;
+  // The gap holds only unit joiners (checked before), so reading it costs no more than joining did.
+  let comma = false;
+  for (let index = from; index < number.start; index += 1) if (text.charCodeAt(index) === 44) comma = true;
+  if (!comma) return false;
+  let at = number.end;
+  if (text.charCodeAt(at) !== 32) return false;
+  at += 1;
+  let to = at;
+  while (to < text.length && to - at <= 4 && isLetter(text.charCodeAt(to))) to += 1;
+  return CLAUSE_VERBS.has(text.slice(at, to));
+}
+
 /** Per number, the index of the first number of its unit (numbers joined only by unit joiners). */
 export function numberUnits(folded: string, numbers: readonly NumberSpan[]): number[] {
   const unitOf: number[] = [];
   numbers.forEach((number, index) => {
     const previous = numbers[index - 1];
-    const joined = previous !== undefined && joinsUnit(folded, previous.end, number.start);
+    const joined =
+      previous !== undefined &&
+      joinsUnit(folded, previous.end, number.start) &&
+      !startsClause(folded, previous.end, number);
     unitOf.push(joined ? (unitOf[index - 1] as number) : index);
   });
   return unitOf;
@@ -144,14 +167,20 @@ function isOrdinalSuffix(text: string, from: number): boolean {
   return ORDINAL_SUFFIXES.has(text.slice(from, from + 2)) && !isAsciiWordChar(text, from + 2);
 }
 
-// The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
-function wordAfter(text: string, start: number): string {
+// Where the word read by `wordAfter` starts.
+function wordAfterStart(text: string, start: number): number {
   let from = start;
   if (isOrdinalSuffix(text, from)) from += 2;
   for (let skips = 0; skips < 2; skips += 1) {
     while (from < text.length && text.charCodeAt(from) === 32) from += 1;
     if (text.startsWith("of ", from)) from += 3;
   }
+  return from;
+}
+
+// The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
+function wordAfter(text: string, start: number): string {
+  const from = wordAfterStart(text, start);
   let to = from;
   while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
   return text.slice(from, to);
@@ -330,6 +359,86 @@ function joinDays(
   return joined;
 }
 
+/**
+ * The subject column states the value after the claim's main copula (`the serial number of the model made
+ * in 1930 is 68056`: 68056 is the serial number, and 1930 is not): the first unit after the subject that a
+ * copula states takes the subject's columns, and the units between them that were paired with the subject
+ * by nearness lose it. Units in a circumstantial date are passed over. One sweep over the values.
+ */
+function bindSubject(
+  folded: string,
+  values: readonly NumberSpan[],
+  columnUnitOf: readonly number[],
+  inDate: readonly boolean[],
+  columnMentions: readonly Mention[],
+  result: (readonly number[])[],
+  chosenOf: number[],
+): void {
+  const subject = subjectMention(folded, columnMentions);
+  if (subject < 0) return;
+  const head = columnMentions[subject] as Mention;
+  // Per mention, the first unit paired with it: a mention that another unit took (`44 pf was 9`: pf is
+  // 44's) no longer claims the copula after it, and one this very unit took (`place is 16`) does.
+  const takenBy = new Map<number, number>();
+  chosenOf.forEach((mention, index) => {
+    if (mention >= 0 && !takenBy.has(mention)) takenBy.set(mention, columnUnitOf[index] as number);
+  });
+  const mentionAt = new Map<number, number>();
+  const mentionStarts = new Set<number>();
+  columnMentions.forEach((mention, index) => {
+    mentionAt.set(mention.end, index);
+    mentionStarts.add(mention.start);
+  });
+  let target = -1;
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index] as NumberSpan;
+    if (value.start < head.end || columnUnitOf[index] !== index || inDate[index]) continue;
+    let last = index;
+    while (last + 1 < values.length && columnUnitOf[last + 1] === index) last += 1;
+    const end = (values[last] as NumberSpan).end;
+    const claimsCopula = (mentionEnd: number): boolean => {
+      const mention = mentionAt.get(mentionEnd);
+      if (mention === undefined) return false;
+      const unit = takenBy.get(mention);
+      return unit === undefined || unit === index;
+    };
+    if (statedByCopula(folded, value.start, end, claimsCopula, mentionStarts)) {
+      target = index;
+      break;
+    }
+  }
+  if (target < 0) return;
+  for (let index = 0; index < target; index += 1) {
+    if (chosenOf[index] === subject) {
+      result[index] = NO_COLUMNS;
+      chosenOf[index] = -1;
+    }
+  }
+  for (let index = target; index < values.length && columnUnitOf[index] === target; index += 1) {
+    if (statesDifferenceOrCount(folded, (values[index] as NumberSpan).end)) continue;
+    result[index] = head.columns;
+    chosenOf[index] = subject;
+  }
+}
+
+const NO_COLUMNS: readonly number[] = [];
+
+/**
+ * The columns of the mention at `index`, with those of a column mention standing right before it (only
+ * spaces between) when that one names another column: `an overall pick of 171` may mean the overall or
+ * the pick column, so either may hold the number. Reads one neighbouring mention.
+ */
+function compoundColumns(folded: string, mentions: readonly Mention[], index: number): readonly number[] {
+  const mention = mentions[index] as Mention;
+  const previous = mentions[index - 1];
+  if (previous === undefined || previous.end > mention.start || previous.columns === mention.columns)
+    return mention.columns;
+  for (let at = previous.end; at < mention.start; at += 1)
+    if (folded.charCodeAt(at) !== 32) return mention.columns;
+  if (previous.columns.length === 1 && previous.columns[0] === 0) return mention.columns;
+  return [...previous.columns, ...mention.columns];
+}
+
 function always(): boolean {
   return true;
 }
@@ -373,6 +482,15 @@ export function valueColumns(
   values.forEach((value, index) => {
     if (anyDate[index] || isYear(folded, value)) dateOrYearUnit[columnUnitOf[index] as number] = true;
   });
+  // Per month-name start, the unit of the day beside it (`10 october`, `october 10`): a column named by
+  // that month is the date's, and no other unit takes it (`10 october has 0-2-2 as the record`).
+  const monthOfUnit = new Map<number, number>();
+  values.forEach((value, index) => {
+    const unit = columnUnitOf[index] as number;
+    if (MONTHS.has(wordBefore(folded, value.start)))
+      monthOfUnit.set(wordStartBefore(folded, value.start), unit);
+    if (MONTHS.has(wordAfter(folded, value.end))) monthOfUnit.set(wordAfterStart(folded, value.end), unit);
+  });
   const none: readonly number[] = [];
   const result: (readonly number[])[] = values.map(() => none);
   // Per value, where the next value outside a circumstantial date starts (a backward pass).
@@ -382,6 +500,9 @@ export function valueColumns(
     nextValueStart[index] = following;
     if (!inDate[index]) following = (values[index] as NumberSpan).start;
   }
+  // Per value, the index of the mention it was paired with, or -1.
+  const chosenOf: number[] = values.map(() => -1);
+  const compoundOf = new Map<number, readonly number[]>();
   let lastValueEnd = -1;
   let before = -1;
   for (let first = 0; first < values.length; ) {
@@ -397,6 +518,7 @@ export function valueColumns(
       before += 1;
     const dateOrYear = dateOrYearUnit[first] as boolean;
     let chosen: Mention | undefined;
+    let chosenIndex = -1;
     let chosenBeside = false;
     let chosenDistance = Number.POSITIVE_INFINITY;
     // The nearest mention before the unit and the nearest after it; each may be one that only names
@@ -424,6 +546,8 @@ export function valueColumns(
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
       if (dateOrYear && mention.start >= end) continue;
+      const dayUnit = monthOfUnit.get(mention.start);
+      if (dayUnit !== undefined && dayUnit !== first) continue;
       const rowLabelsOnly = mention.columns.length === 1 && mention.columns[0] === 0;
       if (rowLabelsOnly && !(mention.end <= start && onlyNumberSigns(folded, mention.end, start))) continue;
       if (
@@ -431,22 +555,33 @@ export function valueColumns(
         (distance === chosenDistance && chosen !== undefined && mention.start < chosen.start)
       ) {
         chosen = mention;
+        chosenIndex = before + offset;
         chosenDistance = distance;
         chosenBeside = beside;
       }
+    }
+    let columns = NO_COLUMNS;
+    if (chosen !== undefined) {
+      // Once per mention, so the lists made add up to at most twice the mentions' own.
+      columns = compoundOf.get(chosenIndex) ?? compoundColumns(folded, columnMentions, chosenIndex);
+      compoundOf.set(chosenIndex, columns);
     }
     for (let index = first; index <= last; index += 1) {
       const value = values[index] as NumberSpan;
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
       if (statesDifferenceOrCount(folded, value.end)) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
-      if (chosen !== undefined && (chosenBeside || !inDate[index])) result[index] = chosen.columns;
+      if (chosen !== undefined && (chosenBeside || !inDate[index])) {
+        result[index] = columns;
+        chosenOf[index] = chosenIndex;
+      }
     }
     for (let index = first; index <= last; index += 1) {
       if (!inDate[index]) lastValueEnd = (values[index] as NumberSpan).end;
     }
     first = last + 1;
   }
+  bindSubject(folded, values, columnUnitOf, inDate, columnMentions, result, chosenOf);
   // Per value: its unit, date, difference and joiner checks (a few neighbouring characters and words
   // each), and four candidate mentions; the mention pointer only moves forward.
   if (counter !== undefined) counter.steps += folded.length + 16 * values.length + columnMentions.length;

@@ -59,6 +59,10 @@ describe("numberUnits: numbers joined into one unit", () => {
     { text: "18.17 ( 125 ) points", units: [0, 0] },
     { text: "70 + 71 = 141", units: [0, 0, 0] },
     { text: "12 and 0", units: [0, 1] },
+    // A `,` ends the unit when the number after it has a verb of its own; a date's year does not.
+    { text: "when the ends is 1 , 2.0 is listed", units: [0, 1] },
+    { text: "set 6 - 2 , 6 - 0 was the score", units: [0, 0, 0, 0] },
+    { text: "on may 12 , 1993 was a win", units: [0, 0] },
   ])("$text", ({ text, units }) => {
     expect(numberUnits(text, findNumbers(text))).toEqual(units);
   });
@@ -129,6 +133,9 @@ describe("valueColumns: the one named column each number belongs to", () => {
     { text: "december 10 's high points", mentions: [["high points", 4]], columns: [[]] },
     { text: "the 2007 cup result is 1 - 2", mentions: [["result", 3]], columns: [[], [3], [3]] },
     { text: "ordered was sold 11 june 1930", mentions: [["ordered", 4]], columns: [[4], [4]] },
+    // A month naming a column is the date's beside its day: no other number takes it.
+    { text: "10 october has 3 - 1 as the record", mentions: [["october", 1]], columns: [[], [], []] },
+    { text: "october 10 , then 3 - 1", mentions: [["october", 1]], columns: [[1], [], []] },
   ] as { text: string; mentions: [string, number][]; columns: number[][] }[])(
     "$text",
     ({ text, mentions, columns }) => {
