@@ -37,7 +37,8 @@ export function bindClaimToTable(
   let naming = occurrences;
   let values: FoundNumber[] = [];
   let at = 0;
-  for (const number of numbers) {
+  for (let index = 0; index < numbers.length; index += 1) {
+    const number = numbers[index] as FoundNumber;
     while (at < occurrences.length && (occurrences[at] as LabelOccurrence).end <= number.start) at += 1;
     const occurrence = occurrences[at];
     if (occurrence === undefined || occurrence.start >= number.end) values.push(number);
@@ -58,7 +59,8 @@ export function bindClaimToTable(
 
   let rowNamers = 0;
   let columnNamers = 0;
-  for (const occurrence of naming) {
+  for (let index = 0; index < naming.length; index += 1) {
+    const occurrence = naming[index] as LabelOccurrence;
     if (occurrence.rows.length > 0) rowNamers += 1;
     if (occurrence.columns.length > 0) columnNamers += 1;
   }
@@ -70,7 +72,8 @@ export function bindClaimToTable(
   const rows = new Collected();
   const columns = new Collected();
   let firstRowLabel: LabelOccurrence | undefined;
-  for (const occurrence of naming) {
+  for (let index = 0; index < naming.length; index += 1) {
+    const occurrence = naming[index] as LabelOccurrence;
     const namesRow = namesRowOf(occurrence);
     let namesColumn = occurrence.columns.length > 0;
     if (namesRow && namesColumn && restNamesColumn && !restNamesRow) namesColumn = false;
@@ -85,7 +88,8 @@ export function bindClaimToTable(
   const valueRows: (readonly number[])[] = [];
   let next = 0;
   let lastBefore: LabelOccurrence | undefined;
-  for (const value of values) {
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index] as FoundNumber;
     while (next < naming.length && (naming[next] as LabelOccurrence).end <= value.start) {
       const occurrence = naming[next] as LabelOccurrence;
       if (namesRowOf(occurrence)) lastBefore = occurrence;

@@ -241,6 +241,27 @@ function namingOccurrences(
   return kept;
 }
 
+// The occurrences whose first column is one the binding names. A label named again and again shares one
+// columns list, so each distinct list is looked up once.
+function namedColumnMentions(
+  occurrences: readonly LabelOccurrence[],
+  namedColumns: ReadonlySet<number>,
+): LabelOccurrence[] {
+  const mentions: LabelOccurrence[] = [];
+  if (namedColumns.size === 0) return mentions;
+  let lastList: readonly number[] | undefined;
+  let lastNamed = false;
+  for (let index = 0; index < occurrences.length; index += 1) {
+    const each = occurrences[index] as LabelOccurrence;
+    if (each.columns !== lastList) {
+      lastList = each.columns;
+      lastNamed = lastList.length > 0 && namedColumns.has(lastList[0] as number);
+    }
+    if (lastNamed) mentions.push(each);
+  }
+  return mentions;
+}
+
 function clip(text: string): string {
   return text.length <= MAX_EXPLAIN_TEXT_CHARS ? text : `${text.slice(0, MAX_EXPLAIN_TEXT_CHARS)}…`;
 }
@@ -289,8 +310,14 @@ export function explainRowNumbers(
     if (run === undefined) stemsBy.set(each.table, [each]);
     else run.push(each);
   }
-  const tables = [...new Set([...exactBy.keys(), ...stemsBy.keys()])].sort((a, b) => a - b);
-  let firstMiss: NumberMiss | null = null;
+  // Exact occurrences come in ascending table order: only stem matches can add tables to sort in.
+  const tables =
+    stemsBy.size === 0
+      ? [...exactBy.keys()]
+      : [...new Set([...exactBy.keys(), ...stemsBy.keys()])].sort((a, b) => a - b);
+  // A table's miss is described (its checked cells listed) only if it is the one returned: a claim is
+  // usually refused by every table before the one that holds it.
+  let firstMiss: (() => NumberMiss) | null = null;
   let named = false;
   for (const table of tables) {
     const quoteRow = quoted !== undefined && quoted.table === table ? quoted.row : -1;
@@ -305,12 +332,8 @@ export function explainRowNumbers(
     named = true;
     const cells = view.tables[table] as TableNumbers;
     const namedColumns = new Set(binding.columns);
-    const paired = valueColumns(
-      folded,
-      binding.valueNumbers,
-      occurrences.filter((each) => each.columns.length > 0 && namedColumns.has(each.columns[0] as number)),
-    );
-    let miss: NumberMiss | null = null;
+    const paired = valueColumns(folded, binding.valueNumbers, namedColumnMentions(occurrences, namedColumns));
+    let miss: (() => NumberMiss) | null = null;
     for (let index = 0; index < binding.values.length && miss === null; index += 1) {
       let rows = binding.valueRows[index] as readonly number[];
       if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
@@ -332,16 +355,17 @@ export function explainRowNumbers(
           : keysOfRows(cells, rows).has(key);
       if (holds) continue;
       const value = binding.valueNumbers[index] as FoundNumber;
-      miss = {
+      const checkedRows = rows;
+      miss = () => ({
         number: folded.slice(value.start, value.end),
         checked: "cells",
-        cells: checkedCells(cells, rows, constraining),
-      };
+        cells: checkedCells(cells, checkedRows, constraining),
+      });
     }
     if (miss === null) return null;
     firstMiss ??= miss;
   }
-  if (named) return firstMiss;
+  if (named) return firstMiss === null ? null : firstMiss();
 
   const onLines = numbersOnLines(view.text, quoteRange, view.lines);
   const missing = numbers.find((number) => !onLines.has(number.key));

@@ -78,7 +78,11 @@ export class TableNumbers {
 
   /** Every body row, the same list object on every call. */
   allRows(): readonly number[] {
-    this.#allRows ??= Array.from({ length: this.rowCount }, (_, row) => row);
+    if (this.#allRows === undefined) {
+      const rows: number[] = [];
+      for (let row = 0; row < this.rowCount; row += 1) rows.push(row);
+      this.#allRows = rows;
+    }
     return this.#allRows;
   }
 

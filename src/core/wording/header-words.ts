@@ -59,8 +59,18 @@ export interface HeaderStems {
   extended: Set<string>;
   /** The headers' own texts: a claim that writes one exactly is already read by the label finder. */
   exact: Set<string>;
-  /** The stems of the claim words read so far, shared by every claim that cites these headers. */
-  stemOf: Map<string, string>;
+  /** The claim words read so far, by text, shared by every claim that cites these headers. */
+  stemOf: Map<string, WordStem>;
+}
+
+/** A claim word as header stems read it, looked up once per source and distinct word. */
+interface WordStem {
+  stem: string;
+  /** `prefixes.has(stem)`, `extended.has(stem)`, `byStems.get(stem)` and `exact.has(text)`. */
+  prefix: boolean;
+  extended: boolean;
+  named: { table: number; columns: number[] }[] | undefined;
+  exact: boolean;
 }
 
 /** Headers are matched over at most this many claim words: a constant, so finding them stays linear. */
@@ -175,8 +185,7 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
   const known = stems.stemOf;
   const wordStarts: number[] = [];
   const wordEnds: number[] = [];
-  const wordTexts: string[] = [];
-  const wordStems: string[] = [];
+  const wordStems: WordStem[] = [];
   let head = 0;
   let held = 0;
   let readTo = 0;
@@ -189,13 +198,19 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
       wordCount += 1;
       let stem = known.get(word.text);
       if (stem === undefined) {
-        stem = stemWord(word.text);
+        const text = stemWord(word.text);
+        stem = {
+          stem: text,
+          prefix: stems.prefixes.has(text),
+          extended: stems.extended.has(text),
+          named: stems.byStems.get(text),
+          exact: stems.exact.has(word.text),
+        };
         known.set(word.text, stem);
       }
       const slot = (head + held) % HEADER_STEM_WORDS;
       wordStarts[slot] = word.start;
       wordEnds[slot] = word.end;
-      wordTexts[slot] = word.text;
       wordStems[slot] = stem;
       held += 1;
     }
@@ -204,23 +219,30 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
   const runs: string[] = [];
   for (fill(); held > 0; fill()) {
     let runCount = 0;
-    let run = wordStems[head] as string;
-    while (stems.prefixes.has(run)) {
-      runs[runCount] = run;
-      runCount += 1;
-      if (runCount === held || !stems.extended.has(run)) break;
-      run += ` ${wordStems[(head + runCount) % HEADER_STEM_WORDS] as string}`;
+    const first = wordStems[head] as WordStem;
+    // The first word's look-ups are cached with its stem; longer runs are looked up as they grow.
+    if (first.prefix) {
+      let run = first.stem;
+      runs[0] = run;
+      runCount = 1;
+      let extended = first.extended;
+      while (runCount < held && extended) {
+        run += ` ${(wordStems[(head + runCount) % HEADER_STEM_WORDS] as WordStem).stem}`;
+        if (!stems.prefixes.has(run)) break;
+        runs[runCount] = run;
+        runCount += 1;
+        extended = stems.extended.has(run);
+      }
     }
     let taken = 0;
     for (let length = runCount; length >= 1 && taken === 0; length -= 1) {
-      const named = stems.byStems.get(runs[length - 1] as string);
+      const named = length === 1 ? first.named : stems.byStems.get(runs[length - 1] as string);
       if (named === undefined) continue;
       taken = length;
       const start = wordStarts[head] as number;
       const end = wordEnds[(head + length - 1) % HEADER_STEM_WORDS] as number;
-      // A single word's text is the claim's text there: no need to cut it again.
-      const text = length === 1 ? (wordTexts[head] as string) : folded.slice(start, end);
-      if (stems.exact.has(text)) continue;
+      // A single word's text is the claim's text there: its look-up is cached too.
+      if (length === 1 ? first.exact : stems.exact.has(folded.slice(start, end))) continue;
       for (const each of named)
         found.push({ start, end, table: each.table, rows: [], columns: each.columns });
     }
