@@ -247,8 +247,9 @@ function namedColumnMentions(
   occurrences: readonly LabelOccurrence[],
   namedColumns: ReadonlySet<number>,
 ): LabelOccurrence[] {
-  const mentions: LabelOccurrence[] = [];
-  if (namedColumns.size === 0) return mentions;
+  if (namedColumns.size === 0) return [];
+  // `mentions` stays undefined while every occurrence so far is one: then the list itself is the answer.
+  let mentions: LabelOccurrence[] | undefined;
   let lastList: readonly number[] | undefined;
   let lastNamed = false;
   for (let index = 0; index < occurrences.length; index += 1) {
@@ -257,9 +258,11 @@ function namedColumnMentions(
       lastList = each.columns;
       lastNamed = lastList.length > 0 && namedColumns.has(lastList[0] as number);
     }
-    if (lastNamed) mentions.push(each);
+    if (mentions === undefined) {
+      if (!lastNamed) mentions = occurrences.slice(0, index);
+    } else if (lastNamed) mentions.push(each);
   }
-  return mentions;
+  return mentions ?? (occurrences as LabelOccurrence[]);
 }
 
 function clip(text: string): string {
@@ -297,7 +300,11 @@ export function explainRowNumbers(
   const stems = findHeaderStems(folded, view.headers);
   // Exact occurrences come grouped by table (runs, sliced once); stem matches are few and grouped here.
   const exactBy = new Map<number, LabelOccurrence[]>();
-  for (let start = 0; start < exact.length; ) {
+  // Grouped by table in ascending order: when the first and last share a table, so do all (one look).
+  const firstTable = exact[0]?.table;
+  if (firstTable !== undefined && exact[exact.length - 1]?.table === firstTable)
+    exactBy.set(firstTable, exact);
+  for (let start = exactBy.size > 0 ? exact.length : 0; start < exact.length; ) {
     const table = (exact[start] as LabelOccurrence).table;
     let end = start + 1;
     while (end < exact.length && (exact[end] as LabelOccurrence).table === table) end += 1;

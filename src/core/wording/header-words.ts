@@ -190,13 +190,16 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
   let held = 0;
   let readTo = 0;
   let wordCount = 0;
+  let lastText = "";
+  let lastStem: WordStem | undefined;
   const fill = () => {
     while (held < HEADER_STEM_WORDS) {
       const word = nextWord(folded, readTo);
       if (word === null) return;
       readTo = word.end;
       wordCount += 1;
-      let stem = known.get(word.text);
+      // A word repeating the one before it (an attack's `x x x …`) needs no look-up.
+      let stem = word.text === lastText ? lastStem : known.get(word.text);
       if (stem === undefined) {
         const text = stemWord(word.text);
         stem = {
@@ -208,6 +211,8 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
         };
         known.set(word.text, stem);
       }
+      lastText = word.text;
+      lastStem = stem;
       const slot = (head + held) % HEADER_STEM_WORDS;
       wordStarts[slot] = word.start;
       wordEnds[slot] = word.end;
