@@ -5,7 +5,7 @@ import type { CheckedCell, NumberMiss, Range } from "../types.js";
 import { buildHeaderStems, findHeaderStems, type HeaderStems, valueColumns } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
-import { parseMarkdownTables } from "./markdown-tables.js";
+import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
 import { TableNumbers } from "./table-numbers.js";
@@ -25,14 +25,12 @@ interface RowView {
 // Many claims cite the same source: its tables and labels are read once per request. The parsed tables
 // are dropped once indexed, so only labels and cell offsets stay alive for the rest of the request.
 const rowViewOf = memoizePerSource((text): RowView => {
-  const parsed = parseMarkdownTables(text);
+  const parsed = parseTableLayouts(text);
   const tables = parsed.map((table) => new TableNumbers(text, table));
   const rowAt = new Map<number, { table: number; row: number }>();
   parsed.forEach((table, tableIndex) => {
-    table.rows.forEach((row, rowIndex) => {
-      const first = row[0];
-      if (first !== undefined)
-        rowAt.set(text.lastIndexOf("\n", first.start - 1) + 1, { table: tableIndex, row: rowIndex });
+    table.rowLabels.forEach((first, rowIndex) => {
+      rowAt.set(text.lastIndexOf("\n", first.start - 1) + 1, { table: tableIndex, row: rowIndex });
     });
   });
   return {
