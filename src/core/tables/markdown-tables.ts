@@ -150,8 +150,19 @@ function rowOffsets(text: string, line: Line, columns: number, offsets: Int32Arr
   let first: TableCell | undefined;
   let column = 0;
   let lastEnd = 0;
-  let cellStart = from;
-  const take = (cellEnd: number) => {
+  // Cell by cell: each ends at the next unescaped pipe, the last one at `to`.
+  for (let cellStart = from; ; ) {
+    let cellEnd = to;
+    for (
+      let index = text.indexOf("|", cellStart);
+      index >= 0 && index < to;
+      index = text.indexOf("|", index + 1)
+    ) {
+      if (isPipe(text, index)) {
+        cellEnd = index;
+        break;
+      }
+    }
     if (column === 0) first = cell(text, cellStart, cellEnd);
     if (column < columns) {
       const start = trimmedStart(text, cellStart, cellEnd);
@@ -160,14 +171,9 @@ function rowOffsets(text: string, line: Line, columns: number, offsets: Int32Arr
       offsets[slot + column * 2 + 1] = lastEnd;
     }
     column += 1;
-  };
-  for (let index = text.indexOf("|", from); index >= 0 && index < to; index = text.indexOf("|", index + 1)) {
-    if (isPipe(text, index)) {
-      take(index);
-      cellStart = index + 1;
-    }
+    if (cellEnd === to) break;
+    cellStart = cellEnd + 1;
   }
-  take(to);
   for (; column < columns; column += 1) {
     offsets[slot + column * 2] = lastEnd;
     offsets[slot + column * 2 + 1] = lastEnd;

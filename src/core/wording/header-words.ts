@@ -192,10 +192,13 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
   let wordCount = 0;
   let lastText = "";
   let lastStem: WordStem | undefined;
-  const fill = () => {
+  // The runs of words from the first that start some header's stems, longest last.
+  const runs: string[] = [];
+  for (;;) {
+    // Fill the ring (inline: a closure made per claim costs more than its code under some loaders).
     while (held < HEADER_STEM_WORDS) {
       const word = nextWord(folded, readTo);
-      if (word === null) return;
+      if (word === null) break;
       readTo = word.end;
       wordCount += 1;
       // A word repeating the one before it (an attack's `x x x …`) needs no look-up.
@@ -219,10 +222,7 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
       wordStems[slot] = stem;
       held += 1;
     }
-  };
-  // The runs of words from the first that start some header's stems, longest last.
-  const runs: string[] = [];
-  for (fill(); held > 0; fill()) {
+    if (held === 0) break;
     let runCount = 0;
     const first = wordStems[head] as WordStem;
     // The first word's look-ups are cached with its stem; longer runs are looked up as they grow.
