@@ -61,6 +61,8 @@ export interface HeaderStems {
   exact: Set<string>;
   /** The claim words read so far, by text, shared by every claim that cites these headers. */
   stemOf: Map<string, WordStem>;
+  /** True when some key holds an ASCII digit: else a word starting with one is in no run (see `NO_STEM`). */
+  digits: boolean;
 }
 
 /** A claim word as header stems read it, looked up once per source and distinct word. */
@@ -72,6 +74,12 @@ interface WordStem {
   named: { table: number; columns: number[] }[] | undefined;
   exact: boolean;
 }
+
+// A claim word whose stem is in no key: a word starting with a digit when no key holds one (a stem keeps
+// its word's first character: suffixes and abbreviations are letters). Read without cutting its text.
+const NO_STEM: WordStem = { stem: "", prefix: false, extended: false, named: undefined, exact: false };
+// The text `nextWord` gives such words; no real word is empty.
+const DIGIT_WORD = "";
 
 /** Headers are matched over at most this many claim words: a constant, so finding them stays linear. */
 export const HEADER_STEM_WORDS = 3;
@@ -96,14 +104,23 @@ function filled(start: number, end: number, text: string): FoldedWord {
 // The next word of folded text at or after `at`, or null; `no.` keeps its dot (it is the abbreviation of
 // number, and `no` alone is a word), and `#` is a word of its own. The word returned is overwritten by
 // the next call.
-function nextWord(folded: string, from: number): FoldedWord | null {
+// With `digitText` given, a word starting with an ASCII digit gets that text instead of its own (no slice).
+function nextWord(folded: string, from: number, digitText?: string): FoldedWord | null {
   let at = from;
   while (at < folded.length) {
-    if (folded.charCodeAt(at) === 35) return filled(at, at + 1, "#");
+    const first = folded.charCodeAt(at);
+    if (first === 35) return filled(at, at + 1, "#");
     const end = wordEnd(folded, at);
     if (end === at) {
       at += 1;
       continue;
+    }
+    if (digitText !== undefined && first >= 48 && first <= 57) {
+      const possessive =
+        folded.charCodeAt(end) === 39 &&
+        folded.charCodeAt(end + 1) === 115 &&
+        !isWordChar(folded.codePointAt(end + 2));
+      return filled(at, possessive ? end + 2 : end, digitText);
     }
     const text = folded.slice(at, end);
     if (text === "no" && folded.charCodeAt(end) === 46) return filled(at, end + 1, "no.");
@@ -169,7 +186,9 @@ export function buildHeaderStems(
       }
     });
   });
-  return { byStems, prefixes, extended, exact, stemOf: new Map() };
+  let digits = false;
+  for (const prefix of prefixes) if (/[0-9]/.test(prefix)) digits = true;
+  return { byStems, prefixes, extended, exact, stemOf: new Map(), digits };
 }
 
 /**
@@ -197,12 +216,13 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
   for (;;) {
     // Fill the ring (inline: a closure made per claim costs more than its code under some loaders).
     while (held < HEADER_STEM_WORDS) {
-      const word = nextWord(folded, readTo);
+      const word = nextWord(folded, readTo, stems.digits ? undefined : DIGIT_WORD);
       if (word === null) break;
       readTo = word.end;
       wordCount += 1;
       // A word repeating the one before it (an attack's `x x x …`) needs no look-up.
-      let stem = word.text === lastText ? lastStem : known.get(word.text);
+      let stem =
+        word.text === DIGIT_WORD ? NO_STEM : word.text === lastText ? lastStem : known.get(word.text);
       if (stem === undefined) {
         const text = stemWord(word.text);
         stem = {
@@ -232,7 +252,9 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
       runCount = 1;
       let extended = first.extended;
       while (runCount < held && extended) {
-        run += ` ${(wordStems[(head + runCount) % HEADER_STEM_WORDS] as WordStem).stem}`;
+        const next = wordStems[(head + runCount) % HEADER_STEM_WORDS] as WordStem;
+        if (next === NO_STEM) break;
+        run += ` ${next.stem}`;
         if (!stems.prefixes.has(run)) break;
         runs[runCount] = run;
         runCount += 1;
