@@ -4,14 +4,16 @@
 // that runs too long. The longest block is the longest gap between two turns of a 1 ms timer ticking through
 // the request (`monitorEventLoopDelay` drops the first delay, which is the whole block of a request that never
 // yields): how long the request kept every other request waiting.
-//   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS
+// Before them, WARM_UP requests of the same family at 100 KB (at most BODY_BYTES) run unreported, so that
+// the reported ones measure the check rather than V8 compiling the service's code for its first requests.
+//   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS [WARM_UP]
 
 import { performance } from "node:perf_hooks";
 import { createApp } from "../../src/server/app.js";
 import { defaultServerConfig } from "../../src/server/config.js";
 import { worstCaseFamilies } from "./worst-case-families.js";
 
-const [familyArg, bytesArg, runsArg] = process.argv.slice(2);
+const [familyArg, bytesArg, runsArg, warmUpArg] = process.argv.slice(2);
 const family = worstCaseFamilies[Number(familyArg)];
 if (family === undefined) throw new Error(`no family ${familyArg}`);
 const payload = JSON.stringify(family.body(Number(bytesArg)));
@@ -47,6 +49,17 @@ function tickLongestGap(): { stop(): Promise<number> } {
       return longest;
     },
   };
+}
+
+const warmUpPayload = JSON.stringify(family.body(Math.min(Number(bytesArg), 100_000)));
+for (let run = 0; run < Number(warmUpArg ?? 0); run += 1) {
+  const response = await app.inject({
+    method: "POST",
+    url: "/v1/verified/check",
+    headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
+    payload: warmUpPayload,
+  });
+  if (response.statusCode !== 200) throw new Error(`${family.name}: warm-up status ${response.statusCode}`);
 }
 
 for (let run = 0; run < Number(runsArg); run += 1) {

@@ -141,6 +141,38 @@ describe("the linear matchers agree with the previous (reference) ones", () => {
       { numRuns: 2000 },
     );
   });
+
+  // Long claims name more labels than the small ranking (by comparison) takes: the counting sorts rank them.
+  const longClaim = fc.array(claimWords, { minLength: 20, maxLength: 120 }).map((words) => words.join(" "));
+
+  it("row: same label occurrences for claims naming many labels in many tables", () => {
+    fc.assert(
+      fc.property(tables, longClaim, (markdown, text) => {
+        const index = buildLabelIndex(parseMarkdownTables(markdown));
+        const folded = foldLabelText(text);
+        expect(findNamedLabels(folded, index)).toEqual(referenceNamedLabels(folded, index));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("row: same label occurrences with many labels and code units beyond ASCII", () => {
+    // Hundreds of labels fill the automaton's hash table of children; accented and astral labels take
+    // the failure walk for code units no ASCII table holds.
+    const names = Array.from({ length: 300 }, (_, index) => `é${index % 7 === 0 ? "𝑥" : ""} ${index}`);
+    const markdown = `| L | é | 𝑥 y |\n|-|-|-|\n${names.map((name) => `| ${name} | 1 | 2 |`).join("\n")}`;
+    const index = buildLabelIndex(parseMarkdownTables(markdown));
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...names, "é", "𝑥 y", "ü", "7", "x"), { maxLength: 40 }),
+        (words) => {
+          const folded = foldLabelText(words.join(" "));
+          expect(findNamedLabels(folded, index)).toEqual(referenceNamedLabels(folded, index));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
 
 // Steps of one call with a fresh counter.

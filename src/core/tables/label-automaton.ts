@@ -14,7 +14,7 @@ export interface AutomatonPattern {
 /**
  * An Aho–Corasick automaton over the UTF-16 code units of a source's distinct label texts, so a claim is
  * read once, left to right, however many labels share a word or a prefix. Nodes are trie nodes; a node's
- * children are a short list, or a map once it has many (a root under thousands of labels).
+ * child for a code unit is found in one hash table of all (node, code unit) pairs.
  */
 export interface LabelAutomaton {
   patterns: AutomatonPattern[];
@@ -29,51 +29,67 @@ export interface LabelAutomaton {
   step(node: number, code: number): number;
 }
 
-const LIST_LIMIT = 8;
-
-/** Builds the automaton of `index`'s labels in time linear in their total length. */
-export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): LabelAutomaton {
+// Groups the index's entries by their label text: one automaton pattern per distinct text.
+function patternsOf(index: LabelIndex): AutomatonPattern[] {
   const byPattern = new Map<string, AutomatonPattern>();
+  const patterns: AutomatonPattern[] = [];
   for (const bucket of index.values()) {
     for (const entry of bucket) {
-      let found = byPattern.get(entry.pattern);
-      if (found === undefined) {
-        found = {
-          pattern: entry.pattern,
-          wordStart: wordEnd(entry.pattern, 0) > 0,
-          symbolic: entry.symbolic,
-          entries: [],
-        };
-        byPattern.set(entry.pattern, found);
+      const found = byPattern.get(entry.pattern);
+      if (found !== undefined) {
+        found.entries.push(entry);
+        continue;
       }
-      found.entries.push(entry);
+      const pattern: AutomatonPattern = {
+        pattern: entry.pattern,
+        wordStart: wordEnd(entry.pattern, 0) > 0,
+        symbolic: entry.symbolic,
+        entries: [entry],
+      };
+      byPattern.set(entry.pattern, pattern);
+      patterns.push(pattern);
     }
   }
-  const patterns = [...byPattern.values()];
+  return patterns;
+}
+
+/**
+ * Builds the automaton of `index`'s labels in time linear in their total length (expected: children are
+ * found through a hash table with linear probing, kept at most half full).
+ */
+export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): LabelAutomaton {
+  const patterns = patternsOf(index);
   let capacity = 1;
   for (const { pattern } of patterns) capacity += pattern.length;
 
-  // The trie, as parallel arrays sized for the worst case (one node per label character): each node's first
-  // child, next sibling and the code unit leading to it. Typed arrays, so building allocates a few blocks.
-  const firstChild = new Int32Array(capacity).fill(-1);
-  const nextSibling = new Int32Array(capacity).fill(-1);
-  const codeOf = new Int32Array(capacity).fill(-1);
-  const childCount = new Int32Array(capacity);
+  // The trie, as typed arrays sized for the worst case (one node per label character), so building
+  // allocates a few blocks and no object per node. Per node, three slots: its first child, its next
+  // sibling (children are listed for the breadth-first pass) and the code unit leading to it.
+  const links = new Int32Array(capacity * 3).fill(-1);
   const depth = new Int32Array(capacity);
   const output = new Int32Array(capacity).fill(-1);
-  const maps: (Map<number, number> | undefined)[] = [];
-  // Which code units occur in some label: reading any other one leads back to the root at once.
-  const inPatterns = new Uint8Array(65_536);
+  // The children by (node, code unit): per slot the node (-1 when free), the code unit and the child.
+  let bits = 1;
+  while (1 << bits < capacity * 2) bits += 1;
+  const mask = (1 << bits) - 1;
+  const shift = 32 - bits;
+  const slots = new Int32Array((mask + 1) * 3).fill(-1);
+  const end = slots.length;
+  const slotOf = (node: number, code: number): number =>
+    (Math.imul(node * 65_599 + code, 0x9e3779b1) >>> shift) * 3;
+  // Which ASCII code units occur in some label: reading any other one leads back to the root at once.
+  // Other code units take the failure walk, which ends at the root just as well (a 64 KB table per
+  // source cost more to make than the walks it saves).
+  const inPatterns = new Uint8Array(128);
   let nodes = 1;
   let steps = 0;
 
   const child = (node: number, code: number): number => {
-    const map = maps[node];
-    if (map !== undefined) return map.get(code) ?? -1;
-    for (let each = firstChild[node] as number; each >= 0; each = nextSibling[each] as number) {
-      if (codeOf[each] === code) return each;
+    for (let slot = slotOf(node, code); ; slot = slot + 3 === end ? 0 : slot + 3) {
+      const holder = slots[slot] as number;
+      if (holder < 0) return -1;
+      if (holder === node && slots[slot + 1] === code) return slots[slot + 2] as number;
     }
-    return -1;
   };
 
   for (let id = 0; id < patterns.length; id += 1) {
@@ -81,26 +97,27 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
     let node = 0;
     for (let index = 0; index < pattern.length; index += 1) {
       const code = pattern.charCodeAt(index);
-      inPatterns[code] = 1;
-      let next = child(node, code);
+      if (code < 128) inPatterns[code] = 1;
+      let slot = slotOf(node, code);
+      let next = -1;
+      for (; ; slot = slot + 3 === end ? 0 : slot + 3) {
+        const holder = slots[slot] as number;
+        if (holder < 0) break;
+        if (holder === node && slots[slot + 1] === code) {
+          next = slots[slot + 2] as number;
+          break;
+        }
+      }
       if (next < 0) {
         next = nodes;
         nodes += 1;
-        nextSibling[next] = firstChild[node] as number;
-        codeOf[next] = code;
+        slots[slot] = node;
+        slots[slot + 1] = code;
+        slots[slot + 2] = next;
+        links[next * 3 + 1] = links[node * 3] as number;
+        links[next * 3 + 2] = code;
+        links[node * 3] = next;
         depth[next] = (depth[node] as number) + 1;
-        firstChild[node] = next;
-        const count = (childCount[node] as number) + 1;
-        childCount[node] = count;
-        const map = maps[node];
-        if (map !== undefined) map.set(code, next);
-        else if (count > LIST_LIMIT) {
-          const built = new Map<number, number>();
-          for (let each = next; each >= 0; each = nextSibling[each] as number) {
-            built.set(codeOf[each] as number, each);
-          }
-          maps[node] = built;
-        }
       }
       node = next;
     }
@@ -112,12 +129,12 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
   const nextOutput = new Int32Array(nodes).fill(-1);
   // The root's children by ASCII code unit, read directly: most failure walks end at the root.
   const rootChild = new Int32Array(128).fill(-1);
-  for (let each = firstChild[0] as number; each >= 0; each = nextSibling[each] as number) {
-    const code = codeOf[each] as number;
+  for (let each = links[0] as number; each >= 0; each = links[each * 3 + 1] as number) {
+    const code = links[each * 3 + 2] as number;
     if (code < 128) rootChild[code] = each;
   }
   const step = (node: number, code: number): number => {
-    if (inPatterns[code] === 0) return 0;
+    if (code < 128 && inPatterns[code] === 0) return 0;
     let state = node;
     while (state !== 0) {
       const next = child(state, code);
@@ -131,12 +148,11 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
   // Breadth first, so every node's failure link is known before its children's.
   const queue = new Int32Array(nodes);
   let tail = 0;
-  for (let each = firstChild[0] as number; each >= 0; each = nextSibling[each] as number)
-    queue[tail++] = each;
+  for (let each = links[0] as number; each >= 0; each = links[each * 3 + 1] as number) queue[tail++] = each;
   for (let head = 0; head < tail; head += 1) {
     const node = queue[head] as number;
-    for (let each = firstChild[node] as number; each >= 0; each = nextSibling[each] as number) {
-      const code = codeOf[each] as number;
+    for (let each = links[node * 3] as number; each >= 0; each = links[each * 3 + 1] as number) {
+      const code = links[each * 3 + 2] as number;
       let state = failure[node] as number;
       let target = -1;
       for (;;) {

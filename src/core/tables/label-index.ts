@@ -1,6 +1,6 @@
 import { isWordChar, wordEnd } from "../text/index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
-import type { MarkdownTable } from "./markdown-tables.js";
+import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
 
 /** A folded label text of one table, and the body rows and header columns it names. */
 export interface LabelEntry {
@@ -67,23 +67,26 @@ function addLabel(
  * A label also stands without its trailing parenthetical, unless another label of that table is exactly
  * the shorter text. Empty labels name nothing.
  */
-export function buildLabelIndex(tables: readonly MarkdownTable[]): LabelIndex {
+export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]): LabelIndex {
   const index: LabelIndex = new Map();
   // One map and set reused across tables: a long source holds many small tables.
   const entries = new Map<string, LabelEntry>();
   const whole = new Set<string>();
   for (let table = 0; table < tables.length; table += 1) {
-    const { rows, header } = tables[table] as MarkdownTable;
-    // Row labels first, then column labels: label `k` is row `k` below rows.length, else column `k - rows`.
+    const each = tables[table] as MarkdownTable | TableLayout;
+    const { header } = each;
+    // Row labels first, then column labels: label `k` is row `k` below rowCount, else column `k - rowCount`.
     const texts: string[] = [];
-    for (const row of rows) texts.push(row[0]?.text ?? "");
+    if ("rowLabels" in each) for (const cell of each.rowLabels) texts.push(cell.text);
+    else for (const row of each.rows) texts.push(row[0]?.text ?? "");
+    const rowCount = texts.length;
     for (const cell of header) texts.push(cell.text);
     entries.clear();
     whole.clear();
     for (let label = 0; label < texts.length; label += 1) {
       const pattern = foldLabelText(texts[label] as string).trim();
-      const row = label < rows.length ? label : -1;
-      if (pattern !== "") addLabel(entries, pattern, table, row, row < 0 ? label - rows.length : -1);
+      const row = label < rowCount ? label : -1;
+      if (pattern !== "") addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
     }
     let wholeKnown = false;
     for (let label = 0; label < texts.length; label += 1) {
@@ -95,9 +98,9 @@ export function buildLabelIndex(tables: readonly MarkdownTable[]): LabelIndex {
         wholeKnown = true;
       }
       const pattern = foldLabelText(shorter).trim();
-      const row = label < rows.length ? label : -1;
+      const row = label < rowCount ? label : -1;
       if (pattern !== "" && !whole.has(pattern)) {
-        addLabel(entries, pattern, table, row, row < 0 ? label - rows.length : -1);
+        addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
       }
     }
     for (const entry of entries.values()) {

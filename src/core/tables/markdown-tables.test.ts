@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type MarkdownTable, parseMarkdownTables } from "./markdown-tables.js";
+import { type MarkdownTable, parseMarkdownTables, parseTableLayouts } from "./markdown-tables.js";
 
 // The cell texts of each table, header first: enough to read most cases at a glance.
 const texts = (tables: MarkdownTable[]) =>
@@ -179,6 +179,45 @@ describe("parseMarkdownTables", () => {
           rows.map((row) => row.map((cell) => cell.trim().replaceAll("\\|", "|"))),
         ]);
       }),
+    );
+  });
+});
+
+describe("parseTableLayouts", () => {
+  // Lines of a few shapes, so tables start, end, pad short rows, drop extra cells and escape pipes.
+  const line = fc.constantFrom(
+    "| a | b |",
+    "|---|---|",
+    "| --- | :-: | --: |",
+    "| x |",
+    "| 1 | 2 | 3 | 4 |",
+    "a | b",
+    "--- | ---",
+    "| \\| | y |",
+    "|  | z |",
+    "prose",
+    "",
+    "| é 𝑥 |  7 ,5 |\r",
+  );
+
+  it("finds the tables parseMarkdownTables finds, with the same header, row labels and cell offsets", () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 14 }), (lines) => {
+        const text = lines.join("\n");
+        const tables = parseMarkdownTables(text);
+        const layouts = parseTableLayouts(text);
+        expect(layouts.map(({ header, start, end }) => ({ header, start, end }))).toEqual(
+          tables.map(({ header, start, end }) => ({ header, start, end })),
+        );
+        layouts.forEach((layout, index) => {
+          const rows = (tables[index] as MarkdownTable).rows;
+          expect(layout.rowLabels).toEqual(rows.map((row) => row[0]));
+          expect([...layout.cellOffsets]).toEqual(
+            rows.flatMap((row) => row.flatMap((cell) => [cell.start, cell.end])),
+          );
+        });
+      }),
+      { numRuns: 1000 },
     );
   });
 });

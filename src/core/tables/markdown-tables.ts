@@ -112,12 +112,81 @@ function fitRow(cells: TableCell[], columns: number): TableCell[] {
 }
 
 /**
- * Every GitHub-style pipe table in `text`: a header row, a delimiter row with as many cells, then body
- * rows. Unlike GFM, a body row must hold an unescaped pipe: a prose line right after a table ends it
- * instead of becoming a one-cell row that would name nothing real. Only lines holding a `|` are read.
+ * A pipe table as the row check reads it: the header's cells and each body row's first cell (the labels),
+ * and every body cell only as offsets, so that a long source's cells make no object or string each.
  */
-export function parseMarkdownTables(text: string): MarkdownTable[] {
-  const tables: MarkdownTable[] = [];
+export interface TableLayout {
+  header: TableCell[];
+  /** Per body row, its first cell (as `parseMarkdownTables` gives it). */
+  rowLabels: TableCell[];
+  /** Per body row and header column, the cell's trimmed `[start, end)`: two entries per cell, row by row. */
+  cellOffsets: Int32Array;
+  start: number;
+  end: number;
+}
+
+// Where the trimmed text of the cell between `from` and `to` starts and ends.
+function trimmedStart(text: string, from: number, to: number): number {
+  let start = from;
+  while (start < to && isBlank(text.charCodeAt(start))) start += 1;
+  return start;
+}
+
+function trimmedEnd(text: string, start: number, to: number): number {
+  let end = to;
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end -= 1;
+  return end;
+}
+
+// The offsets of one body row's cells, fitted to `columns` as `fitRow` fits them, written at `slot`; the
+// row's first cell is returned whole.
+function rowOffsets(text: string, line: Line, columns: number, offsets: Int32Array, slot: number): TableCell {
+  let from = line.start;
+  let to = line.end;
+  while (from < to && isBlank(text.charCodeAt(from))) from += 1;
+  while (to > from && isBlank(text.charCodeAt(to - 1))) to -= 1;
+  if (from < to && isPipe(text, from)) from += 1;
+  if (to > from && isPipe(text, to - 1)) to -= 1;
+  let first: TableCell | undefined;
+  let column = 0;
+  let lastEnd = 0;
+  // Cell by cell: each ends at the next unescaped pipe, the last one at `to`.
+  for (let cellStart = from; ; ) {
+    let cellEnd = to;
+    for (
+      let index = text.indexOf("|", cellStart);
+      index >= 0 && index < to;
+      index = text.indexOf("|", index + 1)
+    ) {
+      if (isPipe(text, index)) {
+        cellEnd = index;
+        break;
+      }
+    }
+    if (column === 0) first = cell(text, cellStart, cellEnd);
+    if (column < columns) {
+      const start = trimmedStart(text, cellStart, cellEnd);
+      lastEnd = trimmedEnd(text, start, cellEnd);
+      offsets[slot + column * 2] = start;
+      offsets[slot + column * 2 + 1] = lastEnd;
+    }
+    column += 1;
+    if (cellEnd === to) break;
+    cellStart = cellEnd + 1;
+  }
+  for (; column < columns; column += 1) {
+    offsets[slot + column * 2] = lastEnd;
+    offsets[slot + column * 2 + 1] = lastEnd;
+  }
+  return first as TableCell;
+}
+
+// The tables of `text`, each built by `build` from its header cells and its body lines.
+function readTables<T>(
+  text: string,
+  build: (header: TableCell[], body: Line[], start: number, end: number) => T,
+): T[] {
+  const tables: T[] = [];
   let pipe = text.indexOf("|");
   while (pipe >= 0) {
     const headerLine = lineAt(text, text.lastIndexOf("\n", pipe - 1) + 1);
@@ -131,18 +200,45 @@ export function parseMarkdownTables(text: string): MarkdownTable[] {
       pipe = headerLine.next < 0 ? -1 : text.indexOf("|", headerLine.next);
       continue;
     }
-    const rows: TableCell[][] = [];
+    const body: Line[] = [];
     let end = delimiterLine.end;
     let next = delimiterLine.next;
     while (next >= 0) {
       const line = lineAt(text, next);
       if (isBlankLine(text, line) || !hasPipe(text, line)) break;
-      rows.push(fitRow(splitRow(text, line), header.length));
+      body.push(line);
       end = line.end;
       next = line.next;
     }
-    tables.push({ header, rows, start: headerLine.start, end });
+    tables.push(build(header, body, headerLine.start, end));
     pipe = next < 0 ? -1 : text.indexOf("|", next);
   }
   return tables;
+}
+
+/**
+ * Every GitHub-style pipe table in `text`: a header row, a delimiter row with as many cells, then body
+ * rows. Unlike GFM, a body row must hold an unescaped pipe: a prose line right after a table ends it
+ * instead of becoming a one-cell row that would name nothing real. Only lines holding a `|` are read.
+ */
+export function parseMarkdownTables(text: string): MarkdownTable[] {
+  return readTables(text, (header, body, start, end) => ({
+    header,
+    rows: body.map((line) => fitRow(splitRow(text, line), header.length)),
+    start,
+    end,
+  }));
+}
+
+/** The tables `parseMarkdownTables` finds, as layouts: the same cells, but body cells as offsets only. */
+export function parseTableLayouts(text: string): TableLayout[] {
+  return readTables(text, (header, body, start, end) => {
+    const columns = header.length;
+    const cellOffsets = new Int32Array(body.length * columns * 2);
+    const rowLabels: TableCell[] = [];
+    for (let row = 0; row < body.length; row += 1) {
+      rowLabels.push(rowOffsets(text, body[row] as Line, columns, cellOffsets, row * columns * 2));
+    }
+    return { header, rowLabels, cellOffsets, start, end };
+  });
 }

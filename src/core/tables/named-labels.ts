@@ -69,8 +69,17 @@ const SYMBOL_START = 2;
 
 // Where a label may start, as the claim is read word by word: at the first character of a word that
 // starts one (see `startsWord`), or at any character other than a space outside words (a symbol).
+// Claims up to this long reuse one buffer for their label starts: a typed array made per claim costs more
+// than reading a typical claim. Longer ones get their own, so no large buffer outlives its claim.
+const SHARED_STARTS_LENGTH = 4_096;
+const sharedStarts = new Uint8Array(SHARED_STARTS_LENGTH + 1);
+
 function labelStarts(folded: string): Uint8Array {
-  const starts = new Uint8Array(folded.length + 1);
+  let starts: Uint8Array;
+  if (folded.length <= SHARED_STARTS_LENGTH) {
+    starts = sharedStarts;
+    starts.fill(0, 0, folded.length + 1);
+  } else starts = new Uint8Array(folded.length + 1);
   let start = 0;
   while (start < folded.length) {
     if (folded.charCodeAt(start) === 32) {
@@ -108,6 +117,69 @@ function sortByKey(order: Int32Array, keys: ArrayLike<number>, range: number): I
     counts[at] = (counts[at] as number) + 1;
   }
   return sorted;
+}
+
+// Up to this many occurrences are ranked by comparison, in at most SMALL_RANKING² steps (a constant): a
+// typical claim names a few labels in a few tables, and counting sorts over its width would cost more.
+const SMALL_RANKING = 32;
+
+// True when `a` ranks before `b`: by table, then longest, then leftmost. No two occurrences of one table
+// share both start and end (their texts would be one label), so this is a total order.
+function ranksBefore(a: LabelOccurrence, b: LabelOccurrence): boolean {
+  if (a.table !== b.table) return a.table < b.table;
+  const lengthA = a.end - a.start;
+  const lengthB = b.end - b.start;
+  if (lengthA !== lengthB) return lengthA > lengthB;
+  return a.start < b.start;
+}
+
+// Sorts `items` in place by `before`, by insertion; returns the number of comparisons.
+function insertionSort(
+  items: LabelOccurrence[],
+  before: (a: LabelOccurrence, b: LabelOccurrence) => boolean,
+): number {
+  let comparisons = 0;
+  for (let index = 1; index < items.length; index += 1) {
+    const item = items[index] as LabelOccurrence;
+    let at = index;
+    while (at > 0) {
+      comparisons += 1;
+      const previous = items[at - 1] as LabelOccurrence;
+      if (!before(item, previous)) break;
+      items[at] = previous;
+      at -= 1;
+    }
+    items[at] = item;
+  }
+  return comparisons;
+}
+
+function inClaimOrder(a: LabelOccurrence, b: LabelOccurrence): boolean {
+  return a.table !== b.table ? a.table < b.table : a.start < b.start;
+}
+
+// The same ranking and keeping as the counting sorts below, by comparison: for a handful of occurrences.
+function keepSmall(found: readonly LabelOccurrence[]): { kept: LabelOccurrence[]; steps: number } {
+  const ranked = found.slice();
+  let steps = insertionSort(ranked, ranksBefore);
+  const kept: LabelOccurrence[] = [];
+  for (const each of ranked) {
+    const last = each.end - 1;
+    let covered = false;
+    for (const other of kept) {
+      steps += 1;
+      if (
+        other.table === each.table &&
+        ((other.start <= each.start && each.start < other.end) || (other.start <= last && last < other.end))
+      ) {
+        covered = true;
+        break;
+      }
+    }
+    if (!covered) kept.push(each);
+  }
+  steps += insertionSort(kept, inClaimOrder);
+  return { kept, steps };
 }
 
 function occurrence(start: number, end: number, entry: LabelEntry): LabelOccurrence {
@@ -168,6 +240,12 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
     // Nothing to rank: every occurrence is kept, and they already come in claim order.
     if (counter !== undefined) counter.steps += steps + 2 * count;
     return found;
+  }
+
+  if (count <= SMALL_RANKING) {
+    const { kept, steps: ranking } = keepSmall(found);
+    if (counter !== undefined) counter.steps += steps + count + ranking;
+    return kept;
   }
 
   // Rank by table, then longest, then leftmost: stable counting sorts, least significant key first.

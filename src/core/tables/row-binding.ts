@@ -38,7 +38,8 @@ export function bindClaimToTable(
   let naming = occurrences;
   let values: FoundNumber[] = [];
   let at = 0;
-  for (const number of numbers) {
+  for (let index = 0; index < numbers.length; index += 1) {
+    const number = numbers[index] as FoundNumber;
     while (at < occurrences.length && (occurrences[at] as LabelOccurrence).end <= number.start) at += 1;
     const occurrence = occurrences[at];
     if (occurrence === undefined || occurrence.start >= number.end) values.push(number);
@@ -68,20 +69,20 @@ export function bindClaimToTable(
 
   let rowNamers = 0;
   let columnNamers = 0;
-  for (const occurrence of naming) {
+  for (let index = 0; index < naming.length; index += 1) {
+    const occurrence = naming[index] as LabelOccurrence;
     if (occurrence.rows.length > 0) rowNamers += 1;
     if (occurrence.columns.length > 0) columnNamers += 1;
   }
   // An occurrence naming both a row and a column names what the rest of `naming` (without it) leaves out.
   const restNamesRow = rowNamers > 1;
   const restNamesColumn = columnNamers > 1;
-  const namesRowOf = (occurrence: LabelOccurrence): boolean =>
-    occurrence.rows.length > 0 && !(occurrence.columns.length > 0 && restNamesRow && !restNamesColumn);
   const rows = new Collected();
   const columns = new Collected();
   let firstRowLabel: LabelOccurrence | undefined;
-  for (const occurrence of naming) {
-    const namesRow = namesRowOf(occurrence);
+  for (let index = 0; index < naming.length; index += 1) {
+    const occurrence = naming[index] as LabelOccurrence;
+    const namesRow = namesRowOf(occurrence, restNamesRow, restNamesColumn);
     let namesColumn = occurrence.columns.length > 0;
     if (namesRow && namesColumn && restNamesColumn && !restNamesRow) namesColumn = false;
     if (namesRow) {
@@ -95,10 +96,11 @@ export function bindClaimToTable(
   const valueRows: (readonly number[])[] = [];
   let next = 0;
   let lastBefore: LabelOccurrence | undefined;
-  for (const value of values) {
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index] as FoundNumber;
     while (next < naming.length && (naming[next] as LabelOccurrence).end <= value.start) {
       const occurrence = naming[next] as LabelOccurrence;
-      if (namesRowOf(occurrence)) lastBefore = occurrence;
+      if (namesRowOf(occurrence, restNamesRow, restNamesColumn)) lastBefore = occurrence;
       next += 1;
     }
     const label = lastBefore ?? firstRowLabel;
@@ -114,6 +116,11 @@ export function bindClaimToTable(
 }
 
 const NO_ROWS: readonly number[] = [];
+
+// True when `occurrence` names its row: it names only a column when the rest names a row and no column.
+function namesRowOf(occurrence: LabelOccurrence, restNamesRow: boolean, restNamesColumn: boolean): boolean {
+  return occurrence.rows.length > 0 && !(occurrence.columns.length > 0 && restNamesRow && !restNamesColumn);
+}
 
 // The union of label lists in first-seen order, each distinct list read once. A label index never lists
 // a row (or column) twice for one label, so a single list is its own union and is not copied.

@@ -13,7 +13,7 @@ import {
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
-import { parseMarkdownTables } from "./markdown-tables.js";
+import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
 import { TableNumbers } from "./table-numbers.js";
@@ -33,14 +33,12 @@ interface RowView {
 // Many claims cite the same source: its tables and labels are read once per request. The parsed tables
 // are dropped once indexed, so only labels and cell offsets stay alive for the rest of the request.
 const rowViewOf = memoizePerSource((text): RowView => {
-  const parsed = parseMarkdownTables(text);
+  const parsed = parseTableLayouts(text);
   const tables = parsed.map((table) => new TableNumbers(text, table));
   const rowAt = new Map<number, { table: number; row: number }>();
   parsed.forEach((table, tableIndex) => {
-    table.rows.forEach((row, rowIndex) => {
-      const first = row[0];
-      if (first !== undefined)
-        rowAt.set(text.lastIndexOf("\n", first.start - 1) + 1, { table: tableIndex, row: rowIndex });
+    table.rowLabels.forEach((first, rowIndex) => {
+      rowAt.set(text.lastIndexOf("\n", first.start - 1) + 1, { table: tableIndex, row: rowIndex });
     });
   });
   return {
@@ -360,6 +358,30 @@ function namingOccurrences(
   return kept;
 }
 
+// The occurrences whose first column is one the binding names. A label named again and again shares one
+// columns list, so each distinct list is looked up once.
+function namedColumnMentions(
+  occurrences: readonly LabelOccurrence[],
+  namedColumns: ReadonlySet<number>,
+): LabelOccurrence[] {
+  if (namedColumns.size === 0) return [];
+  // `mentions` stays undefined while every occurrence so far is one: then the list itself is the answer.
+  let mentions: LabelOccurrence[] | undefined;
+  let lastList: readonly number[] | undefined;
+  let lastNamed = false;
+  for (let index = 0; index < occurrences.length; index += 1) {
+    const each = occurrences[index] as LabelOccurrence;
+    if (each.columns !== lastList) {
+      lastList = each.columns;
+      lastNamed = lastList.length > 0 && namedColumns.has(lastList[0] as number);
+    }
+    if (mentions === undefined) {
+      if (!lastNamed) mentions = occurrences.slice(0, index);
+    } else if (lastNamed) mentions.push(each);
+  }
+  return mentions ?? (occurrences as LabelOccurrence[]);
+}
+
 function clip(text: string): string {
   return text.length <= MAX_EXPLAIN_TEXT_CHARS ? text : `${text.slice(0, MAX_EXPLAIN_TEXT_CHARS)}…`;
 }
@@ -395,7 +417,11 @@ export function explainRowNumbers(
   const stems = findHeaderStems(folded, view.headers);
   // Exact occurrences come grouped by table (runs, sliced once); stem matches are few and grouped here.
   const exactBy = new Map<number, LabelOccurrence[]>();
-  for (let start = 0; start < exact.length; ) {
+  // Grouped by table in ascending order: when the first and last share a table, so do all (one look).
+  const firstTable = exact[0]?.table;
+  if (firstTable !== undefined && exact[exact.length - 1]?.table === firstTable)
+    exactBy.set(firstTable, exact);
+  for (let start = exactBy.size > 0 ? exact.length : 0; start < exact.length; ) {
     const table = (exact[start] as LabelOccurrence).table;
     let end = start + 1;
     while (end < exact.length && (exact[end] as LabelOccurrence).table === table) end += 1;
@@ -408,8 +434,14 @@ export function explainRowNumbers(
     if (run === undefined) stemsBy.set(each.table, [each]);
     else run.push(each);
   }
-  const tables = [...new Set([...exactBy.keys(), ...stemsBy.keys()])].sort((a, b) => a - b);
-  let firstMiss: NumberMiss | null = null;
+  // Exact occurrences come in ascending table order: only stem matches can add tables to sort in.
+  const tables =
+    stemsBy.size === 0
+      ? [...exactBy.keys()]
+      : [...new Set([...exactBy.keys(), ...stemsBy.keys()])].sort((a, b) => a - b);
+  // A table's miss is described (its checked cells listed) only if it is the one returned: a claim is
+  // usually refused by every table before the one that holds it.
+  let firstMiss: (() => NumberMiss) | null = null;
   let named = false;
   for (const table of tables) {
     const quoteRow = quoted !== undefined && quoted.table === table ? quoted.row : -1;
@@ -424,12 +456,8 @@ export function explainRowNumbers(
     named = true;
     const cells = view.tables[table] as TableNumbers;
     const namedColumns = new Set(binding.columns);
-    const paired = valueColumns(
-      folded,
-      binding.valueNumbers,
-      occurrences.filter((each) => each.columns.length > 0 && namedColumns.has(each.columns[0] as number)),
-    );
-    let miss: NumberMiss | null = null;
+    const paired = valueColumns(folded, binding.valueNumbers, namedColumnMentions(occurrences, namedColumns));
+    let miss: (() => NumberMiss) | null = null;
     const columnStarts = new Set<number>();
     for (const each of occurrences) if (each.columns.length > 0) columnStarts.add(each.start);
     for (let index = 0; index < binding.values.length && miss === null; index += 1) {
@@ -477,16 +505,17 @@ export function explainRowNumbers(
               constraining.some((column) => meetsBound(cells, rows, column, bound, key)))
           : keysOfRows(cells, rows).has(key));
       if (holds) continue;
-      miss = {
+      const checkedRows = rows;
+      miss = () => ({
         number: folded.slice(value.start, value.end),
         checked: "cells",
-        cells: checkedCells(cells, rows, constraining),
-      };
+        cells: checkedCells(cells, checkedRows, constraining),
+      });
     }
     if (miss === null) return null;
     firstMiss ??= miss;
   }
-  if (named) return firstMiss;
+  if (named) return firstMiss === null ? null : firstMiss();
 
   const onLines = numbersOnLines(view.text, quoteRange, view.lines);
   const missing = numbers.find((number) => !onLines.has(number.key));

@@ -1,5 +1,5 @@
 import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
-import type { MarkdownTable } from "./markdown-tables.js";
+import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
 
 const NO_KEYS: readonly string[] = [];
 
@@ -22,17 +22,22 @@ export class TableNumbers {
   readonly #rowLists: (readonly number[] | undefined)[] = [];
   #allRows: readonly number[] | undefined;
 
-  /** `text` is the table's source, `table` one of its tables. */
-  constructor(text: string, table: MarkdownTable) {
+  /** `text` is the table's source, `table` one of its tables (a layout's offsets are kept as they are). */
+  constructor(text: string, table: MarkdownTable | TableLayout) {
     this.#text = text;
-    this.rowCount = table.rows.length;
     this.columnCount = table.header.length;
-    this.#offsets = new Int32Array(this.rowCount * this.columnCount * 2);
     this.#headerOffsets = new Int32Array(this.columnCount * 2);
     table.header.forEach((cell, column) => {
       this.#headerOffsets[column * 2] = cell.start;
       this.#headerOffsets[column * 2 + 1] = cell.end;
     });
+    if ("cellOffsets" in table) {
+      this.rowCount = table.rowLabels.length;
+      this.#offsets = table.cellOffsets;
+      return;
+    }
+    this.rowCount = table.rows.length;
+    this.#offsets = new Int32Array(this.rowCount * this.columnCount * 2);
     let slot = 0;
     for (const row of table.rows) {
       for (const cell of row) {
@@ -78,7 +83,11 @@ export class TableNumbers {
 
   /** Every body row, the same list object on every call. */
   allRows(): readonly number[] {
-    this.#allRows ??= Array.from({ length: this.rowCount }, (_, row) => row);
+    if (this.#allRows === undefined) {
+      const rows: number[] = [];
+      for (let row = 0; row < this.rowCount; row += 1) rows.push(row);
+      this.#allRows = rows;
+    }
     return this.#allRows;
   }
 

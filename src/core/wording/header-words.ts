@@ -59,9 +59,27 @@ export interface HeaderStems {
   extended: Set<string>;
   /** The headers' own texts: a claim that writes one exactly is already read by the label finder. */
   exact: Set<string>;
-  /** The stems of the claim words read so far, shared by every claim that cites these headers. */
-  stemOf: Map<string, string>;
+  /** The claim words read so far, by text, shared by every claim that cites these headers. */
+  stemOf: Map<string, WordStem>;
+  /** True when some key holds an ASCII digit: else a word starting with one is in no run (see `NO_STEM`). */
+  digits: boolean;
 }
+
+/** A claim word as header stems read it, looked up once per source and distinct word. */
+interface WordStem {
+  stem: string;
+  /** `prefixes.has(stem)`, `extended.has(stem)`, `byStems.get(stem)` and `exact.has(text)`. */
+  prefix: boolean;
+  extended: boolean;
+  named: { table: number; columns: number[] }[] | undefined;
+  exact: boolean;
+}
+
+// A claim word whose stem is in no key: a word starting with a digit when no key holds one (a stem keeps
+// its word's first character: suffixes and abbreviations are letters). Read without cutting its text.
+const NO_STEM: WordStem = { stem: "", prefix: false, extended: false, named: undefined, exact: false };
+// The text `nextWord` gives such words; no real word is empty.
+const DIGIT_WORD = "";
 
 /** Headers are matched over at most this many claim words: a constant, so finding them stays linear. */
 export const HEADER_STEM_WORDS = 3;
@@ -86,14 +104,23 @@ function filled(start: number, end: number, text: string): FoldedWord {
 // The next word of folded text at or after `at`, or null; `no.` keeps its dot (it is the abbreviation of
 // number, and `no` alone is a word), and `#` is a word of its own. The word returned is overwritten by
 // the next call.
-function nextWord(folded: string, from: number): FoldedWord | null {
+// With `digitText` given, a word starting with an ASCII digit gets that text instead of its own (no slice).
+function nextWord(folded: string, from: number, digitText?: string): FoldedWord | null {
   let at = from;
   while (at < folded.length) {
-    if (folded.charCodeAt(at) === 35) return filled(at, at + 1, "#");
+    const first = folded.charCodeAt(at);
+    if (first === 35) return filled(at, at + 1, "#");
     const end = wordEnd(folded, at);
     if (end === at) {
       at += 1;
       continue;
+    }
+    if (digitText !== undefined && first >= 48 && first <= 57) {
+      const possessive =
+        folded.charCodeAt(end) === 39 &&
+        folded.charCodeAt(end + 1) === 115 &&
+        !isWordChar(folded.codePointAt(end + 2));
+      return filled(at, possessive ? end + 2 : end, digitText);
     }
     const text = folded.slice(at, end);
     if (text === "no" && folded.charCodeAt(end) === 46) return filled(at, end + 1, "no.");
@@ -159,7 +186,9 @@ export function buildHeaderStems(
       }
     });
   });
-  return { byStems, prefixes, extended, exact, stemOf: new Map() };
+  let digits = false;
+  for (const prefix of prefixes) if (/[0-9]/.test(prefix)) digits = true;
+  return { byStems, prefixes, extended, exact, stemOf: new Map(), digits };
 }
 
 /**
@@ -175,52 +204,72 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
   const known = stems.stemOf;
   const wordStarts: number[] = [];
   const wordEnds: number[] = [];
-  const wordTexts: string[] = [];
-  const wordStems: string[] = [];
+  const wordStems: WordStem[] = [];
   let head = 0;
   let held = 0;
   let readTo = 0;
   let wordCount = 0;
-  const fill = () => {
+  let lastText = "";
+  let lastStem: WordStem | undefined;
+  // The runs of words from the first that start some header's stems, longest last.
+  const runs: string[] = [];
+  for (;;) {
+    // Fill the ring (inline: a closure made per claim costs more than its code under some loaders).
     while (held < HEADER_STEM_WORDS) {
-      const word = nextWord(folded, readTo);
-      if (word === null) return;
+      const word = nextWord(folded, readTo, stems.digits ? undefined : DIGIT_WORD);
+      if (word === null) break;
       readTo = word.end;
       wordCount += 1;
-      let stem = known.get(word.text);
+      // A word repeating the one before it (an attack's `x x x …`) needs no look-up.
+      let stem =
+        word.text === DIGIT_WORD ? NO_STEM : word.text === lastText ? lastStem : known.get(word.text);
       if (stem === undefined) {
-        stem = stemWord(word.text);
+        const text = stemWord(word.text);
+        stem = {
+          stem: text,
+          prefix: stems.prefixes.has(text),
+          extended: stems.extended.has(text),
+          named: stems.byStems.get(text),
+          exact: stems.exact.has(word.text),
+        };
         known.set(word.text, stem);
       }
+      lastText = word.text;
+      lastStem = stem;
       const slot = (head + held) % HEADER_STEM_WORDS;
       wordStarts[slot] = word.start;
       wordEnds[slot] = word.end;
-      wordTexts[slot] = word.text;
       wordStems[slot] = stem;
       held += 1;
     }
-  };
-  // The runs of words from the first that start some header's stems, longest last.
-  const runs: string[] = [];
-  for (fill(); held > 0; fill()) {
+    if (held === 0) break;
     let runCount = 0;
-    let run = wordStems[head] as string;
-    while (stems.prefixes.has(run)) {
-      runs[runCount] = run;
-      runCount += 1;
-      if (runCount === held || !stems.extended.has(run)) break;
-      run += ` ${wordStems[(head + runCount) % HEADER_STEM_WORDS] as string}`;
+    const first = wordStems[head] as WordStem;
+    // The first word's look-ups are cached with its stem; longer runs are looked up as they grow.
+    if (first.prefix) {
+      let run = first.stem;
+      runs[0] = run;
+      runCount = 1;
+      let extended = first.extended;
+      while (runCount < held && extended) {
+        const next = wordStems[(head + runCount) % HEADER_STEM_WORDS] as WordStem;
+        if (next === NO_STEM) break;
+        run += ` ${next.stem}`;
+        if (!stems.prefixes.has(run)) break;
+        runs[runCount] = run;
+        runCount += 1;
+        extended = stems.extended.has(run);
+      }
     }
     let taken = 0;
     for (let length = runCount; length >= 1 && taken === 0; length -= 1) {
-      const named = stems.byStems.get(runs[length - 1] as string);
+      const named = length === 1 ? first.named : stems.byStems.get(runs[length - 1] as string);
       if (named === undefined) continue;
       taken = length;
       const start = wordStarts[head] as number;
       const end = wordEnds[(head + length - 1) % HEADER_STEM_WORDS] as number;
-      // A single word's text is the claim's text there: no need to cut it again.
-      const text = length === 1 ? (wordTexts[head] as string) : folded.slice(start, end);
-      if (stems.exact.has(text)) continue;
+      // A single word's text is the claim's text there: its look-up is cached too.
+      if (length === 1 ? first.exact : stems.exact.has(folded.slice(start, end))) continue;
       for (const each of named)
         found.push({ start, end, table: each.table, rows: [], columns: each.columns });
     }

@@ -1,4 +1,5 @@
 import type { StepCounter } from "../step-counter.js";
+import { isWhitespaceChar } from "../text/index.js";
 import type { Mention } from "./mention.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
 
@@ -77,11 +78,20 @@ const LINKS = new Set(["was", "is", "of", "on", "were", "in", "at", "for", "the"
 // 1 march 1933`, `points : 12`. Only short spans are read, so this is constant time.
 function besideText(text: string, from: number, to: number): boolean {
   if (to - from > 8) return false;
-  const words = text
-    .slice(from, to)
-    .split(/[\s:,]+/)
-    .filter((word) => word !== "");
-  return words.length === 0 || (words.length === 1 && LINKS.has(words[0] as string));
+  // The words are the runs between whitespace, `:` and `,`: read in place, with no slice but the one word.
+  let wordStart = -1;
+  let wordEnd = -1;
+  for (let index = from; index <= to; index += 1) {
+    const code = index < to ? text.charCodeAt(index) : 32;
+    const separator = code === 58 || code === 44 || isWhitespaceChar(code);
+    if (!separator) {
+      if (wordStart < 0) wordStart = index;
+      else if (wordEnd >= 0) return false;
+      continue;
+    }
+    if (wordStart >= 0 && wordEnd < 0) wordEnd = index;
+  }
+  return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
 }
 
 // True when `text[from, to)` holds only spaces, `.`, `#` and `:` (at most 3): `week 5`, `no. 5`, `# 5`.
@@ -471,6 +481,11 @@ export function valueColumns(
   columnMentions: readonly Mention[],
   counter?: StepCounter,
 ): (readonly number[])[] {
+  // With no column mention, no value has a column: the units and dates below would choose nothing.
+  if (columnMentions.length === 0) {
+    if (counter !== undefined) counter.steps += values.length;
+    return values.map(() => NO_COLUMNS);
+  }
   const unitOf = numberUnits(folded, values);
   const inDate = dateNumbers(folded, values, unitOf);
   // Every date, stated or circumstantial, and every year: they name no column that follows them
@@ -491,7 +506,7 @@ export function valueColumns(
       monthOfUnit.set(wordStartBefore(folded, value.start), unit);
     if (MONTHS.has(wordAfter(folded, value.end))) monthOfUnit.set(wordAfterStart(folded, value.end), unit);
   });
-  const none: readonly number[] = [];
+  const none = NO_COLUMNS;
   const result: (readonly number[])[] = values.map(() => none);
   // Per value, where the next value outside a circumstantial date starts (a backward pass).
   const nextValueStart: number[] = [];

@@ -50,6 +50,21 @@ describe("findHeaderStems: headers named by inflection or abbreviation", () => {
   ])("$claim", ({ claim, names }) => {
     expect(named(claim)).toEqual(names);
   });
+
+  // Without a digit in any header, words starting with one are read without their text: they still stop
+  // a run of words and still count as words.
+  const DIGIT_HEADERS = buildHeaderStems([{ header: ["week 5", "high points", "points"] }]);
+  it.each([
+    { claim: "high 5 pts in week 5", headers: HEADERS, names: ["pts"] },
+    { claim: "5's pts", headers: HEADERS, names: ["pts"] },
+    { claim: "weeks 5 and highest points", headers: DIGIT_HEADERS, names: ["weeks 5", "highest points"] },
+    { claim: "scored 12 pts 3 times", headers: DIGIT_HEADERS, names: ["pts"] },
+  ])("$claim (digits in headers: $headers.digits)", ({ claim, headers, names }) => {
+    expect(headers.digits).toBe(headers === DIGIT_HEADERS);
+    expect(findHeaderStems(claim, headers).map((mention) => claim.slice(mention.start, mention.end))).toEqual(
+      names,
+    );
+  });
 });
 
 describe("numberUnits: numbers joined into one unit", () => {
