@@ -395,6 +395,24 @@ function quotedRow(view: RowView, quoteRange: Range): { table: number; row: numb
   return view.rowAt.get(lineStart);
 }
 
+// Whether an occurrence naming a column starts at `start`. Occurrences are in claim order, so this is a
+// binary search: a claim of millions of mentions builds no set of them for its few numbers.
+function namesColumnAt(occurrences: readonly LabelOccurrence[], start: number): boolean {
+  let low = 0;
+  let high = occurrences.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((occurrences[middle] as LabelOccurrence).start < start) low = middle + 1;
+    else high = middle;
+  }
+  for (let index = low; index < occurrences.length; index += 1) {
+    const occurrence = occurrences[index] as LabelOccurrence;
+    if (occurrence.start !== start) return false;
+    if (occurrence.columns.length > 0) return true;
+  }
+  return false;
+}
+
 /**
  * The `row` number check: each value of the claim must sit, within one table, in the cell (or row, or
  * column) the claim names; with no row named, in the row the claim quotes; when the claim names no label
@@ -458,8 +476,6 @@ export function explainRowNumbers(
     const namedColumns = new Set(binding.columns);
     const paired = valueColumns(folded, binding.valueNumbers, namedColumnMentions(occurrences, namedColumns));
     let miss: (() => NumberMiss) | null = null;
-    const columnStarts = new Set<number>();
-    for (const each of occurrences) if (each.columns.length > 0) columnStarts.add(each.start);
     for (let index = 0; index < binding.values.length && miss === null; index += 1) {
       let rows = binding.valueRows[index] as readonly number[];
       if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
@@ -490,7 +506,7 @@ export function explainRowNumbers(
       const [wordStart, wordEnd] = wordAfterNumber(folded, value.end);
       const statedLikeCell =
         wordEnd > wordStart &&
-        columnStarts.has(wordStart) &&
+        namesColumnAt(occurrences, wordStart) &&
         rows !== cells.allRows() &&
         phrasesOfRows(cells, rows).has(`${key} ${folded.slice(wordStart, wordEnd)}`);
       // A code that the bound row's label shows (`fa-2` for the row `fa - 2`) names that row.
