@@ -309,7 +309,7 @@ function namingOccurrences(
   }
 
   // Whether a rows list holds the quoted row, once per list: a label naming every row is read once. Made
-  // on first need, and read through a module function rather than a closure made per claim and table.
+  // only when a row is quoted, and read through a module function rather than a closure per claim and table.
   const holdsQuoted = quoteRow >= 0 ? new Map<readonly number[], boolean>() : undefined;
   // `kept` stays `merged` itself until the first occurrence is dropped or joined: a claim whose numbers are
   // all values is not copied.
