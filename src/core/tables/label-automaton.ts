@@ -70,13 +70,14 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
   while (1 << bits < capacity * 2) bits += 1;
   const mask = (1 << bits) - 1;
   const shift = 32 - bits;
-  // Every array of the trie is a view of one block: a typed array of more than a few entries is
-  // allocated outside the heap, and one allocation per source costs less than one per array.
-  const block = new Int32Array(capacity * 5 + (mask + 1) * 3 + 256);
-  const links = block.subarray(0, capacity * 3).fill(-1);
-  const depth = block.subarray(capacity * 3, capacity * 4);
-  const output = block.subarray(capacity * 4, capacity * 5).fill(-1);
-  const slots = block.subarray(capacity * 5, capacity * 5 + (mask + 1) * 3).fill(-1);
+  // The arrays the automaton keeps are views of one block: a typed array of more than a few entries is
+  // allocated outside the heap, and one allocation per source costs less than one per array. `links`
+  // is only needed while building, so it stays apart and is freed after.
+  const links = new Int32Array(capacity * 3).fill(-1);
+  const block = new Int32Array(capacity * 2 + (mask + 1) * 3 + 256);
+  const depth = block.subarray(0, capacity);
+  const output = block.subarray(capacity, capacity * 2).fill(-1);
+  const slots = block.subarray(capacity * 2, capacity * 2 + (mask + 1) * 3).fill(-1);
   const end = slots.length;
   const slotOf = (node: number, code: number): number =>
     (Math.imul(node * 65_599 + code, 0x9e3779b1) >>> shift) * 3;
@@ -128,10 +129,10 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
     steps += pattern.length;
   }
 
-  // The failure pass's arrays, sized by the nodes made: one block again.
-  const linksBlock = new Int32Array(nodes * 3);
-  const failure = linksBlock.subarray(0, nodes);
-  const nextOutput = linksBlock.subarray(nodes, nodes * 2).fill(-1);
+  // The failure pass's kept arrays, sized by the nodes made: one block again.
+  const failureBlock = new Int32Array(nodes * 2);
+  const failure = failureBlock.subarray(0, nodes);
+  const nextOutput = failureBlock.subarray(nodes, nodes * 2).fill(-1);
   // The root's children by ASCII code unit, read directly: most failure walks end at the root.
   const rootChild = block.subarray(block.length - 128).fill(-1);
   for (let each = links[0] as number; each >= 0; each = links[each * 3 + 1] as number) {
@@ -151,7 +152,7 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
   };
 
   // Breadth first, so every node's failure link is known before its children's.
-  const queue = linksBlock.subarray(nodes * 2);
+  const queue = new Int32Array(nodes);
   let tail = 0;
   for (let each = links[0] as number; each >= 0; each = links[each * 3 + 1] as number) queue[tail++] = each;
   for (let head = 0; head < tail; head += 1) {
