@@ -90,6 +90,22 @@ function claimWork(prepared: ReadonlyMap<string, PreparedSource>, candidate: Can
   return 1 + (source?.text.length ?? 0) + text(candidate.quote).length + text(candidate.claim).length;
 }
 
+// A refused claim's verdict. A module function, not a closure per claim: under loaders that keep
+// function names (tsx) each closure made costs a `__name` call.
+function rejected(
+  claim: string,
+  quote: string,
+  sourceId: string,
+  reason: UnsupportedClaim["reason"],
+  detail?: NumberMiss,
+): ClaimVerdict {
+  return {
+    grounded: false,
+    unsupported: detail === undefined ? { claim, reason } : { claim, reason, detail },
+    candidate: { quote, source: sourceId },
+  };
+}
+
 /** The verdict on one candidate claim: it does not depend on the request's other claims. */
 function judgeClaim(
   prepared: ReadonlyMap<string, PreparedSource>,
@@ -101,18 +117,13 @@ function judgeClaim(
   const quote = text(candidate.quote);
   const sourceId = text(candidate.source);
   const claim = text(candidate.claim).trim() || quote.trim();
-  const reject = (reason: UnsupportedClaim["reason"], detail?: NumberMiss): ClaimVerdict => ({
-    grounded: false,
-    unsupported: detail === undefined ? { claim, reason } : { claim, reason, detail },
-    candidate: { quote, source: sourceId },
-  });
-
   const source = prepared.get(sourceId);
-  if (source === undefined) return reject("unknown_source");
+  if (source === undefined) return rejected(claim, quote, sourceId, "unknown_source");
   const range = findQuote(source, quote, mode);
-  if (range === null) return reject("quote_not_found");
+  if (range === null) return rejected(claim, quote, sourceId, "quote_not_found");
   const miss = numbersMode === undefined ? null : explainNumbers(claim, source, range, numbersMode);
-  if (miss !== null) return reject("number_not_found", options.explain === true ? miss : undefined);
+  if (miss !== null)
+    return rejected(claim, quote, sourceId, "number_not_found", options.explain === true ? miss : undefined);
   const sliced = source.text.slice(range[0], range[1]);
   return { grounded: true, citation: { claim, quote: sliced, source: source.id, range } };
 }

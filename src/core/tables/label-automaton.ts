@@ -65,22 +65,26 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
   // The trie, as typed arrays sized for the worst case (one node per label character), so building
   // allocates a few blocks and no object per node. Per node, three slots: its first child, its next
   // sibling (children are listed for the breadth-first pass) and the code unit leading to it.
-  const links = new Int32Array(capacity * 3).fill(-1);
-  const depth = new Int32Array(capacity);
-  const output = new Int32Array(capacity).fill(-1);
   // The children by (node, code unit): per slot the node (-1 when free), the code unit and the child.
   let bits = 1;
   while (1 << bits < capacity * 2) bits += 1;
   const mask = (1 << bits) - 1;
   const shift = 32 - bits;
-  const slots = new Int32Array((mask + 1) * 3).fill(-1);
+  // The arrays the automaton keeps are views of one block: a typed array of more than a few entries is
+  // allocated outside the heap, and one allocation per source costs less than one per array. `links`
+  // is only needed while building, so it stays apart and is freed after.
+  const links = new Int32Array(capacity * 3).fill(-1);
+  const block = new Int32Array(capacity * 2 + (mask + 1) * 3 + 256);
+  const depth = block.subarray(0, capacity);
+  const output = block.subarray(capacity, capacity * 2).fill(-1);
+  const slots = block.subarray(capacity * 2, capacity * 2 + (mask + 1) * 3).fill(-1);
   const end = slots.length;
   const slotOf = (node: number, code: number): number =>
     (Math.imul(node * 65_599 + code, 0x9e3779b1) >>> shift) * 3;
   // Which ASCII code units occur in some label: reading any other one leads back to the root at once.
   // Other code units take the failure walk, which ends at the root just as well (a 64 KB table per
   // source cost more to make than the walks it saves).
-  const inPatterns = new Uint8Array(128);
+  const inPatterns = block.subarray(block.length - 256, block.length - 128);
   let nodes = 1;
   let steps = 0;
 
@@ -125,10 +129,12 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
     steps += pattern.length;
   }
 
-  const failure = new Int32Array(nodes);
-  const nextOutput = new Int32Array(nodes).fill(-1);
+  // The failure pass's kept arrays, sized by the nodes made: one block again.
+  const failureBlock = new Int32Array(nodes * 2);
+  const failure = failureBlock.subarray(0, nodes);
+  const nextOutput = failureBlock.subarray(nodes, nodes * 2).fill(-1);
   // The root's children by ASCII code unit, read directly: most failure walks end at the root.
-  const rootChild = new Int32Array(128).fill(-1);
+  const rootChild = block.subarray(block.length - 128).fill(-1);
   for (let each = links[0] as number; each >= 0; each = links[each * 3 + 1] as number) {
     const code = links[each * 3 + 2] as number;
     if (code < 128) rootChild[code] = each;

@@ -232,9 +232,18 @@ export function parseMarkdownTables(text: string): MarkdownTable[] {
 
 /** The tables `parseMarkdownTables` finds, as layouts: the same cells, but body cells as offsets only. */
 export function parseTableLayouts(text: string): TableLayout[] {
-  return readTables(text, (header, body, start, end) => {
+  const found = readTables(text, (header, body, start, end) => ({ header, body, start, end }));
+  // One block for the offsets of every table, each table's a view of it: a typed array of more than a
+  // few cells is allocated outside the heap, and one such allocation per table cost more than its reading.
+  let total = 0;
+  for (const { header, body } of found) total += body.length * header.length * 2;
+  const block = new Int32Array(total);
+  let offset = 0;
+  return found.map(({ header, body, start, end }) => {
     const columns = header.length;
-    const cellOffsets = new Int32Array(body.length * columns * 2);
+    const size = body.length * columns * 2;
+    const cellOffsets = block.subarray(offset, offset + size);
+    offset += size;
     const rowLabels: TableCell[] = [];
     for (let row = 0; row < body.length; row += 1) {
       rowLabels.push(rowOffsets(text, body[row] as Line, columns, cellOffsets, row * columns * 2));

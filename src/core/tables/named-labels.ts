@@ -199,7 +199,8 @@ function occurrence(start: number, end: number, entry: LabelEntry): LabelOccurre
 export function findNamedLabels(folded: string, index: LabelIndex, counter?: StepCounter): LabelOccurrence[] {
   if (index.size === 0) return [];
   const machine = automaton(index, counter);
-  const starts = labelStarts(folded);
+  // Read at the first match only: most claims (prose) end a word at no label, and then need no starts.
+  let starts: Uint8Array | undefined;
   // Occurrences in order of their ends. While each is of the first one's table and starts at or after the
   // previous one's end, none overlaps another: ranking would keep them all, in the order they came.
   const found: LabelOccurrence[] = [];
@@ -215,6 +216,7 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
       steps += 1;
       const start = end - (machine.depth[match] as number);
       const label = machine.patterns[machine.output[match] as number] as AutomatonPattern;
+      starts ??= labelStarts(folded);
       if (starts[start] !== (label.wordStart ? WORD_START : SYMBOL_START)) continue;
       if (label.symbolic && !standsApart(folded, start, end)) continue;
       for (const entry of label.entries) {

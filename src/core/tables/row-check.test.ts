@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PreparedSource } from "../prepared-source.js";
 import type { Range } from "../types.js";
-import { checkRowNumbers } from "./row-check.js";
+import { checkRowNumbers, explainRowNumbers } from "./row-check.js";
 
 // The spec's table: header Quarter, Revenue, Profit; prose before and after it.
 const SPEC = [
@@ -439,5 +439,28 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
   ])("$rule", ({ text, quote, cases }) => {
     for (const { claim, grounded } of cases)
       expect([claim, check(text, claim, quote)]).toEqual([claim, grounded]);
+  });
+});
+
+describe("explainRowNumbers over several tables", () => {
+  const text =
+    "| Station | Intake | Output |\n|---|---|---|\n| North | 10 | 11 |\n| South | 20 | 21 |\n\nMore.\n\n" +
+    "| Station | Intake | Output |\n|---|---|---|\n| East | 30 | 31 |\n| West | 40 | 41 |";
+  const quote = "| West | 40 | 41 |";
+  const explain = (claim: string) => explainRowNumbers(claim, source(text), rangeOf(text, quote));
+
+  it("holds a value of the quoted row, whose table is read first", () => {
+    expect(explain("West output was 41.")).toBeNull();
+  });
+
+  it("reports the first table's miss when no table holds the value, though the quoted table is read first", () => {
+    expect(explain("West output was 999.")).toEqual({
+      number: "999",
+      checked: "cells",
+      cells: [
+        { row: "North", column: "Output", text: "11" },
+        { row: "South", column: "Output", text: "21" },
+      ],
+    });
   });
 });

@@ -127,15 +127,18 @@ function isCode(folded: string, number: FoundNumber): boolean {
   return folded.charCodeAt(number.start - 1) === 45 && isLetterCode(folded.charCodeAt(number.start - 2));
 }
 
-// [start, end) of the word that follows a number ending at `end` after one or more spaces; [end, end)
-// when a space and a word do not follow.
-function wordAfterNumber(text: string, end: number): [number, number] {
+// Where the word after a number ending at `end` starts, past one or more spaces; `end` when no space
+// follows. The word runs to `lettersEnd` (two numbers rather than a pair: no array per value).
+function wordStartAfterNumber(text: string, end: number): number {
   let start = end;
   while (start < text.length && text.charCodeAt(start) === 32) start += 1;
-  if (start === end) return [end, end];
-  let wordEnd = start;
-  while (wordEnd < text.length && isLetterCode(text.charCodeAt(wordEnd))) wordEnd += 1;
-  return [start, wordEnd];
+  return start;
+}
+
+function lettersEnd(text: string, start: number): number {
+  let end = start;
+  while (end < text.length && isLetterCode(text.charCodeAt(end))) end += 1;
+  return end;
 }
 
 // The phrases of the rows' cells: each number's key with the word after it, read once per request per
@@ -148,7 +151,8 @@ function phrasesOfRows(cells: TableNumbers, rows: readonly number[]): Set<string
       for (let column = 0; column < cells.columnCount; column += 1) {
         const text = foldLabelText(cells.cellText(row, column));
         for (const number of findNumbers(text)) {
-          const [start, end] = wordAfterNumber(text, number.end);
+          const start = wordStartAfterNumber(text, number.end);
+          const end = start === number.end ? start : lettersEnd(text, start);
           if (end > start) entry.phrases.add(`${number.key} ${text.slice(start, end)}`);
         }
       }
@@ -249,6 +253,16 @@ function onlyJoiners(text: string, start: number, end: number): boolean {
   return end - start <= 3;
 }
 
+// Whether `rows` holds `row`, looked up once per rows list in `cache`.
+function holdsRow(cache: Map<readonly number[], boolean>, rows: readonly number[], row: number): boolean {
+  let holds = cache.get(rows);
+  if (holds === undefined) {
+    holds = rows.includes(row);
+    cache.set(rows, holds);
+  }
+  return holds;
+}
+
 /**
  * The occurrences of one table that name something, in claim order: the exact labels, plus headers
  * named by inflection or abbreviation where no exact label stands. A numeric row label (`5` for the rank-5
@@ -294,34 +308,24 @@ function namingOccurrences(
     }
   }
 
-  // Whether a rows list holds the quoted row, once per list: a label naming every row is read once.
-  const holdsQuoted = new Map<readonly number[], boolean>();
-  const namesQuotedRow = (rows: readonly number[]) => {
-    let holds = holdsQuoted.get(rows);
-    if (holds === undefined) {
-      holds = rows.includes(quoteRow);
-      holdsQuoted.set(rows, holds);
-    }
-    return holds;
-  };
+  // Whether a rows list holds the quoted row, once per list: a label naming every row is read once. Made
+  // only when a row is quoted, and read through a module function rather than a closure per claim and table.
+  const holdsQuoted = quoteRow >= 0 ? new Map<readonly number[], boolean>() : undefined;
   // `kept` stays `merged` itself until the first occurrence is dropped or joined: a claim whose numbers are
   // all values is not copied.
   let kept: LabelOccurrence[] = merged;
   let keptCount = 0;
-  const copyKept = () => {
-    if (kept === merged) kept = merged.slice(0, keptCount);
-  };
   for (let index = 0; index < merged.length; index += 1) {
     const occurrence = merged[index] as LabelOccurrence;
     if (
       quoteRow >= 0 &&
       occurrence.rows.length > 0 &&
       occurrence.columns.length > 0 &&
-      !namesQuotedRow(occurrence.rows)
+      !holdsRow(holdsQuoted as Map<readonly number[], boolean>, occurrence.rows, quoteRow)
     ) {
       // A label of both a row and a column (`total`) in a claim quoting another row names the column:
       // `the ussr had a total of 25` quoting the ussr row is not about the total row.
-      copyKept();
+      if (kept === merged) kept = merged.slice(0, keptCount);
       kept.push({ ...occurrence, rows: NO_LABELS });
       keptCount += 1;
       continue;
@@ -332,7 +336,7 @@ function namingOccurrences(
       isNumeric(folded, occurrence.start, occurrence.end);
     if (numericRow && isDayOfMonth(folded, occurrence.start, occurrence.end)) {
       // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
-      copyKept();
+      if (kept === merged) kept = merged.slice(0, keptCount);
       continue;
     }
     if (!numericRow) {
@@ -348,12 +352,12 @@ function namingOccurrences(
       onlyJoiners(folded, previous.end, occurrence.start)
     ) {
       // The header and its number name the row together, so the number is no value.
-      copyKept();
+      if (kept === merged) kept = merged.slice(0, keptCount);
       kept[keptCount - 1] = { ...occurrence, start: previous.start };
-    } else if (quoteRow >= 0 && namesQuotedRow(occurrence.rows)) {
+    } else if (holdsQuoted !== undefined && holdsRow(holdsQuoted, occurrence.rows, quoteRow)) {
       if (kept !== merged) kept.push(occurrence);
       keptCount += 1;
-    } else copyKept();
+    } else if (kept === merged) kept = merged.slice(0, keptCount);
   }
   return kept;
 }
@@ -413,6 +417,106 @@ function namesColumnAt(occurrences: readonly LabelOccurrence[], start: number): 
   return false;
 }
 
+/** Where a table fails a claim: the value, and the rows and columns it was looked for in. */
+interface TableMiss {
+  table: number;
+  cells: TableNumbers;
+  rows: readonly number[];
+  constraining: readonly number[];
+  value: FoundNumber;
+}
+
+// True when some column of `columns` holds `key` at `rows`.
+function someColumnHolds(
+  cells: TableNumbers,
+  rows: readonly number[],
+  columns: readonly number[],
+  key: string,
+): boolean {
+  for (const column of columns) if (keysOfColumn(cells, rows, column).has(key)) return true;
+  return false;
+}
+
+// True when some column of `columns` has a single-number cell at `rows` that meets the bound.
+function someColumnMeets(
+  cells: TableNumbers,
+  rows: readonly number[],
+  columns: readonly number[],
+  bound: Bound,
+  key: string,
+): boolean {
+  for (const column of columns) if (meetsBound(cells, rows, column, bound, key)) return true;
+  return false;
+}
+
+/**
+ * Checks the claim's values against one table, named by `occurrences`: undefined when the claim binds
+ * nothing of the table, null when every value holds, else the first value that does not.
+ */
+function checkTable(
+  folded: string,
+  numbers: readonly FoundNumber[],
+  cells: TableNumbers,
+  occurrences: readonly LabelOccurrence[],
+  quoteRow: number,
+): TableMiss | null | undefined {
+  const binding = bindClaimToTable(numbers, occurrences);
+  if (binding.rows.length === 0 && binding.columns.length === 0) return undefined;
+  const namedColumns = new Set(binding.columns);
+  const paired = valueColumns(folded, binding.valueNumbers, namedColumnMentions(occurrences, namedColumns));
+  for (let index = 0; index < binding.values.length; index += 1) {
+    let rows = binding.valueRows[index] as readonly number[];
+    if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
+    const own = paired[index] as readonly number[];
+    if (rows.length === 0) {
+      // No row named or quoted: the value may be in any cell of its columns (or of all named columns).
+      if (binding.columns.length === 0) continue;
+      rows = cells.allRows();
+    }
+    const key = binding.values[index] as string;
+    const value = binding.valueNumbers[index] as FoundNumber;
+    // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
+    // where that column's cells hold no number, since the code is that cell's text or not.
+    const code = isCode(folded, value);
+    const constraining =
+      own.length > 0 && code
+        ? (own as number[])
+        : constrainingColumns(
+            cells,
+            rows,
+            own.length > 0 ? own : rows === cells.allRows() ? binding.columns : NO_LABELS,
+          );
+    // A number followed by the header word a cell of the row also has after it (`2 laps` for the
+    // cell `+ 2 laps` beside a `laps` column) is that cell's.
+    const wordStart = wordStartAfterNumber(folded, value.end);
+    const wordEnd = wordStart === value.end ? wordStart : lettersEnd(folded, wordStart);
+    const statedLikeCell =
+      wordEnd > wordStart &&
+      namesColumnAt(occurrences, wordStart) &&
+      rows !== cells.allRows() &&
+      phrasesOfRows(cells, rows).has(`${key} ${folded.slice(wordStart, wordEnd)}`);
+    if (statedLikeCell) continue;
+    // A code that the bound row's label shows (`fa-2` for the row `fa - 2`) names that row.
+    if (code && rows !== cells.allRows() && keysOfColumn(cells, rows, 0).has(key)) continue;
+    if (constraining.length === 0) {
+      if (keysOfRows(cells, rows).has(key)) continue;
+    } else {
+      if (someColumnHolds(cells, rows, constraining, key)) continue;
+      // A bound (`more than 8 against`) states no cell: it must be on the bound row, and its column's
+      // cell (one number) must meet it.
+      const bound = boundOf(folded, value.start);
+      if (
+        bound !== null &&
+        keysOfRows(cells, rows).has(key) &&
+        someColumnMeets(cells, rows, constraining, bound, key)
+      )
+        continue;
+    }
+    return { table: -1, cells, rows, constraining, value };
+  }
+  return null;
+}
+
 /**
  * The `row` number check: each value of the claim must sit, within one table, in the cell (or row, or
  * column) the claim names; with no row named, in the row the claim quotes; when the claim names no label
@@ -457,81 +561,42 @@ export function explainRowNumbers(
     stemsBy.size === 0
       ? [...exactBy.keys()]
       : [...new Set([...exactBy.keys(), ...stemsBy.keys()])].sort((a, b) => a - b);
-  // A table's miss is described (its checked cells listed) only if it is the one returned: a claim is
-  // usually refused by every table before the one that holds it.
-  let firstMiss: (() => NumberMiss) | null = null;
+  // The quoted row's table is read first: a claim about the row it quotes is usually held there, and then
+  // no other table need be read. Otherwise every table is read, and the miss returned is that of the first
+  // table in order, as when they are read in order.
+  const quotedTable =
+    quoted !== undefined && (exactBy.has(quoted.table) || stemsBy.has(quoted.table)) ? quoted.table : -1;
+  let firstMiss: TableMiss | null = null;
   let named = false;
-  for (const table of tables) {
-    const quoteRow = quoted !== undefined && quoted.table === table ? quoted.row : -1;
+  for (let at = quotedTable >= 0 ? -1 : 0; at < tables.length; at += 1) {
+    const table = at < 0 ? quotedTable : (tables[at] as number);
+    if (at >= 0 && table === quotedTable) continue;
+    const quoteRow = table === quotedTable ? (quoted as { row: number }).row : -1;
     const occurrences = namingOccurrences(
       folded,
       exactBy.get(table) ?? [],
       stemsBy.get(table) ?? [],
       quoteRow,
     );
-    const binding = bindClaimToTable(numbers, occurrences);
-    if (binding.rows.length === 0 && binding.columns.length === 0) continue;
+    const outcome = checkTable(folded, numbers, view.tables[table] as TableNumbers, occurrences, quoteRow);
+    if (outcome === undefined) continue;
     named = true;
-    const cells = view.tables[table] as TableNumbers;
-    const namedColumns = new Set(binding.columns);
-    const paired = valueColumns(folded, binding.valueNumbers, namedColumnMentions(occurrences, namedColumns));
-    let miss: (() => NumberMiss) | null = null;
-    for (let index = 0; index < binding.values.length && miss === null; index += 1) {
-      let rows = binding.valueRows[index] as readonly number[];
-      if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
-      const own = paired[index] as readonly number[];
-      if (rows.length === 0) {
-        // No row named or quoted: the value may be in any cell of its columns (or of all named columns).
-        if (binding.columns.length === 0) continue;
-        rows = cells.allRows();
-      }
-      const key = binding.values[index] as string;
-      const value = binding.valueNumbers[index] as FoundNumber;
-      // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
-      // where that column's cells hold no number, since the code is that cell's text or not.
-      const code = isCode(folded, value);
-      const constraining =
-        own.length > 0 && code
-          ? (own as number[])
-          : constrainingColumns(
-              cells,
-              rows,
-              own.length > 0 ? own : rows === cells.allRows() ? binding.columns : NO_LABELS,
-            );
-      // A bound (`more than 8 against`) states no cell: it must be on the bound row, and its column's
-      // cell (one number) must meet it.
-      const bound = constraining.length > 0 ? boundOf(folded, value.start) : null;
-      // A number followed by the header word a cell of the row also has after it (`2 laps` for the
-      // cell `+ 2 laps` beside a `laps` column) is that cell's.
-      const [wordStart, wordEnd] = wordAfterNumber(folded, value.end);
-      const statedLikeCell =
-        wordEnd > wordStart &&
-        namesColumnAt(occurrences, wordStart) &&
-        rows !== cells.allRows() &&
-        phrasesOfRows(cells, rows).has(`${key} ${folded.slice(wordStart, wordEnd)}`);
-      // A code that the bound row's label shows (`fa-2` for the row `fa - 2`) names that row.
-      const labelsCode = code && rows !== cells.allRows() && keysOfColumn(cells, rows, 0).has(key);
-      const holds =
-        statedLikeCell ||
-        labelsCode ||
-        (constraining.length > 0
-          ? constraining.some((column) => keysOfColumn(cells, rows, column).has(key)) ||
-            (bound !== null &&
-              keysOfRows(cells, rows).has(key) &&
-              constraining.some((column) => meetsBound(cells, rows, column, bound, key)))
-          : keysOfRows(cells, rows).has(key));
-      if (holds) continue;
-      const checkedRows = rows;
-      miss = () => ({
-        number: folded.slice(value.start, value.end),
-        checked: "cells",
-        cells: checkedCells(cells, checkedRows, constraining),
-      });
+    if (outcome === null) return null;
+    if (firstMiss === null || table < firstMiss.table) {
+      outcome.table = table;
+      firstMiss = outcome;
     }
-    if (miss === null) return null;
-    firstMiss ??= miss;
   }
-  if (named) return firstMiss === null ? null : firstMiss();
+  if (named) {
+    // A table's miss is described (its checked cells listed) only if it is the one returned.
+    if (firstMiss === null) return null;
+    const { cells, rows, constraining, value } = firstMiss;
+    return {
+      number: folded.slice(value.start, value.end),
+      checked: "cells",
+      cells: checkedCells(cells, rows, constraining),
+    };
+  }
 
   const onLines = numbersOnLines(view.text, quoteRange, view.lines);
   const missing = numbers.find((number) => !onLines.has(number.key));
