@@ -65,14 +65,21 @@ function cell(text: string, from: number, to: number): TableCell {
   return { text: raw.includes("\\|") ? raw.replaceAll("\\|", "|") : raw, start, end };
 }
 
-// Outer pipes are optional, so one leading and one trailing unescaped pipe are dropped before splitting.
-function splitRow(text: string, line: Line): TableCell[] {
+// A row's text between its outer pipes, blanks trimmed: outer pipes are optional, so one leading and one
+// trailing unescaped pipe are dropped.
+function rowInside(text: string, line: Line): [number, number] {
   let from = line.start;
   let to = line.end;
   while (from < to && isBlank(text.charCodeAt(from))) from += 1;
   while (to > from && isBlank(text.charCodeAt(to - 1))) to -= 1;
   if (from < to && isPipe(text, from)) from += 1;
   if (to > from && isPipe(text, to - 1)) to -= 1;
+  return [from, to];
+}
+
+// Cells split at unescaped pipes inside the row.
+function splitRow(text: string, line: Line): TableCell[] {
+  const [from, to] = rowInside(text, line);
   const cells: TableCell[] = [];
   let cellStart = from;
   for (let index = text.indexOf("|", from); index >= 0 && index < to; index = text.indexOf("|", index + 1)) {
@@ -141,12 +148,7 @@ function trimmedEnd(text: string, start: number, to: number): number {
 // The offsets of one body row's cells, fitted to `columns` as `fitRow` fits them, written at `slot`; the
 // row's first cell is returned whole.
 function rowOffsets(text: string, line: Line, columns: number, offsets: Int32Array, slot: number): TableCell {
-  let from = line.start;
-  let to = line.end;
-  while (from < to && isBlank(text.charCodeAt(from))) from += 1;
-  while (to > from && isBlank(text.charCodeAt(to - 1))) to -= 1;
-  if (from < to && isPipe(text, from)) from += 1;
-  if (to > from && isPipe(text, to - 1)) to -= 1;
+  const [from, to] = rowInside(text, line);
   let first: TableCell | undefined;
   let column = 0;
   let lastEnd = 0;
