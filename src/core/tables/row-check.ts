@@ -70,6 +70,31 @@ interface RowsKeys {
   byColumn: Map<number, Set<string>>;
   /** Per column, the least and greatest number of the cells there that hold exactly one number. */
   extremes?: Map<number, { least: number; greatest: number }>;
+  /**
+   * Per columns list (by identity: a label's list is shared by every mention of it), what the list's
+   * columns hold at these rows, read once: a value is then one look-up however many columns the list has.
+   */
+  byColumns?: WeakMap<readonly number[], ColumnsView>;
+}
+
+interface ColumnsView {
+  /** The list's columns whose cells at these rows hold a number. */
+  constraining?: number[];
+  /** Every key the list's columns hold at these rows. */
+  keys?: Set<string>;
+  /** The least and greatest single-number cell of the list's columns at these rows. */
+  extremes?: { least: number; greatest: number };
+}
+
+function columnsView(cells: TableNumbers, rows: readonly number[], columns: readonly number[]): ColumnsView {
+  const entry = rowsKeys(cells, rows);
+  entry.byColumns ??= new WeakMap();
+  let view = entry.byColumns.get(columns);
+  if (view === undefined) {
+    view = {};
+    entry.byColumns.set(columns, view);
+  }
+  return view;
 }
 const keysCache = new WeakMap<TableNumbers, WeakMap<readonly number[], RowsKeys>>();
 
@@ -185,17 +210,11 @@ function extremesOfColumn(
   return extremes;
 }
 
-// True when some single-number cell of `column` at `rows` satisfies the bound `bound` of `key`
-// (`more than 8`: a cell greater than 8).
-function meetsBound(
-  cells: TableNumbers,
-  rows: readonly number[],
-  column: number,
-  bound: Bound,
-  key: string,
-): boolean {
+// True when a single-number cell between `extremes` satisfies the bound `bound` of `key` (`more than 8`:
+// a cell greater than 8).
+function meetsExtremes(extremes: { least: number; greatest: number }, bound: Bound, key: string): boolean {
   const limit = Number(key);
-  const { least, greatest } = extremesOfColumn(cells, rows, column);
+  const { least, greatest } = extremes;
   if (bound === ">") return greatest > limit;
   if (bound === ">=") return greatest >= limit;
   if (bound === "<") return least < limit;
@@ -212,7 +231,9 @@ function constrainingColumns(
   rows: readonly number[],
   columns: readonly number[],
 ): number[] {
-  return columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
+  const view = columnsView(cells, rows, columns);
+  view.constraining ??= columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
+  return view.constraining;
 }
 
 function checkedCells(
@@ -433,8 +454,12 @@ function someColumnHolds(
   columns: readonly number[],
   key: string,
 ): boolean {
-  for (const column of columns) if (keysOfColumn(cells, rows, column).has(key)) return true;
-  return false;
+  const view = columnsView(cells, rows, columns);
+  if (view.keys === undefined) {
+    view.keys = new Set();
+    for (const column of columns) for (const each of keysOfColumn(cells, rows, column)) view.keys.add(each);
+  }
+  return view.keys.has(key);
 }
 
 // True when some column of `columns` has a single-number cell at `rows` that meets the bound.
@@ -445,8 +470,17 @@ function someColumnMeets(
   bound: Bound,
   key: string,
 ): boolean {
-  for (const column of columns) if (meetsBound(cells, rows, column, bound, key)) return true;
-  return false;
+  // Some column's cell meets the bound exactly when the list's greatest (or least) cell does.
+  const view = columnsView(cells, rows, columns);
+  if (view.extremes === undefined) {
+    view.extremes = { least: Number.POSITIVE_INFINITY, greatest: Number.NEGATIVE_INFINITY };
+    for (const column of columns) {
+      const { least, greatest } = extremesOfColumn(cells, rows, column);
+      if (least < view.extremes.least) view.extremes.least = least;
+      if (greatest > view.extremes.greatest) view.extremes.greatest = greatest;
+    }
+  }
+  return meetsExtremes(view.extremes, bound, key);
 }
 
 /**

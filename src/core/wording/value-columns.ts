@@ -438,7 +438,12 @@ const NO_COLUMNS: readonly number[] = [];
  * spaces between) when that one names another column: `an overall pick of 171` may mean the overall or
  * the pick column, so either may hold the number. Reads one neighbouring mention.
  */
-function compoundColumns(folded: string, mentions: readonly Mention[], index: number): readonly number[] {
+function compoundColumns(
+  folded: string,
+  mentions: readonly Mention[],
+  index: number,
+  joined: JoinedColumns,
+): readonly number[] {
   const mention = mentions[index] as Mention;
   const previous = mentions[index - 1];
   if (previous === undefined || previous.end > mention.start || previous.columns === mention.columns)
@@ -446,8 +451,23 @@ function compoundColumns(folded: string, mentions: readonly Mention[], index: nu
   for (let at = previous.end; at < mention.start; at += 1)
     if (folded.charCodeAt(at) !== 32) return mention.columns;
   if (previous.columns.length === 1 && previous.columns[0] === 0) return mention.columns;
-  return [...previous.columns, ...mention.columns];
+  // One joined list per pair of lists, so a pair named again and again is one list (the row check reads
+  // each distinct list once).
+  let after = joined.get(previous.columns);
+  if (after === undefined) {
+    after = new Map();
+    joined.set(previous.columns, after);
+  }
+  let both = after.get(mention.columns);
+  if (both === undefined) {
+    both = [...previous.columns, ...mention.columns];
+    after.set(mention.columns, both);
+  }
+  return both;
 }
+
+/** The joined lists of side-by-side column mentions, by the first list and then the second. */
+type JoinedColumns = Map<readonly number[], Map<readonly number[], readonly number[]>>;
 
 function always(): boolean {
   return true;
@@ -518,6 +538,7 @@ export function valueColumns(
   // Per value, the index of the mention it was paired with, or -1.
   const chosenOf: number[] = values.map(() => -1);
   const compoundOf = new Map<number, readonly number[]>();
+  const joined: JoinedColumns = new Map();
   let lastValueEnd = -1;
   let before = -1;
   for (let first = 0; first < values.length; ) {
@@ -578,7 +599,7 @@ export function valueColumns(
     let columns = NO_COLUMNS;
     if (chosen !== undefined) {
       // Once per mention, so the lists made add up to at most twice the mentions' own.
-      columns = compoundOf.get(chosenIndex) ?? compoundColumns(folded, columnMentions, chosenIndex);
+      columns = compoundOf.get(chosenIndex) ?? compoundColumns(folded, columnMentions, chosenIndex, joined);
       compoundOf.set(chosenIndex, columns);
     }
     for (let index = first; index <= last; index += 1) {
