@@ -214,4 +214,24 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       };
     },
   },
+  {
+    name: "row, a wide header named again and again",
+    attacks:
+      "a header of thousands of columns named `a` and `b` in turn, and one claim `a b 9` repeated: every value against every column of its list",
+    body(bodyBytes) {
+      const columns = Math.floor((sourceChars(bodyBytes) - 40) / 14);
+      const cells = (cell: (column: number) => string) =>
+        Array.from({ length: columns }, (_, column) => cell(column)).join(" | ");
+      const header = `| Label | ${cells((column) => (column % 2 === 0 ? "a" : "b"))} |`;
+      const rule = `| --- | ${cells(() => "---")} |`;
+      const row = `| r | ${cells((column) => (column === columns - 1 ? "9" : "7"))} |`;
+      const source = [header, rule, row].join("\n");
+      const claim = `r ${repeat("a b 9 ", bodyBytes - Math.ceil(source.length * 1.5) - 300)}`;
+      return {
+        sources: [{ id: "s", text: source }],
+        check_numbers: "row",
+        claims: [{ claim, quote: row, source: "s" }],
+      };
+    },
+  },
 ];
