@@ -16,6 +16,9 @@ if (files.length === 0) {
   console.error(`No benchmark matches ${filters.join(", ")}.`);
   process.exit(2);
 }
+// Figures differ between Node lines (V8 versions); say which one ran them. The project supports 22 and 24:
+// run `PATH=/path/to/node22/bin:$PATH npm run bench` to measure on a supported line when the host's is older.
+console.log(`Node.js ${process.versions.node}`);
 for (const file of files) {
   console.log(`\n## ${file.replace(/\.bench\.ts$/, "")}\n`);
   const module = (await import(pathToFileURL(join(here, file)).href)) as { default: () => Promise<void> };
