@@ -85,3 +85,14 @@ export const MAX_EXPLAIN_TEXT_CHARS = 300;
  * requests are answered while a request of 1,000 claims against a large source is checked.
  */
 export const CLAIM_CHECK_SLICE_WORK = 1_000_000;
+
+/**
+ * What the row number check reads for one claim, at most: two units per claim character plus this many (a
+ * unit is a label occurrence found, a character of the claim it covers, or a table look-up). A claim that
+ * needs more (only a generated one: labels named at every word of thousands of tables) is dropped with
+ * `number_not_found` rather than read further. Real claims use a tiny part of it.
+ */
+export const ROW_READS_PER_CLAIM = 100_000;
+
+/** Units of `ROW_READS_PER_CLAIM` added per character of the claim. */
+export const ROW_READS_PER_CLAIM_CHAR = 2;

@@ -234,4 +234,46 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       };
     },
   },
+  {
+    name: "row, one label in thousands of tables",
+    attacks:
+      "thousands of small tables each labelling a row `x`, and one claim `x x …` ending in a value only the last holds: every mention in every table",
+    body(bodyBytes) {
+      const tables: string[] = [];
+      let length = 0;
+      for (let table = 1; length < sourceChars(bodyBytes) - 60; table += 1) {
+        const text = `| x | ${table} |\n| --- | --- |\n| x | ${table} |`;
+        tables.push(text);
+        length += text.length + 2;
+      }
+      const source = tables.join("\n\n");
+      const claim = `${repeat("x ", bodyBytes - Math.ceil(source.length * 1.2) - 300)}${tables.length}`;
+      return {
+        sources: [{ id: "s", text: source }],
+        check_numbers: "row",
+        claims: [{ claim, quote: "| x | 1 |", source: "s" }],
+      };
+    },
+  },
+  {
+    name: "row, labels nested in one another",
+    attacks:
+      "rows labelled `a`, `a a`, `a a a`, …, and one claim `a a …`: at each word every label ends, about the square root of the source's length",
+    body(bodyBytes) {
+      const lines = ["| Label | Value |", "| --- | --- |"];
+      let length = 30;
+      for (let words = 1; length < sourceChars(bodyBytes) - 30 - 2 * words; words += 1) {
+        const line = `| ${"a ".repeat(words)}| ${words} |`;
+        lines.push(line);
+        length += line.length + 1;
+      }
+      const source = lines.join("\n");
+      const claim = `${repeat("a ", bodyBytes - Math.ceil(source.length * 1.2) - 300)}${lines.length - 2}`;
+      return {
+        sources: [{ id: "s", text: source }],
+        check_numbers: "row",
+        claims: [{ claim, quote: "| a | 1 |", source: "s" }],
+      };
+    },
+  },
 ];

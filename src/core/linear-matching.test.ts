@@ -251,6 +251,39 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
         };
       },
     },
+    {
+      // k labels of 1…k words: k of them end at each word of the claim, so without an allowance the
+      // occurrences alone number k·(claim words), and k grows as the source's square root.
+      name: "row labels nested in one another (`a`, `a a`, …) against `'a '×k`, read with the claim's allowance",
+      bound: C_LABELS,
+      at: (scale) => {
+        const rows = Array.from({ length: 10 * scale }, (_, index) => `| ${"a ".repeat(index + 1)}| 1 |`);
+        const markdown = `| L | V |\n|-|-|\n${rows.join("\n")}`;
+        const folded = foldLabelText(`${"a ".repeat(2_000 * scale)}7`);
+        const index = buildLabelIndex(parseMarkdownTables(markdown));
+        return {
+          run: (counter) => findNamedLabels(folded, index, counter, { left: folded.length }),
+          size: markdown.length + folded.length,
+        };
+      },
+    },
+    {
+      // Every table names `x`: without an allowance each mention is an occurrence in each table.
+      name: "one label in every one of many tables, named at every word, read with the claim's allowance",
+      bound: C_LABELS,
+      at: (scale) => {
+        const markdown = Array.from(
+          { length: 20 * scale },
+          (_, table) => `| x | ${table} |\n|-|-|\n| x | 1 |`,
+        );
+        const folded = foldLabelText(`${"x ".repeat(2_000 * scale)}7`);
+        const index = buildLabelIndex(parseMarkdownTables(markdown.join("\n\n")));
+        return {
+          run: (counter) => findNamedLabels(folded, index, counter, { left: folded.length }),
+          size: markdown.join("\n\n").length + folded.length,
+        };
+      },
+    },
   ];
 
   it.each(families)("$name: steps ≤ $bound·(n + m) as the input doubles from 1× to 64×", ({ at, bound }) => {

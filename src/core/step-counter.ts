@@ -6,3 +6,12 @@
 export interface StepCounter {
   steps: number;
 }
+
+/**
+ * What a check may still read for one claim, in units of work (an occurrence found, a character it covers,
+ * a table look-up). Unlike a `StepCounter` it is part of the answer: a finder that runs out stops early and
+ * its caller refuses the claim, so a claim built to make the check read without end costs a bounded amount.
+ */
+export interface ReadAllowance {
+  left: number;
+}

@@ -13,6 +13,8 @@ export function describeNumberMiss(miss: NumberMiss): string {
     case "line":
       return `${miss.number} is not on the quoted line: "${miss.text ?? ""}"`;
     default: {
+      if (miss.cells !== undefined && miss.cells.length === 0)
+        return `${miss.number} was not bound to a cell: the claim names table labels more often than the row check reads (see docs/number-checks.md)`;
       const cells = (miss.cells ?? []).map((cell) => `${cell.row} / ${cell.column}: "${cell.text}"`);
       return `${miss.number} is not in the cells checked (${cells.join("; ")})`;
     }

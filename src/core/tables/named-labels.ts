@@ -1,4 +1,4 @@
-import type { StepCounter } from "../step-counter.js";
+import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointBefore, isWordChar, wordEnd } from "../text/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
@@ -182,6 +182,11 @@ function keepSmall(found: readonly LabelOccurrence[]): { kept: LabelOccurrence[]
   return { kept, steps };
 }
 
+function overAllowance(counter: StepCounter | undefined, steps: number): LabelOccurrence[] {
+  if (counter !== undefined) counter.steps += steps;
+  return [];
+}
+
 function occurrence(start: number, end: number, entry: LabelEntry): LabelOccurrence {
   return { start, end, table: entry.table, rows: entry.rows, columns: entry.columns };
 }
@@ -196,15 +201,19 @@ function occurrence(start: number, end: number, entry: LabelEntry): LabelOccurre
  * kept before it. A kept occurrence is at least as long as the one checked, so it cannot sit strictly
  * inside it: checking the first and last character of the new one is enough.
  */
-export function findNamedLabels(folded: string, index: LabelIndex, counter?: StepCounter): LabelOccurrence[] {
+export function findNamedLabels(
+  folded: string,
+  index: LabelIndex,
+  counter?: StepCounter,
+  allowance?: ReadAllowance,
+): LabelOccurrence[] {
   if (index.size === 0) return [];
   const machine = automaton(index, counter);
   // Read at the first match only: most claims (prose) end a word at no label, and then need no starts.
   let starts: Uint8Array | undefined;
-  // Occurrences in order of their ends. While each is of the first one's table and starts at or after the
-  // previous one's end, none overlaps another: ranking would keep them all, in the order they came.
-  const found: LabelOccurrence[] = [];
-  let disjointInOneTable = true;
+  // Matches in order of their ends, as start, end and label, three numbers each: read first and charged to
+  // the allowance at a label's count of tables, so a claim past it is given up before one occurrence is made.
+  const matches: number[] = [];
   let steps = 2 * folded.length;
   let node = 0;
   for (let position = 0; position < folded.length; position += 1) {
@@ -214,22 +223,37 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
     if (match < 0 || !endsWord(folded, end)) continue;
     for (; match >= 0; match = machine.nextOutput[match] as number) {
       steps += 1;
+      if (allowance !== undefined && --allowance.left < 0) return overAllowance(counter, steps);
       const start = end - (machine.depth[match] as number);
-      const label = machine.patterns[machine.output[match] as number] as AutomatonPattern;
+      const pattern = machine.output[match] as number;
+      const label = machine.patterns[pattern] as AutomatonPattern;
       starts ??= labelStarts(folded);
       if (starts[start] !== (label.wordStart ? WORD_START : SYMBOL_START)) continue;
       if (label.symbolic && !standsApart(folded, start, end)) continue;
-      for (const entry of label.entries) {
-        steps += 1;
-        const previous = found[found.length - 1];
-        if (
-          previous !== undefined &&
-          disjointInOneTable &&
-          (entry.table !== (found[0] as LabelOccurrence).table || start < previous.end)
-        )
-          disjointInOneTable = false;
-        found.push(occurrence(start, end, entry));
+      steps += label.entries.length;
+      if (allowance !== undefined) {
+        allowance.left -= label.entries.length;
+        if (allowance.left < 0) return overAllowance(counter, steps);
       }
+      matches.push(start, end, pattern);
+    }
+  }
+  // One occurrence per match and table. While each is of the first one's table and starts at or after the
+  // previous one's end, none overlaps another: ranking would keep them all, in the order they came.
+  const found: LabelOccurrence[] = [];
+  let disjointInOneTable = true;
+  for (let at = 0; at < matches.length; at += 3) {
+    const start = matches[at] as number;
+    const end = matches[at + 1] as number;
+    for (const entry of (machine.patterns[matches[at + 2] as number] as AutomatonPattern).entries) {
+      const previous = found[found.length - 1];
+      if (
+        previous !== undefined &&
+        disjointInOneTable &&
+        (entry.table !== (found[0] as LabelOccurrence).table || start < previous.end)
+      )
+        disjointInOneTable = false;
+      found.push(occurrence(start, end, entry));
     }
   }
   const count = found.length;
@@ -277,6 +301,11 @@ export function findNamedLabels(folded: string, index: LabelIndex, counter?: Ste
     const { start, end } = found[item] as LabelOccurrence;
     const mark = (tableOf[item] as number) + 1;
     if (owner[start] === mark || owner[end - 1] === mark) continue;
+    // Kept occurrences of one table are disjoint, but many tables may each keep a long one over the same text.
+    if (allowance !== undefined) {
+      allowance.left -= end - start;
+      if (allowance.left < 0) return overAllowance(counter, steps);
+    }
     for (let at = start; at < end; at += 1) owner[at] = mark;
     kept.push(item);
   }

@@ -464,3 +464,45 @@ describe("explainRowNumbers over several tables", () => {
     });
   });
 });
+
+describe("explainRowNumbers: what it reads for one claim is bounded", () => {
+  // `tables` small tables, each with a `Total` row; table t holds `t × 10` in it.
+  const tablesOf = (tables: number) =>
+    Array.from(
+      { length: tables },
+      (_, table) => `| Item | Amount |\n|---|---|\n| Total | ${(table + 1) * 10} |\n| Other | 1 |`,
+    ).join("\n\nNext.\n\n");
+
+  it("reads every table a people-sized claim names: a value held in the 200th table holds", () => {
+    const text = `Totals.\n\n${tablesOf(200)}`;
+    expect(explainRowNumbers("The total was 2000.", source(text), rangeOf(text, "Totals."))).toBeNull();
+    expect(explainRowNumbers("The total was 2005.", source(text), rangeOf(text, "Totals."))?.number).toBe(
+      "2005",
+    );
+  });
+
+  it("drops a claim that names labels past its allowance, with no cell listed, instead of reading on", () => {
+    // 2,000 tables all labelling a row `Total`, and a claim naming `total` at every word: reading it all
+    // would be 2,000 tables × 20,000 mentions; the value is in the last table, past the allowance.
+    const text = `Totals.\n\n${tablesOf(2_000)}`;
+    const claim = `${"total ".repeat(20_000)}20000`;
+    expect(explainRowNumbers(claim, source(text), rangeOf(text, "Totals."))).toEqual({
+      number: "20000",
+      checked: "cells",
+      cells: [],
+    });
+    // The same claim naming `total` once is read in full, and holds.
+    expect(explainRowNumbers("total 20000", source(text), rangeOf(text, "Totals."))).toBeNull();
+  });
+
+  it("drops a claim naming labels nested in one another (`a`, `a a`, …) at every word", () => {
+    const rows = Array.from({ length: 300 }, (_, index) => `| ${"a ".repeat(index + 1)}| ${index + 1} |`);
+    const text = `| Label | Value |\n|---|---|\n${rows.join("\n")}`;
+    const claim = `${"a ".repeat(100_000)}300`;
+    expect(explainRowNumbers(claim, source(text), rangeOf(text, "| a | 1 |"))).toEqual({
+      number: "300",
+      checked: "cells",
+      cells: [],
+    });
+  });
+});

@@ -1,6 +1,12 @@
-import { MAX_EXPLAIN_CELLS, MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
+import {
+  MAX_EXPLAIN_CELLS,
+  MAX_EXPLAIN_TEXT_CHARS,
+  ROW_READS_PER_CLAIM,
+  ROW_READS_PER_CLAIM_CHAR,
+} from "../../limits.js";
 import { type FoundNumber, findNumbers, type LineNumbers, numbersOnLines } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
+import type { ReadAllowance } from "../step-counter.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
 import {
   type Bound,
@@ -568,9 +574,11 @@ export function explainRowNumbers(
   const view = rowViewOf(source);
   const quoted = quotedRow(view, quoteRange);
 
+  const allowance = rowReadAllowance(folded);
   // Occurrences come grouped by table: bind each table's run on its own.
-  const exact = findNamedLabels(folded, view.labels);
-  const stems = findHeaderStems(folded, view.headers);
+  const exact = findNamedLabels(folded, view.labels, undefined, allowance);
+  const stems = allowance.left < 0 ? [] : findHeaderStems(folded, view.headers, undefined, allowance);
+  if (allowance.left < 0) return unread(folded, numbers);
   // Exact occurrences come grouped by table (runs, sliced once); stem matches are few and grouped here.
   const exactBy = new Map<number, LabelOccurrence[]>();
   // Grouped by table in ascending order: when the first and last share a table, so do all (one look).
@@ -612,6 +620,10 @@ export function explainRowNumbers(
       stemsBy.get(table) ?? [],
       quoteRow,
     );
+    // Each table read costs its occurrences and the claim's numbers: a claim naming thousands of tables
+    // would otherwise read all its numbers in every one of them.
+    allowance.left -= occurrences.length + numbers.length;
+    if (allowance.left < 0) return unread(folded, numbers);
     const outcome = checkTable(folded, numbers, view.tables[table] as TableNumbers, occurrences, quoteRow);
     if (outcome === undefined) continue;
     named = true;
@@ -642,6 +654,22 @@ export function explainRowNumbers(
     checked: "line",
     text: clip(view.text.slice(lineStart, lineEnd < 0 ? view.text.length : lineEnd)),
   };
+}
+
+/**
+ * What the row check may read for a claim of `folded.length` characters: `ROW_READS_PER_CLAIM_CHAR` units
+ * per character plus `ROW_READS_PER_CLAIM`. A claim people write names a few labels of a few tables and
+ * uses a tiny part of it; one generated to name labels at every word of thousands of tables, or labels
+ * nested in each other (`a`, `a a`, `a a a`, …), would otherwise cost the product of claim and source.
+ */
+export function rowReadAllowance(folded: string): ReadAllowance {
+  return { left: ROW_READS_PER_CLAIM + ROW_READS_PER_CLAIM_CHAR * folded.length };
+}
+
+// A claim the row check stopped reading is dropped: its first number was not bound to any cell.
+function unread(folded: string, numbers: readonly FoundNumber[]): NumberMiss {
+  const first = numbers[0] as FoundNumber;
+  return { number: folded.slice(first.start, first.end), checked: "cells", cells: [] };
 }
 
 /** The `row` number check (see `explainRowNumbers`): true when every number of the claim holds. */

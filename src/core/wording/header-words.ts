@@ -1,4 +1,4 @@
-import type { StepCounter } from "../step-counter.js";
+import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { isWordChar, wordEnd } from "../text/index.js";
 import type { Mention } from "./mention.js";
 
@@ -196,7 +196,12 @@ export function buildHeaderStems(
  * for `points`), longest first at each word, as column-only occurrences in claim order. Each claim word
  * starts at most `HEADER_STEM_WORDS` look-ups, so this is linear in the claim.
  */
-export function findHeaderStems(folded: string, stems: HeaderStems, counter?: StepCounter): Mention[] {
+export function findHeaderStems(
+  folded: string,
+  stems: HeaderStems,
+  counter?: StepCounter,
+  allowance?: ReadAllowance,
+): Mention[] {
   const found: Mention[] = [];
   if (stems.byStems.size === 0) return found;
   // A ring of the next HEADER_STEM_WORDS words, read once each as the claim is walked: no array or object
@@ -270,6 +275,11 @@ export function findHeaderStems(folded: string, stems: HeaderStems, counter?: St
       const end = wordEnds[(head + length - 1) % HEADER_STEM_WORDS] as number;
       // A single word's text is the claim's text there: its look-up is cached too.
       if (length === 1 ? first.exact : stems.exact.has(folded.slice(start, end))) continue;
+      // A stem many tables' headers share names each of them: every mention counts against the allowance.
+      if (allowance !== undefined) {
+        allowance.left -= named.length;
+        if (allowance.left < 0) return [];
+      }
       for (const each of named)
         found.push({ start, end, table: each.table, rows: [], columns: each.columns });
     }
