@@ -87,12 +87,14 @@ export const MAX_EXPLAIN_TEXT_CHARS = 300;
 export const CLAIM_CHECK_SLICE_WORK = 1_000_000;
 
 /**
- * What the row number check reads for one claim, at most: two units per claim character plus this many (a
- * unit is a label occurrence found, a character of the claim it covers, or a table look-up). A claim that
- * needs more (only a generated one: labels named at every word of thousands of tables) is dropped with
- * `number_not_found` rather than read further. Real claims use a tiny part of it.
+ * What the row number check reads for one claim, at most: this many units plus `ROW_READS_PER_CLAIM_CHAR`
+ * per claim character (a unit is a label ending at a place in the claim, a table a label names there, a
+ * claim character a kept occurrence covers, or an occurrence or number read in a table). A claim that needs
+ * more (only a generated one: labels named at every word of thousands of tables) is dropped with
+ * `number_not_found` rather than read further. Real claims use a few hundred. Per claim, not per request:
+ * a claim's verdict never depends on the other claims, and 1,000 claims may each use their own.
  */
-export const ROW_READS_PER_CLAIM = 100_000;
+export const ROW_READS_PER_CLAIM = 2_000;
 
 /** Units of `ROW_READS_PER_CLAIM` added per character of the claim. */
 export const ROW_READS_PER_CLAIM_CHAR = 2;

@@ -256,6 +256,25 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
     },
   },
   {
+    name: "row, 1,000 claims naming a label of a few tables at every word",
+    attacks:
+      "four tables labelling a row `x` and 1,000 claims `x x …` with a value none holds: each claim's own allowance spent",
+    body(bodyBytes) {
+      const source = Array.from(
+        { length: 4 },
+        (_, table) => `| x | ${table} |\n| --- | --- |\n| x | 1 |`,
+      ).join("\n\n");
+      const chars = Math.floor((bodyBytes - source.length - 300) / MAX_CLAIMS) - 60;
+      // Each claim differs (one `x` fewer per claim, in a cycle), so no verdict is reused for the next.
+      const claims = Array.from({ length: MAX_CLAIMS }, (_, index) => ({
+        claim: `${repeat("x ", chars - 2 * (index % 64))}7`,
+        quote: "| x | 1 |",
+        source: "s",
+      }));
+      return { sources: [{ id: "s", text: source }], check_numbers: "row", claims };
+    },
+  },
+  {
     name: "row, labels nested in one another",
     attacks:
       "rows labelled `a`, `a a`, `a a a`, …, and one claim `a a …`: at each word every label ends, about the square root of the source's length",
