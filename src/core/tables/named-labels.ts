@@ -301,17 +301,21 @@ export function findNamedLabels(
     const { start, end } = found[item] as LabelOccurrence;
     const mark = (tableOf[item] as number) + 1;
     if (owner[start] === mark || owner[end - 1] === mark) continue;
+    kept.push(item);
+    // Marks matter only to the same table's next occurrences, which come right after it in rank order.
+    const next = ranked[rank + 1];
+    if (next === undefined || tableOf[next] !== tableOf[item]) continue;
     // Kept occurrences of one table are disjoint, but many tables may each keep a long one over the same text.
+    steps += end - start;
     if (allowance !== undefined) {
       allowance.left -= end - start;
       if (allowance.left < 0) return overAllowance(counter, steps);
     }
     for (let at = start; at < end; at += 1) owner[at] = mark;
-    kept.push(item);
   }
   const order = sortByKey(sortByKey(Int32Array.from(kept), foundStart, width), tableOf, tables);
   const ordered: LabelOccurrence[] = [];
   for (const item of order) ordered.push(found[item] as LabelOccurrence);
-  if (counter !== undefined) counter.steps += steps + 5 * count + 3 * width + 2 * tables + folded.length;
+  if (counter !== undefined) counter.steps += steps + 5 * count + 3 * width + 2 * tables;
   return ordered;
 }

@@ -482,17 +482,17 @@ describe("explainRowNumbers: what it reads for one claim is bounded", () => {
   });
 
   it("drops a claim that names labels past its allowance, with no cell listed, instead of reading on", () => {
-    // 2,000 tables all labelling a row `Total`, and a claim naming `total` at every word: reading it all
-    // would be 2,000 tables × 20,000 mentions; the value is in the last table, past the allowance.
-    const text = `Totals.\n\n${tablesOf(2_000)}`;
-    const claim = `${"total ".repeat(20_000)}20000`;
+    // 600 tables all labelling a row `Total`, and a claim naming `total` at every word: reading it all
+    // would be 600 tables × 20,000 mentions; the value is in the last table, past the allowance.
+    const text = `Totals.\n\n${tablesOf(600)}`;
+    const claim = `${"total ".repeat(20_000)}6000`;
     expect(explainRowNumbers(claim, source(text), rangeOf(text, "Totals."))).toEqual({
-      number: "20000",
+      number: "6000",
       checked: "cells",
       cells: [],
     });
-    // The same claim naming `total` once is read in full, and holds.
-    expect(explainRowNumbers("total 20000", source(text), rangeOf(text, "Totals."))).toBeNull();
+    // A claim naming `total` once is read in full, and holds.
+    expect(explainRowNumbers("The total was 6000.", source(text), rangeOf(text, "Totals."))).toBeNull();
   });
 
   it("drops a claim naming labels nested in one another (`a`, `a a`, …) at every word", () => {
