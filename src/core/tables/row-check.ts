@@ -536,12 +536,14 @@ function checkTable(
       if (keysOfRows(cells, rows).has(key)) continue;
     } else {
       if (someColumnHolds(cells, rows, constraining, key)) continue;
-      // A bound (`more than 8 against`) states no cell: it must be on the bound row, and its column's
-      // cell (one number) must meet it.
+      // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
+      // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
+      // number) must meet it.
       const bound = boundOf(folded, value.start);
       if (
         bound !== null &&
-        keysOfRows(cells, rows).has(key) &&
+        (keysOfRows(cells, rows).has(key) ||
+          (quoteRow >= 0 && someColumnHolds(cells, cells.rowList(quoteRow), constraining, key))) &&
         someColumnMeets(cells, rows, constraining, bound, key)
       )
         continue;
