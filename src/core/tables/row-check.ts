@@ -497,7 +497,13 @@ function checkTable(
   const binding = bindClaimToTable(numbers, occurrences);
   if (binding.rows.length === 0 && binding.columns.length === 0) return undefined;
   const namedColumns = new Set(binding.columns);
-  const paired = valueColumns(folded, binding.valueNumbers, namedColumnMentions(occurrences, namedColumns));
+  const paired = valueColumns(
+    folded,
+    binding.valueNumbers,
+    namedColumnMentions(occurrences, namedColumns),
+    undefined,
+    occurrences,
+  );
   for (let index = 0; index < binding.values.length; index += 1) {
     let rows = binding.valueRows[index] as readonly number[];
     if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
