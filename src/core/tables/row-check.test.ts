@@ -376,6 +376,45 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a bound may compare a named row with the quoted row's cell in the same column",
+      text: SKIPS,
+      quote: "| ann lee | 44 | 31 | 9 |",
+      cases: [
+        { claim: "bo ray had more than 9 ends", grounded: true },
+        { claim: "bo ray had fewer than 9 ends", grounded: false },
+        { claim: "bo ray had more than 10 ends", grounded: false },
+        { claim: "bo ray had more than 9 pa", grounded: false },
+      ],
+    },
+    {
+      rule: "a number written as a word takes its column like digits",
+      text: "| golfer | wins | events |\n|---|---|---|\n| ann lee | 2 | 40 |\n| bo ray | 1 | 35 |",
+      quote: "| ann lee | 2 | 40 |",
+      cases: [
+        { claim: "ann lee won two titles in 40 starts", grounded: true },
+        { claim: "ann lee won two titles in 35 starts", grounded: false },
+        { claim: "ann lee won 40 titles", grounded: false },
+      ],
+    },
+    {
+      rule: "a number word inside a label is part of that name",
+      text: "| conference | wins | losses |\n|---|---|---|\n| big ten | 7 | 3 |\n| pac twelve | 3 | 7 |",
+      quote: "| big ten | 7 | 3 |",
+      cases: [
+        { claim: "wins of the big ten were 7", grounded: true },
+        { claim: "wins of the big ten were 3", grounded: false },
+      ],
+    },
+    {
+      rule: "spaces just inside brackets do not matter in a label",
+      text: "| trim | engine |\n|---|---|\n| xe (2009) | 2.4 l |\n| xe (2010) | 3.0 l |",
+      quote: "| xe (2010) | 3.0 l |",
+      cases: [
+        { claim: "the xe ( 2009 ) has a 2.4 l engine", grounded: true },
+        { claim: "the xe ( 2009 ) has a 3.0 l engine", grounded: false },
+      ],
+    },
+    {
       rule: "a date or a year names no column after it",
       text: GAMES_BY_DATE,
       quote: "| 6 | october 30 , 1955 | redskins | 17402 |",
