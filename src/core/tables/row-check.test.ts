@@ -406,6 +406,17 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a one-letter row label names its row only as a label (a is also an article)",
+      text: "| grade | points | reps |\n|---|---|---|\n| a | 5 | 9 |\n| d | 2 | 3 |",
+      quote: "| d | 2 | 3 |",
+      cases: [
+        { claim: "a person who does 3 reps gets grade d", grounded: true },
+        { claim: "a person who does 5 reps gets grade d", grounded: false },
+        { claim: "grade a takes 9 reps", grounded: true },
+        { claim: "grade a takes 3 reps", grounded: false },
+      ],
+    },
+    {
       rule: "spaces just inside brackets do not matter in a label",
       text: "| trim | engine |\n|---|---|\n| xe (2009) | 2.4 l |\n| xe (2010) | 3.0 l |",
       quote: "| xe (2010) | 3.0 l |",

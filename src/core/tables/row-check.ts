@@ -257,6 +257,11 @@ function checkedCells(
   return listed;
 }
 
+// A label of one letter (`a`, `d`): as ambiguous as a number, since `a` and `i` are also words.
+function isSingleLetter(text: string, occurrence: LabelOccurrence): boolean {
+  return occurrence.end - occurrence.start === 1 && isLetterCode(text.charCodeAt(occurrence.start));
+}
+
 function isNumeric(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index += 1) {
     const code = text.charCodeAt(index);
@@ -289,7 +294,8 @@ function holdsRow(cache: Map<readonly number[], boolean>, rows: readonly number[
  * named by inflection or abbreviation where no exact label stands. A numeric row label (`5` for the rank-5
  * row) names its row only when the claim uses it as a label: right after the header of the first column
  * (`week 5`, `no. 5`; that header then introduces the row and constrains nothing), or as the label of the
- * row the claim quotes, and never next to a month name (`december 15`). Elsewhere the number is a value
+ * row the claim quotes, and never next to a month name (`december 15`). A one-letter row label (`a`, `d`)
+ * is read the same way (`grade d`; `a person` names no row). Elsewhere the number is a value
  * (`5:06.72`, `12 - 5`). A label of both a row and a
  * column (`total`) names only the column when the claim quotes another row of the table.
  */
@@ -354,7 +360,7 @@ function namingOccurrences(
     const numericRow =
       occurrence.rows.length > 0 &&
       occurrence.columns.length === 0 &&
-      isNumeric(folded, occurrence.start, occurrence.end);
+      (isNumeric(folded, occurrence.start, occurrence.end) || isSingleLetter(folded, occurrence));
     if (numericRow && isDayOfMonth(folded, occurrence.start, occurrence.end)) {
       // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
       if (kept === merged) kept = merged.slice(0, keptCount);
