@@ -406,6 +406,17 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "an ordinal beside the header of the row labels names that row",
+      text: RACE,
+      quote: "| 6 | bo ray | 5:12.72 |",
+      cases: [
+        { claim: "the athlete ranked 5th ran 5:10.20", grounded: true },
+        { claim: "the athlete ranked 5th ran 5:12.72", grounded: false },
+        { claim: "the 5th rank went to cy day in 5:10.20", grounded: true },
+        { claim: "the 5th rank went to cy day in 5:01.30", grounded: false },
+      ],
+    },
+    {
       rule: "a one-letter row label names its row only as a label (a is also an article)",
       text: "| grade | points | reps |\n|---|---|---|\n| a | 5 | 9 |\n| d | 2 | 3 |",
       quote: "| d | 2 | 3 |",

@@ -257,6 +257,79 @@ function checkedCells(
   return listed;
 }
 
+// True when `occurrence` names only the column of row labels (its header: `game`, `rank`).
+function rowLabelsOnly(occurrence: LabelOccurrence): boolean {
+  return occurrence.rows.length === 0 && occurrence.columns.length === 1 && occurrence.columns[0] === 0;
+}
+
+const numericLabelsCache = new WeakMap<TableNumbers, Map<string, number[]>>();
+
+// The rows whose label is one whole number, by its key; read once per table.
+function numericLabels(cells: TableNumbers): Map<string, number[]> {
+  let labels = numericLabelsCache.get(cells);
+  if (labels === undefined) {
+    labels = new Map();
+    for (let row = 0; row < cells.rowCount; row += 1) {
+      const text = cells.cellText(row, 0);
+      const keys = cells.keysAt(row, 0);
+      if (keys.length !== 1 || !isNumeric(text, 0, text.length)) continue;
+      const key = keys[0] as string;
+      const rows = labels.get(key);
+      if (rows === undefined) labels.set(key, [row]);
+      else rows.push(row);
+    }
+    numericLabelsCache.set(cells, labels);
+  }
+  return labels;
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+// True when an ordinal suffix (`st`, `nd`, `rd`, `th`) ends at `end` after digits, and no letter follows.
+function ordinalSuffixAt(text: string, at: number): boolean {
+  const suffix = text.slice(at, at + 2);
+  return (
+    (suffix === "st" || suffix === "nd" || suffix === "rd" || suffix === "th") &&
+    !isLetterCode(text.charCodeAt(at + 2))
+  );
+}
+
+/**
+ * The row named by the header of the row labels with an ordinal beside it (`ranked 6th`, `the 49th game`),
+ * as one occurrence spanning both; undefined when there is none or no row has that number as its label.
+ * Reads a few characters around the header.
+ */
+function ordinalRow(
+  folded: string,
+  header: LabelOccurrence,
+  cells: TableNumbers,
+): LabelOccurrence | undefined {
+  let start = header.end;
+  while (start < folded.length && start - header.end < 3 && folded.charCodeAt(start) === 32) start += 1;
+  let end = start;
+  while (end < folded.length && end - start < 6 && isDigitCode(folded.charCodeAt(end))) end += 1;
+  if (end > start && start > header.end && ordinalSuffixAt(folded, end)) {
+    const rows = numericLabels(cells).get(String(Number(folded.slice(start, end))));
+    return rows === undefined ? undefined : { ...header, end: end + 2, rows, columns: NO_LABELS };
+  }
+  // `49th game`: digits, a suffix and one space right before the header.
+  const suffixEnd = header.start - 1;
+  if (folded.charCodeAt(suffixEnd) !== 32 || suffixEnd < 3 || !ordinalSuffixAt(folded, suffixEnd - 2))
+    return undefined;
+  let digitsStart = suffixEnd - 2;
+  while (
+    digitsStart > 0 &&
+    suffixEnd - 2 - digitsStart < 6 &&
+    isDigitCode(folded.charCodeAt(digitsStart - 1))
+  )
+    digitsStart -= 1;
+  if (digitsStart === suffixEnd - 2 || isLetterCode(folded.charCodeAt(digitsStart - 1))) return undefined;
+  const rows = numericLabels(cells).get(String(Number(folded.slice(digitsStart, suffixEnd - 2))));
+  return rows === undefined ? undefined : { ...header, start: digitsStart, rows, columns: NO_LABELS };
+}
+
 // A label of one letter (`a`, `d`): as ambiguous as a number, since `a` and `i` are also words.
 function isSingleLetter(text: string, occurrence: LabelOccurrence): boolean {
   return occurrence.end - occurrence.start === 1 && isLetterCode(text.charCodeAt(occurrence.start));
@@ -304,6 +377,7 @@ function namingOccurrences(
   exact: readonly LabelOccurrence[],
   stems: readonly LabelOccurrence[],
   quoteRow: number,
+  cells: TableNumbers,
 ): LabelOccurrence[] {
   // Merge the two claim-ordered lists; where two overlap the longer wins, an exact one on a tie
   // (`home team scored` names `home team score` rather than `home team`).
@@ -367,7 +441,12 @@ function namingOccurrences(
       continue;
     }
     if (!numericRow) {
-      if (kept !== merged) kept.push(occurrence);
+      const ordinal = rowLabelsOnly(occurrence) ? ordinalRow(folded, occurrence, cells) : undefined;
+      if (ordinal !== undefined) {
+        // `49th game`, `ranked 6th`: the header and its ordinal name the row together.
+        if (kept === merged) kept = merged.slice(0, keptCount);
+        kept.push(ordinal);
+      } else if (kept !== merged) kept.push(occurrence);
       keptCount += 1;
       continue;
     }
@@ -625,6 +704,7 @@ export function explainRowNumbers(
       exactBy.get(table) ?? [],
       stemsBy.get(table) ?? [],
       quoteRow,
+      view.tables[table] as TableNumbers,
     );
     const outcome = checkTable(folded, numbers, view.tables[table] as TableNumbers, occurrences, quoteRow);
     if (outcome === undefined) continue;
