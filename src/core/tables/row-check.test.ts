@@ -417,6 +417,16 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a range after the header of the row labels names each of its rows",
+      text: GAMES,
+      quote: "| 3 | lions | w 12 - 0 | 41256 |",
+      cases: [
+        { claim: "weeks 3 - 4 were both home games", grounded: true },
+        { claim: "weeks 3 to 4 were both home games", grounded: true },
+        { claim: "weeks 3 - 4 drew 12345", grounded: false },
+      ],
+    },
+    {
       rule: "a one-letter row label names its row only as a label (a is also an article)",
       text: "| grade | points | reps |\n|---|---|---|\n| a | 5 | 9 |\n| d | 2 | 3 |",
       quote: "| d | 2 | 3 |",

@@ -343,6 +343,17 @@ function isNumeric(text: string, start: number, end: number): boolean {
   return true;
 }
 
+// True when `text[from, to)` is one dash (`-`, `–`) or `to`, with spaces around: the inside of a range.
+function isDashBetween(text: string, from: number, to: number): boolean {
+  if (to - from > 6) return false;
+  let start = from;
+  while (start < to && text.charCodeAt(start) === 32) start += 1;
+  let end = to;
+  while (end > start && text.charCodeAt(end - 1) === 32) end -= 1;
+  const inside = text.slice(start, end);
+  return inside === "-" || inside === "\u2013" || (inside === "to" && start > from && end < to);
+}
+
 // Between a header and the number it introduces only spaces, `.`, `#` or `:` may stand (`no. 5`, `week 5`).
 function onlyJoiners(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index += 1) {
@@ -416,6 +427,8 @@ function namingOccurrences(
   // all values is not copied.
   let kept: LabelOccurrence[] = merged;
   let keptCount = 0;
+  // The index in `kept` of the last row named by the header of the row labels and its number.
+  let headerNamed = -1;
   for (let index = 0; index < merged.length; index += 1) {
     const occurrence = merged[index] as LabelOccurrence;
     if (
@@ -460,6 +473,18 @@ function namingOccurrences(
       // The header and its number name the row together, so the number is no value.
       if (kept === merged) kept = merged.slice(0, keptCount);
       kept[keptCount - 1] = { ...occurrence, start: previous.start };
+      headerNamed = keptCount - 1;
+    } else if (
+      previous !== undefined &&
+      headerNamed === keptCount - 1 &&
+      isDashBetween(folded, previous.end, occurrence.start)
+    ) {
+      // A range after the header (`games 18 - 30`) names each of its rows; its dash starts the
+      // occurrence, so the last number is no whole label read as a value either.
+      if (kept === merged) kept = merged.slice(0, keptCount);
+      kept.push({ ...occurrence, start: previous.end });
+      headerNamed = keptCount;
+      keptCount += 1;
     } else if (holdsQuoted !== undefined && holdsRow(holdsQuoted, occurrence.rows, quoteRow)) {
       if (kept !== merged) kept.push(occurrence);
       keptCount += 1;
