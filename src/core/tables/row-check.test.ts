@@ -427,6 +427,16 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a row label inside a longer name that a cell of the quoted row holds names that cell",
+      text: "| home team | away team | goals |\n|---|---|---|\n| melbourne | geelong | 9 |\n| st kilda | south melbourne | 5 |",
+      quote: "| st kilda | south melbourne | 5 |",
+      cases: [
+        { claim: "south melbourne were the away team , with 5 goals", grounded: true },
+        { claim: "south melbourne were the away team , with 9 goals", grounded: false },
+        { claim: "melbourne were the home team , with 9 goals", grounded: true },
+      ],
+    },
+    {
       rule: "a one-letter row label names its row only as a label (a is also an article)",
       text: "| grade | points | reps |\n|---|---|---|\n| a | 5 | 9 |\n| d | 2 | 3 |",
       quote: "| d | 2 | 3 |",

@@ -257,6 +257,52 @@ function checkedCells(
   return listed;
 }
 
+const quotedCellsCache = new WeakMap<readonly number[], Set<string>>();
+
+// The folded texts of the cells of one row, read once per request per row (keyed by its `rowList`).
+function rowCellTexts(cells: TableNumbers, row: number): Set<string> {
+  const list = cells.rowList(row);
+  let texts = quotedCellsCache.get(list);
+  if (texts === undefined) {
+    texts = new Set();
+    for (let column = 0; column < cells.columnCount; column += 1)
+      texts.add(foldLabelText(cells.cellText(row, column)).trim());
+    quotedCellsCache.set(list, texts);
+  }
+  return texts;
+}
+
+// The longest word read beside a label to see whether the two make a longer name.
+const MAX_NAME_WORD = 24;
+
+/**
+ * True when the label at `occurrence` and the word right before or after it make the whole text of a
+ * cell of the quoted row (`south melbourne` around the label `melbourne`): the claim names that cell,
+ * not the label's row. Reads at most one short word on each side.
+ */
+function insideQuotedCell(
+  folded: string,
+  occurrence: LabelOccurrence,
+  cells: TableNumbers,
+  quoteRow: number,
+): boolean {
+  const texts = rowCellTexts(cells, quoteRow);
+  let before = occurrence.start;
+  if (folded.charCodeAt(before - 1) === 32) {
+    before -= 1;
+    const space = before;
+    while (before > 0 && space - before < MAX_NAME_WORD && folded.charCodeAt(before - 1) > 32) before -= 1;
+    if (before < space && texts.has(folded.slice(before, occurrence.end))) return true;
+  }
+  let after = occurrence.end;
+  if (folded.charCodeAt(after) !== 32) return false;
+  after += 1;
+  const wordStart = after;
+  while (after < folded.length && after - wordStart < MAX_NAME_WORD && folded.charCodeAt(after) > 32)
+    after += 1;
+  return after > wordStart && texts.has(folded.slice(occurrence.start, after));
+}
+
 // True when `occurrence` names only the column of row labels (its header: `game`, `rank`).
 function rowLabelsOnly(occurrence: LabelOccurrence): boolean {
   return occurrence.rows.length === 0 && occurrence.columns.length === 1 && occurrence.columns[0] === 0;
@@ -442,6 +488,17 @@ function namingOccurrences(
       if (kept === merged) kept = merged.slice(0, keptCount);
       kept.push({ ...occurrence, rows: NO_LABELS });
       keptCount += 1;
+      continue;
+    }
+    if (
+      quoteRow >= 0 &&
+      occurrence.rows.length > 0 &&
+      occurrence.columns.length === 0 &&
+      !holdsRow(holdsQuoted as Map<readonly number[], boolean>, occurrence.rows, quoteRow) &&
+      insideQuotedCell(folded, occurrence, cells, quoteRow)
+    ) {
+      // `south melbourne` names the quoted row's cell `south melbourne`, not the row `melbourne`.
+      if (kept === merged) kept = merged.slice(0, keptCount);
       continue;
     }
     const numericRow =
