@@ -477,7 +477,13 @@ function always(): boolean {
 function isYear(text: string, number: NumberSpan): boolean {
   if (number.end - number.start !== 4) return false;
   const first = text.charCodeAt(number.start);
-  return first === 49 || first === 50;
+  if (first !== 49 && first !== 50) return false;
+  // Four characters with a `.` or `,` (`2.73`, `1,50`) are no year.
+  for (let index = number.start + 1; index < number.end; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 // The mentions a unit of values weighs, relative to the last one ending before it: that one, the one
