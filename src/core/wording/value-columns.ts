@@ -546,6 +546,9 @@ const NUMBER_WORDS = new Set(
   ),
 );
 
+// The first letters of those words: most claim words are passed over without a slice.
+const NUMBER_WORD_INITIALS = new Set([..."zotfsenh"].map((letter) => letter.charCodeAt(0)));
+
 // The cardinal numbers the claim writes as words (`one`, `five`, `twenty`) outside `labels` (claim
 // order), in claim order. One sweep over the claim and the labels.
 function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[] {
@@ -559,7 +562,13 @@ function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[
       if (start < 0) start = index;
       continue;
     }
-    if (start >= 0 && index - start <= 9 && NUMBER_WORDS.has(folded.slice(start, index))) {
+    if (
+      start >= 0 &&
+      index - start >= 3 &&
+      index - start <= 9 &&
+      NUMBER_WORD_INITIALS.has(folded.charCodeAt(start)) &&
+      NUMBER_WORDS.has(folded.slice(start, index))
+    ) {
       while (label < labels.length && (labels[label] as NumberSpan).end <= start) label += 1;
       const around = labels[label];
       if (around === undefined || around.start >= index) words.push({ start, end: index });
