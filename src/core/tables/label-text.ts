@@ -15,8 +15,9 @@ function needsCollapse(text: string): boolean {
 }
 
 /**
- * Folds text for label matching: lower case, and every whitespace run as one space. Digits, `.` and `,`
- * are kept in place, so the numbers of a folded claim are the claim's numbers.
+ * Folds text for label matching: lower case, every whitespace run as one space, and no space just inside
+ * a bracket (`( 2009 )` as `(2009)`). Digits, `.` and `,` are kept, so the numbers of a folded claim are
+ * the claim's numbers.
  */
 export function foldLabelText(text: string): string {
   const lower = text.toLowerCase();
@@ -28,7 +29,22 @@ export function foldLabelText(text: string): string {
           const each = character.toLowerCase();
           return each.length === character.length ? each : character;
         }).join("");
-  return needsCollapse(folded) ? folded.replace(/\s+/g, " ") : folded;
+  const collapsed = needsCollapse(folded) ? folded.replace(/\s+/g, " ") : folded;
+  return collapsed.includes("( ") || collapsed.includes(" )") ? tightenBrackets(collapsed) : collapsed;
+}
+
+// Drops the space just inside each bracket: `xe ( 2009 )` and `xe (2009)` are one label. One pass.
+function tightenBrackets(text: string): string {
+  let result = "";
+  let from = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    if (text.charCodeAt(index) !== 32) continue;
+    if (text.charCodeAt(index - 1) === 40 || text.charCodeAt(index + 1) === 41) {
+      result += text.slice(from, index);
+      from = index + 1;
+    }
+  }
+  return result + text.slice(from);
 }
 
 /**

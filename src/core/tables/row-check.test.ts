@@ -376,6 +376,87 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a bound may compare a named row with the quoted row's cell in the same column",
+      text: SKIPS,
+      quote: "| ann lee | 44 | 31 | 9 |",
+      cases: [
+        { claim: "bo ray had more than 9 ends", grounded: true },
+        { claim: "bo ray had fewer than 9 ends", grounded: false },
+        { claim: "bo ray had more than 10 ends", grounded: false },
+        { claim: "bo ray had more than 9 pa", grounded: false },
+      ],
+    },
+    {
+      rule: "a number written as a word takes its column like digits",
+      text: "| golfer | wins | events |\n|---|---|---|\n| ann lee | 2 | 40 |\n| bo ray | 1 | 35 |",
+      quote: "| ann lee | 2 | 40 |",
+      cases: [
+        { claim: "ann lee won two titles in 40 starts", grounded: true },
+        { claim: "ann lee won two titles in 35 starts", grounded: false },
+        { claim: "ann lee won 40 titles", grounded: false },
+      ],
+    },
+    {
+      rule: "a number word inside a label is part of that name",
+      text: "| conference | wins | losses |\n|---|---|---|\n| big ten | 7 | 3 |\n| pac twelve | 3 | 7 |",
+      quote: "| big ten | 7 | 3 |",
+      cases: [
+        { claim: "wins of the big ten were 7", grounded: true },
+        { claim: "wins of the big ten were 3", grounded: false },
+      ],
+    },
+    {
+      rule: "an ordinal beside the header of the row labels names that row",
+      text: RACE,
+      quote: "| 6 | bo ray | 5:12.72 |",
+      cases: [
+        { claim: "the athlete ranked 5th ran 5:10.20", grounded: true },
+        { claim: "the athlete ranked 5th ran 5:12.72", grounded: false },
+        { claim: "the 5th rank went to cy day in 5:10.20", grounded: true },
+        { claim: "the 5th rank went to cy day in 5:01.30", grounded: false },
+      ],
+    },
+    {
+      rule: "a range after the header of the row labels names each of its rows",
+      text: GAMES,
+      quote: "| 3 | lions | w 12 - 0 | 41256 |",
+      cases: [
+        { claim: "weeks 3 - 4 were both home games", grounded: true },
+        { claim: "weeks 3 to 4 were both home games", grounded: true },
+        { claim: "weeks 3 - 4 drew 12345", grounded: false },
+      ],
+    },
+    {
+      rule: "a row label inside a longer name that a cell of the quoted row holds names that cell",
+      text: "| home team | away team | goals |\n|---|---|---|\n| melbourne | geelong | 9 |\n| st kilda | south melbourne | 5 |",
+      quote: "| st kilda | south melbourne | 5 |",
+      cases: [
+        { claim: "south melbourne were the away team , with 5 goals", grounded: true },
+        { claim: "south melbourne were the away team , with 9 goals", grounded: false },
+        { claim: "melbourne were the home team , with 9 goals", grounded: true },
+      ],
+    },
+    {
+      rule: "a one-letter row label names its row only as a label (a is also an article)",
+      text: "| grade | points | reps |\n|---|---|---|\n| a | 5 | 9 |\n| d | 2 | 3 |",
+      quote: "| d | 2 | 3 |",
+      cases: [
+        { claim: "a person who does 3 reps gets grade d", grounded: true },
+        { claim: "a person who does 5 reps gets grade d", grounded: false },
+        { claim: "grade a takes 9 reps", grounded: true },
+        { claim: "grade a takes 3 reps", grounded: false },
+      ],
+    },
+    {
+      rule: "spaces just inside brackets do not matter in a label",
+      text: "| trim | engine |\n|---|---|\n| xe (2009) | 2.4 l |\n| xe (2010) | 3.0 l |",
+      quote: "| xe (2010) | 3.0 l |",
+      cases: [
+        { claim: "the xe ( 2009 ) has a 2.4 l engine", grounded: true },
+        { claim: "the xe ( 2009 ) has a 3.0 l engine", grounded: false },
+      ],
+    },
+    {
       rule: "a date or a year names no column after it",
       text: GAMES_BY_DATE,
       quote: "| 6 | october 30 , 1955 | redskins | 17402 |",

@@ -263,12 +263,147 @@ function checkedCells(
   return listed;
 }
 
+const quotedCellsCache = new WeakMap<readonly number[], Set<string>>();
+
+// The folded texts of the cells of one row, read once per request per row (keyed by its `rowList`).
+function rowCellTexts(cells: TableNumbers, row: number): Set<string> {
+  const list = cells.rowList(row);
+  let texts = quotedCellsCache.get(list);
+  if (texts === undefined) {
+    texts = new Set();
+    for (let column = 0; column < cells.columnCount; column += 1)
+      texts.add(foldLabelText(cells.cellText(row, column)).trim());
+    quotedCellsCache.set(list, texts);
+  }
+  return texts;
+}
+
+// The longest word read beside a label to see whether the two make a longer name.
+const MAX_NAME_WORD = 24;
+
+/**
+ * True when the label at `occurrence` and the word right before or after it make the whole text of a
+ * cell of the quoted row (`south melbourne` around the label `melbourne`): the claim names that cell,
+ * not the label's row. Reads at most one short word on each side.
+ */
+function insideQuotedCell(
+  folded: string,
+  occurrence: LabelOccurrence,
+  cells: TableNumbers,
+  quoteRow: number,
+): boolean {
+  const texts = rowCellTexts(cells, quoteRow);
+  let before = occurrence.start;
+  if (folded.charCodeAt(before - 1) === 32) {
+    before -= 1;
+    const space = before;
+    while (before > 0 && space - before < MAX_NAME_WORD && folded.charCodeAt(before - 1) > 32) before -= 1;
+    if (before < space && texts.has(folded.slice(before, occurrence.end))) return true;
+  }
+  let after = occurrence.end;
+  if (folded.charCodeAt(after) !== 32) return false;
+  after += 1;
+  const wordStart = after;
+  while (after < folded.length && after - wordStart < MAX_NAME_WORD && folded.charCodeAt(after) > 32)
+    after += 1;
+  return after > wordStart && texts.has(folded.slice(occurrence.start, after));
+}
+
+// True when `occurrence` names only the column of row labels (its header: `game`, `rank`).
+function rowLabelsOnly(occurrence: LabelOccurrence): boolean {
+  return occurrence.rows.length === 0 && occurrence.columns.length === 1 && occurrence.columns[0] === 0;
+}
+
+const numericLabelsCache = new WeakMap<TableNumbers, Map<string, number[]>>();
+
+// The rows whose label is one whole number, by its key; read once per table.
+function numericLabels(cells: TableNumbers): Map<string, number[]> {
+  let labels = numericLabelsCache.get(cells);
+  if (labels === undefined) {
+    labels = new Map();
+    for (let row = 0; row < cells.rowCount; row += 1) {
+      const text = cells.cellText(row, 0);
+      const keys = cells.keysAt(row, 0);
+      if (keys.length !== 1 || !isNumeric(text, 0, text.length)) continue;
+      const key = keys[0] as string;
+      const rows = labels.get(key);
+      if (rows === undefined) labels.set(key, [row]);
+      else rows.push(row);
+    }
+    numericLabelsCache.set(cells, labels);
+  }
+  return labels;
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+// True when an ordinal suffix (`st`, `nd`, `rd`, `th`) ends at `end` after digits, and no letter follows.
+function ordinalSuffixAt(text: string, at: number): boolean {
+  const suffix = text.slice(at, at + 2);
+  return (
+    (suffix === "st" || suffix === "nd" || suffix === "rd" || suffix === "th") &&
+    !isLetterCode(text.charCodeAt(at + 2))
+  );
+}
+
+/**
+ * The row named by the header of the row labels with an ordinal beside it (`ranked 6th`, `the 49th game`),
+ * as one occurrence spanning both; undefined when there is none or no row has that number as its label.
+ * Reads a few characters around the header.
+ */
+function ordinalRow(
+  folded: string,
+  header: LabelOccurrence,
+  cells: TableNumbers,
+): LabelOccurrence | undefined {
+  let start = header.end;
+  while (start < folded.length && start - header.end < 3 && folded.charCodeAt(start) === 32) start += 1;
+  let end = start;
+  while (end < folded.length && end - start < 6 && isDigitCode(folded.charCodeAt(end))) end += 1;
+  if (end > start && start > header.end && ordinalSuffixAt(folded, end)) {
+    const rows = numericLabels(cells).get(String(Number(folded.slice(start, end))));
+    return rows === undefined ? undefined : { ...header, end: end + 2, rows, columns: NO_LABELS };
+  }
+  // `49th game`: digits, a suffix and one space right before the header.
+  const suffixEnd = header.start - 1;
+  if (folded.charCodeAt(suffixEnd) !== 32 || suffixEnd < 3 || !ordinalSuffixAt(folded, suffixEnd - 2))
+    return undefined;
+  let digitsStart = suffixEnd - 2;
+  while (
+    digitsStart > 0 &&
+    suffixEnd - 2 - digitsStart < 6 &&
+    isDigitCode(folded.charCodeAt(digitsStart - 1))
+  )
+    digitsStart -= 1;
+  if (digitsStart === suffixEnd - 2 || isLetterCode(folded.charCodeAt(digitsStart - 1))) return undefined;
+  const rows = numericLabels(cells).get(String(Number(folded.slice(digitsStart, suffixEnd - 2))));
+  return rows === undefined ? undefined : { ...header, start: digitsStart, rows, columns: NO_LABELS };
+}
+
+// A label of one letter (`a`, `d`): as ambiguous as a number, since `a` and `i` are also words.
+function isSingleLetter(text: string, occurrence: LabelOccurrence): boolean {
+  return occurrence.end - occurrence.start === 1 && isLetterCode(text.charCodeAt(occurrence.start));
+}
+
 function isNumeric(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index += 1) {
     const code = text.charCodeAt(index);
     if (!((code >= 48 && code <= 57) || code === 46 || code === 44)) return false;
   }
   return true;
+}
+
+// True when `text[from, to)` is one dash (`-`, `–`) or `to`, with spaces around: the inside of a range.
+function isDashBetween(text: string, from: number, to: number): boolean {
+  if (to - from > 6) return false;
+  let start = from;
+  while (start < to && text.charCodeAt(start) === 32) start += 1;
+  let end = to;
+  while (end > start && text.charCodeAt(end - 1) === 32) end -= 1;
+  const inside = text.slice(start, end);
+  return inside === "-" || inside === "\u2013" || (inside === "to" && start > from && end < to);
 }
 
 // Between a header and the number it introduces only spaces, `.`, `#` or `:` may stand (`no. 5`, `week 5`).
@@ -295,7 +430,8 @@ function holdsRow(cache: Map<readonly number[], boolean>, rows: readonly number[
  * named by inflection or abbreviation where no exact label stands. A numeric row label (`5` for the rank-5
  * row) names its row only when the claim uses it as a label: right after the header of the first column
  * (`week 5`, `no. 5`; that header then introduces the row and constrains nothing), or as the label of the
- * row the claim quotes, and never next to a month name (`december 15`). Elsewhere the number is a value
+ * row the claim quotes, and never next to a month name (`december 15`). A one-letter row label (`a`, `d`)
+ * is read the same way (`grade d`; `a person` names no row). Elsewhere the number is a value
  * (`5:06.72`, `12 - 5`). A label of both a row and a
  * column (`total`) names only the column when the claim quotes another row of the table.
  */
@@ -304,6 +440,7 @@ function namingOccurrences(
   exact: readonly LabelOccurrence[],
   stems: readonly LabelOccurrence[],
   quoteRow: number,
+  cells: TableNumbers,
 ): LabelOccurrence[] {
   // Merge the two claim-ordered lists; where two overlap the longer wins, an exact one on a tie
   // (`home team scored` names `home team score` rather than `home team`).
@@ -342,6 +479,8 @@ function namingOccurrences(
   // all values is not copied.
   let kept: LabelOccurrence[] = merged;
   let keptCount = 0;
+  // The index in `kept` of the last row named by the header of the row labels and its number.
+  let headerNamed = -1;
   for (let index = 0; index < merged.length; index += 1) {
     const occurrence = merged[index] as LabelOccurrence;
     if (
@@ -357,17 +496,33 @@ function namingOccurrences(
       keptCount += 1;
       continue;
     }
+    if (
+      quoteRow >= 0 &&
+      occurrence.rows.length > 0 &&
+      occurrence.columns.length === 0 &&
+      !holdsRow(holdsQuoted as Map<readonly number[], boolean>, occurrence.rows, quoteRow) &&
+      insideQuotedCell(folded, occurrence, cells, quoteRow)
+    ) {
+      // `south melbourne` names the quoted row's cell `south melbourne`, not the row `melbourne`.
+      if (kept === merged) kept = merged.slice(0, keptCount);
+      continue;
+    }
     const numericRow =
       occurrence.rows.length > 0 &&
       occurrence.columns.length === 0 &&
-      isNumeric(folded, occurrence.start, occurrence.end);
+      (isNumeric(folded, occurrence.start, occurrence.end) || isSingleLetter(folded, occurrence));
     if (numericRow && isDayOfMonth(folded, occurrence.start, occurrence.end)) {
       // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
       if (kept === merged) kept = merged.slice(0, keptCount);
       continue;
     }
     if (!numericRow) {
-      if (kept !== merged) kept.push(occurrence);
+      const ordinal = rowLabelsOnly(occurrence) ? ordinalRow(folded, occurrence, cells) : undefined;
+      if (ordinal !== undefined) {
+        // `49th game`, `ranked 6th`: the header and its ordinal name the row together.
+        if (kept === merged) kept = merged.slice(0, keptCount);
+        kept.push(ordinal);
+      } else if (kept !== merged) kept.push(occurrence);
       keptCount += 1;
       continue;
     }
@@ -381,6 +536,18 @@ function namingOccurrences(
       // The header and its number name the row together, so the number is no value.
       if (kept === merged) kept = merged.slice(0, keptCount);
       kept[keptCount - 1] = { ...occurrence, start: previous.start };
+      headerNamed = keptCount - 1;
+    } else if (
+      previous !== undefined &&
+      headerNamed === keptCount - 1 &&
+      isDashBetween(folded, previous.end, occurrence.start)
+    ) {
+      // A range after the header (`games 18 - 30`) names each of its rows; its dash starts the
+      // occurrence, so the last number is no whole label read as a value either.
+      if (kept === merged) kept = merged.slice(0, keptCount);
+      kept.push({ ...occurrence, start: previous.end });
+      headerNamed = keptCount;
+      keptCount += 1;
     } else if (holdsQuoted !== undefined && holdsRow(holdsQuoted, occurrence.rows, quoteRow)) {
       if (kept !== merged) kept.push(occurrence);
       keptCount += 1;
@@ -503,7 +670,13 @@ function checkTable(
   const binding = bindClaimToTable(numbers, occurrences);
   if (binding.rows.length === 0 && binding.columns.length === 0) return undefined;
   const namedColumns = new Set(binding.columns);
-  const paired = valueColumns(folded, binding.valueNumbers, namedColumnMentions(occurrences, namedColumns));
+  const paired = valueColumns(
+    folded,
+    binding.valueNumbers,
+    namedColumnMentions(occurrences, namedColumns),
+    undefined,
+    occurrences,
+  );
   for (let index = 0; index < binding.values.length; index += 1) {
     let rows = binding.valueRows[index] as readonly number[];
     if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
@@ -542,12 +715,14 @@ function checkTable(
       if (keysOfRows(cells, rows).has(key)) continue;
     } else {
       if (someColumnHolds(cells, rows, constraining, key)) continue;
-      // A bound (`more than 8 against`) states no cell: it must be on the bound row, and its column's
-      // cell (one number) must meet it.
+      // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
+      // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
+      // number) must meet it.
       const bound = boundOf(folded, value.start);
       if (
         bound !== null &&
-        keysOfRows(cells, rows).has(key) &&
+        (keysOfRows(cells, rows).has(key) ||
+          (quoteRow >= 0 && someColumnHolds(cells, cells.rowList(quoteRow), constraining, key))) &&
         someColumnMeets(cells, rows, constraining, bound, key)
       )
         continue;
@@ -619,6 +794,7 @@ export function explainRowNumbers(
       exactBy.get(table) ?? [],
       stemsBy.get(table) ?? [],
       quoteRow,
+      view.tables[table] as TableNumbers,
     );
     // Each table read costs its occurrences and the claim's numbers: a claim naming thousands of tables
     // would otherwise read all its numbers in every one of them.

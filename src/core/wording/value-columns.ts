@@ -477,7 +477,13 @@ function always(): boolean {
 function isYear(text: string, number: NumberSpan): boolean {
   if (number.end - number.start !== 4) return false;
   const first = text.charCodeAt(number.start);
-  return first === 49 || first === 50;
+  if (first !== 49 && first !== 50) return false;
+  // Four characters with a `.` or `,` (`2.73`, `1,50`) are no year.
+  for (let index = number.start + 1; index < number.end; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 // The mentions a unit of values weighs, relative to the last one ending before it: that one, the one
@@ -500,12 +506,85 @@ export function valueColumns(
   values: readonly NumberSpan[],
   columnMentions: readonly Mention[],
   counter?: StepCounter,
+  labels: readonly NumberSpan[] = columnMentions,
 ): (readonly number[])[] {
   // With no column mention, no value has a column: the units and dates below would choose nothing.
   if (columnMentions.length === 0) {
     if (counter !== undefined) counter.steps += values.length;
     return values.map(() => NO_COLUMNS);
   }
+  // Numbers written as words take their columns like any number (`won one major out of 68 attempts`:
+  // won is one's, not 68's); only the digits' columns are returned. A word inside a named label (`big
+  // ten`, `sweet sixteen`) is part of that name.
+  const words = numberWords(folded, labels);
+  if (words.length > 0) {
+    const spans: NumberSpan[] = [];
+    const isDigits: boolean[] = [];
+    let word = 0;
+    for (const value of values) {
+      while (word < words.length && (words[word] as NumberSpan).start < value.start) {
+        spans.push(words[word] as NumberSpan);
+        isDigits.push(false);
+        word += 1;
+      }
+      spans.push(value);
+      isDigits.push(true);
+    }
+    for (; word < words.length; word += 1) {
+      spans.push(words[word] as NumberSpan);
+      isDigits.push(false);
+    }
+    const all = pairColumns(folded, spans, columnMentions, counter);
+    return all.filter((_, index) => isDigits[index]);
+  }
+  return pairColumns(folded, values, columnMentions, counter);
+}
+
+const NUMBER_WORDS = new Set(
+  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred".split(
+    " ",
+  ),
+);
+
+// The first letters of those words: most claim words are passed over without a slice.
+const NUMBER_WORD_INITIALS = new Set([..."zotfsenh"].map((letter) => letter.charCodeAt(0)));
+
+// The cardinal numbers the claim writes as words (`one`, `five`, `twenty`) outside `labels` (claim
+// order), in claim order. One sweep over the claim and the labels.
+function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[] {
+  const words: NumberSpan[] = [];
+  let label = 0;
+  let start = -1;
+  for (let index = 0; index <= folded.length; index += 1) {
+    const code = index < folded.length ? folded.charCodeAt(index) : 32;
+    const wordCode = isLetter(code) || (code >= 48 && code <= 57);
+    if (wordCode) {
+      if (start < 0) start = index;
+      continue;
+    }
+    if (
+      start >= 0 &&
+      index - start >= 3 &&
+      index - start <= 9 &&
+      NUMBER_WORD_INITIALS.has(folded.charCodeAt(start)) &&
+      NUMBER_WORDS.has(folded.slice(start, index))
+    ) {
+      while (label < labels.length && (labels[label] as NumberSpan).end <= start) label += 1;
+      const around = labels[label];
+      if (around === undefined || around.start >= index) words.push({ start, end: index });
+    }
+    start = -1;
+  }
+  return words;
+}
+
+// `valueColumns` over numbers written with digits or as words.
+function pairColumns(
+  folded: string,
+  values: readonly NumberSpan[],
+  columnMentions: readonly Mention[],
+  counter?: StepCounter,
+): (readonly number[])[] {
   const unitOf = numberUnits(folded, values);
   const inDate = dateNumbers(folded, values, unitOf);
   // Every date, stated or circumstantial, and every year: they name no column that follows them

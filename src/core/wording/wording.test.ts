@@ -122,6 +122,15 @@ describe("valueColumns: the one named column each number belongs to", () => {
       columns: [[1], [2]],
     },
     { text: "170 is the weight", mentions: [["weight", 1]], columns: [[1]] },
+    // Four characters with a decimal point are no year: a column named after them may take them.
+    {
+      text: "a rating of 1.8 and 2.73 viewers",
+      mentions: [
+        ["rating", 3],
+        ["viewers", 2],
+      ],
+      columns: [[3], [2]],
+    },
     {
       text: "the result was w 12 - 0 with 41256 attending",
       mentions: [["attending", 3]],
