@@ -71,8 +71,11 @@ const NO_LABELS: readonly number[] = [];
 // cell at most a few times: linear in the table, however many claims and values ask.
 interface RowsKeys {
   all?: Set<string>;
-  /** Each number of the rows' cells with the word that follows it there (`2 laps` of `+ 2 laps`). */
-  phrases?: Set<string>;
+  /**
+   * Each number of the rows' cells with the words that follow it there (`2` → `laps` of `+ 2 laps`), by
+   * number key: a value is looked up with no string made for it.
+   */
+  phrases?: Map<string, Set<string>>;
   byColumn: Map<number, Set<string>>;
   /** Per column, the least and greatest number of the cells there that hold exactly one number. */
   extremes?: Map<number, { least: number; greatest: number }>;
@@ -92,8 +95,12 @@ interface ColumnsView {
   extremes?: { least: number; greatest: number };
 }
 
-function columnsView(cells: TableNumbers, rows: readonly number[], columns: readonly number[]): ColumnsView {
-  const entry = rowsKeys(cells, rows);
+function columnsView(
+  cells: TableNumbers,
+  rows: readonly number[],
+  columns: readonly number[],
+  entry = rowsKeys(cells, rows),
+): ColumnsView {
   entry.byColumns ??= new WeakMap();
   let view = entry.byColumns.get(columns);
   if (view === undefined) {
@@ -118,8 +125,11 @@ function rowsKeys(cells: TableNumbers, rows: readonly number[]): RowsKeys {
   return entry;
 }
 
-function keysOfRows(cells: TableNumbers, rows: readonly number[]): Set<string> {
-  const entry = rowsKeys(cells, rows);
+function keysOfRows(
+  cells: TableNumbers,
+  rows: readonly number[],
+  entry = rowsKeys(cells, rows),
+): Set<string> {
   if (entry.all === undefined) {
     entry.all = new Set();
     for (const row of rows) {
@@ -131,8 +141,12 @@ function keysOfRows(cells: TableNumbers, rows: readonly number[]): Set<string> {
   return entry.all;
 }
 
-function keysOfColumn(cells: TableNumbers, rows: readonly number[], column: number): Set<string> {
-  const entry = rowsKeys(cells, rows);
+function keysOfColumn(
+  cells: TableNumbers,
+  rows: readonly number[],
+  column: number,
+  entry = rowsKeys(cells, rows),
+): Set<string> {
   let keys = entry.byColumn.get(column);
   if (keys === undefined) {
     keys = new Set();
@@ -174,20 +188,30 @@ function lettersEnd(text: string, start: number): number {
 
 // The phrases of the rows' cells: each number's key with the word after it, read once per request per
 // rows list.
-function phrasesOfRows(cells: TableNumbers, rows: readonly number[]): Set<string> {
-  const entry = rowsKeys(cells, rows);
+function phrasesOfRows(
+  cells: TableNumbers,
+  rows: readonly number[],
+  entry = rowsKeys(cells, rows),
+): Map<string, Set<string>> {
   if (entry.phrases === undefined) {
-    entry.phrases = new Set();
+    const phrases = new Map<string, Set<string>>();
     for (const row of rows) {
       for (let column = 0; column < cells.columnCount; column += 1) {
         const text = foldLabelText(cells.cellText(row, column));
         for (const number of findNumbers(text)) {
           const start = wordStartAfterNumber(text, number.end);
           const end = start === number.end ? start : lettersEnd(text, start);
-          if (end > start) entry.phrases.add(`${number.key} ${text.slice(start, end)}`);
+          if (end === start) continue;
+          let words = phrases.get(number.key);
+          if (words === undefined) {
+            words = new Set();
+            phrases.set(number.key, words);
+          }
+          words.add(text.slice(start, end));
         }
       }
     }
+    entry.phrases = phrases;
   }
   return entry.phrases;
 }
@@ -236,8 +260,8 @@ function constrainingColumns(
   cells: TableNumbers,
   rows: readonly number[],
   columns: readonly number[],
+  view = columnsView(cells, rows, columns),
 ): number[] {
-  const view = columnsView(cells, rows, columns);
   view.constraining ??= columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
   return view.constraining;
 }
@@ -626,8 +650,8 @@ function someColumnHolds(
   rows: readonly number[],
   columns: readonly number[],
   key: string,
+  view = columnsView(cells, rows, columns),
 ): boolean {
-  const view = columnsView(cells, rows, columns);
   if (view.keys === undefined) {
     view.keys = new Set();
     for (const column of columns) for (const each of keysOfColumn(cells, rows, column)) view.keys.add(each);
@@ -642,9 +666,9 @@ function someColumnMeets(
   columns: readonly number[],
   bound: Bound,
   key: string,
+  view = columnsView(cells, rows, columns),
 ): boolean {
   // Some column's cell meets the bound exactly when the list's greatest (or least) cell does.
-  const view = columnsView(cells, rows, columns);
   if (view.extremes === undefined) {
     view.extremes = { least: Number.POSITIVE_INFINITY, greatest: Number.NEGATIVE_INFINITY };
     for (const column of columns) {
@@ -677,6 +701,15 @@ function checkTable(
     undefined,
     occurrences,
   );
+  const allRows = cells.allRows();
+  // The rows list and columns lists the last value used, with what they hold, kept by identity: a claim's
+  // values mostly share them, and then look none of them up again.
+  let lastRows: readonly number[] | undefined;
+  let entry = undefined as unknown as RowsKeys;
+  let lastListed: readonly number[] | undefined;
+  let listedView = undefined as unknown as ColumnsView;
+  let lastConstraining: readonly number[] | undefined;
+  let constrainingView = undefined as unknown as ColumnsView;
   for (let index = 0; index < binding.values.length; index += 1) {
     let rows = binding.valueRows[index] as readonly number[];
     if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
@@ -684,21 +717,28 @@ function checkTable(
     if (rows.length === 0) {
       // No row named or quoted: the value may be in any cell of its columns (or of all named columns).
       if (binding.columns.length === 0) continue;
-      rows = cells.allRows();
+      rows = allRows;
+    }
+    if (rows !== lastRows) {
+      lastRows = rows;
+      entry = rowsKeys(cells, rows);
+      lastListed = undefined;
+      lastConstraining = undefined;
     }
     const key = binding.values[index] as string;
     const value = binding.valueNumbers[index] as FoundNumber;
     // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
     // where that column's cells hold no number, since the code is that cell's text or not.
     const code = isCode(folded, value);
-    const constraining =
-      own.length > 0 && code
-        ? (own as number[])
-        : constrainingColumns(
-            cells,
-            rows,
-            own.length > 0 ? own : rows === cells.allRows() ? binding.columns : NO_LABELS,
-          );
+    let constraining = own as number[];
+    if (own.length === 0 || !code) {
+      const listed = own.length > 0 ? own : rows === allRows ? binding.columns : NO_LABELS;
+      if (listed !== lastListed) {
+        lastListed = listed;
+        listedView = columnsView(cells, rows, listed, entry);
+      }
+      constraining = constrainingColumns(cells, rows, listed, listedView);
+    }
     // A number followed by the header word a cell of the row also has after it (`2 laps` for the
     // cell `+ 2 laps` beside a `laps` column) is that cell's.
     const wordStart = wordStartAfterNumber(folded, value.end);
@@ -706,24 +746,28 @@ function checkTable(
     const statedLikeCell =
       wordEnd > wordStart &&
       namesColumnAt(occurrences, wordStart) &&
-      rows !== cells.allRows() &&
-      phrasesOfRows(cells, rows).has(`${key} ${folded.slice(wordStart, wordEnd)}`);
+      rows !== allRows &&
+      phrasesOfRows(cells, rows, entry).get(key)?.has(folded.slice(wordStart, wordEnd)) === true;
     if (statedLikeCell) continue;
     // A code that the bound row's label shows (`fa-2` for the row `fa - 2`) names that row.
-    if (code && rows !== cells.allRows() && keysOfColumn(cells, rows, 0).has(key)) continue;
+    if (code && rows !== allRows && keysOfColumn(cells, rows, 0, entry).has(key)) continue;
     if (constraining.length === 0) {
-      if (keysOfRows(cells, rows).has(key)) continue;
+      if (keysOfRows(cells, rows, entry).has(key)) continue;
     } else {
-      if (someColumnHolds(cells, rows, constraining, key)) continue;
+      if (constraining !== lastConstraining) {
+        lastConstraining = constraining;
+        constrainingView = columnsView(cells, rows, constraining, entry);
+      }
+      if (someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
       // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
       // number) must meet it.
       const bound = boundOf(folded, value.start);
       if (
         bound !== null &&
-        (keysOfRows(cells, rows).has(key) ||
+        (keysOfRows(cells, rows, entry).has(key) ||
           (quoteRow >= 0 && someColumnHolds(cells, cells.rowList(quoteRow), constraining, key))) &&
-        someColumnMeets(cells, rows, constraining, bound, key)
+        someColumnMeets(cells, rows, constraining, bound, key, constrainingView)
       )
         continue;
     }

@@ -40,14 +40,15 @@ function startsClause(text: string, from: number, number: NumberSpan): boolean {
 /** Per number, the index of the first number of its unit (numbers joined only by unit joiners). */
 export function numberUnits(folded: string, numbers: readonly NumberSpan[]): number[] {
   const unitOf: number[] = [];
-  numbers.forEach((number, index) => {
+  for (let index = 0; index < numbers.length; index += 1) {
+    const number = numbers[index] as NumberSpan;
     const previous = numbers[index - 1];
     const joined =
       previous !== undefined &&
       joinsUnit(folded, previous.end, number.start) &&
       !startsClause(folded, previous.end, number);
     unitOf.push(joined ? (unitOf[index - 1] as number) : index);
-  });
+  }
   return unitOf;
 }
 
@@ -123,12 +124,24 @@ function wordStartBefore(text: string, end: number): number {
   return from;
 }
 
+// Where the run of letters starting at `from` ends.
+function lettersEnd(text: string, from: number): number {
+  let to = from;
+  while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
+  return to;
+}
+
 // The word that ends at or before `end` (skipping spaces and `,`), lower case.
 function wordBefore(text: string, end: number): string {
   const from = wordStartBefore(text, end);
-  let to = from;
-  while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
-  return text.slice(from, to);
+  return text.slice(from, lettersEnd(text, from));
+}
+
+// True when the word starting at `from` is a month name. Read per number: a word too short or too long
+// for one is ruled out before it is sliced.
+function isMonthAt(text: string, from: number): boolean {
+  const length = lettersEnd(text, from) - from;
+  return length >= 3 && length <= 9 && MONTHS.has(text.slice(from, from + length));
 }
 
 // Words that set a date as the claim's circumstance (`on october 17 , 1965`, `the september 21 , 1975
@@ -188,17 +201,9 @@ function wordAfterStart(text: string, start: number): number {
   return from;
 }
 
-// The word that starts at or after `start` (skipping an ordinal suffix, spaces and `of`), lower case.
-function wordAfter(text: string, start: number): string {
-  const from = wordAfterStart(text, start);
-  let to = from;
-  while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
-  return text.slice(from, to);
-}
-
 /** True when the number at `[start, end)` stands next to a month name: a day (`december 15`, `the 9th of may`). */
 export function isDayOfMonth(folded: string, start: number, end: number): boolean {
-  return MONTHS.has(wordBefore(folded, start)) || MONTHS.has(wordAfter(folded, end));
+  return isMonthAt(folded, wordStartBefore(folded, start)) || isMonthAt(folded, wordAfterStart(folded, end));
 }
 
 /**
@@ -211,13 +216,25 @@ export function dateNumbers(
   folded: string,
   numbers: readonly NumberSpan[],
   unitOf: readonly number[],
-  setAsCircumstance: (text: string, dateStart: number) => boolean = isCircumstance,
 ): boolean[] {
-  const isCircumstance = setAsCircumstance;
+  return datesOf(folded, numbers, unitOf).circumstantial;
+}
+
+/** Per number, whether it is in a date set as the claim's circumstance, and whether in any date at all. */
+interface Dates {
+  circumstantial: boolean[];
+  /** Every date, stated or circumstantial (`premiere was 17 june 2007` too). */
+  any: boolean[];
+}
+
+// Both readings of `dateNumbers` in one pass: the month names beside each number are read once.
+function datesOf(folded: string, numbers: readonly NumberSpan[], unitOf: readonly number[]): Dates {
   const inDate: boolean[] = [];
-  numbers.forEach((number, index) => {
-    if (MONTHS.has(wordBefore(folded, number.start))) {
-      const monthStart = wordStartBefore(folded, number.start);
+  const anyDate: boolean[] = [];
+  for (let index = 0; index < numbers.length; index += 1) {
+    const number = numbers[index] as NumberSpan;
+    const monthStart = wordStartBefore(folded, number.start);
+    if (isMonthAt(folded, monthStart)) {
       const previous = numbers[index - 1];
       // `17 june 2007`: the year belongs to the date that starts at 17.
       const sameDate =
@@ -225,50 +242,61 @@ export function dateNumbers(
         monthStart - previous.end <= 6 &&
         folded.slice(previous.end, monthStart).replace(/st|nd|rd|th|of|[ ,]/g, "") === "";
       inDate.push(sameDate ? (inDate[index - 1] as boolean) : isCircumstance(folded, monthStart));
-      return;
+      anyDate.push(sameDate ? (anyDate[index - 1] as boolean) : true);
+      continue;
     }
-    inDate.push(MONTHS.has(wordAfter(folded, number.end)) && isCircumstance(folded, number.start));
-  });
-  numbers.forEach((number, index) => {
+    const monthAfter = isMonthAt(folded, wordAfterStart(folded, number.end));
+    inDate.push(monthAfter && isCircumstance(folded, number.start));
+    anyDate.push(monthAfter);
+  }
+  extendDates(folded, numbers, unitOf, inDate, true);
+  extendDates(folded, numbers, unitOf, anyDate, false);
+  return { circumstantial: inDate, any: anyDate };
+}
+
+// Adds to the dates of `inDate` the numbers that belong to them, and the units of three numbers holding a
+// year (`12/04/1969`): only those set as the circumstance when `circumstantial`, else every one.
+function extendDates(
+  folded: string,
+  numbers: readonly NumberSpan[],
+  unitOf: readonly number[],
+  inDate: boolean[],
+  circumstantial: boolean,
+): void {
+  for (let index = 1; index < numbers.length; index += 1) {
     // The year after `october 17 ,` belongs to the date, and so does the end of a range of days (`may
     // 2 - 7 , 2007`).
-    if (inDate[index] || index === 0 || !inDate[index - 1]) return;
+    if (inDate[index] || !inDate[index - 1] || unitOf[index] !== unitOf[index - 1]) continue;
+    const number = numbers[index] as NumberSpan;
     const previous = numbers[index - 1] as NumberSpan;
+    const length = number.end - number.start;
     if (
-      unitOf[index] === unitOf[index - 1] &&
-      number.end - number.start <= 2 &&
-      isDash(folded, previous.end, number.start)
-    ) {
+      (length <= 2 && isDash(folded, previous.end, number.start)) ||
+      (length === 4 && previous.end < number.start)
+    )
       inDate[index] = true;
-      return;
-    }
-    if (
-      unitOf[index] === unitOf[index - 1] &&
-      number.end - number.start === 4 &&
-      previous.end < number.start
-    ) {
-      inDate[index] = true;
-    }
-  });
+  }
   for (let first = 0; first < numbers.length; ) {
     let last = first;
     while (last + 1 < numbers.length && unitOf[last + 1] === first) last += 1;
     if (last - first === 2) {
-      const hasYear = [first, first + 1, last].some((index) => {
-        const number = numbers[index] as NumberSpan;
-        return number.end - number.start === 4;
-      });
+      const firstNumber = numbers[first] as NumberSpan;
+      const lastNumber = numbers[last] as NumberSpan;
+      const middle = numbers[first + 1] as NumberSpan;
+      const hasYear =
+        firstNumber.end - firstNumber.start === 4 ||
+        middle.end - middle.start === 4 ||
+        lastNumber.end - lastNumber.start === 4;
       if (
         hasYear &&
-        isCircumstance(folded, (numbers[first] as NumberSpan).start) &&
-        onlyDateJoiners(folded, (numbers[first] as NumberSpan).end, (numbers[last] as NumberSpan).start)
+        (!circumstantial || isCircumstance(folded, firstNumber.start)) &&
+        onlyDateJoiners(folded, firstNumber.end, lastNumber.start)
       ) {
         for (let index = first; index <= last; index += 1) inDate[index] = true;
       }
     }
     first = last + 1;
   }
-  return inDate;
 }
 
 // Words that, right after a number, make it a difference or a count rather than a cell's value: `2 more
@@ -297,7 +325,8 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   // The longest of those words has 7 letters: read at most 8, so each number costs a constant.
   let to = from;
   while (to < folded.length && to - from < 8 && isLetter(folded.charCodeAt(to))) to += 1;
-  return to - from < 8 && NOT_A_CELL_AFTER.has(folded.slice(from, to));
+  // The shortest has 4: a shorter word is ruled out before it is sliced.
+  return to - from >= 4 && to - from < 8 && NOT_A_CELL_AFTER.has(folded.slice(from, to));
 }
 
 /** How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8). */
@@ -346,7 +375,8 @@ function joinDays(
   inDate: readonly boolean[],
 ): number[] {
   const joined: number[] = [];
-  values.forEach((value, index) => {
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index] as NumberSpan;
     const previous = values[index - 1];
     const first = unitOf[index] as number;
     if (previous !== undefined && inDate[index] && inDate[index - 1] && first === index) {
@@ -361,11 +391,11 @@ function joinDays(
         rest += 1;
       if (rest === value.start && MONTHS.has(folded.slice(at, monthEnd))) {
         joined.push(joined[index - 1] as number);
-        return;
+        continue;
       }
     }
     joined.push(first === index ? index : (joined[first] as number));
-  });
+  }
   return joined;
 }
 
@@ -382,7 +412,7 @@ function bindSubject(
   inDate: readonly boolean[],
   columnMentions: readonly Mention[],
   result: (readonly number[])[],
-  chosenOf: number[],
+  chosenOf: Int32Array,
 ): void {
   const subject = subjectMention(folded, columnMentions);
   if (subject < 0) return;
@@ -468,10 +498,6 @@ function compoundColumns(
 
 /** The joined lists of side-by-side column mentions, by the first list and then the second. */
 type JoinedColumns = Map<readonly number[], Map<readonly number[], readonly number[]>>;
-
-function always(): boolean {
-  return true;
-}
 
 // A year: four digits from 1000 to 2999 (`1930`, `2007`); a number with decimals is longer.
 function isYear(text: string, number: NumberSpan): boolean {
@@ -586,37 +612,40 @@ function pairColumns(
   counter?: StepCounter,
 ): (readonly number[])[] {
   const unitOf = numberUnits(folded, values);
-  const inDate = dateNumbers(folded, values, unitOf);
   // Every date, stated or circumstantial, and every year: they name no column that follows them
   // (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
-  const anyDate = dateNumbers(folded, values, unitOf, always);
+  const { circumstantial: inDate, any: anyDate } = datesOf(folded, values, unitOf);
   const columnUnitOf = joinDays(folded, values, unitOf, anyDate);
+  // Per-value tables are typed arrays or filled by `push`: a claim of many numbers allocates a few blocks,
+  // not an object or a closure per number.
   // Per unit (by its first value), whether it holds a date or a year.
-  const dateOrYearUnit = values.map(() => false);
-  values.forEach((value, index) => {
-    if (anyDate[index] || isYear(folded, value)) dateOrYearUnit[columnUnitOf[index] as number] = true;
-  });
+  const dateOrYearUnit = new Uint8Array(values.length);
   // Per month-name start, the unit of the day beside it (`10 october`, `october 10`): a column named by
   // that month is the date's, and no other unit takes it (`10 october has 0-2-2 as the record`).
   const monthOfUnit = new Map<number, number>();
-  values.forEach((value, index) => {
+  const result: (readonly number[])[] = [];
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index] as NumberSpan;
     const unit = columnUnitOf[index] as number;
-    if (MONTHS.has(wordBefore(folded, value.start)))
-      monthOfUnit.set(wordStartBefore(folded, value.start), unit);
-    if (MONTHS.has(wordAfter(folded, value.end))) monthOfUnit.set(wordAfterStart(folded, value.end), unit);
-  });
-  const none = NO_COLUMNS;
-  const result: (readonly number[])[] = values.map(() => none);
+    if (anyDate[index] || isYear(folded, value)) dateOrYearUnit[unit] = 1;
+    const monthBefore = wordStartBefore(folded, value.start);
+    if (isMonthAt(folded, monthBefore)) monthOfUnit.set(monthBefore, unit);
+    const monthAfter = wordAfterStart(folded, value.end);
+    if (isMonthAt(folded, monthAfter)) monthOfUnit.set(monthAfter, unit);
+    result.push(NO_COLUMNS);
+  }
   // Per value, where the next value outside a circumstantial date starts (a backward pass).
-  const nextValueStart: number[] = [];
+  const nextValueStart = new Float64Array(values.length);
   let following = folded.length + 1;
   for (let index = values.length - 1; index >= 0; index -= 1) {
     nextValueStart[index] = following;
     if (!inDate[index]) following = (values[index] as NumberSpan).start;
   }
   // Per value, the index of the mention it was paired with, or -1.
-  const chosenOf: number[] = values.map(() => -1);
-  const compoundOf = new Map<number, readonly number[]>();
+  const chosenOf = new Int32Array(values.length).fill(-1);
+  // The last mention chosen and its columns: units side by side often choose the same one.
+  let lastChosen = -1;
+  let lastColumns = NO_COLUMNS;
   const joined: JoinedColumns = new Map();
   let lastValueEnd = -1;
   let before = -1;
@@ -631,7 +660,7 @@ function pairColumns(
     const nextStart = nextValueStart[last] as number;
     while (before + 1 < columnMentions.length && (columnMentions[before + 1] as Mention).end <= start)
       before += 1;
-    const dateOrYear = dateOrYearUnit[first] as boolean;
+    const dateOrYear = dateOrYearUnit[first] === 1;
     let chosen: Mention | undefined;
     let chosenIndex = -1;
     let chosenBeside = false;
@@ -643,10 +672,6 @@ function pairColumns(
       if (mention === undefined || mention.start < previousEnd || mention.end > nextStart) continue;
       const distance =
         mention.end <= start ? start - mention.end : mention.start >= end ? mention.start - end : 0;
-      const beside =
-        mention.end <= start
-          ? besideText(folded, mention.end, start)
-          : besideText(folded, end, mention.start);
       // A mention between two units belongs to the nearer one (`44 pf was 9`: pf is 44's): a unit on the
       // mention's far side that stands closer to it takes it.
       const farSide =
@@ -672,14 +697,20 @@ function pairColumns(
         chosen = mention;
         chosenIndex = before + offset;
         chosenDistance = distance;
-        chosenBeside = beside;
+        chosenBeside =
+          mention.end <= start
+            ? besideText(folded, mention.end, start)
+            : besideText(folded, end, mention.start);
       }
     }
     let columns = NO_COLUMNS;
     if (chosen !== undefined) {
-      // Once per mention, so the lists made add up to at most twice the mentions' own.
-      columns = compoundOf.get(chosenIndex) ?? compoundColumns(folded, columnMentions, chosenIndex, joined);
-      compoundOf.set(chosenIndex, columns);
+      // `joined` makes each pair's list once, so the lists made add up to at most twice the mentions' own.
+      if (chosenIndex !== lastChosen) {
+        lastChosen = chosenIndex;
+        lastColumns = compoundColumns(folded, columnMentions, chosenIndex, joined);
+      }
+      columns = lastColumns;
     }
     for (let index = first; index <= last; index += 1) {
       const value = values[index] as NumberSpan;
