@@ -587,21 +587,30 @@ function namedColumnMentions(
   namedColumns: ReadonlySet<number>,
 ): LabelOccurrence[] {
   if (namedColumns.size === 0) return [];
-  // `mentions` stays undefined while every occurrence so far is one: then the list itself is the answer.
+  // Runs of mentions are copied a run at a time (`slice` copies a block; a push per mention costs more).
+  // With a single run, that run is the answer, and when it is the whole list, the list itself.
   let mentions: LabelOccurrence[] | undefined;
+  let runStart = -1;
   let lastList: readonly number[] | undefined;
   let lastNamed = false;
-  for (let index = 0; index < occurrences.length; index += 1) {
-    const each = occurrences[index] as LabelOccurrence;
-    if (each.columns !== lastList) {
+  for (let index = 0; index <= occurrences.length; index += 1) {
+    const each = occurrences[index];
+    if (each !== undefined && each.columns !== lastList) {
       lastList = each.columns;
       lastNamed = lastList.length > 0 && namedColumns.has(lastList[0] as number);
     }
+    if (each !== undefined && lastNamed) {
+      if (runStart < 0) runStart = index;
+      continue;
+    }
+    if (runStart < 0) continue;
     if (mentions === undefined) {
-      if (!lastNamed) mentions = occurrences.slice(0, index);
-    } else if (lastNamed) mentions.push(each);
+      if (runStart === 0 && index === occurrences.length) return occurrences as LabelOccurrence[];
+      mentions = occurrences.slice(runStart, index);
+    } else for (let at = runStart; at < index; at += 1) mentions.push(occurrences[at] as LabelOccurrence);
+    runStart = -1;
   }
-  return mentions ?? (occurrences as LabelOccurrence[]);
+  return mentions ?? [];
 }
 
 function clip(text: string): string {
@@ -617,17 +626,28 @@ function quotedRow(view: RowView, quoteRange: Range): { table: number; row: numb
   return view.rowAt.get(lineStart);
 }
 
-// Whether an occurrence naming a column starts at `start`. Occurrences are in claim order, so this is a
-// binary search: a claim of millions of mentions builds no set of them for its few numbers.
-function namesColumnAt(occurrences: readonly LabelOccurrence[], start: number): boolean {
-  let low = 0;
-  let high = occurrences.length;
+// The first occurrence starting at or after `start`, searched from `from` on (every one before `from`
+// starts before `start`). Occurrences are in claim order, so this is a galloping search: a claim of
+// millions of mentions builds no set of them, and values asked in claim order cost a few steps each.
+function occurrenceFrom(occurrences: readonly LabelOccurrence[], start: number, from: number): number {
+  let low = from;
+  let step = 1;
+  while (low + step <= occurrences.length && (occurrences[low + step - 1] as LabelOccurrence).start < start) {
+    low += step;
+    step *= 2;
+  }
+  let high = Math.min(low + step - 1, occurrences.length);
   while (low < high) {
     const middle = (low + high) >>> 1;
     if ((occurrences[middle] as LabelOccurrence).start < start) low = middle + 1;
     else high = middle;
   }
-  for (let index = low; index < occurrences.length; index += 1) {
+  return low;
+}
+
+// Whether an occurrence naming a column starts at `start`, the first at or after it being `first`.
+function namesColumnAt(occurrences: readonly LabelOccurrence[], start: number, first: number): boolean {
+  for (let index = first; index < occurrences.length; index += 1) {
     const occurrence = occurrences[index] as LabelOccurrence;
     if (occurrence.start !== start) return false;
     if (occurrence.columns.length > 0) return true;
@@ -710,6 +730,10 @@ function checkTable(
   let listedView = undefined as unknown as ColumnsView;
   let lastConstraining: readonly number[] | undefined;
   let constrainingView = undefined as unknown as ColumnsView;
+  // The first occurrence at or after the last word read after a value, `occurrenceStart`: values come in
+  // claim order, and one that did not would search from the first occurrence again.
+  let occurrenceAt = 0;
+  let occurrenceStart = 0;
   for (let index = 0; index < binding.values.length; index += 1) {
     let rows = binding.valueRows[index] as readonly number[];
     if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
@@ -743,9 +767,13 @@ function checkTable(
     // cell `+ 2 laps` beside a `laps` column) is that cell's.
     const wordStart = wordStartAfterNumber(folded, value.end);
     const wordEnd = wordStart === value.end ? wordStart : lettersEnd(folded, wordStart);
+    if (wordEnd > wordStart) {
+      occurrenceAt = occurrenceFrom(occurrences, wordStart, wordStart < occurrenceStart ? 0 : occurrenceAt);
+      occurrenceStart = wordStart;
+    }
     const statedLikeCell =
       wordEnd > wordStart &&
-      namesColumnAt(occurrences, wordStart) &&
+      namesColumnAt(occurrences, wordStart, occurrenceAt) &&
       rows !== allRows &&
       phrasesOfRows(cells, rows, entry).get(key)?.has(folded.slice(wordStart, wordEnd)) === true;
     if (statedLikeCell) continue;
