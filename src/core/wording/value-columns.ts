@@ -11,10 +11,25 @@ export interface NumberSpan {
 
 // Characters that join numbers into one unit: scores `12 - 0`, times `5:06.72`, ratios `2:1`, twins
 // `18.17 ( 125 )`, sums `70 + 71 = 141`, set scores `6 - 2 , 6 - 0`, dates `12/04/1969`.
-const UNIT_JOINERS = new Set([" ", "-", "\u2013", "\u2014", "\u2212", ":", "/", "(", ")", "+", "=", ","]);
+// Read by code, as every gap between two numbers is: ` -–—−:/()+=,`.
+function isUnitJoiner(code: number): boolean {
+  if (code < 128)
+    return (
+      code === 32 ||
+      code === 45 ||
+      code === 58 ||
+      code === 47 ||
+      code === 40 ||
+      code === 41 ||
+      code === 43 ||
+      code === 61 ||
+      code === 44
+    );
+  return code === 0x2013 || code === 0x2014 || code === 0x2212;
+}
 
 function joinsUnit(text: string, from: number, to: number): boolean {
-  for (let index = from; index < to; index += 1) if (!UNIT_JOINERS.has(text.charAt(index))) return false;
+  for (let index = from; index < to; index += 1) if (!isUnitJoiner(text.charCodeAt(index))) return false;
   return true;
 }
 
@@ -39,15 +54,19 @@ function startsClause(text: string, from: number, number: NumberSpan): boolean {
 
 /** Per number, the index of the first number of its unit (numbers joined only by unit joiners). */
 export function numberUnits(folded: string, numbers: readonly NumberSpan[]): number[] {
-  const unitOf: number[] = [];
-  for (let index = 0; index < numbers.length; index += 1) {
+  return Array.from(unitsOf(folded, numbers));
+}
+
+// `numberUnits` as a typed array: the per-number tables of a claim of many numbers are a few blocks
+// outside the heap rather than arrays the collector copies.
+function unitsOf(folded: string, numbers: readonly NumberSpan[]): Int32Array {
+  const unitOf = new Int32Array(numbers.length);
+  for (let index = 1; index < numbers.length; index += 1) {
     const number = numbers[index] as NumberSpan;
-    const previous = numbers[index - 1];
+    const previous = numbers[index - 1] as NumberSpan;
     const joined =
-      previous !== undefined &&
-      joinsUnit(folded, previous.end, number.start) &&
-      !startsClause(folded, previous.end, number);
-    unitOf.push(joined ? (unitOf[index - 1] as number) : index);
+      joinsUnit(folded, previous.end, number.start) && !startsClause(folded, previous.end, number);
+    unitOf[index] = joined ? (unitOf[index - 1] as number) : index;
   }
   return unitOf;
 }
@@ -196,7 +215,13 @@ function wordAfterStart(text: string, start: number): number {
   if (isOrdinalSuffix(text, from)) from += 2;
   for (let skips = 0; skips < 2; skips += 1) {
     while (from < text.length && text.charCodeAt(from) === 32) from += 1;
-    if (text.startsWith("of ", from)) from += 3;
+    // `of ` (read by code: this runs for every number).
+    if (
+      text.charCodeAt(from) === 111 &&
+      text.charCodeAt(from + 1) === 102 &&
+      text.charCodeAt(from + 2) === 32
+    )
+      from += 3;
   }
   return from;
 }
@@ -217,41 +242,52 @@ export function dateNumbers(
   numbers: readonly NumberSpan[],
   unitOf: readonly number[],
 ): boolean[] {
-  return datesOf(folded, numbers, unitOf).circumstantial;
+  return Array.from(datesOf(folded, numbers, unitOf).circumstantial, (flag) => flag === 1);
 }
 
-/** Per number, whether it is in a date set as the claim's circumstance, and whether in any date at all. */
+/**
+ * Per number (1 for true): whether it is in a date set as the claim's circumstance, whether in any date
+ * at all, and where the month name right before and right after it starts (-1: none).
+ */
 interface Dates {
-  circumstantial: boolean[];
+  circumstantial: Uint8Array;
   /** Every date, stated or circumstantial (`premiere was 17 june 2007` too). */
-  any: boolean[];
+  any: Uint8Array;
+  monthBefore: Int32Array;
+  monthAfter: Int32Array;
 }
 
 // Both readings of `dateNumbers` in one pass: the month names beside each number are read once.
-function datesOf(folded: string, numbers: readonly NumberSpan[], unitOf: readonly number[]): Dates {
-  const inDate: boolean[] = [];
-  const anyDate: boolean[] = [];
+function datesOf(folded: string, numbers: readonly NumberSpan[], unitOf: ArrayLike<number>): Dates {
+  const inDate = new Uint8Array(numbers.length);
+  const anyDate = new Uint8Array(numbers.length);
+  const monthBefore = new Int32Array(numbers.length).fill(-1);
+  const monthAfter = new Int32Array(numbers.length).fill(-1);
   for (let index = 0; index < numbers.length; index += 1) {
     const number = numbers[index] as NumberSpan;
     const monthStart = wordStartBefore(folded, number.start);
+    const afterStart = wordAfterStart(folded, number.end);
+    if (isMonthAt(folded, afterStart)) monthAfter[index] = afterStart;
     if (isMonthAt(folded, monthStart)) {
+      monthBefore[index] = monthStart;
       const previous = numbers[index - 1];
       // `17 june 2007`: the year belongs to the date that starts at 17.
       const sameDate =
         previous !== undefined &&
         monthStart - previous.end <= 6 &&
         folded.slice(previous.end, monthStart).replace(/st|nd|rd|th|of|[ ,]/g, "") === "";
-      inDate.push(sameDate ? (inDate[index - 1] as boolean) : isCircumstance(folded, monthStart));
-      anyDate.push(sameDate ? (anyDate[index - 1] as boolean) : true);
+      inDate[index] = sameDate ? (inDate[index - 1] as number) : isCircumstance(folded, monthStart) ? 1 : 0;
+      anyDate[index] = sameDate ? (anyDate[index - 1] as number) : 1;
       continue;
     }
-    const monthAfter = isMonthAt(folded, wordAfterStart(folded, number.end));
-    inDate.push(monthAfter && isCircumstance(folded, number.start));
-    anyDate.push(monthAfter);
+    if (monthAfter[index] !== -1) {
+      inDate[index] = isCircumstance(folded, number.start) ? 1 : 0;
+      anyDate[index] = 1;
+    }
   }
   extendDates(folded, numbers, unitOf, inDate, true);
   extendDates(folded, numbers, unitOf, anyDate, false);
-  return { circumstantial: inDate, any: anyDate };
+  return { circumstantial: inDate, any: anyDate, monthBefore, monthAfter };
 }
 
 // Adds to the dates of `inDate` the numbers that belong to them, and the units of three numbers holding a
@@ -259,8 +295,8 @@ function datesOf(folded: string, numbers: readonly NumberSpan[], unitOf: readonl
 function extendDates(
   folded: string,
   numbers: readonly NumberSpan[],
-  unitOf: readonly number[],
-  inDate: boolean[],
+  unitOf: ArrayLike<number>,
+  inDate: Uint8Array,
   circumstantial: boolean,
 ): void {
   for (let index = 1; index < numbers.length; index += 1) {
@@ -274,7 +310,7 @@ function extendDates(
       (length <= 2 && isDash(folded, previous.end, number.start)) ||
       (length === 4 && previous.end < number.start)
     )
-      inDate[index] = true;
+      inDate[index] = 1;
   }
   for (let first = 0; first < numbers.length; ) {
     let last = first;
@@ -292,7 +328,7 @@ function extendDates(
         (!circumstantial || isCircumstance(folded, firstNumber.start)) &&
         onlyDateJoiners(folded, firstNumber.end, lastNumber.start)
       ) {
-        for (let index = first; index <= last; index += 1) inDate[index] = true;
+        inDate.fill(1, first, last + 1);
       }
     }
     first = last + 1;
@@ -371,10 +407,10 @@ export function boundOf(folded: string, start: number): Bound | null {
 function joinDays(
   folded: string,
   values: readonly NumberSpan[],
-  unitOf: readonly number[],
-  inDate: readonly boolean[],
-): number[] {
-  const joined: number[] = [];
+  unitOf: Int32Array,
+  inDate: Uint8Array,
+): Int32Array {
+  const joined = new Int32Array(values.length);
   for (let index = 0; index < values.length; index += 1) {
     const value = values[index] as NumberSpan;
     const previous = values[index - 1];
@@ -390,11 +426,11 @@ function joinDays(
       while (rest < value.start && (folded.charCodeAt(rest) === 32 || folded.charCodeAt(rest) === 44))
         rest += 1;
       if (rest === value.start && MONTHS.has(folded.slice(at, monthEnd))) {
-        joined.push(joined[index - 1] as number);
+        joined[index] = joined[index - 1] as number;
         continue;
       }
     }
-    joined.push(first === index ? index : (joined[first] as number));
+    joined[index] = first === index ? index : (joined[first] as number);
   }
   return joined;
 }
@@ -408,8 +444,8 @@ function joinDays(
 function bindSubject(
   folded: string,
   values: readonly NumberSpan[],
-  columnUnitOf: readonly number[],
-  inDate: readonly boolean[],
+  columnUnitOf: Int32Array,
+  inDate: Uint8Array,
   columnMentions: readonly Mention[],
   result: (readonly number[])[],
   chosenOf: Int32Array,
@@ -481,23 +517,38 @@ function compoundColumns(
   for (let at = previous.end; at < mention.start; at += 1)
     if (folded.charCodeAt(at) !== 32) return mention.columns;
   if (previous.columns.length === 1 && previous.columns[0] === 0) return mention.columns;
-  // One joined list per pair of lists, so a pair named again and again is one list (the row check reads
-  // each distinct list once).
-  let after = joined.get(previous.columns);
-  if (after === undefined) {
-    after = new Map();
-    joined.set(previous.columns, after);
-  }
-  let both = after.get(mention.columns);
-  if (both === undefined) {
-    both = [...previous.columns, ...mention.columns];
-    after.set(mention.columns, both);
-  }
-  return both;
+  return joined.of(previous.columns, mention.columns);
 }
 
-/** The joined lists of side-by-side column mentions, by the first list and then the second. */
-type JoinedColumns = Map<readonly number[], Map<readonly number[], readonly number[]>>;
+/**
+ * The joined lists of side-by-side column mentions: one list per pair of lists, so a pair named again and
+ * again is one list (the row check reads each distinct list once). The last pair is kept at hand, since a
+ * claim repeating a phrase asks for it again and again.
+ */
+class JoinedColumns {
+  readonly #byFirst = new Map<readonly number[], Map<readonly number[], readonly number[]>>();
+  #first: readonly number[] | undefined;
+  #second: readonly number[] | undefined;
+  #both: readonly number[] = [];
+
+  of(first: readonly number[], second: readonly number[]): readonly number[] {
+    if (first === this.#first && second === this.#second) return this.#both;
+    let after = this.#byFirst.get(first);
+    if (after === undefined) {
+      after = new Map();
+      this.#byFirst.set(first, after);
+    }
+    let both = after.get(second);
+    if (both === undefined) {
+      both = [...first, ...second];
+      after.set(second, both);
+    }
+    this.#first = first;
+    this.#second = second;
+    this.#both = both;
+    return both;
+  }
+}
 
 // A year: four digits from 1000 to 2999 (`1930`, `2007`); a number with decimals is longer.
 function isYear(text: string, number: NumberSpan): boolean {
@@ -611,10 +662,10 @@ function pairColumns(
   columnMentions: readonly Mention[],
   counter?: StepCounter,
 ): (readonly number[])[] {
-  const unitOf = numberUnits(folded, values);
+  const unitOf = unitsOf(folded, values);
   // Every date, stated or circumstantial, and every year: they name no column that follows them
   // (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
-  const { circumstantial: inDate, any: anyDate } = datesOf(folded, values, unitOf);
+  const { circumstantial: inDate, any: anyDate, monthBefore, monthAfter } = datesOf(folded, values, unitOf);
   const columnUnitOf = joinDays(folded, values, unitOf, anyDate);
   // Per-value tables are typed arrays or filled by `push`: a claim of many numbers allocates a few blocks,
   // not an object or a closure per number.
@@ -628,10 +679,8 @@ function pairColumns(
     const value = values[index] as NumberSpan;
     const unit = columnUnitOf[index] as number;
     if (anyDate[index] || isYear(folded, value)) dateOrYearUnit[unit] = 1;
-    const monthBefore = wordStartBefore(folded, value.start);
-    if (isMonthAt(folded, monthBefore)) monthOfUnit.set(monthBefore, unit);
-    const monthAfter = wordAfterStart(folded, value.end);
-    if (isMonthAt(folded, monthAfter)) monthOfUnit.set(monthAfter, unit);
+    if (monthBefore[index] !== -1) monthOfUnit.set(monthBefore[index] as number, unit);
+    if (monthAfter[index] !== -1) monthOfUnit.set(monthAfter[index] as number, unit);
     result.push(NO_COLUMNS);
   }
   // Per value, where the next value outside a circumstantial date starts (a backward pass).
@@ -646,7 +695,7 @@ function pairColumns(
   // The last mention chosen and its columns: units side by side often choose the same one.
   let lastChosen = -1;
   let lastColumns = NO_COLUMNS;
-  const joined: JoinedColumns = new Map();
+  const joined = new JoinedColumns();
   let lastValueEnd = -1;
   let before = -1;
   for (let first = 0; first < values.length; ) {
@@ -686,7 +735,7 @@ function pairColumns(
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
       if (dateOrYear && mention.start >= end) continue;
-      const dayUnit = monthOfUnit.get(mention.start);
+      const dayUnit = monthOfUnit.size === 0 ? undefined : monthOfUnit.get(mention.start);
       if (dayUnit !== undefined && dayUnit !== first) continue;
       const rowLabelsOnly = mention.columns.length === 1 && mention.columns[0] === 0;
       if (rowLabelsOnly && !(mention.end <= start && onlyNumberSigns(folded, mention.end, start))) continue;
