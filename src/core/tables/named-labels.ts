@@ -213,21 +213,25 @@ export function findNamedLabels(
   let starts: Uint8Array | undefined;
   // Matches in order of their ends, as start, end and label, three numbers each: read first and charged to
   // the allowance at a label's count of tables, so a claim past it is given up before one occurrence is made.
-  const matches: number[] = [];
+  // A typed array doubled when full: a claim of a million mentions adds no array the collector copies.
+  let matches = new Int32Array(48);
+  let matchCount = 0;
   let steps = 2 * folded.length;
   let node = 0;
+  // The automaton's tables as locals: this loop runs once per character of claims of megabytes.
+  const { step, output, nextOutput, depth, patterns } = machine;
   for (let position = 0; position < folded.length; position += 1) {
-    node = machine.step(node, folded.charCodeAt(position));
+    node = step(node, folded.charCodeAt(position));
     const end = position + 1;
-    let match = (machine.output[node] as number) >= 0 ? node : (machine.nextOutput[node] as number);
+    let match = (output[node] as number) >= 0 ? node : (nextOutput[node] as number);
     if (match < 0 || !endsWord(folded, end)) continue;
-    for (; match >= 0; match = machine.nextOutput[match] as number) {
+    starts ??= labelStarts(folded);
+    for (; match >= 0; match = nextOutput[match] as number) {
       steps += 1;
       if (allowance !== undefined && --allowance.left < 0) return overAllowance(counter, steps);
-      const start = end - (machine.depth[match] as number);
-      const pattern = machine.output[match] as number;
-      const label = machine.patterns[pattern] as AutomatonPattern;
-      starts ??= labelStarts(folded);
+      const start = end - (depth[match] as number);
+      const pattern = output[match] as number;
+      const label = patterns[pattern] as AutomatonPattern;
       if (starts[start] !== (label.wordStart ? WORD_START : SYMBOL_START)) continue;
       if (label.symbolic && !standsApart(folded, start, end)) continue;
       steps += label.entries.length;
@@ -235,24 +239,34 @@ export function findNamedLabels(
         allowance.left -= label.entries.length;
         if (allowance.left < 0) return overAllowance(counter, steps);
       }
-      matches.push(start, end, pattern);
+      if (matchCount + 3 > matches.length) {
+        const larger = new Int32Array(matches.length * 2);
+        larger.set(matches);
+        matches = larger;
+      }
+      matches[matchCount] = start;
+      matches[matchCount + 1] = end;
+      matches[matchCount + 2] = pattern;
+      matchCount += 3;
     }
   }
   // One occurrence per match and table. While each is of the first one's table and starts at or after the
   // previous one's end, none overlaps another: ranking would keep them all, in the order they came.
   const found: LabelOccurrence[] = [];
   let disjointInOneTable = true;
-  for (let at = 0; at < matches.length; at += 3) {
+  // The first occurrence's table and the last one's end, kept apart rather than read back from `found`.
+  let firstTable = -1;
+  let lastEnd = 0;
+  for (let at = 0; at < matchCount; at += 3) {
     const start = matches[at] as number;
     const end = matches[at + 1] as number;
-    for (const entry of (machine.patterns[matches[at + 2] as number] as AutomatonPattern).entries) {
-      const previous = found[found.length - 1];
-      if (
-        previous !== undefined &&
-        disjointInOneTable &&
-        (entry.table !== (found[0] as LabelOccurrence).table || start < previous.end)
-      )
+    const entries = (patterns[matches[at + 2] as number] as AutomatonPattern).entries;
+    for (let each = 0; each < entries.length; each += 1) {
+      const entry = entries[each] as LabelEntry;
+      if (firstTable < 0) firstTable = entry.table;
+      else if (disjointInOneTable && (entry.table !== firstTable || start < lastEnd))
         disjointInOneTable = false;
+      lastEnd = end;
       found.push(occurrence(start, end, entry));
     }
   }
