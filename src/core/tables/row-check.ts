@@ -287,19 +287,28 @@ function checkedCells(
   return listed;
 }
 
-const quotedCellsCache = new WeakMap<readonly number[], Set<string>>();
+/** The folded texts of one row's cells, and their lengths: a text of another length is not sliced to look. */
+interface RowTexts {
+  texts: Set<string>;
+  lengths: Set<number>;
+}
+
+const quotedCellsCache = new WeakMap<readonly number[], RowTexts>();
 
 // The folded texts of the cells of one row, read once per request per row (keyed by its `rowList`).
-function rowCellTexts(cells: TableNumbers, row: number): Set<string> {
+function rowCellTexts(cells: TableNumbers, row: number): RowTexts {
   const list = cells.rowList(row);
-  let texts = quotedCellsCache.get(list);
-  if (texts === undefined) {
-    texts = new Set();
-    for (let column = 0; column < cells.columnCount; column += 1)
-      texts.add(foldLabelText(cells.cellText(row, column)).trim());
-    quotedCellsCache.set(list, texts);
+  let cellsOfRow = quotedCellsCache.get(list);
+  if (cellsOfRow === undefined) {
+    cellsOfRow = { texts: new Set(), lengths: new Set() };
+    for (let column = 0; column < cells.columnCount; column += 1) {
+      const text = foldLabelText(cells.cellText(row, column)).trim();
+      cellsOfRow.texts.add(text);
+      cellsOfRow.lengths.add(text.length);
+    }
+    quotedCellsCache.set(list, cellsOfRow);
   }
-  return texts;
+  return cellsOfRow;
 }
 
 // The longest word read beside a label to see whether the two make a longer name.
@@ -316,13 +325,18 @@ function insideQuotedCell(
   cells: TableNumbers,
   quoteRow: number,
 ): boolean {
-  const texts = rowCellTexts(cells, quoteRow);
+  const { texts, lengths } = rowCellTexts(cells, quoteRow);
   let before = occurrence.start;
   if (folded.charCodeAt(before - 1) === 32) {
     before -= 1;
     const space = before;
     while (before > 0 && space - before < MAX_NAME_WORD && folded.charCodeAt(before - 1) > 32) before -= 1;
-    if (before < space && texts.has(folded.slice(before, occurrence.end))) return true;
+    if (
+      before < space &&
+      lengths.has(occurrence.end - before) &&
+      texts.has(folded.slice(before, occurrence.end))
+    )
+      return true;
   }
   let after = occurrence.end;
   if (folded.charCodeAt(after) !== 32) return false;
@@ -330,7 +344,11 @@ function insideQuotedCell(
   const wordStart = after;
   while (after < folded.length && after - wordStart < MAX_NAME_WORD && folded.charCodeAt(after) > 32)
     after += 1;
-  return after > wordStart && texts.has(folded.slice(occurrence.start, after));
+  return (
+    after > wordStart &&
+    lengths.has(after - occurrence.start) &&
+    texts.has(folded.slice(occurrence.start, after))
+  );
 }
 
 // True when `occurrence` names only the column of row labels (its header: `game`, `rank`).
