@@ -225,7 +225,7 @@ export const NumberMissSchema = Type.Object(
     cells: Type.Optional(
       Type.Array(Type.Object({ row: Type.String(), column: Type.String(), text: Type.String() }), {
         description:
-          "With `cells`: the table cells (row label, column header, text) the number was checked against. Empty when the claim names table labels more often than the row check reads (docs/number-checks.md).",
+          "With `cells`: the table cells (row label, column header, text) the number was checked against. Empty when no cell was checked: the table named has no body rows, or the claim names table labels more often than the row check reads (docs/number-checks.md).",
       }),
     ),
     text: Type.Optional(Type.String({ description: "With `line` or `quote`: the text checked." })),

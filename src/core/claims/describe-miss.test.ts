@@ -22,9 +22,10 @@ describe("describeNumberMiss", () => {
     ).toBe(`7 is not in the cells checked (Q3 / Revenue: "5"; Q2 / Revenue: "6")`);
   });
 
-  it("says the row check stopped reading when no cell was listed", () => {
-    expect(describeNumberMiss({ number: "7", checked: "cells", cells: [] })).toMatch(
-      /^7 was not bound to a cell: the claim names table labels more often than the row check reads/,
-    );
+  it("says no cell was checked when none is listed, and the two reasons there can be", () => {
+    const described = describeNumberMiss({ number: "7", checked: "cells", cells: [] });
+    expect(described).toMatch(/^7 was not bound to a cell: no cell was checked/);
+    expect(described).toContain("the table named has no body rows");
+    expect(described).toContain("names table labels more often than the row check reads");
   });
 });

@@ -14,7 +14,7 @@ export function describeNumberMiss(miss: NumberMiss): string {
       return `${miss.number} is not on the quoted line: "${miss.text ?? ""}"`;
     default: {
       if (miss.cells !== undefined && miss.cells.length === 0)
-        return `${miss.number} was not bound to a cell: the claim names table labels more often than the row check reads (see docs/number-checks.md)`;
+        return `${miss.number} was not bound to a cell: no cell was checked (the table named has no body rows, or the claim names table labels more often than the row check reads; see docs/number-checks.md)`;
       const cells = (miss.cells ?? []).map((cell) => `${cell.row} / ${cell.column}: "${cell.text}"`);
       return `${miss.number} is not in the cells checked (${cells.join("; ")})`;
     }
