@@ -38,6 +38,15 @@ function sameLabelTable(label: string, chars: number, value: string, last: strin
   return lines.join("\n");
 }
 
+// A `check_numbers: "row"` body of one source `s` and one claim quoting it.
+function oneRowClaim(source: string, claim: string, quote: string): CheckBody {
+  return {
+    sources: [{ id: "s", text: source }],
+    check_numbers: "row",
+    claims: [{ claim, quote, source: "s" }],
+  };
+}
+
 // Up to MAX_CLAIMS claims of distinct quotes `unit×(first + i) + tail`, as many as fit in the body.
 function distinctClaims(
   sourceLength: number,
@@ -153,11 +162,7 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
     body(bodyBytes) {
       const source = "| Label | x |\n| --- | --- |\n| x | 1 |";
       const claim = `${repeat("x ", bodyBytes - 300)}1`;
-      return {
-        sources: [{ id: "s", text: source }],
-        check_numbers: "row",
-        claims: [{ claim, quote: "| x | 1 |", source: "s" }],
-      };
+      return oneRowClaim(source, claim, "| x | 1 |");
     },
   },
   {
@@ -190,11 +195,7 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       }
       const unit = `${labels.join(" ")} `;
       const claim = `${repeat(unit, bodyBytes - Math.ceil(length * 1.2) - 300)}7`;
-      return {
-        sources: [{ id: "s", text: lines.join("\n") }],
-        check_numbers: "row",
-        claims: [{ claim, quote: "| 1 | 7 |", source: "s" }],
-      };
+      return oneRowClaim(lines.join("\n"), claim, "| 1 | 7 |");
     },
   },
   {
@@ -227,11 +228,7 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       const row = `| r | ${cells((column) => (column === columns - 1 ? "9" : "7"))} |`;
       const source = [header, rule, row].join("\n");
       const claim = `r ${repeat("a b 9 ", bodyBytes - Math.ceil(source.length * 1.5) - 300)}`;
-      return {
-        sources: [{ id: "s", text: source }],
-        check_numbers: "row",
-        claims: [{ claim, quote: row, source: "s" }],
-      };
+      return oneRowClaim(source, claim, row);
     },
   },
   {
@@ -248,11 +245,7 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       }
       const source = tables.join("\n\n");
       const claim = `${repeat("x ", bodyBytes - Math.ceil(source.length * 1.2) - 300)}${tables.length}`;
-      return {
-        sources: [{ id: "s", text: source }],
-        check_numbers: "row",
-        claims: [{ claim, quote: "| x | 1 |", source: "s" }],
-      };
+      return oneRowClaim(source, claim, "| x | 1 |");
     },
   },
   {
@@ -288,11 +281,7 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       }
       const source = lines.join("\n");
       const claim = `${repeat("a ", bodyBytes - Math.ceil(source.length * 1.2) - 300)}${lines.length - 2}`;
-      return {
-        sources: [{ id: "s", text: source }],
-        check_numbers: "row",
-        claims: [{ claim, quote: "| a | 1 |", source: "s" }],
-      };
+      return oneRowClaim(source, claim, "| a | 1 |");
     },
   },
 ];
