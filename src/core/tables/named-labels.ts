@@ -1,3 +1,4 @@
+import { listOfLength } from "../lists.js";
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointBefore, isWordChar } from "../text/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
@@ -236,10 +237,9 @@ export function findNamedLabels(
       matchCount += 3;
     }
   }
-  // One occurrence per match and table, in a list made at its size (filled by index, not grown a push at a
-  // time). While each is of the first one's table and starts at or after the previous one's end, none
+  // One occurrence per match and table, in a list made at its size when long. While each is of the first one's table and starts at or after the previous one's end, none
   // overlaps another: ranking would keep them all, in the order they came.
-  const found = new Array<LabelOccurrence>(occurrenceCount);
+  const found = listOfLength<LabelOccurrence>(occurrenceCount);
   let disjointInOneTable = true;
   // The first occurrence's table and the last one's end, kept apart rather than read back from `found`.
   let firstTable = -1;

@@ -1,3 +1,4 @@
+import { listOfLength } from "../lists.js";
 import type { FoundNumber } from "../numbers/index.js";
 import type { LabelOccurrence } from "./named-labels.js";
 
@@ -97,9 +98,8 @@ export function bindClaimToTable(
   }
   // Values and row labels are both in claim order: one sweep finds each value's row label, the last
   // one ending before it, else the first of the claim.
-  // Sized up front and filled by index: a claim of a million values grows no array a push at a time.
-  const valueRows = new Array<readonly number[]>(values.length);
-  const keys = new Array<string>(values.length);
+  const valueRows = listOfLength<readonly number[]>(values.length);
+  const keys = listOfLength<string>(values.length);
   let next = 0;
   let lastBefore: LabelOccurrence | undefined;
   for (let index = 0; index < values.length; index += 1) {
