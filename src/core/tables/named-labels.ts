@@ -1,5 +1,6 @@
+import { listOfLength } from "../lists.js";
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
-import { codePointBefore, isWordChar, wordEnd } from "../text/index.js";
+import { codePointBefore, isWordChar } from "../text/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
 
@@ -67,35 +68,21 @@ function automaton(index: LabelIndex, counter?: StepCounter): LabelAutomaton {
 const WORD_START = 1;
 const SYMBOL_START = 2;
 
-// Where a label may start, as the claim is read word by word: at the first character of a word that
-// starts one (see `startsWord`), or at any character other than a space outside words (a symbol).
-// Claims up to this long reuse one buffer for their label starts: a typed array made per claim costs more
-// than reading a typical claim. Longer ones get their own, so no large buffer outlives its claim.
-const SHARED_STARTS_LENGTH = 4_096;
-const sharedStarts = new Uint8Array(SHARED_STARTS_LENGTH + 1);
-
-function labelStarts(folded: string): Uint8Array {
-  let starts: Uint8Array;
-  if (folded.length <= SHARED_STARTS_LENGTH) {
-    starts = sharedStarts;
-    starts.fill(0, 0, folded.length + 1);
-  } else starts = new Uint8Array(folded.length + 1);
-  let start = 0;
-  while (start < folded.length) {
-    if (folded.charCodeAt(start) === 32) {
-      start += 1;
-      continue;
-    }
-    const firstEnd = wordEnd(folded, start);
-    if (firstEnd === start) {
-      starts[start] = SYMBOL_START;
-      start += 1;
-      continue;
-    }
-    if (startsWord(folded, start)) starts[start] = WORD_START;
-    start = firstEnd;
+// Where a label may start, as if the claim were read word by word: at the first character of a word that
+// starts one (see `startsWord`), or at any character other than a space outside words (a symbol); 0
+// elsewhere. Asked per match rather than marked for the whole claim, so a claim of megabytes gets no
+// buffer of its length.
+function labelStartAt(folded: string, start: number): number {
+  const code = folded.charCodeAt(start);
+  if (code === 32) return 0;
+  // The second half of a surrogate pair is inside a word when the pair is a word character, else a symbol.
+  if (code >= 0xdc00 && code <= 0xdfff && start > 0) {
+    const high = folded.charCodeAt(start - 1);
+    if (high >= 0xd800 && high <= 0xdbff) return isWordChar(folded.codePointAt(start - 1)) ? 0 : SYMBOL_START;
   }
-  return starts;
+  if (!isWordChar(folded.codePointAt(start))) return SYMBOL_START;
+  // A word character after another is inside a word, and `startsWord` says so.
+  return startsWord(folded, start) ? WORD_START : 0;
 }
 
 // Sorts the positions in `order` by `keys[position]` in [0, range), keeping the order of equal keys: a
@@ -209,13 +196,13 @@ export function findNamedLabels(
 ): LabelOccurrence[] {
   if (index.size === 0) return [];
   const machine = automaton(index, counter);
-  // Read at the first match only: most claims (prose) end a word at no label, and then need no starts.
-  let starts: Uint8Array | undefined;
   // Matches in order of their ends, as start, end and label, three numbers each: read first and charged to
   // the allowance at a label's count of tables, so a claim past it is given up before one occurrence is made.
   // A typed array doubled when full: a claim of a million mentions adds no array the collector copies.
   let matches = new Int32Array(48);
   let matchCount = 0;
+  // The occurrences the matches make (one per match and table), so their list is made at its size.
+  let occurrenceCount = 0;
   let steps = 2 * folded.length;
   let node = 0;
   // The automaton's tables as locals: this loop runs once per character of claims of megabytes.
@@ -225,20 +212,20 @@ export function findNamedLabels(
     const end = position + 1;
     let match = (output[node] as number) >= 0 ? node : (nextOutput[node] as number);
     if (match < 0 || !endsWord(folded, end)) continue;
-    starts ??= labelStarts(folded);
     for (; match >= 0; match = nextOutput[match] as number) {
       steps += 1;
       if (allowance !== undefined && --allowance.left < 0) return overAllowance(counter, steps);
       const start = end - (depth[match] as number);
       const pattern = output[match] as number;
       const label = patterns[pattern] as AutomatonPattern;
-      if (starts[start] !== (label.wordStart ? WORD_START : SYMBOL_START)) continue;
+      if (labelStartAt(folded, start) !== (label.wordStart ? WORD_START : SYMBOL_START)) continue;
       if (label.symbolic && !standsApart(folded, start, end)) continue;
       steps += label.entries.length;
       if (allowance !== undefined) {
         allowance.left -= label.entries.length;
         if (allowance.left < 0) return overAllowance(counter, steps);
       }
+      occurrenceCount += label.entries.length;
       if (matchCount + 3 > matches.length) {
         const larger = new Int32Array(matches.length * 2);
         larger.set(matches);
@@ -250,13 +237,14 @@ export function findNamedLabels(
       matchCount += 3;
     }
   }
-  // One occurrence per match and table. While each is of the first one's table and starts at or after the
-  // previous one's end, none overlaps another: ranking would keep them all, in the order they came.
-  const found: LabelOccurrence[] = [];
+  // One occurrence per match and table, in a list made at its size when long. While each is of the first one's table and starts at or after the previous one's end, none
+  // overlaps another: ranking would keep them all, in the order they came.
+  const found = listOfLength<LabelOccurrence>(occurrenceCount);
   let disjointInOneTable = true;
   // The first occurrence's table and the last one's end, kept apart rather than read back from `found`.
   let firstTable = -1;
   let lastEnd = 0;
+  let made = 0;
   for (let at = 0; at < matchCount; at += 3) {
     const start = matches[at] as number;
     const end = matches[at + 1] as number;
@@ -267,7 +255,8 @@ export function findNamedLabels(
       else if (disjointInOneTable && (entry.table !== firstTable || start < lastEnd))
         disjointInOneTable = false;
       lastEnd = end;
-      found.push(occurrence(start, end, entry));
+      found[made] = occurrence(start, end, entry);
+      made += 1;
     }
   }
   const count = found.length;

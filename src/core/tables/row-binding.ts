@@ -1,3 +1,4 @@
+import { listOfLength } from "../lists.js";
 import type { FoundNumber } from "../numbers/index.js";
 import type { LabelOccurrence } from "./named-labels.js";
 
@@ -29,21 +30,25 @@ export interface TableBinding {
  * Linear in numbers + occurrences + the rows and columns of the distinct labels named: numbers and
  * occurrences are both in claim order and do not overlap among themselves, so one sweep finds which
  * numbers sit inside a label, and a label named again and again adds its rows once. When a single label's
- * list supplies all the rows (or columns), that very list is returned: do not modify it.
+ * list supplies all the rows (or columns), that very list is returned, and when every number is a value,
+ * `numbers` itself is `valueNumbers`: do not modify them.
  */
 export function bindClaimToTable(
   numbers: readonly FoundNumber[],
   occurrences: readonly LabelOccurrence[],
 ): TableBinding {
   let naming = occurrences;
-  let values: FoundNumber[] = [];
+  // The numbers outside every label; `numbers` itself (not copied) until one inside a label is met.
+  let outside: FoundNumber[] | undefined;
   let at = 0;
   for (let index = 0; index < numbers.length; index += 1) {
     const number = numbers[index] as FoundNumber;
     while (at < occurrences.length && (occurrences[at] as LabelOccurrence).end <= number.start) at += 1;
     const occurrence = occurrences[at];
-    if (occurrence === undefined || occurrence.start >= number.end) values.push(number);
+    if (occurrence === undefined || occurrence.start >= number.end) outside?.push(number);
+    else outside ??= numbers.slice(0, index);
   }
+  let values = outside ?? (numbers as FoundNumber[]);
   if (values.length === 0 && numbers.length > 0) {
     const byStart = new Map<number, LabelOccurrence>();
     let rowNamed = false;
@@ -93,7 +98,8 @@ export function bindClaimToTable(
   }
   // Values and row labels are both in claim order: one sweep finds each value's row label, the last
   // one ending before it, else the first of the claim.
-  const valueRows: (readonly number[])[] = [];
+  const valueRows = listOfLength<readonly number[]>(values.length);
+  const keys = listOfLength<string>(values.length);
   let next = 0;
   let lastBefore: LabelOccurrence | undefined;
   for (let index = 0; index < values.length; index += 1) {
@@ -104,12 +110,13 @@ export function bindClaimToTable(
       next += 1;
     }
     const label = lastBefore ?? firstRowLabel;
-    valueRows.push(label === undefined ? NO_ROWS : label.rows);
+    valueRows[index] = label === undefined ? NO_ROWS : label.rows;
+    keys[index] = value.key;
   }
   return {
     rows: rows.result(),
     columns: columns.result(),
-    values: values.map((number) => number.key),
+    values: keys,
     valueNumbers: values,
     valueRows,
   };

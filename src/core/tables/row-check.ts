@@ -262,8 +262,18 @@ function constrainingColumns(
   columns: readonly number[],
   view = columnsView(cells, rows, columns),
 ): number[] {
-  view.constraining ??= columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
+  view.constraining ??= columnsHoldingNumbers(cells, rows, columns);
   return view.constraining;
+}
+
+// Apart from `constrainingColumns`, which runs once per value: a function holding a closure gets a context
+// made at every call, even one that makes no closure (700,000 values, 33 MB).
+function columnsHoldingNumbers(
+  cells: TableNumbers,
+  rows: readonly number[],
+  columns: readonly number[],
+): number[] {
+  return columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
 }
 
 function checkedCells(

@@ -61,6 +61,8 @@ export interface HeaderStems {
   exact: Set<string>;
   /** The claim words read so far, by text, shared by every claim that cites these headers. */
   stemOf: Map<string, WordStem>;
+  /** The same for words of one ASCII character, by its code: read without a look-up by text. */
+  stemOfChar: (WordStem | undefined)[];
   /** True when some key holds an ASCII digit: else a word starting with one is in no run (see `NO_STEM`). */
   digits: boolean;
 }
@@ -73,11 +75,23 @@ interface WordStem {
   extended: boolean;
   named: { table: number; columns: number[] }[] | undefined;
   exact: boolean;
+  /**
+   * True when a run starting at this word names nothing: no header's stems start with it, or it is a whole
+   * key that no longer one extends and that names nothing or is written exactly (the label finder's).
+   */
+  startsNothing: boolean;
 }
 
 // A claim word whose stem is in no key: a word starting with a digit when no key holds one (a stem keeps
 // its word's first character: suffixes and abbreviations are letters). Read without cutting its text.
-const NO_STEM: WordStem = { stem: "", prefix: false, extended: false, named: undefined, exact: false };
+const NO_STEM: WordStem = {
+  stem: "",
+  prefix: false,
+  extended: false,
+  named: undefined,
+  exact: false,
+  startsNothing: true,
+};
 // The text `nextWord` gives such words; no real word is empty.
 const DIGIT_WORD = "";
 
@@ -181,14 +195,16 @@ export function buildHeaderStems(
         }
         const last = list[list.length - 1];
         if (last !== undefined && last.table === tableIndex) {
-          if (!last.columns.includes(column)) last.columns.push(column);
+          // Columns come in order, each with its variants: one already listed is the last one (a wide
+          // header of one repeated text would otherwise search a growing list at every column).
+          if (last.columns[last.columns.length - 1] !== column) last.columns.push(column);
         } else list.push({ table: tableIndex, columns: [column] });
       }
     });
   });
   let digits = false;
   for (const prefix of prefixes) if (/[0-9]/.test(prefix)) digits = true;
-  return { byStems, prefixes, extended, exact, stemOf: new Map(), digits };
+  return { byStems, prefixes, extended, exact, stemOf: new Map(), stemOfChar: [], digits };
 }
 
 /**
@@ -207,6 +223,7 @@ export function findHeaderStems(
   // A ring of the next HEADER_STEM_WORDS words, read once each as the claim is walked: no array or object
   // per word of the claim, and each distinct word stemmed once per source.
   const known = stems.stemOf;
+  const knownChar = stems.stemOfChar;
   const wordStarts: number[] = [];
   const wordEnds: number[] = [];
   const wordStems: WordStem[] = [];
@@ -225,22 +242,39 @@ export function findHeaderStems(
       if (word === null) break;
       readTo = word.end;
       wordCount += 1;
-      // A word repeating the one before it (an attack's `x x x …`) needs no look-up.
+      // A word repeating the one before it (an attack's `x x x …`) needs no look-up, and one of a single
+      // ASCII character (an attack's `a b a b …`) is read by its code.
+      const code = word.text.length === 1 ? word.text.charCodeAt(0) : 128;
       let stem =
-        word.text === DIGIT_WORD ? NO_STEM : word.text === lastText ? lastStem : known.get(word.text);
+        word.text === DIGIT_WORD
+          ? NO_STEM
+          : word.text === lastText
+            ? lastStem
+            : code < 128
+              ? knownChar[code]
+              : known.get(word.text);
       if (stem === undefined) {
         const text = stemWord(word.text);
+        const prefix = stems.prefixes.has(text);
+        const extended = stems.extended.has(text);
+        const named = stems.byStems.get(text);
+        const exact = stems.exact.has(word.text);
         stem = {
           stem: text,
-          prefix: stems.prefixes.has(text),
-          extended: stems.extended.has(text),
-          named: stems.byStems.get(text),
-          exact: stems.exact.has(word.text),
+          prefix,
+          extended,
+          named,
+          exact,
+          startsNothing: !prefix || (!extended && (named === undefined || exact)),
         };
-        known.set(word.text, stem);
+        if (code < 128) knownChar[code] = stem;
+        else known.set(word.text, stem);
       }
       lastText = word.text;
       lastStem = stem;
+      // A word starting no run, read with nothing before it in the ring, is passed at once: at the ring's
+      // head it would be dropped alone, whatever follows it.
+      if (held === 0 && stem.startsNothing) continue;
       const slot = (head + held) % HEADER_STEM_WORDS;
       wordStarts[slot] = word.start;
       wordEnds[slot] = word.end;

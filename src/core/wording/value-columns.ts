@@ -1,3 +1,4 @@
+import { listOfLength } from "../lists.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
 import type { Mention } from "./mention.js";
@@ -667,21 +668,21 @@ function pairColumns(
   // (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
   const { circumstantial: inDate, any: anyDate, monthBefore, monthAfter } = datesOf(folded, values, unitOf);
   const columnUnitOf = joinDays(folded, values, unitOf, anyDate);
-  // Per-value tables are typed arrays or filled by `push`: a claim of many numbers allocates a few blocks,
-  // not an object or a closure per number.
+  // Per-value tables are typed arrays or lists made at their size: a claim of many numbers allocates a few
+  // blocks, not an object or a closure per number.
   // Per unit (by its first value), whether it holds a date or a year.
   const dateOrYearUnit = new Uint8Array(values.length);
   // Per month-name start, the unit of the day beside it (`10 october`, `october 10`): a column named by
   // that month is the date's, and no other unit takes it (`10 october has 0-2-2 as the record`).
   const monthOfUnit = new Map<number, number>();
-  const result: (readonly number[])[] = [];
+  const result = listOfLength<readonly number[]>(values.length);
   for (let index = 0; index < values.length; index += 1) {
     const value = values[index] as NumberSpan;
     const unit = columnUnitOf[index] as number;
     if (anyDate[index] || isYear(folded, value)) dateOrYearUnit[unit] = 1;
     if (monthBefore[index] !== -1) monthOfUnit.set(monthBefore[index] as number, unit);
     if (monthAfter[index] !== -1) monthOfUnit.set(monthAfter[index] as number, unit);
-    result.push(NO_COLUMNS);
+    result[index] = NO_COLUMNS;
   }
   // Per value, where the next value outside a circumstantial date starts (a backward pass).
   const nextValueStart = new Float64Array(values.length);
