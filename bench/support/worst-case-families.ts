@@ -38,6 +38,18 @@ function sameLabelTable(label: string, chars: number, value: string, last: strin
   return lines.join("\n");
 }
 
+// A two-column table's lines: `header`, its rule, then `rowOf(1)`, `rowOf(2)`, … while they fit in `chars`.
+function tableLines(header: string, chars: number, rowOf: (index: number) => string): string[] {
+  const lines = [header, "| --- | --- |"];
+  let length = header.length + 14;
+  for (let index = 1; ; index += 1) {
+    const line = rowOf(index);
+    if (length + 1 + line.length > chars) return lines;
+    lines.push(line);
+    length += 1 + line.length;
+  }
+}
+
 // A `check_numbers: "row"` body of one source `s` and one claim quoting it.
 function oneRowClaim(source: string, claim: string, quote: string): CheckBody {
   return {
@@ -184,18 +196,11 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
     attacks:
       "rows labelled `1`…`k`, one claim listing them all again and again: every number against every mention",
     body(bodyBytes) {
-      const lines = ["| Year | Value |", "| --- | --- |"];
-      let length = 30;
-      const labels: string[] = [];
-      for (let label = 1; length < sourceChars(bodyBytes) - 30; label += 1) {
-        const line = `| ${label} | 7 |`;
-        lines.push(line);
-        labels.push(String(label));
-        length += line.length + 1;
-      }
-      const unit = `${labels.join(" ")} `;
-      const claim = `${repeat(unit, bodyBytes - Math.ceil(length * 1.2) - 300)}7`;
-      return oneRowClaim(lines.join("\n"), claim, "| 1 | 7 |");
+      const lines = tableLines("| Year | Value |", sourceChars(bodyBytes), (label) => `| ${label} | 7 |`);
+      const labels = Array.from({ length: lines.length - 2 }, (_, index) => String(index + 1));
+      const source = lines.join("\n");
+      const claim = `${repeat(`${labels.join(" ")} `, bodyBytes - Math.ceil(source.length * 1.2) - 300)}7`;
+      return oneRowClaim(source, claim, "| 1 | 7 |");
     },
   },
   {
@@ -272,13 +277,11 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
     attacks:
       "rows labelled `a`, `a a`, `a a a`, …, and one claim `a a …`: at each word every label ends, about the square root of the source's length",
     body(bodyBytes) {
-      const lines = ["| Label | Value |", "| --- | --- |"];
-      let length = 30;
-      for (let words = 1; length < sourceChars(bodyBytes) - 30 - 2 * words; words += 1) {
-        const line = `| ${"a ".repeat(words)}| ${words} |`;
-        lines.push(line);
-        length += line.length + 1;
-      }
+      const lines = tableLines(
+        "| Label | Value |",
+        sourceChars(bodyBytes),
+        (words) => `| ${"a ".repeat(words)}| ${words} |`,
+      );
       const source = lines.join("\n");
       const claim = `${repeat("a ", bodyBytes - Math.ceil(source.length * 1.2) - 300)}${lines.length - 2}`;
       return oneRowClaim(source, claim, "| a | 1 |");
