@@ -517,6 +517,16 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
         { claim: "the pe-3 commissioned was sold 11 june 1930", grounded: false },
       ],
     },
+    {
+      rule: "a cell of the quoted row written out in full is that cell's, when its column is named before it",
+      text: "| week | monday | tuesday |\n|---|---|---|\n| w1 | 12 red sky | 13 moon |\n| w2 | 14 dusk | 15 rain |",
+      quote: "| w1 | 12 red sky | 13 moon |",
+      cases: [
+        { claim: "if the tuesday episode was 13 moon the monday episode was 12 red sky", grounded: true },
+        { claim: "if the tuesday episode was 15 rain the monday episode was 12 red sky", grounded: false },
+        { claim: "the episode was 13 moon the monday episode", grounded: false },
+      ],
+    },
   ])("$rule", ({ text, quote, cases }) => {
     for (const { claim, grounded } of cases)
       expect([claim, check(text, claim, quote)]).toEqual([claim, grounded]);

@@ -21,6 +21,7 @@ import { buildLabelIndex, type LabelIndex } from "./label-index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
+import { namesQuotedCell } from "./quoted-cells.js";
 import { bindClaimToTable } from "./row-binding.js";
 import { TableNumbers } from "./table-numbers.js";
 
@@ -827,6 +828,13 @@ function checkTable(
       )
         continue;
     }
+    // A cell of the quoted row written out in full around the number (`196 buried`) is that cell.
+    if (
+      rows.length === 1 &&
+      rows[0] === quoteRow &&
+      namesQuotedCell(folded, value, cells, quoteRow, own, occurrences)
+    )
+      continue;
     return { table: -1, cells, rows, constraining, value };
   }
   return null;

@@ -1,0 +1,175 @@
+import { type FoundNumber, findNumbers } from "../numbers/index.js";
+import { isWordChar } from "../text/index.js";
+import { foldLabelText } from "./label-text.js";
+import type { LabelOccurrence } from "./named-labels.js";
+import type { TableNumbers } from "./table-numbers.js";
+
+/**
+ * One number of a quoted row's cell that holds more than that number (`196 buried`, `12 / 04 / 1969`,
+ * `petronas 05a`): the cell's column, its folded text, and where the number stands in it.
+ */
+interface CellNumber {
+  column: number;
+  text: string;
+  start: number;
+  end: number;
+}
+
+// A cell longer than this is not looked for as a whole in a claim: reading one costs its length per number.
+const MAX_CELL_CHARS = 64;
+// The cells of the quoted row tried per number of the claim (in column order): a row of thousands of
+// cells holding `1` is not read again for every `1` of a claim.
+const MAX_CELLS_PER_NUMBER = 4;
+
+const cellNumbersCache = new WeakMap<readonly number[], Map<string, CellNumber[]>>();
+
+// True when `text` holds more than the number at `[start, end)`: another number, or a word apart from it.
+// A code (`1r`, `3a`) is no more than its number: rule 14 checks it in its own column.
+function holdsMoreThan(text: string, start: number, end: number): boolean {
+  let apart = false;
+  for (let index = 0; index < text.length; index += 1) {
+    if (index === start) index = end;
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) return true;
+    if (!isWordChar(text.codePointAt(index))) apart = true;
+    else if (apart || index < start) return true;
+  }
+  return false;
+}
+
+// The numbers of one row's short cells that hold more than a number, by key; read once per request per
+// row (keyed by its `rowList`).
+function cellNumbersOfRow(cells: TableNumbers, row: number): Map<string, CellNumber[]> {
+  const list = cells.rowList(row);
+  let byKey = cellNumbersCache.get(list);
+  if (byKey === undefined) {
+    byKey = new Map();
+    for (let column = 0; column < cells.columnCount; column += 1) {
+      const text = foldLabelText(cells.cellText(row, column)).trim();
+      if (text.length > MAX_CELL_CHARS) continue;
+      for (const number of findNumbers(text)) {
+        if (!holdsMoreThan(text, number.start, number.end)) continue;
+        const found = byKey.get(number.key);
+        const each = { column, text, start: number.start, end: number.end };
+        if (found === undefined) byKey.set(number.key, [each]);
+        else if (found.length < MAX_CELLS_PER_NUMBER) found.push(each);
+      }
+    }
+    cellNumbersCache.set(list, byKey);
+  }
+  return byKey;
+}
+
+// Where the claim's stretch that spells `cell.text` around the number at `[start, end)` starts, spaces
+// not counted (`12/04/1969` spells `12 / 04 / 1969`), or -1 when the claim spells something else there or
+// the stretch does not stand as whole words. Reads at most twice the cell's length.
+function spelledStart(folded: string, start: number, end: number, cell: CellNumber): number {
+  let claimAt = start;
+  let cellAt = cell.start;
+  while (cellAt > 0) {
+    if (cell.text.charCodeAt(cellAt - 1) === 32) {
+      cellAt -= 1;
+      continue;
+    }
+    if (folded.charCodeAt(claimAt - 1) === 32) claimAt -= 1;
+    if (claimAt === 0 || folded.charCodeAt(claimAt - 1) !== cell.text.charCodeAt(cellAt - 1)) return -1;
+    claimAt -= 1;
+    cellAt -= 1;
+  }
+  let claimEnd = end;
+  let cellEnd = cell.end;
+  while (cellEnd < cell.text.length) {
+    if (cell.text.charCodeAt(cellEnd) === 32) {
+      cellEnd += 1;
+      continue;
+    }
+    if (folded.charCodeAt(claimEnd) === 32) claimEnd += 1;
+    if (folded.charCodeAt(claimEnd) !== cell.text.charCodeAt(cellEnd)) return -1;
+    claimEnd += 1;
+    cellEnd += 1;
+  }
+  const standsApart =
+    !isWordChar(folded.codePointAt(claimAt - 1)) && !isWordChar(folded.codePointAt(claimEnd));
+  return standsApart ? claimAt : -1;
+}
+
+/** A cell of the quoted row that the claim writes out in full around one of its numbers. */
+export interface WholeCell {
+  /** The cell's column. */
+  column: number;
+  /** Where the claim's stretch spelling the cell starts, in the folded claim. */
+  start: number;
+}
+
+/**
+ * The cell of row `row` whose whole text the claim writes around the number with key `key` at
+ * `[start, end)` of the folded claim (`196 buried`, `petronas 05a`, `12/04/1969` for `12 / 04 / 1969`),
+ * when the cell holds more than that number; undefined when there is none. O(1) per number: at most
+ * `MAX_CELLS_PER_NUMBER` cells of `MAX_CELL_CHARS` characters are read, and the row's cells once per request.
+ */
+export function wholeQuotedCell(
+  folded: string,
+  key: string,
+  start: number,
+  end: number,
+  cells: TableNumbers,
+  row: number,
+): WholeCell | undefined {
+  const candidates = cellNumbersOfRow(cells, row).get(key);
+  if (candidates === undefined) return undefined;
+  for (const cell of candidates) {
+    const stretchStart = spelledStart(folded, start, end, cell);
+    if (stretchStart >= 0) return { column: cell.column, start: stretchStart };
+  }
+  return undefined;
+}
+
+// The mentions read back from a number for the column named before it: past a few row labels only.
+const MENTIONS_BACK = 4;
+// The columns of one list read to find a cell's column: a header repeated over thousands of columns
+// is not read in full for every number.
+const COLUMNS_READ = 8;
+
+// True when `column` is among the first `COLUMNS_READ` of `columns`.
+function listsColumn(columns: readonly number[], column: number): boolean {
+  const read = Math.min(columns.length, COLUMNS_READ);
+  for (let index = 0; index < read; index += 1) if (columns[index] === column) return true;
+  return false;
+}
+
+// True when one of the `MENTIONS_BACK` occurrences ending at or before `start` names `column`. A binary
+// search and a few reads: O(log n) per number.
+function namedBefore(occurrences: readonly LabelOccurrence[], start: number, column: number): boolean {
+  let low = 0;
+  let high = occurrences.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((occurrences[middle] as LabelOccurrence).end <= start) low = middle + 1;
+    else high = middle;
+  }
+  for (let index = low - 1; index >= 0 && index >= low - MENTIONS_BACK; index -= 1) {
+    if (listsColumn((occurrences[index] as LabelOccurrence).columns, column)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the claim writes out a cell of row `row` (the quoted row) around `value` and that cell is
+ * the value's to take: the value has no column, or the cell's column is the one it is paired with or
+ * one of the few mentions before it names it (`if the thursday episode was 196 buried the tuesday …`:
+ * `tuesday` is nearer, but the claim spells thursday's cell).
+ */
+export function namesQuotedCell(
+  folded: string,
+  value: FoundNumber,
+  cells: TableNumbers,
+  row: number,
+  own: readonly number[],
+  occurrences: readonly LabelOccurrence[],
+): boolean {
+  const cell = wholeQuotedCell(folded, value.key, value.start, value.end, cells, row);
+  if (cell === undefined) return false;
+  return (
+    own.length === 0 || listsColumn(own, cell.column) || namedBefore(occurrences, value.start, cell.column)
+  );
+}
