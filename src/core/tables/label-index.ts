@@ -1,5 +1,5 @@
 import { isWordChar, wordEnd } from "../text/index.js";
-import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
+import { foldLabelText, stripTrailingParenthetical, tightenDashes } from "./label-text.js";
 import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
 
 /** A folded label text of one table, and the body rows and header columns it names. */
@@ -62,6 +62,29 @@ function addLabel(
   }
 }
 
+// A label with ` - ` also stands with `-` (`core i5-670` names `core i5 - 670`), unless another label of
+// the table is exactly that text.
+function addTightDashes(
+  entries: Map<string, LabelEntry>,
+  whole: Set<string>,
+  texts: readonly string[],
+  rowCount: number,
+  table: number,
+  wholeKnown: boolean,
+): void {
+  let known = wholeKnown;
+  for (let label = 0; label < texts.length; label += 1) {
+    const tight = tightenDashes(foldLabelText(texts[label] as string).trim());
+    if (tight === null) continue;
+    if (!known) {
+      for (const pattern of entries.keys()) whole.add(pattern);
+      known = true;
+    }
+    const row = label < rowCount ? label : -1;
+    if (!whole.has(tight)) addLabel(entries, tight, table, row, row < 0 ? label - rowCount : -1);
+  }
+}
+
 /**
  * Indexes the row labels (first cell of each body row) and column labels (header cells) of `tables`.
  * A label also stands without its trailing parenthetical, unless another label of that table is exactly
@@ -103,6 +126,7 @@ export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]
         addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
       }
     }
+    addTightDashes(entries, whole, texts, rowCount, table, wholeKnown);
     for (const entry of entries.values()) {
       const key = labelKey(entry.pattern);
       const bucket = index.get(key);

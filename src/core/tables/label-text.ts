@@ -68,3 +68,11 @@ export function stripTrailingParenthetical(label: string): string | null {
   }
   return null;
 }
+
+/**
+ * The folded label with each ` - ` between two words written `-` (`core i5 - 670` → `core i5-670`,
+ * `non - suited` → `non-suited`), as people write it; null when it has none. One pass.
+ */
+export function tightenDashes(pattern: string): string | null {
+  return pattern.includes(" - ") ? pattern.replaceAll(" - ", "-") : null;
+}

@@ -527,6 +527,16 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
         { claim: "the episode was 13 moon the monday episode", grounded: false },
       ],
     },
+    {
+      rule: "a label's ` - ` may be written `-`",
+      text: "| model | cores | price |\n|---|---|---|\n| core i5 - 670 | 2 | 284 |\n| core i5 - 680 | 4 | 300 |",
+      quote: "| core i5 - 680 | 4 | 300 |",
+      cases: [
+        { claim: "the core i5-670 has 2 cores", grounded: true },
+        { claim: "the core i5-670 has 4 cores", grounded: false },
+        { claim: "the core i5-690 has 4 cores", grounded: false },
+      ],
+    },
   ])("$rule", ({ text, quote, cases }) => {
     for (const { claim, grounded } of cases)
       expect([claim, check(text, claim, quote)]).toEqual([claim, grounded]);
