@@ -173,3 +173,28 @@ export function namesQuotedCell(
     own.length === 0 || listsColumn(own, cell.column) || namedBefore(occurrences, value.start, cell.column)
   );
 }
+
+const singleColumnCache = new WeakMap<readonly number[], Map<string, readonly number[]>>();
+
+/**
+ * The first column of row `row` whose cell is the one number with key `key`, as a list that is the same
+ * object for every claim (so what a rows list holds in it is read once); undefined when there is none.
+ * The row's cells are read once per request.
+ */
+export function singleNumberColumn(
+  cells: TableNumbers,
+  row: number,
+  key: string,
+): readonly number[] | undefined {
+  const list = cells.rowList(row);
+  let byKey = singleColumnCache.get(list);
+  if (byKey === undefined) {
+    byKey = new Map();
+    for (let column = 0; column < cells.columnCount; column += 1) {
+      const keys = cells.keysAt(row, column);
+      if (keys.length === 1 && !byKey.has(keys[0] as string)) byKey.set(keys[0] as string, [column]);
+    }
+    singleColumnCache.set(list, byKey);
+  }
+  return byKey.get(key);
+}

@@ -537,6 +537,16 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
         { claim: "the core i5-690 has 4 cores", grounded: false },
       ],
     },
+    {
+      rule: "a bound with no column compares a named row with the quoted row's cell of that number",
+      text: "| name | position | number |\n|---|---|---|\n| ann lee | forward | 22 |\n| bo ray | guard | 23 |",
+      quote: "| ann lee | forward | 22 |",
+      cases: [
+        { claim: "bo ray was a guard and larger than 22", grounded: true },
+        { claim: "bo ray was a guard and smaller than 22", grounded: false },
+        { claim: "bo ray was a guard and larger than 21", grounded: false },
+      ],
+    },
   ])("$rule", ({ text, quote, cases }) => {
     for (const { claim, grounded } of cases)
       expect([claim, check(text, claim, quote)]).toEqual([claim, grounded]);

@@ -21,7 +21,7 @@ import { buildLabelIndex, type LabelIndex } from "./label-index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
-import { namesQuotedCell } from "./quoted-cells.js";
+import { namesQuotedCell, singleNumberColumn } from "./quoted-cells.js";
 import { bindClaimToTable } from "./row-binding.js";
 import { TableNumbers } from "./table-numbers.js";
 
@@ -810,6 +810,10 @@ function checkTable(
     if (code && rows !== allRows && keysOfColumn(cells, rows, 0, entry).has(key)) continue;
     if (constraining.length === 0) {
       if (keysOfRows(cells, rows, entry).has(key)) continue;
+      // A bound with no column (`larger than 22`) compares with the quoted row's cell of that number.
+      const bound = quoteRow >= 0 ? boundOf(folded, value.start) : null;
+      const column = bound === null ? undefined : singleNumberColumn(cells, quoteRow, key);
+      if (column !== undefined && someColumnMeets(cells, rows, column, bound as Bound, key)) continue;
     } else {
       if (constraining !== lastConstraining) {
         lastConstraining = constraining;
