@@ -85,6 +85,46 @@ function addTightDashes(
   }
 }
 
+// The words of a shortened header read as the start of another: `gdp` of `gdp per capita (us)`.
+const PREFIX_WORDS = 3;
+// The longer headers a shortened one may also name.
+const MAX_LONGER_HEADERS = 4;
+
+// A header named without its parenthetical (`gdp` for `gdp (billion us)`) also names the headers that
+// start with the same words and have a parenthetical of their own (`gdp per capita (us)`): the claim's
+// `gdp` may mean either. Each header's first `PREFIX_WORDS` words are looked up once.
+function addShortenedPrefixes(
+  entries: Map<string, LabelEntry>,
+  texts: readonly string[],
+  rowCount: number,
+): void {
+  for (let label = rowCount; label < texts.length; label += 1) {
+    const shorter = stripTrailingParenthetical(texts[label] as string);
+    if (shorter === null) continue;
+    const folded = foldLabelText(shorter).trim();
+    let at = folded.indexOf(" ");
+    for (let words = 1; at > 0 && words <= PREFIX_WORDS; words += 1) {
+      const entry = entries.get(folded.slice(0, at));
+      const column = label - rowCount;
+      if (
+        entry !== undefined &&
+        entry.columns.length > 0 &&
+        entry.columns.length < MAX_LONGER_HEADERS &&
+        !entry.columns.includes(column) &&
+        isShortenedHeader(entry, texts, rowCount)
+      )
+        (entry.columns as number[]).push(column);
+      at = folded.indexOf(" ", at + 1);
+    }
+  }
+}
+
+// True when the entry's first column is named by leaving its header's parenthetical out.
+function isShortenedHeader(entry: LabelEntry, texts: readonly string[], rowCount: number): boolean {
+  const header = texts[rowCount + (entry.columns[0] as number)] as string;
+  return foldLabelText(header).trim() !== entry.pattern;
+}
+
 /**
  * Indexes the row labels (first cell of each body row) and column labels (header cells) of `tables`.
  * A label also stands without its trailing parenthetical, unless another label of that table is exactly
@@ -127,6 +167,7 @@ export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]
       }
     }
     addTightDashes(entries, whole, texts, rowCount, table, wholeKnown);
+    if (wholeKnown) addShortenedPrefixes(entries, texts, rowCount);
     for (const entry of entries.values()) {
       const key = labelKey(entry.pattern);
       const bucket = index.get(key);

@@ -547,6 +547,17 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
         { claim: "bo ray was a guard and larger than 21", grounded: false },
       ],
     },
+    {
+      rule: "a header named without its parenthetical also names longer headers that start with its words",
+      text: "| country | population | gdp (billion) | gdp per capita (us) |\n|---|---|---|---|\n| uk | 56 | 675 | 36728 |\n| fr | 55 | 600 | 31000 |",
+      quote: "| uk | 56 | 675 | 36728 |",
+      cases: [
+        { claim: "the gdp of the nation with 56 million people is $ 36,728", grounded: true },
+        { claim: "the gdp of the nation with 56 million people is 675", grounded: true },
+        { claim: "the gdp of the nation with 56 million people is 56", grounded: false },
+        { claim: "the gdp of the nation with 56 million people is $ 31,000", grounded: false },
+      ],
+    },
   ])("$rule", ({ text, quote, cases }) => {
     for (const { claim, grounded } of cases)
       expect([claim, check(text, claim, quote)]).toEqual([claim, grounded]);
