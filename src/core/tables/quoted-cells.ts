@@ -1,5 +1,6 @@
 import { type FoundNumber, findNumbers } from "../numbers/index.js";
 import { isWordChar } from "../text/index.js";
+import { isCircumstance } from "../wording/index.js";
 import { foldLabelText } from "./label-text.js";
 import type { LabelOccurrence } from "./named-labels.js";
 import type { TableNumbers } from "./table-numbers.js";
@@ -170,8 +171,30 @@ export function namesQuotedCell(
   const cell = wholeQuotedCell(folded, value.key, value.start, value.end, cells, row);
   if (cell === undefined) return false;
   return (
-    own.length === 0 || listsColumn(own, cell.column) || namedBefore(occurrences, value.start, cell.column)
+    own.length === 0 ||
+    listsColumn(own, cell.column) ||
+    namedBefore(occurrences, value.start, cell.column) ||
+    (isCircumstance(folded, cell.start) && holdsOnlyPlainNumbers(cells, row, own))
   );
+}
+
+// True when each of the first columns of `columns` holds one plain number at `row` (`30`, not `12 - 0`).
+function holdsOnlyPlainNumbers(cells: TableNumbers, row: number, columns: readonly number[]): boolean {
+  const read = Math.min(columns.length, COLUMNS_READ);
+  for (let index = 0; index < read; index += 1) {
+    const column = columns[index] as number;
+    if (cells.keysAt(row, column).length !== 1) return false;
+    const raw = cells.cellText(row, column);
+    if (raw.length > MAX_CELL_CHARS) return false;
+    const text = foldLabelText(raw);
+    for (let at = 0; at < text.length; at += 1) if (isLetterAt(text, at)) return false;
+  }
+  return true;
+}
+
+function isLetterAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return (code >= 97 && code <= 122) || (code > 127 && isWordChar(text.codePointAt(index)));
 }
 
 const singleColumnCache = new WeakMap<readonly number[], Map<string, readonly number[]>>();

@@ -528,6 +528,16 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a cell of the quoted row written out as the circumstance is no value of a number column",
+      text: "| team | against | date |\n|---|---|---|\n| wales | 30 | 12 / 04 / 1969 |\n| france | 12 | 01 / 03 / 1969 |",
+      quote: "| wales | 30 | 12 / 04 / 1969 |",
+      cases: [
+        { claim: "30 is the highest number against on 12/04/1969", grounded: true },
+        { claim: "30 is the highest number against on 01/03/1969", grounded: false },
+        { claim: "the number against was 12/04/1969", grounded: false },
+      ],
+    },
+    {
       rule: "a label's ` - ` may be written `-`",
       text: "| model | cores | price |\n|---|---|---|\n| core i5 - 670 | 2 | 284 |\n| core i5 - 680 | 4 | 300 |",
       quote: "| core i5 - 680 | 4 | 300 |",
