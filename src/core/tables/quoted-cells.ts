@@ -174,16 +174,19 @@ export function namesQuotedCell(
     own.length === 0 ||
     listsColumn(own, cell.column) ||
     namedBefore(occurrences, value.start, cell.column) ||
-    (isCircumstance(folded, cell.start) && holdsOnlyPlainNumbers(cells, row, own))
+    ((cell.start === 0 || isCircumstance(folded, cell.start)) && holdsAtMostOnePlainNumber(cells, row, own))
   );
 }
 
-// True when each of the first columns of `columns` holds one plain number at `row` (`30`, not `12 - 0`).
-function holdsOnlyPlainNumbers(cells: TableNumbers, row: number, columns: readonly number[]): boolean {
+// True when each of the first columns of `columns` holds at `row` no number or one plain number (`30`,
+// not `12 - 0` or `2 jan 45 bc`): a cell written out in full is not such a column's value.
+function holdsAtMostOnePlainNumber(cells: TableNumbers, row: number, columns: readonly number[]): boolean {
   const read = Math.min(columns.length, COLUMNS_READ);
   for (let index = 0; index < read; index += 1) {
     const column = columns[index] as number;
-    if (cells.keysAt(row, column).length !== 1) return false;
+    const count = cells.keysAt(row, column).length;
+    if (count === 0) continue;
+    if (count !== 1) return false;
     const raw = cells.cellText(row, column);
     if (raw.length > MAX_CELL_CHARS) return false;
     const text = foldLabelText(raw);

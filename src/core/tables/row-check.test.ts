@@ -538,6 +538,16 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a cell of the quoted row that opens the claim is no value of a text column named after it",
+      text: "| entrant | constructor | engine |\n|---|---|---|\n| sauber | sauber - petronas | petronas 05a |\n| bar | bar - honda | honda ra005e |",
+      quote: "| sauber | sauber - petronas | petronas 05a |",
+      cases: [
+        { claim: "petronas 05a constructor made the car", grounded: true },
+        { claim: "petronas 06a constructor made the car", grounded: false },
+        { claim: "the constructor was petronas 05a", grounded: false },
+      ],
+    },
+    {
       rule: "a label's ` - ` may be written `-`",
       text: "| model | cores | price |\n|---|---|---|\n| core i5 - 670 | 2 | 284 |\n| core i5 - 680 | 4 | 300 |",
       quote: "| core i5 - 680 | 4 | 300 |",
