@@ -1,5 +1,5 @@
 import { isWordChar, wordEnd } from "../text/index.js";
-import { foldLabelText, stripTrailingParenthetical, tightenDashes } from "./label-text.js";
+import { foldLabelText, peopleSpelling, stripTrailingParenthetical } from "./label-text.js";
 import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
 
 /** A folded label text of one table, and the body rows and header columns it names. */
@@ -62,9 +62,9 @@ function addLabel(
   }
 }
 
-// A label with ` - ` also stands with `-` (`core i5-670` names `core i5 - 670`), unless another label of
-// the table is exactly that text.
-function addTightDashes(
+// A label with ` - ` or ` + ` also stands as people write it (`core i5-670` names `core i5 - 670`), unless
+// another label of the table is exactly that text.
+function addPeopleSpellings(
   entries: Map<string, LabelEntry>,
   whole: Set<string>,
   texts: readonly string[],
@@ -74,7 +74,7 @@ function addTightDashes(
 ): void {
   let known = wholeKnown;
   for (let label = 0; label < texts.length; label += 1) {
-    const tight = tightenDashes(foldLabelText(texts[label] as string).trim());
+    const tight = peopleSpelling(foldLabelText(texts[label] as string).trim());
     if (tight === null) continue;
     if (!known) {
       for (const pattern of entries.keys()) whole.add(pattern);
@@ -166,7 +166,7 @@ export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]
         addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
       }
     }
-    addTightDashes(entries, whole, texts, rowCount, table, wholeKnown);
+    addPeopleSpellings(entries, whole, texts, rowCount, table, wholeKnown);
     if (wholeKnown) addShortenedPrefixes(entries, texts, rowCount);
     for (const entry of entries.values()) {
       const key = labelKey(entry.pattern);

@@ -70,9 +70,11 @@ export function stripTrailingParenthetical(label: string): string | null {
 }
 
 /**
- * The folded label with each ` - ` between two words written `-` (`core i5 - 670` → `core i5-670`,
- * `non - suited` → `non-suited`), as people write it; null when it has none. One pass.
+ * The folded label as people write it: each ` - ` as `-` (`core i5 - 670` → `core i5-670`, `non - suited`
+ * → `non-suited`) and each ` + ` as ` & ` (`suited + non - suited match` → `suited & non-suited match`);
+ * null when it has neither. One pass each.
  */
-export function tightenDashes(pattern: string): string | null {
-  return pattern.includes(" - ") ? pattern.replaceAll(" - ", "-") : null;
+export function peopleSpelling(pattern: string): string | null {
+  if (!pattern.includes(" - ") && !pattern.includes(" + ")) return null;
+  return pattern.replaceAll(" - ", "-").replaceAll(" + ", " & ");
 }

@@ -558,6 +558,15 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
       ],
     },
     {
+      rule: "a header's ` + ` may be written `&`",
+      text: "| decks | double suited match | single + double suited match |\n|---|---|---|\n| 2 | 3:1 | 9:1 |\n| 4 | 4:1 | 8:1 |",
+      quote: "| 2 | 3:1 | 9:1 |",
+      cases: [
+        { claim: "the single & double suited match of 9:1 is paid", grounded: true },
+        { claim: "the single & double suited match of 3:1 is paid", grounded: false },
+      ],
+    },
+    {
       rule: "a bound with no column compares a named row with the quoted row's cell of that number",
       text: "| name | position | number |\n|---|---|---|\n| ann lee | forward | 22 |\n| bo ray | guard | 23 |",
       quote: "| ann lee | forward | 22 |",
