@@ -74,7 +74,10 @@ function addPeopleSpellings(
 ): void {
   let known = wholeKnown;
   for (let label = 0; label < texts.length; label += 1) {
-    const tight = peopleSpelling(foldLabelText(texts[label] as string).trim());
+    const text = texts[label] as string;
+    // Most labels hold neither sign: they are not folded again.
+    if (!text.includes(" - ") && !text.includes(" + ")) continue;
+    const tight = peopleSpelling(foldLabelText(text).trim());
     if (tight === null) continue;
     if (!known) {
       for (const pattern of entries.keys()) whole.add(pattern);

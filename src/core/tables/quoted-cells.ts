@@ -46,8 +46,9 @@ function cellNumbersOfRow(cells: TableNumbers, row: number): Map<string, CellNum
   if (byKey === undefined) {
     byKey = new Map();
     for (let column = 0; column < cells.columnCount; column += 1) {
-      const text = foldLabelText(cells.cellText(row, column)).trim();
-      if (text.length > MAX_CELL_CHARS) continue;
+      const raw = cells.cellText(row, column);
+      if (raw.trim().length > MAX_CELL_CHARS) continue;
+      const text = foldLabelText(raw).trim();
       for (const number of findNumbers(text)) {
         if (!holdsMoreThan(text, number.start, number.end)) continue;
         const found = byKey.get(number.key);
