@@ -38,26 +38,36 @@ function holdsMoreThan(text: string, start: number, end: number): boolean {
   return false;
 }
 
-// The numbers of one row's short cells that hold more than a number, by key; read once per request per
-// row (keyed by its `rowList`).
-function cellNumbersOfRow(cells: TableNumbers, row: number): Map<string, CellNumber[]> {
+// What `read` makes of row `row`, made once per request per row (keyed by the row's `rowList`).
+function oncePerRow<T>(
+  cache: WeakMap<readonly number[], T>,
+  cells: TableNumbers,
+  row: number,
+  read: (cells: TableNumbers, row: number) => T,
+): T {
   const list = cells.rowList(row);
-  let byKey = cellNumbersCache.get(list);
-  if (byKey === undefined) {
-    byKey = new Map();
-    for (let column = 0; column < cells.columnCount; column += 1) {
-      const raw = cells.cellText(row, column);
-      if (raw.trim().length > MAX_CELL_CHARS) continue;
-      const text = foldLabelText(raw).trim();
-      for (const number of findNumbers(text)) {
-        if (!holdsMoreThan(text, number.start, number.end)) continue;
-        const found = byKey.get(number.key);
-        const each = { column, text, start: number.start, end: number.end };
-        if (found === undefined) byKey.set(number.key, [each]);
-        else if (found.length < MAX_CELLS_PER_NUMBER) found.push(each);
-      }
+  let made = cache.get(list);
+  if (made === undefined) {
+    made = read(cells, row);
+    cache.set(list, made);
+  }
+  return made;
+}
+
+// The numbers of one row's short cells that hold more than a number, by key.
+function readCellNumbers(cells: TableNumbers, row: number): Map<string, CellNumber[]> {
+  const byKey = new Map<string, CellNumber[]>();
+  for (let column = 0; column < cells.columnCount; column += 1) {
+    const raw = cells.cellText(row, column);
+    if (raw.trim().length > MAX_CELL_CHARS) continue;
+    const text = foldLabelText(raw).trim();
+    for (const number of findNumbers(text)) {
+      if (!holdsMoreThan(text, number.start, number.end)) continue;
+      const found = byKey.get(number.key);
+      const each = { column, text, start: number.start, end: number.end };
+      if (found === undefined) byKey.set(number.key, [each]);
+      else if (found.length < MAX_CELLS_PER_NUMBER) found.push(each);
     }
-    cellNumbersCache.set(list, byKey);
   }
   return byKey;
 }
@@ -117,7 +127,7 @@ export function wholeQuotedCell(
   cells: TableNumbers,
   row: number,
 ): WholeCell | undefined {
-  const candidates = cellNumbersOfRow(cells, row).get(key);
+  const candidates = oncePerRow(cellNumbersCache, cells, row, readCellNumbers).get(key);
   if (candidates === undefined) return undefined;
   for (const cell of candidates) {
     const stretchStart = spelledStart(folded, start, end, cell);
@@ -213,15 +223,15 @@ export function singleNumberColumn(
   row: number,
   key: string,
 ): readonly number[] | undefined {
-  const list = cells.rowList(row);
-  let byKey = singleColumnCache.get(list);
-  if (byKey === undefined) {
-    byKey = new Map();
-    for (let column = 0; column < cells.columnCount; column += 1) {
-      const keys = cells.keysAt(row, column);
-      if (keys.length === 1 && !byKey.has(keys[0] as string)) byKey.set(keys[0] as string, [column]);
-    }
-    singleColumnCache.set(list, byKey);
+  return oncePerRow(singleColumnCache, cells, row, readSingleColumns).get(key);
+}
+
+// Per number key, the first column of the row whose cell is that one number, as a list of its own.
+function readSingleColumns(cells: TableNumbers, row: number): Map<string, readonly number[]> {
+  const byKey = new Map<string, readonly number[]>();
+  for (let column = 0; column < cells.columnCount; column += 1) {
+    const keys = cells.keysAt(row, column);
+    if (keys.length === 1 && !byKey.has(keys[0] as string)) byKey.set(keys[0] as string, [column]);
   }
-  return byKey.get(key);
+  return byKey;
 }
