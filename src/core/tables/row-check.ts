@@ -21,9 +21,8 @@ import { buildLabelIndex, type LabelIndex } from "./label-index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
-import { namesQuotedCell, singleNumberColumn } from "./quoted-cells.js";
 import { bindClaimToTable } from "./row-binding.js";
-import { TableNumbers } from "./table-numbers.js";
+import { namesQuotedCell, singleNumberColumn, TableNumbers } from "./table-numbers.js";
 
 interface RowView {
   text: string;
