@@ -68,3 +68,13 @@ export function stripTrailingParenthetical(label: string): string | null {
   }
   return null;
 }
+
+/**
+ * The folded label as people write it: each ` - ` as `-` (`core i5 - 670` → `core i5-670`, `non - suited`
+ * → `non-suited`) and each ` + ` as ` & ` (`suited + non - suited match` → `suited & non-suited match`);
+ * null when it has neither. One pass each.
+ */
+export function peopleSpelling(pattern: string): string | null {
+  if (!pattern.includes(" - ") && !pattern.includes(" + ")) return null;
+  return pattern.replaceAll(" - ", "-").replaceAll(" + ", " & ");
+}

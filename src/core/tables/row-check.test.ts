@@ -517,6 +517,76 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
         { claim: "the pe-3 commissioned was sold 11 june 1930", grounded: false },
       ],
     },
+    {
+      rule: "a cell of the quoted row written out in full is that cell's, when its column is named before it",
+      text: "| week | monday | tuesday |\n|---|---|---|\n| w1 | 12 red sky | 13 moon |\n| w2 | 14 dusk | 15 rain |",
+      quote: "| w1 | 12 red sky | 13 moon |",
+      cases: [
+        { claim: "if the tuesday episode was 13 moon the monday episode was 12 red sky", grounded: true },
+        { claim: "if the tuesday episode was 15 rain the monday episode was 12 red sky", grounded: false },
+        { claim: "the episode was 13 moon the monday episode", grounded: false },
+      ],
+    },
+    {
+      rule: "a cell of the quoted row written out as the circumstance is no value of a number column",
+      text: "| team | against | date |\n|---|---|---|\n| wales | 30 | 12 / 04 / 1969 |\n| france | 12 | 01 / 03 / 1969 |",
+      quote: "| wales | 30 | 12 / 04 / 1969 |",
+      cases: [
+        { claim: "30 is the highest number against on 12/04/1969", grounded: true },
+        { claim: "30 is the highest number against on 01/03/1969", grounded: false },
+        { claim: "the number against was 12/04/1969", grounded: false },
+      ],
+    },
+    {
+      rule: "a cell of the quoted row that opens the claim is no value of a text column named after it",
+      text: "| entrant | constructor | engine |\n|---|---|---|\n| sauber | sauber - petronas | petronas 05a |\n| bar | bar - honda | honda ra005e |",
+      quote: "| sauber | sauber - petronas | petronas 05a |",
+      cases: [
+        { claim: "petronas 05a constructor made the car", grounded: true },
+        { claim: "petronas 06a constructor made the car", grounded: false },
+        { claim: "the constructor was petronas 05a", grounded: false },
+      ],
+    },
+    {
+      rule: "a label's ` - ` may be written `-`",
+      text: "| model | cores | price |\n|---|---|---|\n| core i5 - 670 | 2 | 284 |\n| core i5 - 680 | 4 | 300 |",
+      quote: "| core i5 - 680 | 4 | 300 |",
+      cases: [
+        { claim: "the core i5-670 has 2 cores", grounded: true },
+        { claim: "the core i5-670 has 4 cores", grounded: false },
+        { claim: "the core i5-690 has 4 cores", grounded: false },
+      ],
+    },
+    {
+      rule: "a header's ` + ` may be written `&`",
+      text: "| decks | double suited match | single + double suited match |\n|---|---|---|\n| 2 | 3:1 | 9:1 |\n| 4 | 4:1 | 8:1 |",
+      quote: "| 2 | 3:1 | 9:1 |",
+      cases: [
+        { claim: "the single & double suited match of 9:1 is paid", grounded: true },
+        { claim: "the single & double suited match of 3:1 is paid", grounded: false },
+      ],
+    },
+    {
+      rule: "a bound with no column compares a named row with the quoted row's cell of that number",
+      text: "| name | position | number |\n|---|---|---|\n| ann lee | forward | 22 |\n| bo ray | guard | 23 |",
+      quote: "| ann lee | forward | 22 |",
+      cases: [
+        { claim: "bo ray was a guard and larger than 22", grounded: true },
+        { claim: "bo ray was a guard and smaller than 22", grounded: false },
+        { claim: "bo ray was a guard and larger than 21", grounded: false },
+      ],
+    },
+    {
+      rule: "a header named without its parenthetical also names longer headers that start with its words",
+      text: "| country | population | gdp (billion) | gdp per capita (us) |\n|---|---|---|---|\n| uk | 56 | 675 | 36728 |\n| fr | 55 | 600 | 31000 |",
+      quote: "| uk | 56 | 675 | 36728 |",
+      cases: [
+        { claim: "the gdp of the nation with 56 million people is $ 36,728", grounded: true },
+        { claim: "the gdp of the nation with 56 million people is 675", grounded: true },
+        { claim: "the gdp of the nation with 56 million people is 56", grounded: false },
+        { claim: "the gdp of the nation with 56 million people is $ 31,000", grounded: false },
+      ],
+    },
   ])("$rule", ({ text, quote, cases }) => {
     for (const { claim, grounded } of cases)
       expect([claim, check(text, claim, quote)]).toEqual([claim, grounded]);

@@ -22,7 +22,7 @@ import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
-import { TableNumbers } from "./table-numbers.js";
+import { namesQuotedCell, singleNumberColumn, TableNumbers } from "./table-numbers.js";
 
 interface RowView {
   text: string;
@@ -809,6 +809,10 @@ function checkTable(
     if (code && rows !== allRows && keysOfColumn(cells, rows, 0, entry).has(key)) continue;
     if (constraining.length === 0) {
       if (keysOfRows(cells, rows, entry).has(key)) continue;
+      // A bound with no column (`larger than 22`) compares with the quoted row's cell of that number.
+      const bound = quoteRow >= 0 ? boundOf(folded, value.start) : null;
+      const column = bound === null ? undefined : singleNumberColumn(cells, quoteRow, key);
+      if (column !== undefined && someColumnMeets(cells, rows, column, bound as Bound, key)) continue;
     } else {
       if (constraining !== lastConstraining) {
         lastConstraining = constraining;
@@ -827,6 +831,13 @@ function checkTable(
       )
         continue;
     }
+    // A cell of the quoted row written out in full around the number (`196 buried`) is that cell.
+    if (
+      rows.length === 1 &&
+      rows[0] === quoteRow &&
+      namesQuotedCell(folded, value, cells, quoteRow, own, occurrences)
+    )
+      continue;
     return { table: -1, cells, rows, constraining, value };
   }
   return null;

@@ -1,5 +1,9 @@
-import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
+import { type FoundNumber, findNumbers, nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
+import { isWordChar } from "../text/index.js";
+import { isCircumstance } from "../wording/index.js";
+import { foldLabelText } from "./label-text.js";
 import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
+import type { LabelOccurrence } from "./named-labels.js";
 
 const NO_KEYS: readonly string[] = [];
 
@@ -112,4 +116,238 @@ export class TableNumbers {
     }
     return keys ?? NO_KEYS;
   }
+}
+
+// What the quoted row's cells say beyond their number keys: a cell the claim writes out in full (rule 28),
+// and the column where a bound's number stands (rule 30).
+
+/**
+ * One number of a quoted row's cell that holds more than that number (`196 buried`, `12 / 04 / 1969`,
+ * `petronas 05a`): the cell's column, its folded text, and where the number stands in it.
+ */
+interface CellNumber {
+  column: number;
+  text: string;
+  start: number;
+  end: number;
+}
+
+// A cell longer than this is not looked for as a whole in a claim: reading one costs its length per number.
+const MAX_CELL_CHARS = 64;
+// The cells of the quoted row tried per number of the claim (in column order): a row of thousands of
+// cells holding `1` is not read again for every `1` of a claim.
+const MAX_CELLS_PER_NUMBER = 4;
+
+const cellNumbersCache = new WeakMap<readonly number[], Map<string, CellNumber[]>>();
+
+// True when `text` holds more than the number at `[start, end)`: another number, or a word apart from it.
+// A code (`1r`, `3a`) is no more than its number: rule 14 checks it in its own column.
+function holdsMoreThan(text: string, start: number, end: number): boolean {
+  let apart = false;
+  for (let index = 0; index < text.length; index += 1) {
+    if (index === start) index = end;
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) return true;
+    if (!isWordChar(text.codePointAt(index))) apart = true;
+    else if (apart || index < start) return true;
+  }
+  return false;
+}
+
+// What `read` makes of row `row`, made once per request per row (keyed by the row's `rowList`).
+function oncePerRow<T>(
+  cache: WeakMap<readonly number[], T>,
+  cells: TableNumbers,
+  row: number,
+  read: (cells: TableNumbers, row: number) => T,
+): T {
+  const list = cells.rowList(row);
+  let made = cache.get(list);
+  if (made === undefined) {
+    made = read(cells, row);
+    cache.set(list, made);
+  }
+  return made;
+}
+
+// The numbers of one row's short cells that hold more than a number, by key.
+function readCellNumbers(cells: TableNumbers, row: number): Map<string, CellNumber[]> {
+  const byKey = new Map<string, CellNumber[]>();
+  for (let column = 0; column < cells.columnCount; column += 1) {
+    const raw = cells.cellText(row, column);
+    if (raw.trim().length > MAX_CELL_CHARS) continue;
+    const text = foldLabelText(raw).trim();
+    for (const number of findNumbers(text)) {
+      if (!holdsMoreThan(text, number.start, number.end)) continue;
+      const found = byKey.get(number.key);
+      const each = { column, text, start: number.start, end: number.end };
+      if (found === undefined) byKey.set(number.key, [each]);
+      else if (found.length < MAX_CELLS_PER_NUMBER) found.push(each);
+    }
+  }
+  return byKey;
+}
+
+// Where the claim's stretch that spells `cell.text` around the number at `[start, end)` starts, spaces
+// not counted (`12/04/1969` spells `12 / 04 / 1969`), or -1 when the claim spells something else there or
+// the stretch does not stand as whole words. Reads at most twice the cell's length.
+function spelledStart(folded: string, start: number, end: number, cell: CellNumber): number {
+  let claimAt = start;
+  let cellAt = cell.start;
+  while (cellAt > 0) {
+    if (cell.text.charCodeAt(cellAt - 1) === 32) {
+      cellAt -= 1;
+      continue;
+    }
+    if (folded.charCodeAt(claimAt - 1) === 32) claimAt -= 1;
+    if (claimAt === 0 || folded.charCodeAt(claimAt - 1) !== cell.text.charCodeAt(cellAt - 1)) return -1;
+    claimAt -= 1;
+    cellAt -= 1;
+  }
+  let claimEnd = end;
+  let cellEnd = cell.end;
+  while (cellEnd < cell.text.length) {
+    if (cell.text.charCodeAt(cellEnd) === 32) {
+      cellEnd += 1;
+      continue;
+    }
+    if (folded.charCodeAt(claimEnd) === 32) claimEnd += 1;
+    if (folded.charCodeAt(claimEnd) !== cell.text.charCodeAt(cellEnd)) return -1;
+    claimEnd += 1;
+    cellEnd += 1;
+  }
+  const standsApart =
+    !isWordChar(folded.codePointAt(claimAt - 1)) && !isWordChar(folded.codePointAt(claimEnd));
+  return standsApart ? claimAt : -1;
+}
+
+/** A cell of the quoted row that the claim writes out in full around one of its numbers. */
+export interface WholeCell {
+  /** The cell's column. */
+  column: number;
+  /** Where the claim's stretch spelling the cell starts, in the folded claim. */
+  start: number;
+}
+
+/**
+ * The cell of row `row` whose whole text the claim writes around the number with key `key` at
+ * `[start, end)` of the folded claim (`196 buried`, `petronas 05a`, `12/04/1969` for `12 / 04 / 1969`),
+ * when the cell holds more than that number; undefined when there is none. O(1) per number: at most
+ * `MAX_CELLS_PER_NUMBER` cells of `MAX_CELL_CHARS` characters are read, and the row's cells once per request.
+ */
+export function wholeQuotedCell(
+  folded: string,
+  key: string,
+  start: number,
+  end: number,
+  cells: TableNumbers,
+  row: number,
+): WholeCell | undefined {
+  const candidates = oncePerRow(cellNumbersCache, cells, row, readCellNumbers).get(key);
+  if (candidates === undefined) return undefined;
+  for (const cell of candidates) {
+    const stretchStart = spelledStart(folded, start, end, cell);
+    if (stretchStart >= 0) return { column: cell.column, start: stretchStart };
+  }
+  return undefined;
+}
+
+// The mentions read back from a number for the column named before it: past a few row labels only.
+const MENTIONS_BACK = 4;
+// The columns of one list read to find a cell's column: a header repeated over thousands of columns
+// is not read in full for every number.
+const COLUMNS_READ = 8;
+
+// True when `column` is among the first `COLUMNS_READ` of `columns`.
+function listsColumn(columns: readonly number[], column: number): boolean {
+  const read = Math.min(columns.length, COLUMNS_READ);
+  for (let index = 0; index < read; index += 1) if (columns[index] === column) return true;
+  return false;
+}
+
+// True when one of the `MENTIONS_BACK` occurrences ending at or before `start` names `column`. A binary
+// search and a few reads: O(log n) per number.
+function namedBefore(occurrences: readonly LabelOccurrence[], start: number, column: number): boolean {
+  let low = 0;
+  let high = occurrences.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((occurrences[middle] as LabelOccurrence).end <= start) low = middle + 1;
+    else high = middle;
+  }
+  for (let index = low - 1; index >= 0 && index >= low - MENTIONS_BACK; index -= 1) {
+    if (listsColumn((occurrences[index] as LabelOccurrence).columns, column)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the claim writes out a cell of row `row` (the quoted row) around `value` and that cell is
+ * the value's to take: the value has no column, or the cell's column is the one it is paired with or
+ * one of the few mentions before it names it (`if the thursday episode was 196 buried the tuesday …`:
+ * `tuesday` is nearer, but the claim spells thursday's cell).
+ */
+export function namesQuotedCell(
+  folded: string,
+  value: FoundNumber,
+  cells: TableNumbers,
+  row: number,
+  own: readonly number[],
+  occurrences: readonly LabelOccurrence[],
+): boolean {
+  const cell = wholeQuotedCell(folded, value.key, value.start, value.end, cells, row);
+  if (cell === undefined) return false;
+  return (
+    own.length === 0 ||
+    listsColumn(own, cell.column) ||
+    namedBefore(occurrences, value.start, cell.column) ||
+    ((cell.start === 0 || isCircumstance(folded, cell.start)) && holdsAtMostOnePlainNumber(cells, row, own))
+  );
+}
+
+// True when each of the first columns of `columns` holds at `row` no number or one plain number (`30`,
+// not `12 - 0` or `2 jan 45 bc`): a cell written out in full is not such a column's value.
+function holdsAtMostOnePlainNumber(cells: TableNumbers, row: number, columns: readonly number[]): boolean {
+  const read = Math.min(columns.length, COLUMNS_READ);
+  for (let index = 0; index < read; index += 1) {
+    const column = columns[index] as number;
+    const count = cells.keysAt(row, column).length;
+    if (count === 0) continue;
+    if (count !== 1) return false;
+    const raw = cells.cellText(row, column);
+    if (raw.length > MAX_CELL_CHARS) return false;
+    const text = foldLabelText(raw);
+    for (let at = 0; at < text.length; at += 1) if (isLetterAt(text, at)) return false;
+  }
+  return true;
+}
+
+function isLetterAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return (code >= 97 && code <= 122) || (code > 127 && isWordChar(text.codePointAt(index)));
+}
+
+const singleColumnCache = new WeakMap<readonly number[], Map<string, readonly number[]>>();
+
+/**
+ * The first column of row `row` whose cell is the one number with key `key`, as a list that is the same
+ * object for every claim (so what a rows list holds in it is read once); undefined when there is none.
+ * The row's cells are read once per request.
+ */
+export function singleNumberColumn(
+  cells: TableNumbers,
+  row: number,
+  key: string,
+): readonly number[] | undefined {
+  return oncePerRow(singleColumnCache, cells, row, readSingleColumns).get(key);
+}
+
+// Per number key, the first column of the row whose cell is that one number, as a list of its own.
+function readSingleColumns(cells: TableNumbers, row: number): Map<string, readonly number[]> {
+  const byKey = new Map<string, readonly number[]>();
+  for (let column = 0; column < cells.columnCount; column += 1) {
+    const keys = cells.keysAt(row, column);
+    if (keys.length === 1 && !byKey.has(keys[0] as string)) byKey.set(keys[0] as string, [column]);
+  }
+  return byKey;
 }

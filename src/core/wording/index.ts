@@ -6,6 +6,7 @@ export {
   type Bound,
   boundOf,
   dateNumbers,
+  isCircumstance,
   isDayOfMonth,
   numberUnits,
   valueColumns,

@@ -185,7 +185,11 @@ const CIRCUMSTANCE = new Set([
   "",
 ]);
 
-function isCircumstance(text: string, dateStart: number): boolean {
+/**
+ * True when the word before `dateStart` sets what follows as the claim's circumstance: one of
+ * `CIRCUMSTANCE`, or none when a number opens the claim.
+ */
+export function isCircumstance(text: string, dateStart: number): boolean {
   let before = dateStart;
   while (before > 0 && text.charCodeAt(before - 1) === 32) before -= 1;
   if (text.charCodeAt(before - 1) === 58) return false;
