@@ -1,7 +1,7 @@
 import { listOfLength } from "../lists.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
-import type { Mention } from "./mention.js";
+import type { Mentions } from "./mention.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
 
 /** A number of the claim: where its digits are in the folded claim. */
@@ -447,13 +447,14 @@ function bindSubject(
   values: readonly NumberSpan[],
   columnUnitOf: Int32Array,
   inDate: Uint8Array,
-  columnMentions: readonly Mention[],
+  columnMentions: Mentions,
   result: (readonly number[])[],
   chosenOf: Int32Array,
 ): void {
   const subject = subjectMention(folded, columnMentions);
   if (subject < 0) return;
-  const head = columnMentions[subject] as Mention;
+  const headEnd = columnMentions.end(subject);
+  const headColumns = columnMentions.columns(subject);
   // Per mention, the first unit paired with it: a mention that another unit took (`44 pf was 9`: pf is
   // 44's) no longer claims the copula after it, and one this very unit took (`place is 16`) does.
   const takenBy = new Map<number, number>();
@@ -462,14 +463,14 @@ function bindSubject(
   });
   const mentionAt = new Map<number, number>();
   const mentionStarts = new Set<number>();
-  columnMentions.forEach((mention, index) => {
-    mentionAt.set(mention.end, index);
-    mentionStarts.add(mention.start);
-  });
+  for (let index = 0; index < columnMentions.length; index += 1) {
+    mentionAt.set(columnMentions.end(index), index);
+    mentionStarts.add(columnMentions.start(index));
+  }
   let target = -1;
   for (let index = 0; index < values.length; index += 1) {
     const value = values[index] as NumberSpan;
-    if (value.start < head.end || columnUnitOf[index] !== index || inDate[index]) continue;
+    if (value.start < headEnd || columnUnitOf[index] !== index || inDate[index]) continue;
     let last = index;
     while (last + 1 < values.length && columnUnitOf[last + 1] === index) last += 1;
     const end = (values[last] as NumberSpan).end;
@@ -493,7 +494,7 @@ function bindSubject(
   }
   for (let index = target; index < values.length && columnUnitOf[index] === target; index += 1) {
     if (statesDifferenceOrCount(folded, (values[index] as NumberSpan).end)) continue;
-    result[index] = head.columns;
+    result[index] = headColumns;
     chosenOf[index] = subject;
   }
 }
@@ -507,18 +508,19 @@ const NO_COLUMNS: readonly number[] = [];
  */
 function compoundColumns(
   folded: string,
-  mentions: readonly Mention[],
+  mentions: Mentions,
   index: number,
   joined: JoinedColumns,
 ): readonly number[] {
-  const mention = mentions[index] as Mention;
-  const previous = mentions[index - 1];
-  if (previous === undefined || previous.end > mention.start || previous.columns === mention.columns)
-    return mention.columns;
-  for (let at = previous.end; at < mention.start; at += 1)
-    if (folded.charCodeAt(at) !== 32) return mention.columns;
-  if (previous.columns.length === 1 && previous.columns[0] === 0) return mention.columns;
-  return joined.of(previous.columns, mention.columns);
+  const columns = mentions.columns(index);
+  const start = mentions.start(index);
+  const previous = index - 1;
+  if (previous < 0) return columns;
+  const previousColumns = mentions.columns(previous);
+  if (mentions.end(previous) > start || previousColumns === columns) return columns;
+  for (let at = mentions.end(previous); at < start; at += 1) if (folded.charCodeAt(at) !== 32) return columns;
+  if (previousColumns.length === 1 && previousColumns[0] === 0) return columns;
+  return joined.of(previousColumns, columns);
 }
 
 /**
@@ -582,9 +584,9 @@ const CANDIDATE_OFFSETS = [0, -1, 1, 2] as const;
 export function valueColumns(
   folded: string,
   values: readonly NumberSpan[],
-  columnMentions: readonly Mention[],
+  columnMentions: Mentions,
   counter?: StepCounter,
-  labels: readonly NumberSpan[] = columnMentions,
+  labels: Mentions = columnMentions,
 ): (readonly number[])[] {
   // With no column mention, no value has a column: the units and dates below would choose nothing.
   if (columnMentions.length === 0) {
@@ -629,7 +631,7 @@ const NUMBER_WORD_INITIALS = new Set([..."zotfsenh"].map((letter) => letter.char
 
 // The cardinal numbers the claim writes as words (`one`, `five`, `twenty`) outside `labels` (claim
 // order), in claim order. One sweep over the claim and the labels.
-function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[] {
+function numberWords(folded: string, labels: Mentions): NumberSpan[] {
   const words: NumberSpan[] = [];
   let label = 0;
   let start = -1;
@@ -647,9 +649,8 @@ function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[
       NUMBER_WORD_INITIALS.has(folded.charCodeAt(start)) &&
       NUMBER_WORDS.has(folded.slice(start, index))
     ) {
-      while (label < labels.length && (labels[label] as NumberSpan).end <= start) label += 1;
-      const around = labels[label];
-      if (around === undefined || around.start >= index) words.push({ start, end: index });
+      while (label < labels.length && labels.end(label) <= start) label += 1;
+      if (label === labels.length || labels.start(label) >= index) words.push({ start, end: index });
     }
     start = -1;
   }
@@ -660,7 +661,7 @@ function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[
 function pairColumns(
   folded: string,
   values: readonly NumberSpan[],
-  columnMentions: readonly Mention[],
+  columnMentions: Mentions,
   counter?: StepCounter,
 ): (readonly number[])[] {
   const unitOf = unitsOf(folded, values);
@@ -708,53 +709,52 @@ function pairColumns(
     // (a date of the claim's circumstance stands in no one's way).
     const previousEnd = lastValueEnd;
     const nextStart = nextValueStart[last] as number;
-    while (before + 1 < columnMentions.length && (columnMentions[before + 1] as Mention).end <= start)
-      before += 1;
+    while (before + 1 < columnMentions.length && columnMentions.end(before + 1) <= start) before += 1;
     const dateOrYear = dateOrYearUnit[first] === 1;
-    let chosen: Mention | undefined;
     let chosenIndex = -1;
     let chosenBeside = false;
     let chosenDistance = Number.POSITIVE_INFINITY;
     // The nearest mention before the unit and the nearest after it; each may be one that only names
     // the row-label column and stands too far to count, so look one further on each side.
     for (const offset of CANDIDATE_OFFSETS) {
-      const mention = columnMentions[before + offset];
-      if (mention === undefined || mention.start < previousEnd || mention.end > nextStart) continue;
+      const mention = before + offset;
+      if (mention < 0 || mention >= columnMentions.length) continue;
+      const mentionStart = columnMentions.start(mention);
+      const mentionEnd = columnMentions.end(mention);
+      if (mentionStart < previousEnd || mentionEnd > nextStart) continue;
       const distance =
-        mention.end <= start ? start - mention.end : mention.start >= end ? mention.start - end : 0;
+        mentionEnd <= start ? start - mentionEnd : mentionStart >= end ? mentionStart - end : 0;
       // A mention between two units belongs to the nearer one (`44 pf was 9`: pf is 44's): a unit on the
       // mention's far side that stands closer to it takes it.
       const farSide =
-        mention.end <= start
+        mentionEnd <= start
           ? previousEnd >= 0
-            ? mention.start - previousEnd
+            ? mentionStart - previousEnd
             : Number.POSITIVE_INFINITY
           : nextStart <= folded.length
-            ? nextStart - mention.end
+            ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
       if (farSide < distance) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
-      if (dateOrYear && mention.start >= end) continue;
-      const dayUnit = monthOfUnit.size === 0 ? undefined : monthOfUnit.get(mention.start);
+      if (dateOrYear && mentionStart >= end) continue;
+      const dayUnit = monthOfUnit.size === 0 ? undefined : monthOfUnit.get(mentionStart);
       if (dayUnit !== undefined && dayUnit !== first) continue;
-      const rowLabelsOnly = mention.columns.length === 1 && mention.columns[0] === 0;
-      if (rowLabelsOnly && !(mention.end <= start && onlyNumberSigns(folded, mention.end, start))) continue;
+      const mentionColumns = columnMentions.columns(mention);
+      const rowLabelsOnly = mentionColumns.length === 1 && mentionColumns[0] === 0;
+      if (rowLabelsOnly && !(mentionEnd <= start && onlyNumberSigns(folded, mentionEnd, start))) continue;
       if (
         distance < chosenDistance ||
-        (distance === chosenDistance && chosen !== undefined && mention.start < chosen.start)
+        (distance === chosenDistance && chosenIndex >= 0 && mentionStart < columnMentions.start(chosenIndex))
       ) {
-        chosen = mention;
-        chosenIndex = before + offset;
+        chosenIndex = mention;
         chosenDistance = distance;
         chosenBeside =
-          mention.end <= start
-            ? besideText(folded, mention.end, start)
-            : besideText(folded, end, mention.start);
+          mentionEnd <= start ? besideText(folded, mentionEnd, start) : besideText(folded, end, mentionStart);
       }
     }
     let columns = NO_COLUMNS;
-    if (chosen !== undefined) {
+    if (chosenIndex >= 0) {
       // `joined` makes each pair's list once, so the lists made add up to at most twice the mentions' own.
       if (chosenIndex !== lastChosen) {
         lastChosen = chosenIndex;
@@ -767,7 +767,7 @@ function pairColumns(
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
       if (statesDifferenceOrCount(folded, value.end)) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
-      if (chosen !== undefined && (chosenBeside || !inDate[index])) {
+      if (chosenIndex >= 0 && (chosenBeside || !inDate[index])) {
         result[index] = columns;
         chosenOf[index] = chosenIndex;
       }

@@ -10,7 +10,7 @@ import {
   stemWord,
   valueColumns,
 } from "./index.js";
-import type { Mention } from "./mention.js";
+import { type Mention, Mentions } from "./mention.js";
 
 const HEADERS = buildHeaderStems([
   { header: ["player", "weight", "points", "gp", "high points", "attendance"] },
@@ -18,7 +18,9 @@ const HEADERS = buildHeaderStems([
 
 // The header texts a claim names, by stems.
 const named = (claim: string) =>
-  findHeaderStems(claim, HEADERS).map((mention) => claim.slice(mention.start, mention.end));
+  findHeaderStems(claim, HEADERS)
+    .toArray()
+    .map((mention) => claim.slice(mention.start, mention.end));
 
 describe("stemWord: a small deterministic stemmer and abbreviation table", () => {
   it.each([
@@ -61,7 +63,7 @@ describe("findHeaderStems: headers named by inflection or abbreviation", () => {
     { claim: "scored 12 pts 3 times", headers: DIGIT_HEADERS, names: ["pts"] },
   ])("$claim (digits in headers: $headers.digits)", ({ claim, headers, names }) => {
     expect(headers.digits).toBe(headers === DIGIT_HEADERS);
-    expect(findHeaderStems(claim, headers).map((mention) => claim.slice(mention.start, mention.end))).toEqual(
+    expect(findHeaderStems(claim, headers).toArray().map((mention) => claim.slice(mention.start, mention.end))).toEqual(
       names,
     );
   });
@@ -110,7 +112,7 @@ describe("valueColumns: the one named column each number belongs to", () => {
       const start = text.indexOf(word);
       return { start, end: start + word.length, table: 0, rows: [], columns: [column] };
     });
-    return valueColumns(text, findNumbers(text), list);
+    return valueColumns(text, findNumbers(text), Mentions.of(list));
   };
   it.each([
     {
