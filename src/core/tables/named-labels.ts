@@ -252,7 +252,11 @@ export function findNamedLabels(
   // first one's table and starts at or after the previous one's end, none overlaps another: ranking
   // would keep them all, in the order they came.
   const found = new Mentions([], occurrenceCount);
-  const firstTargetOf = new Map<number, number>();
+  // Per label, the index of its first entry in the targets, plus one (0: not added yet). A table by label
+  // when the claim has at least as many matches as the source has labels (so it costs no more than the
+  // matches), else a map: a short claim pays nothing per label of a long source.
+  const byLabel = matchCount / 3 >= patterns.length ? new Int32Array(patterns.length) : undefined;
+  const byLabelMap = byLabel === undefined ? new Map<number, number>() : undefined;
   let lastPattern = -1;
   let lastFirstTarget = 0;
   let disjointInOneTable = true;
@@ -265,11 +269,12 @@ export function findNamedLabels(
     const pattern = matches[at + 2] as number;
     const entries = (patterns[pattern] as AutomatonPattern).entries;
     if (pattern !== lastPattern) {
-      let first = firstTargetOf.get(pattern);
-      if (first === undefined) {
+      let first = byLabel !== undefined ? (byLabel[pattern] as number) - 1 : (byLabelMap?.get(pattern) ?? -1);
+      if (first < 0) {
         first = found.targets.length;
         for (const entry of entries) found.targets.push(entry);
-        firstTargetOf.set(pattern, first);
+        if (byLabel !== undefined) byLabel[pattern] = first + 1;
+        else byLabelMap?.set(pattern, first);
       }
       lastPattern = pattern;
       lastFirstTarget = first;
