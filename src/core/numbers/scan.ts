@@ -1,3 +1,4 @@
+import { grownTo } from "../lists.js";
 import { codePointBefore, isWordChar } from "../text/index.js";
 import { numberKey } from "./number-key.js";
 
@@ -83,6 +84,90 @@ export function findNumbers(text: string): FoundNumber[] {
   for (let start = nextNumberStart(text, 0); start >= 0; ) {
     const end = numberEnd(text, start);
     found.push({ key: numberKey(text, start, end), start, end });
+    start = nextNumberStart(text, end);
+  }
+  return found;
+}
+
+/**
+ * Numbers of a text held column by column: where each one's digits start and end, and its key. A claim of
+ * a million numbers makes two typed arrays and a list of keys rather than a million objects for the
+ * collector to copy. Read by index (`start(i)`, `key(i)`); added to in order.
+ */
+export class NumberSpans {
+  #starts: Int32Array;
+  #ends: Int32Array;
+  #keys: string[] = [];
+  #length = 0;
+
+  constructor(capacity = 0) {
+    this.#starts = new Int32Array(capacity);
+    this.#ends = new Int32Array(capacity);
+  }
+
+  /** The numbers of `list`, in its order. */
+  static of(list: readonly { start: number; end: number; key?: string }[]): NumberSpans {
+    const spans = new NumberSpans(list.length);
+    for (const { start, end, key } of list) spans.add(start, end, key ?? "");
+    return spans;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  start(index: number): number {
+    return this.#starts[index] as number;
+  }
+
+  end(index: number): number {
+    return this.#ends[index] as number;
+  }
+
+  key(index: number): string {
+    return this.#keys[index] as string;
+  }
+
+  /** Number `index` as a plain object. */
+  at(index: number): FoundNumber {
+    return { key: this.key(index), start: this.start(index), end: this.end(index) };
+  }
+
+  /** Every number as a plain object, in order. */
+  toArray(): FoundNumber[] {
+    const list: FoundNumber[] = [];
+    for (let index = 0; index < this.#length; index += 1) list.push(this.at(index));
+    return list;
+  }
+
+  add(start: number, end: number, key: string): void {
+    if (this.#length === this.#starts.length) {
+      this.#starts = grownTo(this.#starts, this.#length, this.#length + 1);
+      this.#ends = grownTo(this.#ends, this.#length, this.#length + 1);
+    }
+    this.#starts[this.#length] = start;
+    this.#ends[this.#length] = end;
+    this.#keys.push(key);
+    this.#length += 1;
+  }
+
+  /** A list of its own holding numbers `[0, count)`. */
+  copyFirst(count: number): NumberSpans {
+    const copy = new NumberSpans(Math.max(count, 8));
+    copy.#starts.set(this.#starts.subarray(0, count));
+    copy.#ends.set(this.#ends.subarray(0, count));
+    copy.#keys = this.#keys.slice(0, count);
+    copy.#length = count;
+    return copy;
+  }
+}
+
+/** `findNumbers` held column by column: for texts of very many numbers (a claim of megabytes). */
+export function findNumberSpans(text: string): NumberSpans {
+  const found = new NumberSpans();
+  for (let start = nextNumberStart(text, 0); start >= 0; ) {
+    const end = numberEnd(text, start);
+    found.add(start, end, numberKey(text, start, end));
     start = nextNumberStart(text, end);
   }
   return found;

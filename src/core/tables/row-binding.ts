@@ -1,5 +1,5 @@
 import { listOfLength } from "../lists.js";
-import type { FoundNumber } from "../numbers/index.js";
+import { NumberSpans } from "../numbers/index.js";
 import type { Mentions } from "../wording/index.js";
 
 /** What a claim names in one table, and the number keys it states as values there. */
@@ -8,7 +8,7 @@ export interface TableBinding {
   columns: number[];
   values: string[];
   /** The values as found in the claim, in the order of `values`. */
-  valueNumbers: FoundNumber[];
+  valueNumbers: NumberSpans;
   /**
    * Per value, the rows of the row label it belongs to: the nearest one named before it, else the first
    * named after it; empty when the claim names no row. A claim naming several rows binds each number to
@@ -33,18 +33,19 @@ export interface TableBinding {
  * list supplies all the rows (or columns), that very list is returned, and when every number is a value,
  * `numbers` itself is `valueNumbers`: do not modify them.
  */
-export function bindClaimToTable(numbers: readonly FoundNumber[], occurrences: Mentions): TableBinding {
+export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): TableBinding {
   let naming = occurrences;
   // The numbers outside every label; `numbers` itself (not copied) until one inside a label is met.
-  let outside: FoundNumber[] | undefined;
+  let outside: NumberSpans | undefined;
   let at = 0;
   for (let index = 0; index < numbers.length; index += 1) {
-    const number = numbers[index] as FoundNumber;
-    while (at < occurrences.length && occurrences.end(at) <= number.start) at += 1;
-    if (at === occurrences.length || occurrences.start(at) >= number.end) outside?.push(number);
-    else outside ??= numbers.slice(0, index);
+    const start = numbers.start(index);
+    const end = numbers.end(index);
+    while (at < occurrences.length && occurrences.end(at) <= start) at += 1;
+    if (at === occurrences.length || occurrences.start(at) >= end) outside?.add(start, end, numbers.key(index));
+    else outside ??= numbers.copyFirst(index);
   }
-  let values = outside ?? (numbers as FoundNumber[]);
+  let values = outside ?? numbers;
   if (values.length === 0 && numbers.length > 0) {
     // The first occurrence at each start, by its index.
     const byStart = new Map<number, number>();
@@ -59,14 +60,14 @@ export function bindClaimToTable(numbers: readonly FoundNumber[], occurrences: M
       if (columns > 0 && rows === 0) columnLabels += 1;
     }
     for (let index = numbers.length - 1; index >= 0; index -= 1) {
-      const number = numbers[index] as FoundNumber;
-      const whole = byStart.get(number.start);
+      const whole = byStart.get(numbers.start(index));
       // The only column label of a claim that also names a row is that column, not a value: `the
       // french open for 2008 was q1` names the 2008 column of the french open row.
       const onlyColumn =
         whole !== undefined && occurrences.rows(whole).length === 0 && rowNamed && columnLabels === 1;
-      if (whole !== undefined && occurrences.end(whole) === number.end && !onlyColumn) {
-        values = [number];
+      if (whole !== undefined && occurrences.end(whole) === numbers.end(index) && !onlyColumn) {
+        values = new NumberSpans(1);
+        values.add(numbers.start(index), numbers.end(index), numbers.key(index));
         naming = occurrences.copyFirst(whole);
         naming.addRange(occurrences, whole + 1, occurrences.length);
         break;
@@ -105,14 +106,14 @@ export function bindClaimToTable(numbers: readonly FoundNumber[], occurrences: M
   let next = 0;
   let lastBefore = -1;
   for (let index = 0; index < values.length; index += 1) {
-    const value = values[index] as FoundNumber;
-    while (next < naming.length && naming.end(next) <= value.start) {
+    const valueStart = values.start(index);
+    while (next < naming.length && naming.end(next) <= valueStart) {
       if (namesRowOf(naming.rows(next), naming.columns(next), restNamesRow, restNamesColumn)) lastBefore = next;
       next += 1;
     }
     const label = lastBefore >= 0 ? lastBefore : firstRowLabel;
     valueRows[index] = label < 0 ? NO_ROWS : naming.rows(label);
-    keys[index] = value.key;
+    keys[index] = values.key(index);
   }
   return {
     rows: rows.result(),

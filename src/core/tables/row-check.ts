@@ -4,7 +4,14 @@ import {
   ROW_READS_PER_CLAIM,
   ROW_READS_PER_CLAIM_CHAR,
 } from "../../limits.js";
-import { type FoundNumber, findNumbers, type LineNumbers, numbersOnLines } from "../numbers/index.js";
+import {
+  type FoundNumber,
+  findNumberSpans,
+  findNumbers,
+  type LineNumbers,
+  type NumberSpans,
+  numbersOnLines,
+} from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { ReadAllowance } from "../step-counter.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
@@ -168,10 +175,10 @@ function isLetterCode(code: number): boolean {
 
 // True when a number of the folded claim is part of a code: one letter glued right after it (`2r`, `3a`;
 // not a unit or ordinal such as `9th` or `30pm`), or a `-` right before it that follows a letter
-// (`t-ao-190`).
-function isCode(folded: string, number: FoundNumber): boolean {
-  if (isLetterCode(folded.charCodeAt(number.end))) return !isLetterCode(folded.charCodeAt(number.end + 1));
-  return folded.charCodeAt(number.start - 1) === 45 && isLetterCode(folded.charCodeAt(number.start - 2));
+// (`t-ao-190`). The number is `[start, end)`.
+function isCode(folded: string, start: number, end: number): boolean {
+  if (isLetterCode(folded.charCodeAt(end))) return !isLetterCode(folded.charCodeAt(end + 1));
+  return folded.charCodeAt(start - 1) === 45 && isLetterCode(folded.charCodeAt(start - 2));
 }
 
 // Where the word after a number ending at `end` starts, past one or more spaces; `end` when no space
@@ -763,7 +770,7 @@ function someColumnMeets(
  */
 function checkTable(
   folded: string,
-  numbers: readonly FoundNumber[],
+  numbers: NumberSpans,
   cells: TableNumbers,
   occurrences: Mentions,
   quoteRow: number,
@@ -807,10 +814,11 @@ function checkTable(
       lastConstraining = undefined;
     }
     const key = binding.values[index] as string;
-    const value = binding.valueNumbers[index] as FoundNumber;
+    const valueStart = binding.valueNumbers.start(index);
+    const valueEnd = binding.valueNumbers.end(index);
     // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
     // where that column's cells hold no number, since the code is that cell's text or not.
-    const code = isCode(folded, value);
+    const code = isCode(folded, valueStart, valueEnd);
     let constraining = own as number[];
     if (own.length === 0 || !code) {
       const listed = own.length > 0 ? own : rows === allRows ? binding.columns : NO_LABELS;
@@ -822,8 +830,8 @@ function checkTable(
     }
     // A number followed by the header word a cell of the row also has after it (`2 laps` for the
     // cell `+ 2 laps` beside a `laps` column) is that cell's.
-    const wordStart = wordStartAfterNumber(folded, value.end);
-    const wordEnd = wordStart === value.end ? wordStart : lettersEnd(folded, wordStart);
+    const wordStart = wordStartAfterNumber(folded, valueEnd);
+    const wordEnd = wordStart === valueEnd ? wordStart : lettersEnd(folded, wordStart);
     if (wordEnd > wordStart) {
       occurrenceAt = occurrenceFrom(occurrences, wordStart, wordStart < occurrenceStart ? 0 : occurrenceAt);
       occurrenceStart = wordStart;
@@ -847,7 +855,7 @@ function checkTable(
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
       // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
       // number) must meet it.
-      const bound = boundOf(folded, value.start);
+      const bound = boundOf(folded, valueStart);
       if (
         bound !== null &&
         (keysOfRows(cells, rows, entry).has(key) ||
@@ -856,7 +864,7 @@ function checkTable(
       )
         continue;
     }
-    return { table: -1, cells, rows, constraining, value };
+    return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }
   return null;
 }
@@ -873,7 +881,8 @@ export function explainRowNumbers(
   quoteRange: Range,
 ): NumberMiss | null {
   const folded = foldLabelText(claim);
-  const numbers = findNumbers(folded);
+  // Held column by column: a claim of megabytes holds hundreds of thousands of numbers.
+  const numbers = findNumberSpans(folded);
   if (numbers.length === 0) return null;
   const view = rowViewOf(source);
   const quoted = quotedRow(view, quoteRange);
@@ -956,12 +965,13 @@ export function explainRowNumbers(
   }
 
   const onLines = numbersOnLines(view.text, quoteRange, view.lines);
-  const missing = numbers.find((number) => !onLines.has(number.key));
-  if (missing === undefined) return null;
+  let missing = 0;
+  while (missing < numbers.length && onLines.has(numbers.key(missing))) missing += 1;
+  if (missing === numbers.length) return null;
   const lineStart = view.text.lastIndexOf("\n", quoteRange[0] - 1) + 1;
   const lineEnd = view.text.indexOf("\n", Math.max(quoteRange[0], quoteRange[1] - 1));
   return {
-    number: folded.slice(missing.start, missing.end),
+    number: folded.slice(numbers.start(missing), numbers.end(missing)),
     checked: "line",
     text: clip(view.text.slice(lineStart, lineEnd < 0 ? view.text.length : lineEnd)),
   };
@@ -978,9 +988,8 @@ export function rowReadAllowance(folded: string): ReadAllowance {
 }
 
 // A claim the row check stopped reading is dropped: its first number was not bound to any cell.
-function unread(folded: string, numbers: readonly FoundNumber[]): NumberMiss {
-  const first = numbers[0] as FoundNumber;
-  return { number: folded.slice(first.start, first.end), checked: "cells", cells: [] };
+function unread(folded: string, numbers: NumberSpans): NumberMiss {
+  return { number: folded.slice(numbers.start(0), numbers.end(0)), checked: "cells", cells: [] };
 }
 
 /** The `row` number check (see `explainRowNumbers`): true when every number of the claim holds. */

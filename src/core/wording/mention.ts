@@ -1,3 +1,5 @@
+import { grownTo } from "../lists.js";
+
 /**
  * Where a claim names table labels, `[start, end)` in the folded claim, and the body rows and header
  * columns of one table they name: the shape of the tables' label occurrences, declared here so that
@@ -149,15 +151,8 @@ export class Mentions {
   // Doubles the storage, to at least `needed` (a slice's storage is exactly its length: its first
   // addition copies it away).
   #grow(needed: number): void {
-    const capacity = Math.max(8, needed, this.#length * 2);
-    const starts = new Int32Array(capacity);
-    starts.set(this.#starts.subarray(0, this.#length));
-    const ends = new Int32Array(capacity);
-    ends.set(this.#ends.subarray(0, this.#length));
-    const targetOf = new Int32Array(capacity);
-    targetOf.set(this.#targetOf.subarray(0, this.#length));
-    this.#starts = starts;
-    this.#ends = ends;
-    this.#targetOf = targetOf;
+    this.#starts = grownTo(this.#starts, this.#length, needed);
+    this.#ends = grownTo(this.#ends, this.#length, needed);
+    this.#targetOf = grownTo(this.#targetOf, this.#length, needed);
   }
 }

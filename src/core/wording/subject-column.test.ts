@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findNumbers } from "../numbers/index.js";
+import { findNumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { valueColumns } from "./index.js";
 import { type Mention, Mentions } from "./mention.js";
@@ -110,7 +110,7 @@ describe("valueColumns: the subject column states the value after the main copul
   ] as { text: string; mentions: [string, number][]; columns: number[][] }[])(
     "$text",
     ({ text, mentions, columns }) => {
-      expect(valueColumns(text, findNumbers(text), mentionsOf(text, mentions))).toEqual(columns);
+      expect(valueColumns(text, findNumberSpans(text), mentionsOf(text, mentions))).toEqual(columns);
     },
   );
 
@@ -124,14 +124,14 @@ describe("valueColumns: the subject column states the value after the main copul
         ["pick", 1],
       ]).sort((a, b) => a.start - b.start),
     );
-    expect(valueColumns(text, findNumbers(text), mentions)).toEqual(columns);
+    expect(valueColumns(text, findNumberSpans(text), mentions)).toEqual(columns);
   });
 
   it("stays linear when the claim repeats copulas and numbers after its subject", () => {
     for (const scale of [1, 4, 16, 64]) {
       const claim = `the total of the side ${"that has 4 and who was 5 , ".repeat(50 * scale)}is 9`;
       const counter: StepCounter = { steps: 0 };
-      const columns = valueColumns(claim, findNumbers(claim), mentionsOf(claim, [["total", 1]]), counter);
+      const columns = valueColumns(claim, findNumberSpans(claim), mentionsOf(claim, [["total", 1]]), counter);
       expect(columns.at(-1)).toEqual([1]);
       expect(counter.steps).toBeLessThanOrEqual(16 * claim.length);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findNumbers } from "../numbers/index.js";
+import { findNumberSpans, findNumbers } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import {
   boundOf,
@@ -112,7 +112,7 @@ describe("valueColumns: the one named column each number belongs to", () => {
       const start = text.indexOf(word);
       return { start, end: start + word.length, table: 0, rows: [], columns: [column] };
     });
-    return valueColumns(text, findNumbers(text), Mentions.of(list));
+    return valueColumns(text, findNumberSpans(text), Mentions.of(list));
   };
   it.each([
     {
@@ -191,7 +191,7 @@ describe("wording's work is linear in the claim (counted, not timed)", () => {
     const claim = "ann lee weighed 170 and scored 12 - 0 points on october 17 , 1965 ".repeat(100 * scale);
     const counter: StepCounter = { steps: 0 };
     const mentions = findHeaderStems(claim, HEADERS, counter);
-    valueColumns(claim, findNumbers(claim), mentions, counter);
+    valueColumns(claim, findNumberSpans(claim), mentions, counter);
     return { steps: counter.steps, size: claim.length };
   };
   it("stays within 16 steps per claim character as the claim doubles from 1× to 32×", () => {
@@ -206,7 +206,7 @@ describe("wording's work is linear in the claim (counted, not timed)", () => {
       const counter: StepCounter = { steps: 0 };
       const columns = valueColumns(
         claim,
-        findNumbers(claim),
+        findNumberSpans(claim),
         findHeaderStems(claim, HEADERS, counter),
         counter,
       );
