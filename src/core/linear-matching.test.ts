@@ -6,7 +6,7 @@ import {
   referenceNamedLabels,
   referenceStrictQuote,
 } from "./matchers.reference.js";
-import { findNumbers, NumberSpans } from "./numbers/scan.js";
+import { findNumberSpans, findNumbers } from "./numbers/scan.js";
 import type { PreparedSource } from "./prepared-source.js";
 import { expectQuotes, findQuote, quoteSearchSteps, trimQuote } from "./quotes/find-quote.js";
 import { findLenientQuote } from "./quotes/lenient-match.js";
@@ -130,7 +130,7 @@ describe("the linear matchers agree with the previous (reference) ones", () => {
         const found = findNamedLabels(folded, index);
         expect(found.toArray()).toEqual(expected);
         const numbers = findNumbers(folded);
-        const spans = NumberSpans.of(numbers);
+        const spans = findNumberSpans(folded);
         for (let start = 0; start < found.length; ) {
           let end = start + 1;
           while (end < found.length && found.table(end) === found.table(start)) end += 1;

@@ -90,25 +90,26 @@ export function findNumbers(text: string): FoundNumber[] {
 }
 
 /**
- * Numbers of a text held column by column: where each one's digits start and end, and its key. A claim of
- * a million numbers makes two typed arrays and a list of keys rather than a million objects for the
- * collector to copy. Read by index (`start(i)`, `key(i)`); added to in order.
+ * Numbers of a text held column by column: where each one's digits start and end; its key is read from
+ * the text when asked. A claim of a million numbers makes two typed arrays rather than a million objects
+ * (and a list of keys) for the collector to copy. Read by index (`start(i)`, `key(i)`); added to in order.
  */
 export class NumberSpans {
+  readonly text: string;
   #starts: Int32Array;
   #ends: Int32Array;
-  #keys: string[] = [];
   #length = 0;
 
-  constructor(capacity = 0) {
+  constructor(text: string, capacity = 0) {
+    this.text = text;
     this.#starts = new Int32Array(capacity);
     this.#ends = new Int32Array(capacity);
   }
 
-  /** The numbers of `list`, in its order. */
-  static of(list: readonly { start: number; end: number; key?: string }[]): NumberSpans {
-    const spans = new NumberSpans(list.length);
-    for (const { start, end, key } of list) spans.add(start, end, key ?? "");
+  /** The spans of `list` in `text`, in its order. */
+  static of(text: string, list: readonly { start: number; end: number }[]): NumberSpans {
+    const spans = new NumberSpans(text, list.length);
+    for (const { start, end } of list) spans.add(start, end);
     return spans;
   }
 
@@ -124,8 +125,9 @@ export class NumberSpans {
     return this.#ends[index] as number;
   }
 
+  /** The key of number `index` (see `numberKey`). */
   key(index: number): string {
-    return this.#keys[index] as string;
+    return numberKey(this.text, this.start(index), this.end(index));
   }
 
   /** Number `index` as a plain object. */
@@ -140,23 +142,21 @@ export class NumberSpans {
     return list;
   }
 
-  add(start: number, end: number, key: string): void {
+  add(start: number, end: number): void {
     if (this.#length === this.#starts.length) {
       this.#starts = grownTo(this.#starts, this.#length, this.#length + 1);
       this.#ends = grownTo(this.#ends, this.#length, this.#length + 1);
     }
     this.#starts[this.#length] = start;
     this.#ends[this.#length] = end;
-    this.#keys.push(key);
     this.#length += 1;
   }
 
   /** A list of its own holding numbers `[0, count)`. */
   copyFirst(count: number): NumberSpans {
-    const copy = new NumberSpans(Math.max(count, 8));
+    const copy = new NumberSpans(this.text, Math.max(count, 8));
     copy.#starts.set(this.#starts.subarray(0, count));
     copy.#ends.set(this.#ends.subarray(0, count));
-    copy.#keys = this.#keys.slice(0, count);
     copy.#length = count;
     return copy;
   }
@@ -164,10 +164,10 @@ export class NumberSpans {
 
 /** `findNumbers` held column by column: for texts of very many numbers (a claim of megabytes). */
 export function findNumberSpans(text: string): NumberSpans {
-  const found = new NumberSpans();
+  const found = new NumberSpans(text);
   for (let start = nextNumberStart(text, 0); start >= 0; ) {
     const end = numberEnd(text, start);
-    found.add(start, end, numberKey(text, start, end));
+    found.add(start, end);
     start = nextNumberStart(text, end);
   }
   return found;

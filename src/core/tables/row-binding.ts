@@ -42,7 +42,7 @@ export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): T
     const start = numbers.start(index);
     const end = numbers.end(index);
     while (at < occurrences.length && occurrences.end(at) <= start) at += 1;
-    if (at === occurrences.length || occurrences.start(at) >= end) outside?.add(start, end, numbers.key(index));
+    if (at === occurrences.length || occurrences.start(at) >= end) outside?.add(start, end);
     else outside ??= numbers.copyFirst(index);
   }
   let values = outside ?? numbers;
@@ -66,8 +66,8 @@ export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): T
       const onlyColumn =
         whole !== undefined && occurrences.rows(whole).length === 0 && rowNamed && columnLabels === 1;
       if (whole !== undefined && occurrences.end(whole) === numbers.end(index) && !onlyColumn) {
-        values = new NumberSpans(1);
-        values.add(numbers.start(index), numbers.end(index), numbers.key(index));
+        values = new NumberSpans(numbers.text, 1);
+        values.add(numbers.start(index), numbers.end(index));
         naming = occurrences.copyFirst(whole);
         naming.addRange(occurrences, whole + 1, occurrences.length);
         break;

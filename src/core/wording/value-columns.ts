@@ -56,7 +56,7 @@ function startsClause(text: string, from: number, start: number, end: number): b
 
 /** Per number, the index of the first number of its unit (numbers joined only by unit joiners). */
 export function numberUnits(folded: string, numbers: readonly NumberSpan[]): number[] {
-  return Array.from(unitsOf(folded, NumberSpans.of(numbers)));
+  return Array.from(unitsOf(folded, NumberSpans.of(folded, numbers)));
 }
 
 // `numberUnits` as a typed array: the per-number tables of a claim of many numbers are a few blocks
@@ -245,7 +245,7 @@ export function dateNumbers(
   numbers: readonly NumberSpan[],
   unitOf: readonly number[],
 ): boolean[] {
-  return Array.from(datesOf(folded, NumberSpans.of(numbers), unitOf).circumstantial, (flag) => flag === 1);
+  return Array.from(datesOf(folded, NumberSpans.of(folded, numbers), unitOf).circumstantial, (flag) => flag === 1);
 }
 
 /**
@@ -593,21 +593,21 @@ export function valueColumns(
   // ten`, `sweet sixteen`) is part of that name.
   const words = numberWords(folded, labels);
   if (words.length > 0) {
-    const spans = new NumberSpans(values.length + words.length);
+    const spans = new NumberSpans(folded, values.length + words.length);
     const isDigits: boolean[] = [];
     let word = 0;
     for (let value = 0; value < values.length; value += 1) {
       const start = values.start(value);
       while (word < words.length && words.start(word) < start) {
-        spans.add(words.start(word), words.end(word), "");
+        spans.add(words.start(word), words.end(word));
         isDigits.push(false);
         word += 1;
       }
-      spans.add(start, values.end(value), values.key(value));
+      spans.add(start, values.end(value));
       isDigits.push(true);
     }
     for (; word < words.length; word += 1) {
-      spans.add(words.start(word), words.end(word), "");
+      spans.add(words.start(word), words.end(word));
       isDigits.push(false);
     }
     const all = pairColumns(folded, spans, columnMentions, counter);
@@ -628,7 +628,7 @@ const NUMBER_WORD_INITIALS = new Set([..."zotfsenh"].map((letter) => letter.char
 // The cardinal numbers the claim writes as words (`one`, `five`, `twenty`) outside `labels` (claim
 // order), in claim order. One sweep over the claim and the labels.
 function numberWords(folded: string, labels: Mentions): NumberSpans {
-  const words = new NumberSpans();
+  const words = new NumberSpans(folded);
   let label = 0;
   let start = -1;
   for (let index = 0; index <= folded.length; index += 1) {
@@ -646,7 +646,7 @@ function numberWords(folded: string, labels: Mentions): NumberSpans {
       NUMBER_WORDS.has(folded.slice(start, index))
     ) {
       while (label < labels.length && labels.end(label) <= start) label += 1;
-      if (label === labels.length || labels.start(label) >= index) words.add(start, index, "");
+      if (label === labels.length || labels.start(label) >= index) words.add(start, index);
     }
     start = -1;
   }
