@@ -19,11 +19,11 @@ const named = (markdown: string, claim: string) => {
   return findNamedLabels(folded, buildLabelIndex(parseMarkdownTables(markdown)))
     .toArray()
     .map((occurrence) => ({
-    text: folded.slice(occurrence.start, occurrence.end),
-    table: occurrence.table,
-    rows: occurrence.rows,
-    columns: occurrence.columns,
-  }));
+      text: folded.slice(occurrence.start, occurrence.end),
+      table: occurrence.table,
+      rows: occurrence.rows,
+      columns: occurrence.columns,
+    }));
 };
 
 describe("findNamedLabels", () => {

@@ -108,7 +108,8 @@ export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): T
   for (let index = 0; index < values.length; index += 1) {
     const valueStart = values.start(index);
     while (next < naming.length && naming.end(next) <= valueStart) {
-      if (namesRowOf(naming.rows(next), naming.columns(next), restNamesRow, restNamesColumn)) lastBefore = next;
+      if (namesRowOf(naming.rows(next), naming.columns(next), restNamesRow, restNamesColumn))
+        lastBefore = next;
       next += 1;
     }
     const label = lastBefore >= 0 ? lastBefore : firstRowLabel;

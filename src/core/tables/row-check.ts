@@ -351,12 +351,7 @@ function insideQuotedCell(
     before -= 1;
     const space = before;
     while (before > 0 && space - before < MAX_NAME_WORD && folded.charCodeAt(before - 1) > 32) before -= 1;
-    if (
-      before < space &&
-      lengths.has(end - before) &&
-      texts.has(folded.slice(before, end))
-    )
-      return true;
+    if (before < space && lengths.has(end - before) && texts.has(folded.slice(before, end))) return true;
   }
   let after = end;
   if (folded.charCodeAt(after) !== 32) return false;
@@ -364,11 +359,7 @@ function insideQuotedCell(
   const wordStart = after;
   while (after < folded.length && after - wordStart < MAX_NAME_WORD && folded.charCodeAt(after) > 32)
     after += 1;
-  return (
-    after > wordStart &&
-    lengths.has(after - start) &&
-    texts.has(folded.slice(start, after))
-  );
+  return after > wordStart && lengths.has(after - start) && texts.has(folded.slice(start, after));
 }
 
 // True when a label of `rows` and `columns` names only the column of row labels (its header: `game`, `rank`).
@@ -632,7 +623,11 @@ function namingOccurrences(
       if (kept === merged) kept = merged.copyFirst(keptCount);
       kept.set(previous, kept.start(previous), end, target);
       headerNamed = previous;
-    } else if (previous >= 0 && headerNamed === previous && isDashBetween(folded, kept.end(previous), start)) {
+    } else if (
+      previous >= 0 &&
+      headerNamed === previous &&
+      isDashBetween(folded, kept.end(previous), start)
+    ) {
       // A range after the header (`games 18 - 30`) names each of its rows; its dash starts the
       // occurrence, so the last number is no whole label read as a value either.
       if (kept === merged) kept = merged.copyFirst(keptCount);

@@ -48,7 +48,8 @@ export class Mentions {
   /** A list of plain mentions, each naming a target of its own (tests and small callers). */
   static of(list: readonly Mention[]): Mentions {
     const mentions = new Mentions([], list.length);
-    for (const { start, end, table, rows, columns } of list) mentions.addTarget(start, end, { table, rows, columns });
+    for (const { start, end, table, rows, columns } of list)
+      mentions.addTarget(start, end, { table, rows, columns });
     return mentions;
   }
 

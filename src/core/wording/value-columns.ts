@@ -67,8 +67,7 @@ function unitsOf(folded: string, numbers: NumberSpans): Int32Array {
     const start = numbers.start(index);
     const previousEnd = numbers.end(index - 1);
     const joined =
-      joinsUnit(folded, previousEnd, start) &&
-      !startsClause(folded, previousEnd, start, numbers.end(index));
+      joinsUnit(folded, previousEnd, start) && !startsClause(folded, previousEnd, start, numbers.end(index));
     unitOf[index] = joined ? (unitOf[index - 1] as number) : index;
   }
   return unitOf;
@@ -245,7 +244,10 @@ export function dateNumbers(
   numbers: readonly NumberSpan[],
   unitOf: readonly number[],
 ): boolean[] {
-  return Array.from(datesOf(folded, NumberSpans.of(folded, numbers), unitOf).circumstantial, (flag) => flag === 1);
+  return Array.from(
+    datesOf(folded, NumberSpans.of(folded, numbers), unitOf).circumstantial,
+    (flag) => flag === 1,
+  );
 }
 
 /**
@@ -401,12 +403,7 @@ export function boundOf(folded: string, start: number): Bound | null {
  * Units for column pairing: `unitOf` with a day joined to the year after its month (`11 june 1930`, `the
  * 9th of may 2001`), so a stated date takes one column as a whole. Reads a few words per number.
  */
-function joinDays(
-  folded: string,
-  values: NumberSpans,
-  unitOf: Int32Array,
-  inDate: Uint8Array,
-): Int32Array {
+function joinDays(folded: string, values: NumberSpans, unitOf: Int32Array, inDate: Uint8Array): Int32Array {
   const joined = new Int32Array(values.length);
   for (let index = 0; index < values.length; index += 1) {
     const valueStart = values.start(index);

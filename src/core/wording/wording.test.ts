@@ -63,9 +63,11 @@ describe("findHeaderStems: headers named by inflection or abbreviation", () => {
     { claim: "scored 12 pts 3 times", headers: DIGIT_HEADERS, names: ["pts"] },
   ])("$claim (digits in headers: $headers.digits)", ({ claim, headers, names }) => {
     expect(headers.digits).toBe(headers === DIGIT_HEADERS);
-    expect(findHeaderStems(claim, headers).toArray().map((mention) => claim.slice(mention.start, mention.end))).toEqual(
-      names,
-    );
+    expect(
+      findHeaderStems(claim, headers)
+        .toArray()
+        .map((mention) => claim.slice(mention.start, mention.end)),
+    ).toEqual(names);
   });
 });
 
