@@ -89,6 +89,9 @@ export function findNumbers(text: string): FoundNumber[] {
   return found;
 }
 
+// The storage of a list made empty: shared, since its first addition replaces it.
+const NO_SPANS = new Int32Array(0);
+
 /**
  * Numbers of a text held column by column: where each one's digits start and end; its key is read from
  * the text when asked. A claim of a million numbers makes two typed arrays rather than a million objects
@@ -102,8 +105,8 @@ export class NumberSpans {
 
   constructor(text: string, capacity = 0) {
     this.text = text;
-    this.#starts = new Int32Array(capacity);
-    this.#ends = new Int32Array(capacity);
+    this.#starts = capacity > 0 ? new Int32Array(capacity) : NO_SPANS;
+    this.#ends = capacity > 0 ? new Int32Array(capacity) : NO_SPANS;
   }
 
   /** The spans of `list` in `text`, in its order. */

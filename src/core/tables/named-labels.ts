@@ -251,6 +251,10 @@ export function findNamedLabels(
   // entries are added to the claim's targets once, at its first match. While each occurrence is of the
   // first one's table and starts at or after the previous one's end, none overlaps another: ranking
   // would keep them all, in the order they came.
+  if (matchCount === 0) {
+    if (counter !== undefined) counter.steps += steps;
+    return new Mentions();
+  }
   const found = new Mentions([], occurrenceCount);
   // Per label, the index of its first entry in the targets, plus one (0: not added yet). A table by label
   // when the claim has at least as many matches as the source has labels (so it costs no more than the
@@ -288,10 +292,6 @@ export function findNamedLabels(
     }
   }
   const count = found.length;
-  if (count === 0) {
-    if (counter !== undefined) counter.steps += steps;
-    return found;
-  }
 
   if (disjointInOneTable) {
     // Nothing to rank: every occurrence is kept, and they already come in claim order.

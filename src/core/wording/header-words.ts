@@ -230,8 +230,9 @@ export function findHeaderStems(
 ): Mentions {
   const found = new Mentions(targets);
   if (stems.byStems.size === 0) return found;
-  // Each stem target's index in `targets`, added at its first mention.
-  const targetIndex = new Map<StemTarget, number>();
+  // Each stem target's index in `targets`, added at its first mention (made at the first: most claims
+  // name no header by its stem).
+  let targetIndex: Map<StemTarget, number> | undefined;
   // A ring of the next HEADER_STEM_WORDS words, read once each as the claim is walked: no array or object
   // per word of the claim, and each distinct word stemmed once per source.
   const known = stems.stemOf;
@@ -327,6 +328,7 @@ export function findHeaderStems(
         if (allowance.left < 0) return new Mentions(targets);
       }
       for (const each of named) {
+        targetIndex ??= new Map();
         let target = targetIndex.get(each);
         if (target === undefined) {
           target = targets.length;
