@@ -93,20 +93,19 @@ export function findNumbers(text: string): FoundNumber[] {
 const NO_SPANS = new Int32Array(0);
 
 /**
- * Numbers of a text held column by column: where each one's digits start and end; its key is read from
- * the text when asked. A claim of a million numbers makes two typed arrays rather than a million objects
- * (and a list of keys) for the collector to copy. Read by index (`start(i)`, `key(i)`); added to in order.
+ * Numbers of a text held in one typed array, two integers each: where its digits start and end; its key
+ * is read from the text when asked. A claim of a million numbers makes one typed array rather than a
+ * million objects (and a list of keys) for the collector to copy. Read by index (`start(i)`, `key(i)`);
+ * added to in order.
  */
 export class NumberSpans {
   readonly text: string;
-  #starts: Int32Array;
-  #ends: Int32Array;
+  #data: Int32Array;
   #length = 0;
 
   constructor(text: string, capacity = 0) {
     this.text = text;
-    this.#starts = capacity > 0 ? new Int32Array(capacity) : NO_SPANS;
-    this.#ends = capacity > 0 ? new Int32Array(capacity) : NO_SPANS;
+    this.#data = capacity > 0 ? new Int32Array(2 * capacity) : NO_SPANS;
   }
 
   /** The spans of `list` in `text`, in its order. */
@@ -121,11 +120,11 @@ export class NumberSpans {
   }
 
   start(index: number): number {
-    return this.#starts[index] as number;
+    return this.#data[2 * index] as number;
   }
 
   end(index: number): number {
-    return this.#ends[index] as number;
+    return this.#data[2 * index + 1] as number;
   }
 
   /** The key of number `index` (see `numberKey`). */
@@ -146,20 +145,17 @@ export class NumberSpans {
   }
 
   add(start: number, end: number): void {
-    if (this.#length === this.#starts.length) {
-      this.#starts = grownTo(this.#starts, this.#length, this.#length + 1);
-      this.#ends = grownTo(this.#ends, this.#length, this.#length + 1);
-    }
-    this.#starts[this.#length] = start;
-    this.#ends[this.#length] = end;
+    const at = 2 * this.#length;
+    if (at === this.#data.length) this.#data = grownTo(this.#data, at, at + 2);
+    this.#data[at] = start;
+    this.#data[at + 1] = end;
     this.#length += 1;
   }
 
   /** A list of its own holding numbers `[0, count)`. */
   copyFirst(count: number): NumberSpans {
-    const copy = new NumberSpans(this.text, Math.max(count, 8));
-    copy.#starts.set(this.#starts.subarray(0, count));
-    copy.#ends.set(this.#ends.subarray(0, count));
+    const copy = new NumberSpans(this.text, Math.max(count, 4));
+    copy.#data.set(this.#data.subarray(0, 2 * count));
     copy.#length = count;
     return copy;
   }

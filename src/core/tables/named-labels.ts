@@ -1,6 +1,6 @@
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointBefore, isWordChar } from "../text/index.js";
-import { type Mention, Mentions } from "../wording/index.js";
+import { type Mention, Mentions, type MentionTarget } from "../wording/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
 
@@ -145,7 +145,8 @@ function insertionSort(
 }
 
 // The same ranking and keeping as the counting sorts below, by comparison: for a handful of occurrences.
-function keepSmall(found: Mentions): { kept: Mentions; steps: number } {
+// `found` keeps only the occurrences kept; returns the steps taken.
+function keepSmall(found: Mentions): number {
   const ranked: number[] = [];
   for (let item = 0; item < found.length; item += 1) ranked.push(item);
   let steps = insertionSort(found, ranked, ranksBefore);
@@ -170,17 +171,8 @@ function keepSmall(found: Mentions): { kept: Mentions; steps: number } {
     if (!covered) keptItems.push(each);
   }
   steps += insertionSort(found, keptItems, inClaimOrder);
-  return { kept: keptOf(found, keptItems), steps };
-}
-
-// The occurrences `items` of `found`, in that order, as a list of their own.
-function keptOf(found: Mentions, items: ArrayLike<number>): Mentions {
-  const kept = new Mentions(found.targets, items.length);
-  for (let at = 0; at < items.length; at += 1) {
-    const item = items[at] as number;
-    kept.add(found.start(item), found.end(item), found.targetOf(item));
-  }
-  return kept;
+  found.keepOnly(keptItems);
+  return steps;
 }
 
 function overAllowance(counter: StepCounter | undefined, steps: number): Mentions {
@@ -247,15 +239,18 @@ export function findNamedLabels(
       matchCount += 3;
     }
   }
-  // One occurrence per match and table, held column by column (no object per occurrence). A label's
-  // entries are added to the claim's targets once, at its first match. While each occurrence is of the
-  // first one's table and starts at or after the previous one's end, none overlaps another: ranking
-  // would keep them all, in the order they came.
+  // One occurrence per match and table, three integers each (no object per occurrence). A label's
+  // entries are added to the claim's targets once, at its first match. When every label matched is in one
+  // table, the matches become the occurrences in place (a label's index turned into its target's). While
+  // each occurrence is of the first one's table and starts at or after the previous one's end, none
+  // overlaps another: ranking would keep them all, in the order they came.
   if (matchCount === 0) {
     if (counter !== undefined) counter.steps += steps;
     return new Mentions();
   }
-  const found = new Mentions([], occurrenceCount);
+  const targets: MentionTarget[] = [];
+  const inPlace = 3 * occurrenceCount === matchCount;
+  const made = inPlace ? undefined : new Mentions(targets, occurrenceCount);
   // Per label, the index of its first entry in the targets, plus one (0: not added yet). A table by label
   // when the claim has at least as many matches as the source has labels (so it costs no more than the
   // matches), else a map: a short claim pays nothing per label of a long source.
@@ -275,8 +270,8 @@ export function findNamedLabels(
     if (pattern !== lastPattern) {
       let first = byLabel !== undefined ? (byLabel[pattern] as number) - 1 : (byLabelMap?.get(pattern) ?? -1);
       if (first < 0) {
-        first = found.targets.length;
-        for (const entry of entries) found.targets.push(entry);
+        first = targets.length;
+        for (const entry of entries) targets.push(entry);
         if (byLabel !== undefined) byLabel[pattern] = first + 1;
         else byLabelMap?.set(pattern, first);
       }
@@ -288,9 +283,11 @@ export function findNamedLabels(
       if (firstTable < 0) firstTable = table;
       else if (disjointInOneTable && (table !== firstTable || start < lastEnd)) disjointInOneTable = false;
       lastEnd = end;
-      found.add(start, end, lastFirstTarget + each);
+      if (made === undefined) matches[at + 2] = lastFirstTarget;
+      else made.add(start, end, lastFirstTarget + each);
     }
   }
+  const found = made ?? Mentions.over(targets, matches, occurrenceCount);
   const count = found.length;
 
   if (disjointInOneTable) {
@@ -300,9 +297,9 @@ export function findNamedLabels(
   }
 
   if (count <= SMALL_RANKING) {
-    const { kept, steps: ranking } = keepSmall(found);
+    const ranking = keepSmall(found);
     if (counter !== undefined) counter.steps += steps + count + ranking;
-    return kept;
+    return found;
   }
 
   // Rank by table, then longest, then leftmost: stable counting sorts, least significant key first.
@@ -348,5 +345,6 @@ export function findNamedLabels(
   }
   const order = sortByKey(sortByKey(Int32Array.from(kept), foundStart, width), tableOf, tables);
   if (counter !== undefined) counter.steps += steps + 5 * count + 3 * width + 2 * tables;
-  return keptOf(found, order);
+  found.keepOnly(order);
+  return found;
 }

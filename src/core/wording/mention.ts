@@ -20,29 +20,43 @@ export interface MentionTarget {
   columns: readonly number[];
 }
 
-const NO_POSITIONS = new Int32Array(0);
+// Each mention is three integers in a row: its start, its end, and the index of its target.
+const FIELDS = 3;
+
+// The storage of a list made empty: shared, since its first addition replaces it.
+const NO_MENTIONS = new Int32Array(0);
 
 /**
- * A claim's mentions in claim order (per table), held column by column: where each starts and ends, and
- * the index of what it names in `targets`, a list shared by every list made from the same claim's
- * mentions. A claim naming a label a million times makes three typed arrays rather than a million objects
- * for the collector to copy. Read by index (`start(i)`, `rows(i)`, …); `slice` shares the storage, and
- * adding to a slice copies it first, so a list is never changed through another.
+ * A claim's mentions in claim order (per table), held in one typed array, three integers each: where it
+ * starts and ends, and the index of what it names in `targets`, a list shared by every list made from the
+ * same claim's mentions. A claim naming a label a million times makes one typed array rather than a
+ * million objects for the collector to copy, and a typical claim one small array. Read by index
+ * (`start(i)`, `rows(i)`, …). `slice` shares the storage; a slice that is added to or changed copies it
+ * first, so a list is never changed through another.
  */
 export class Mentions {
   /** What the mentions name, by the index each mention holds. */
   readonly targets: MentionTarget[];
-  #starts: Int32Array;
-  #ends: Int32Array;
-  #targetOf: Int32Array;
-  #length: number;
+  #data: Int32Array;
+  // Where mention 0 starts in `#data`, and whether `#data` is another list's (this list being a slice).
+  #base = 0;
+  #shared = false;
+  #length = 0;
 
   constructor(targets: MentionTarget[] = [], capacity = 0) {
     this.targets = targets;
-    this.#starts = capacity > 0 ? new Int32Array(capacity) : NO_POSITIONS;
-    this.#ends = capacity > 0 ? new Int32Array(capacity) : NO_POSITIONS;
-    this.#targetOf = capacity > 0 ? new Int32Array(capacity) : NO_POSITIONS;
-    this.#length = 0;
+    this.#data = capacity > 0 ? new Int32Array(FIELDS * capacity) : NO_MENTIONS;
+  }
+
+  /**
+   * The first `length` mentions of `data`, three integers each (start, end, index in `targets`), as a
+   * list that owns `data` from now on.
+   */
+  static over(targets: MentionTarget[], data: Int32Array, length: number): Mentions {
+    const mentions = new Mentions(targets);
+    mentions.#data = data;
+    mentions.#length = length;
+    return mentions;
   }
 
   /** A list of plain mentions, each naming a target of its own (tests and small callers). */
@@ -58,33 +72,33 @@ export class Mentions {
   }
 
   start(index: number): number {
-    return this.#starts[index] as number;
+    return this.#data[this.#base + FIELDS * index] as number;
   }
 
   end(index: number): number {
-    return this.#ends[index] as number;
+    return this.#data[this.#base + FIELDS * index + 1] as number;
   }
 
   /** The index in `targets` of what mention `index` names. */
   targetOf(index: number): number {
-    return this.#targetOf[index] as number;
+    return this.#data[this.#base + FIELDS * index + 2] as number;
   }
 
   table(index: number): number {
-    return (this.targets[this.#targetOf[index] as number] as MentionTarget).table;
+    return (this.targets[this.targetOf(index)] as MentionTarget).table;
   }
 
   rows(index: number): readonly number[] {
-    return (this.targets[this.#targetOf[index] as number] as MentionTarget).rows;
+    return (this.targets[this.targetOf(index)] as MentionTarget).rows;
   }
 
   columns(index: number): readonly number[] {
-    return (this.targets[this.#targetOf[index] as number] as MentionTarget).columns;
+    return (this.targets[this.targetOf(index)] as MentionTarget).columns;
   }
 
   /** Mention `index` as a plain object. */
   at(index: number): Mention {
-    const { table, rows, columns } = this.targets[this.#targetOf[index] as number] as MentionTarget;
+    const { table, rows, columns } = this.targets[this.targetOf(index)] as MentionTarget;
     return { start: this.start(index), end: this.end(index), table, rows, columns };
   }
 
@@ -97,12 +111,12 @@ export class Mentions {
 
   /** Adds a mention of `targets[target]`. */
   add(start: number, end: number, target: number): void {
-    if (this.#length === this.#starts.length) this.#grow(this.#length + 1);
-    const at = this.#length;
-    this.#starts[at] = start;
-    this.#ends[at] = end;
-    this.#targetOf[at] = target;
-    this.#length = at + 1;
+    this.#own(this.#length + 1);
+    const at = FIELDS * this.#length;
+    this.#data[at] = start;
+    this.#data[at + 1] = end;
+    this.#data[at + 2] = target;
+    this.#length += 1;
   }
 
   /** Adds `target` to `targets` and a mention of it; returns the target's index. */
@@ -115,17 +129,31 @@ export class Mentions {
 
   /** Makes mention `index` span `[start, end)` and name `targets[target]`. */
   set(index: number, start: number, end: number, target: number): void {
-    this.#starts[index] = start;
-    this.#ends[index] = end;
-    this.#targetOf[index] = target;
+    this.#own(this.#length);
+    const at = FIELDS * index;
+    this.#data[at] = start;
+    this.#data[at + 1] = end;
+    this.#data[at + 2] = target;
+  }
+
+  /** Keeps only the mentions `items` (indices, each at most once), in that order. */
+  keepOnly(items: ArrayLike<number>): void {
+    this.#own(this.#length);
+    const kept: number[] = [];
+    for (let at = 0; at < items.length; at += 1) {
+      const item = items[at] as number;
+      kept.push(this.start(item), this.end(item), this.targetOf(item));
+    }
+    for (let at = 0; at < kept.length; at += 1) this.#data[at] = kept[at] as number;
+    this.#length = items.length;
   }
 
   /** Mentions `[from, to)`, sharing this list's storage and targets: nothing is copied. */
   slice(from = 0, to = this.#length): Mentions {
     const part = new Mentions(this.targets);
-    part.#starts = this.#starts.subarray(from, to);
-    part.#ends = this.#ends.subarray(from, to);
-    part.#targetOf = this.#targetOf.subarray(from, to);
+    part.#data = this.#data;
+    part.#base = this.#base + FIELDS * from;
+    part.#shared = true;
     part.#length = to - from;
     return part;
   }
@@ -133,27 +161,26 @@ export class Mentions {
   /** A list of its own holding mentions `[0, count)`, with room for as many as this one has. */
   copyFirst(count: number): Mentions {
     const copy = new Mentions(this.targets, Math.max(this.#length, 1));
-    copy.#starts.set(this.#starts.subarray(0, count));
-    copy.#ends.set(this.#ends.subarray(0, count));
-    copy.#targetOf.set(this.#targetOf.subarray(0, count));
+    copy.#data.set(this.#data.subarray(this.#base, this.#base + FIELDS * count));
     copy.#length = count;
     return copy;
   }
 
   /** Appends mentions `[from, to)` of `other`, which shares this list's targets. */
   addRange(other: Mentions, from: number, to: number): void {
-    if (this.#length + (to - from) > this.#starts.length) this.#grow(this.#length + (to - from));
-    this.#starts.set(other.#starts.subarray(from, to), this.#length);
-    this.#ends.set(other.#ends.subarray(from, to), this.#length);
-    this.#targetOf.set(other.#targetOf.subarray(from, to), this.#length);
+    this.#own(this.#length + to - from);
+    const source = other.#data.subarray(other.#base + FIELDS * from, other.#base + FIELDS * to);
+    this.#data.set(source, FIELDS * this.#length);
     this.#length += to - from;
   }
 
-  // Doubles the storage, to at least `needed` (a slice's storage is exactly its length: its first
-  // addition copies it away).
-  #grow(needed: number): void {
-    this.#starts = grownTo(this.#starts, this.#length, needed);
-    this.#ends = grownTo(this.#ends, this.#length, needed);
-    this.#targetOf = grownTo(this.#targetOf, this.#length, needed);
+  // Makes `#data` this list's own, from index 0, with room for `needed` mentions: a slice copies its
+  // mentions away, a full list doubles.
+  #own(needed: number): void {
+    if (!this.#shared && FIELDS * needed <= this.#data.length) return;
+    const used = this.#data.subarray(this.#base, this.#base + FIELDS * this.#length);
+    this.#data = grownTo(used, used.length, FIELDS * needed);
+    this.#base = 0;
+    this.#shared = false;
   }
 }
