@@ -101,11 +101,12 @@ const NO_SPANS = new Int32Array(0);
 export class NumberSpans {
   readonly text: string;
   #data: Int32Array;
-  #length = 0;
+  #length: number;
 
   constructor(text: string, capacity = 0) {
     this.text = text;
     this.#data = capacity > 0 ? new Int32Array(2 * capacity) : NO_SPANS;
+    this.#length = 0;
   }
 
   /** The spans of `list` in `text`, in its order. */
@@ -155,7 +156,7 @@ export class NumberSpans {
   /** A list of its own holding numbers `[0, count)`. */
   copyFirst(count: number): NumberSpans {
     const copy = new NumberSpans(this.text, Math.max(count, 4));
-    copy.#data.set(this.#data.subarray(0, 2 * count));
+    for (let at = 0; at < 2 * count; at += 1) copy.#data[at] = this.#data[at] as number;
     copy.#length = count;
     return copy;
   }

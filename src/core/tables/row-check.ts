@@ -924,14 +924,16 @@ export function explainRowNumbers(
     quoted !== undefined && (exactBy.has(quoted.table) || stemsBy.has(quoted.table)) ? quoted.table : -1;
   let firstMiss: TableMiss | null = null;
   let named = false;
+  // The list of a table that no label or stem names, read only.
+  const none = new Mentions(exact.targets);
   for (let at = quotedTable >= 0 ? -1 : 0; at < tables.length; at += 1) {
     const table = at < 0 ? quotedTable : (tables[at] as number);
     if (at >= 0 && table === quotedTable) continue;
     const quoteRow = table === quotedTable ? (quoted as { row: number }).row : -1;
     const occurrences = namingOccurrences(
       folded,
-      exactBy.get(table) ?? new Mentions(exact.targets),
-      stemsBy.get(table) ?? new Mentions(exact.targets),
+      exactBy.get(table) ?? none,
+      stemsBy.get(table) ?? none,
       quoteRow,
       view.tables[table] as TableNumbers,
     );

@@ -39,13 +39,16 @@ export class Mentions {
   readonly targets: MentionTarget[];
   #data: Int32Array;
   // Where mention 0 starts in `#data`, and whether `#data` is another list's (this list being a slice).
-  #base = 0;
-  #shared = false;
-  #length = 0;
+  #base: number;
+  #shared: boolean;
+  #length: number;
 
   constructor(targets: MentionTarget[] = [], capacity = 0) {
     this.targets = targets;
     this.#data = capacity > 0 ? new Int32Array(FIELDS * capacity) : NO_MENTIONS;
+    this.#base = 0;
+    this.#shared = false;
+    this.#length = 0;
   }
 
   /**
@@ -161,7 +164,8 @@ export class Mentions {
   /** A list of its own holding mentions `[0, count)`, with room for as many as this one has. */
   copyFirst(count: number): Mentions {
     const copy = new Mentions(this.targets, Math.max(this.#length, 1));
-    copy.#data.set(this.#data.subarray(this.#base, this.#base + FIELDS * count));
+    // Copied in a loop: a view of the part to copy would be one more object per copy.
+    for (let at = 0; at < FIELDS * count; at += 1) copy.#data[at] = this.#data[this.#base + at] as number;
     copy.#length = count;
     return copy;
   }
