@@ -876,7 +876,7 @@ export function explainRowNumbers(
   quoteRange: Range,
 ): NumberMiss | null {
   const folded = foldLabelText(claim);
-  // Held column by column: a claim of megabytes holds hundreds of thousands of numbers.
+  // Held in a typed array: a claim of megabytes holds hundreds of thousands of numbers.
   const numbers = findNumberSpans(folded);
   if (numbers.length === 0) return null;
   const view = rowViewOf(source);
