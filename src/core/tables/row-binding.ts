@@ -77,7 +77,8 @@ export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): T
 
   let rowNamers = 0;
   let columnNamers = 0;
-  for (let index = 0; index < naming.length; index += 1) {
+  // Only whether each count passes 1 matters.
+  for (let index = 0; index < naming.length && (rowNamers < 2 || columnNamers < 2); index += 1) {
     if (naming.rows(index).length > 0) rowNamers += 1;
     if (naming.columns(index).length > 0) columnNamers += 1;
   }

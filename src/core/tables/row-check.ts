@@ -651,13 +651,22 @@ function namedColumnMentions(occurrences: Mentions, namedColumns: ReadonlySet<nu
   // when it is the whole list, the list itself.
   let mentions: Mentions | undefined;
   let runStart = -1;
+  // The last two columns lists met and whether the binding names them: a claim naming two labels in turn
+  // (`a b a b …`) looks neither up again.
   let lastList: readonly number[] | undefined;
   let lastNamed = false;
+  let otherList: readonly number[] | undefined;
+  let otherNamed = false;
   for (let index = 0; index <= occurrences.length; index += 1) {
     const more = index < occurrences.length;
-    if (more && occurrences.columns(index) !== lastList) {
-      lastList = occurrences.columns(index);
-      lastNamed = lastList.length > 0 && namedColumns.has(lastList[0] as number);
+    const list = more ? occurrences.columns(index) : lastList;
+    if (list !== undefined && list !== lastList) {
+      const named: boolean =
+        list === otherList ? otherNamed : list.length > 0 && namedColumns.has(list[0] as number);
+      otherList = lastList;
+      otherNamed = lastNamed;
+      lastList = list;
+      lastNamed = named;
     }
     if (more && lastNamed) {
       if (runStart < 0) runStart = index;
