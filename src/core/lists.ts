@@ -8,3 +8,13 @@ const GROWN_UP_TO = 256;
 export function listOfLength<T>(length: number): T[] {
   return length > GROWN_UP_TO ? new Array<T>(length) : [];
 }
+
+/**
+ * The first `length` entries of `array` in a typed array of room for at least `needed` (and at least twice
+ * as many as `array` has): how lists held in typed arrays grow, each entry copied O(1) times on average.
+ */
+export function grownTo(array: Int32Array, length: number, needed: number): Int32Array {
+  const larger = new Int32Array(Math.max(8, needed, array.length * 2));
+  larger.set(array.subarray(0, length));
+  return larger;
+}

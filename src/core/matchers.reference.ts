@@ -247,6 +247,9 @@ export function referenceNamedLabels(folded: string, index: LabelIndex): LabelOc
 }
 
 // --- bind-claim-to-table.ts
+/** A `TableBinding` with its values as plain numbers. */
+type ReferenceBinding = Omit<TableBinding, "valueNumbers"> & { valueNumbers: FoundNumber[] };
+
 function inside(number: FoundNumber, occurrence: LabelOccurrence): boolean {
   return number.start < occurrence.end && occurrence.start < number.end;
 }
@@ -261,7 +264,7 @@ function inside(number: FoundNumber, occurrence: LabelOccurrence): boolean {
 export function referenceBindClaimToTable(
   numbers: readonly FoundNumber[],
   occurrences: readonly LabelOccurrence[],
-): TableBinding {
+): ReferenceBinding {
   let naming = occurrences;
   let values = numbers.filter((number) => !occurrences.some((occurrence) => inside(number, occurrence)));
   if (values.length === 0 && numbers.length > 0) {

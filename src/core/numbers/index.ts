@@ -1,4 +1,11 @@
 export { type LineNumbers, numbersOnLines } from "./lines.js";
 export { numberKey } from "./number-key.js";
-export { type FoundNumber, findNumbers, nextNumberStart, numberEnd } from "./scan.js";
+export {
+  type FoundNumber,
+  findNumberSpans,
+  findNumbers,
+  NumberSpans,
+  nextNumberStart,
+  numberEnd,
+} from "./scan.js";
 export { checkSourceNumbers, explainQuoteNumbers, explainSourceNumbers } from "./source-check.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { numberKey } from "./number-key.js";
-import { findNumbers, nextNumberStart, numberEnd } from "./scan.js";
+import { findNumberSpans, findNumbers, nextNumberStart, numberEnd } from "./scan.js";
 
 const keysOf = (text: string) => findNumbers(text).map((number) => number.key);
 
@@ -83,5 +83,27 @@ describe("findNumbers", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("findNumberSpans", () => {
+  it("holds the numbers findNumbers finds, in order, keys read from the text", () => {
+    const unit = fc.constantFrom(..."0123456789,,..  aZ$-%(é٣²", "𝑥");
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 60 }), (text) => {
+        const spans = findNumberSpans(text);
+        expect(spans.length).toBe(findNumbers(text).length);
+        expect(spans.toArray()).toEqual(findNumbers(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("copies its first numbers into a list of its own, which grows without changing the original", () => {
+    const spans = findNumberSpans("1 22 333 4,444");
+    const copy = spans.copyFirst(2);
+    copy.add(5, 7);
+    expect(copy.toArray().map((number) => number.key)).toEqual(["1", "22", "33"]);
+    expect(spans.toArray().map((number) => number.key)).toEqual(["1", "22", "333", "4444"]);
   });
 });

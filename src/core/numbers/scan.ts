@@ -1,3 +1,4 @@
+import { grownTo } from "../lists.js";
 import { codePointBefore, isWordChar } from "../text/index.js";
 import { numberKey } from "./number-key.js";
 
@@ -83,6 +84,90 @@ export function findNumbers(text: string): FoundNumber[] {
   for (let start = nextNumberStart(text, 0); start >= 0; ) {
     const end = numberEnd(text, start);
     found.push({ key: numberKey(text, start, end), start, end });
+    start = nextNumberStart(text, end);
+  }
+  return found;
+}
+
+// The storage of a list made empty: shared, since its first addition replaces it.
+const NO_SPANS = new Int32Array(0);
+
+/**
+ * Numbers of a text held in one typed array, two integers each: where its digits start and end; its key
+ * is read from the text when asked. A claim of a million numbers makes one typed array rather than a
+ * million objects (and a list of keys) for the collector to copy. Read by index (`start(i)`, `key(i)`);
+ * added to in order.
+ */
+export class NumberSpans {
+  readonly text: string;
+  #data: Int32Array;
+  #length: number;
+
+  constructor(text: string, capacity = 0) {
+    this.text = text;
+    this.#data = capacity > 0 ? new Int32Array(2 * capacity) : NO_SPANS;
+    this.#length = 0;
+  }
+
+  /** The spans of `list` in `text`, in its order. */
+  static of(text: string, list: readonly { start: number; end: number }[]): NumberSpans {
+    const spans = new NumberSpans(text, list.length);
+    for (const { start, end } of list) spans.add(start, end);
+    return spans;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  start(index: number): number {
+    return this.#data[2 * index] as number;
+  }
+
+  end(index: number): number {
+    return this.#data[2 * index + 1] as number;
+  }
+
+  /** The key of number `index` (see `numberKey`). */
+  key(index: number): string {
+    return numberKey(this.text, this.start(index), this.end(index));
+  }
+
+  /** Number `index` as a plain object. */
+  at(index: number): FoundNumber {
+    return { key: this.key(index), start: this.start(index), end: this.end(index) };
+  }
+
+  /** Every number as a plain object, in order. */
+  toArray(): FoundNumber[] {
+    const list: FoundNumber[] = [];
+    for (let index = 0; index < this.#length; index += 1) list.push(this.at(index));
+    return list;
+  }
+
+  add(start: number, end: number): void {
+    const at = 2 * this.#length;
+    if (at === this.#data.length) this.#data = grownTo(this.#data, at, at + 2);
+    this.#data[at] = start;
+    this.#data[at + 1] = end;
+    this.#length += 1;
+  }
+
+  /** A list of its own holding numbers `[0, count)`. */
+  copyFirst(count: number): NumberSpans {
+    const copy = new NumberSpans(this.text, Math.max(count, 4));
+    for (let at = 0; at < 2 * count; at += 1) copy.#data[at] = this.#data[at] as number;
+    copy.#length = count;
+    return copy;
+  }
+}
+
+/** `findNumbers` held column by column: for texts of very many numbers (a claim of megabytes). */
+export function findNumberSpans(text: string): NumberSpans {
+  const found = new NumberSpans(text);
+  for (let start = nextNumberStart(text, 0); start >= 0; ) {
+    const end = numberEnd(text, start);
+    found.add(start, end);
     start = nextNumberStart(text, end);
   }
   return found;

@@ -16,12 +16,14 @@ const FINANCE = [
 
 const named = (markdown: string, claim: string) => {
   const folded = foldLabelText(claim);
-  return findNamedLabels(folded, buildLabelIndex(parseMarkdownTables(markdown))).map((occurrence) => ({
-    text: folded.slice(occurrence.start, occurrence.end),
-    table: occurrence.table,
-    rows: occurrence.rows,
-    columns: occurrence.columns,
-  }));
+  return findNamedLabels(folded, buildLabelIndex(parseMarkdownTables(markdown)))
+    .toArray()
+    .map((occurrence) => ({
+      text: folded.slice(occurrence.start, occurrence.end),
+      table: occurrence.table,
+      rows: occurrence.rows,
+      columns: occurrence.columns,
+    }));
 };
 
 describe("findNamedLabels", () => {
@@ -107,13 +109,13 @@ describe("findNamedLabels", () => {
     fc.assert(
       fc.property(fc.array(words, { maxLength: 12 }), (parts) => {
         const folded = foldLabelText(parts.join(" "));
-        const found = findNamedLabels(folded, index);
+        const found = findNamedLabels(folded, index).toArray();
         for (const [position, occurrence] of found.entries()) {
           expect(labels).toContain(folded.slice(occurrence.start, occurrence.end));
           const next = found[position + 1];
           if (next !== undefined) expect(next.start).toBeGreaterThanOrEqual(occurrence.end);
         }
-        expect(findNamedLabels(folded, index)).toEqual(found);
+        expect(findNamedLabels(folded, index).toArray()).toEqual(found);
       }),
     );
   });

@@ -1,17 +1,11 @@
-import { listOfLength } from "../lists.js";
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointBefore, isWordChar } from "../text/index.js";
+import { type Mention, Mentions, type MentionTarget } from "../wording/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
 
 /** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */
-export interface LabelOccurrence {
-  start: number;
-  end: number;
-  table: number;
-  rows: readonly number[];
-  columns: readonly number[];
-}
+export type LabelOccurrence = Mention;
 
 function isDigit(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
@@ -110,29 +104,38 @@ function sortByKey(order: Int32Array, keys: ArrayLike<number>, range: number): I
 // typical claim names a few labels in a few tables, and counting sorts over its width would cost more.
 const SMALL_RANKING = 32;
 
-// True when `a` ranks before `b`: by table, then longest, then leftmost. No two occurrences of one table
-// share both start and end (their texts would be one label), so this is a total order.
-function ranksBefore(a: LabelOccurrence, b: LabelOccurrence): boolean {
-  if (a.table !== b.table) return a.table < b.table;
-  const lengthA = a.end - a.start;
-  const lengthB = b.end - b.start;
+// True when occurrence `a` ranks before `b`: by table, then longest, then leftmost. No two occurrences of
+// one table share both start and end (their texts would be one label), so this is a total order.
+function ranksBefore(found: Mentions, a: number, b: number): boolean {
+  const tableA = found.table(a);
+  const tableB = found.table(b);
+  if (tableA !== tableB) return tableA < tableB;
+  const lengthA = found.end(a) - found.start(a);
+  const lengthB = found.end(b) - found.start(b);
   if (lengthA !== lengthB) return lengthA > lengthB;
-  return a.start < b.start;
+  return found.start(a) < found.start(b);
 }
 
-// Sorts `items` in place by `before`, by insertion; returns the number of comparisons.
+function inClaimOrder(found: Mentions, a: number, b: number): boolean {
+  const tableA = found.table(a);
+  const tableB = found.table(b);
+  return tableA !== tableB ? tableA < tableB : found.start(a) < found.start(b);
+}
+
+// Sorts the occurrence indices `items` in place by `before`, by insertion; returns the number of comparisons.
 function insertionSort(
-  items: LabelOccurrence[],
-  before: (a: LabelOccurrence, b: LabelOccurrence) => boolean,
+  found: Mentions,
+  items: number[],
+  before: (found: Mentions, a: number, b: number) => boolean,
 ): number {
   let comparisons = 0;
   for (let index = 1; index < items.length; index += 1) {
-    const item = items[index] as LabelOccurrence;
+    const item = items[index] as number;
     let at = index;
     while (at > 0) {
       comparisons += 1;
-      const previous = items[at - 1] as LabelOccurrence;
-      if (!before(item, previous)) break;
+      const previous = items[at - 1] as number;
+      if (!before(found, item, previous)) break;
       items[at] = previous;
       at -= 1;
     }
@@ -141,41 +144,40 @@ function insertionSort(
   return comparisons;
 }
 
-function inClaimOrder(a: LabelOccurrence, b: LabelOccurrence): boolean {
-  return a.table !== b.table ? a.table < b.table : a.start < b.start;
-}
-
 // The same ranking and keeping as the counting sorts below, by comparison: for a handful of occurrences.
-function keepSmall(found: readonly LabelOccurrence[]): { kept: LabelOccurrence[]; steps: number } {
-  const ranked = found.slice();
-  let steps = insertionSort(ranked, ranksBefore);
-  const kept: LabelOccurrence[] = [];
+// `found` keeps only the occurrences kept; returns the steps taken.
+function keepSmall(found: Mentions): number {
+  const ranked: number[] = [];
+  for (let item = 0; item < found.length; item += 1) ranked.push(item);
+  let steps = insertionSort(found, ranked, ranksBefore);
+  const keptItems: number[] = [];
   for (const each of ranked) {
-    const last = each.end - 1;
+    const start = found.start(each);
+    const last = found.end(each) - 1;
+    const table = found.table(each);
     let covered = false;
-    for (const other of kept) {
+    for (const other of keptItems) {
       steps += 1;
+      const otherStart = found.start(other);
+      const otherEnd = found.end(other);
       if (
-        other.table === each.table &&
-        ((other.start <= each.start && each.start < other.end) || (other.start <= last && last < other.end))
+        found.table(other) === table &&
+        ((otherStart <= start && start < otherEnd) || (otherStart <= last && last < otherEnd))
       ) {
         covered = true;
         break;
       }
     }
-    if (!covered) kept.push(each);
+    if (!covered) keptItems.push(each);
   }
-  steps += insertionSort(kept, inClaimOrder);
-  return { kept, steps };
+  steps += insertionSort(found, keptItems, inClaimOrder);
+  found.keepOnly(keptItems);
+  return steps;
 }
 
-function overAllowance(counter: StepCounter | undefined, steps: number): LabelOccurrence[] {
+function overAllowance(counter: StepCounter | undefined, steps: number): Mentions {
   if (counter !== undefined) counter.steps += steps;
-  return [];
-}
-
-function occurrence(start: number, end: number, entry: LabelEntry): LabelOccurrence {
-  return { start, end, table: entry.table, rows: entry.rows, columns: entry.columns };
+  return new Mentions();
 }
 
 /**
@@ -193,13 +195,15 @@ export function findNamedLabels(
   index: LabelIndex,
   counter?: StepCounter,
   allowance?: ReadAllowance,
-): LabelOccurrence[] {
-  if (index.size === 0) return [];
+): Mentions {
+  if (index.size === 0) return new Mentions();
   const machine = automaton(index, counter);
   // Matches in order of their ends, as start, end and label, three numbers each: read first and charged to
   // the allowance at a label's count of tables, so a claim past it is given up before one occurrence is made.
   // A typed array doubled when full: a claim of a million mentions adds no array the collector copies.
-  let matches = new Int32Array(48);
+  // Made at 15 numbers (60 bytes), which V8 keeps on its heap: a larger typed array is allocated outside
+  // it, at several times the cost, and a typical claim has fewer matches.
+  let matches = new Int32Array(15);
   let matchCount = 0;
   // The occurrences the matches make (one per match and table), so their list is made at its size.
   let occurrenceCount = 0;
@@ -237,33 +241,56 @@ export function findNamedLabels(
       matchCount += 3;
     }
   }
-  // One occurrence per match and table, in a list made at its size when long. While each is of the first one's table and starts at or after the previous one's end, none
+  // One occurrence per match and table, three integers each (no object per occurrence). A label's
+  // entries are added to the claim's targets once, at its first match. When every label matched is in one
+  // table, the matches become the occurrences in place (a label's index turned into its target's). While
+  // each occurrence is of the first one's table and starts at or after the previous one's end, none
   // overlaps another: ranking would keep them all, in the order they came.
-  const found = listOfLength<LabelOccurrence>(occurrenceCount);
+  if (matchCount === 0) {
+    if (counter !== undefined) counter.steps += steps;
+    return new Mentions();
+  }
+  const targets: MentionTarget[] = [];
+  const inPlace = 3 * occurrenceCount === matchCount;
+  const made = inPlace ? undefined : new Mentions(targets, occurrenceCount);
+  // Per label, the index of its first entry in the targets, plus one (0: not added yet). A table by label
+  // when the claim has at least as many matches as the source has labels (so it costs no more than the
+  // matches), else a map: a short claim pays nothing per label of a long source.
+  const byLabel = matchCount / 3 >= patterns.length ? new Int32Array(patterns.length) : undefined;
+  const byLabelMap = byLabel === undefined ? new Map<number, number>() : undefined;
+  let lastPattern = -1;
+  let lastFirstTarget = 0;
   let disjointInOneTable = true;
   // The first occurrence's table and the last one's end, kept apart rather than read back from `found`.
   let firstTable = -1;
   let lastEnd = 0;
-  let made = 0;
   for (let at = 0; at < matchCount; at += 3) {
     const start = matches[at] as number;
     const end = matches[at + 1] as number;
-    const entries = (patterns[matches[at + 2] as number] as AutomatonPattern).entries;
+    const pattern = matches[at + 2] as number;
+    const entries = (patterns[pattern] as AutomatonPattern).entries;
+    if (pattern !== lastPattern) {
+      let first = byLabel !== undefined ? (byLabel[pattern] as number) - 1 : (byLabelMap?.get(pattern) ?? -1);
+      if (first < 0) {
+        first = targets.length;
+        for (const entry of entries) targets.push(entry);
+        if (byLabel !== undefined) byLabel[pattern] = first + 1;
+        else byLabelMap?.set(pattern, first);
+      }
+      lastPattern = pattern;
+      lastFirstTarget = first;
+    }
     for (let each = 0; each < entries.length; each += 1) {
-      const entry = entries[each] as LabelEntry;
-      if (firstTable < 0) firstTable = entry.table;
-      else if (disjointInOneTable && (entry.table !== firstTable || start < lastEnd))
-        disjointInOneTable = false;
+      const table = (entries[each] as LabelEntry).table;
+      if (firstTable < 0) firstTable = table;
+      else if (disjointInOneTable && (table !== firstTable || start < lastEnd)) disjointInOneTable = false;
       lastEnd = end;
-      found[made] = occurrence(start, end, entry);
-      made += 1;
+      if (made === undefined) matches[at + 2] = lastFirstTarget;
+      else made.add(start, end, lastFirstTarget + each);
     }
   }
+  const found = made ?? Mentions.over(targets, matches, occurrenceCount);
   const count = found.length;
-  if (count === 0) {
-    if (counter !== undefined) counter.steps += steps;
-    return [];
-  }
 
   if (disjointInOneTable) {
     // Nothing to rank: every occurrence is kept, and they already come in claim order.
@@ -272,9 +299,9 @@ export function findNamedLabels(
   }
 
   if (count <= SMALL_RANKING) {
-    const { kept, steps: ranking } = keepSmall(found);
+    const ranking = keepSmall(found);
     if (counter !== undefined) counter.steps += steps + count + ranking;
-    return kept;
+    return found;
   }
 
   // Rank by table, then longest, then leftmost: stable counting sorts, least significant key first.
@@ -284,11 +311,12 @@ export function findNamedLabels(
   let tables = 0;
   const foundStart = new Int32Array(count);
   for (let item = 0; item < count; item += 1) {
-    const { table, start, end } = found[item] as LabelOccurrence;
+    const table = found.table(item);
+    const start = found.start(item);
     tableOf[item] = table;
     if (table >= tables) tables = table + 1;
     foundStart[item] = start;
-    shortness[item] = width - 1 - (end - start);
+    shortness[item] = width - 1 - (found.end(item) - start);
   }
   let ranked: Int32Array = new Int32Array(count);
   for (let item = 0; item < count; item += 1) ranked[item] = item;
@@ -301,7 +329,8 @@ export function findNamedLabels(
   const kept: number[] = [];
   for (let rank = 0; rank < count; rank += 1) {
     const item = ranked[rank] as number;
-    const { start, end } = found[item] as LabelOccurrence;
+    const start = found.start(item);
+    const end = found.end(item);
     const mark = (tableOf[item] as number) + 1;
     if (owner[start] === mark || owner[end - 1] === mark) continue;
     kept.push(item);
@@ -317,8 +346,7 @@ export function findNamedLabels(
     for (let at = start; at < end; at += 1) owner[at] = mark;
   }
   const order = sortByKey(sortByKey(Int32Array.from(kept), foundStart, width), tableOf, tables);
-  const ordered: LabelOccurrence[] = [];
-  for (const item of order) ordered.push(found[item] as LabelOccurrence);
   if (counter !== undefined) counter.steps += steps + 5 * count + 3 * width + 2 * tables;
-  return ordered;
+  found.keepOnly(order);
+  return found;
 }

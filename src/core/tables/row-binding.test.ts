@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findNumbers } from "../numbers/scan.js";
+import { findNumberSpans } from "../numbers/scan.js";
 import { buildLabelIndex } from "./label-index.js";
 import { foldLabelText } from "./label-text.js";
 import { parseMarkdownTables } from "./markdown-tables.js";
@@ -15,7 +15,7 @@ const TOTALS = "|  | A | Total |\n|---|---|---|\n| X | 1 | 2 |\n| Total | 3 | 4 
 const bind = (markdown: string, claim: string) => {
   const folded = foldLabelText(claim);
   const occurrences = findNamedLabels(folded, buildLabelIndex(parseMarkdownTables(markdown)));
-  return bindClaimToTable(findNumbers(folded), occurrences);
+  return bindClaimToTable(findNumberSpans(folded), occurrences);
 };
 
 describe("bindClaimToTable", () => {

@@ -1,6 +1,6 @@
 import { listOfLength } from "../lists.js";
-import type { FoundNumber } from "../numbers/index.js";
-import type { LabelOccurrence } from "./named-labels.js";
+import { NumberSpans } from "../numbers/index.js";
+import type { Mentions } from "../wording/index.js";
 
 /** What a claim names in one table, and the number keys it states as values there. */
 export interface TableBinding {
@@ -8,7 +8,7 @@ export interface TableBinding {
   columns: number[];
   values: string[];
   /** The values as found in the claim, in the order of `values`. */
-  valueNumbers: FoundNumber[];
+  valueNumbers: NumberSpans;
   /**
    * Per value, the rows of the row label it belongs to: the nearest one named before it, else the first
    * named after it; empty when the claim names no row. A claim naming several rows binds each number to
@@ -33,40 +33,43 @@ export interface TableBinding {
  * list supplies all the rows (or columns), that very list is returned, and when every number is a value,
  * `numbers` itself is `valueNumbers`: do not modify them.
  */
-export function bindClaimToTable(
-  numbers: readonly FoundNumber[],
-  occurrences: readonly LabelOccurrence[],
-): TableBinding {
+export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): TableBinding {
   let naming = occurrences;
   // The numbers outside every label; `numbers` itself (not copied) until one inside a label is met.
-  let outside: FoundNumber[] | undefined;
+  let outside: NumberSpans | undefined;
   let at = 0;
   for (let index = 0; index < numbers.length; index += 1) {
-    const number = numbers[index] as FoundNumber;
-    while (at < occurrences.length && (occurrences[at] as LabelOccurrence).end <= number.start) at += 1;
-    const occurrence = occurrences[at];
-    if (occurrence === undefined || occurrence.start >= number.end) outside?.push(number);
-    else outside ??= numbers.slice(0, index);
+    const start = numbers.start(index);
+    const end = numbers.end(index);
+    while (at < occurrences.length && occurrences.end(at) <= start) at += 1;
+    if (at === occurrences.length || occurrences.start(at) >= end) outside?.add(start, end);
+    else outside ??= numbers.copyFirst(index);
   }
-  let values = outside ?? (numbers as FoundNumber[]);
+  let values = outside ?? numbers;
   if (values.length === 0 && numbers.length > 0) {
-    const byStart = new Map<number, LabelOccurrence>();
+    // The first occurrence at each start, by its index.
+    const byStart = new Map<number, number>();
     let rowNamed = false;
     let columnLabels = 0;
-    for (const each of occurrences) {
-      if (!byStart.has(each.start)) byStart.set(each.start, each);
-      if (each.rows.length > 0 && each.columns.length === 0) rowNamed = true;
-      if (each.columns.length > 0 && each.rows.length === 0) columnLabels += 1;
+    for (let index = 0; index < occurrences.length; index += 1) {
+      const start = occurrences.start(index);
+      if (!byStart.has(start)) byStart.set(start, index);
+      const rows = occurrences.rows(index).length;
+      const columns = occurrences.columns(index).length;
+      if (rows > 0 && columns === 0) rowNamed = true;
+      if (columns > 0 && rows === 0) columnLabels += 1;
     }
     for (let index = numbers.length - 1; index >= 0; index -= 1) {
-      const number = numbers[index] as FoundNumber;
-      const whole = byStart.get(number.start);
+      const whole = byStart.get(numbers.start(index));
       // The only column label of a claim that also names a row is that column, not a value: `the
       // french open for 2008 was q1` names the 2008 column of the french open row.
-      const onlyColumn = whole !== undefined && whole.rows.length === 0 && rowNamed && columnLabels === 1;
-      if (whole !== undefined && whole.end === number.end && !onlyColumn) {
-        values = [number];
-        naming = occurrences.filter((each) => each !== whole);
+      const onlyColumn =
+        whole !== undefined && occurrences.rows(whole).length === 0 && rowNamed && columnLabels === 1;
+      if (whole !== undefined && occurrences.end(whole) === numbers.end(index) && !onlyColumn) {
+        values = new NumberSpans(numbers.text, 1);
+        values.add(numbers.start(index), numbers.end(index));
+        naming = occurrences.copyFirst(whole);
+        naming.addRange(occurrences, whole + 1, occurrences.length);
         break;
       }
     }
@@ -74,44 +77,45 @@ export function bindClaimToTable(
 
   let rowNamers = 0;
   let columnNamers = 0;
-  for (let index = 0; index < naming.length; index += 1) {
-    const occurrence = naming[index] as LabelOccurrence;
-    if (occurrence.rows.length > 0) rowNamers += 1;
-    if (occurrence.columns.length > 0) columnNamers += 1;
+  // Only whether each count passes 1 matters.
+  for (let index = 0; index < naming.length && (rowNamers < 2 || columnNamers < 2); index += 1) {
+    if (naming.rows(index).length > 0) rowNamers += 1;
+    if (naming.columns(index).length > 0) columnNamers += 1;
   }
   // An occurrence naming both a row and a column names what the rest of `naming` (without it) leaves out.
   const restNamesRow = rowNamers > 1;
   const restNamesColumn = columnNamers > 1;
   const rows = new Collected();
   const columns = new Collected();
-  let firstRowLabel: LabelOccurrence | undefined;
+  let firstRowLabel = -1;
   for (let index = 0; index < naming.length; index += 1) {
-    const occurrence = naming[index] as LabelOccurrence;
-    const namesRow = namesRowOf(occurrence, restNamesRow, restNamesColumn);
-    let namesColumn = occurrence.columns.length > 0;
+    const labelRows = naming.rows(index);
+    const labelColumns = naming.columns(index);
+    const namesRow = namesRowOf(labelRows, labelColumns, restNamesRow, restNamesColumn);
+    let namesColumn = labelColumns.length > 0;
     if (namesRow && namesColumn && restNamesColumn && !restNamesRow) namesColumn = false;
     if (namesRow) {
-      rows.add(occurrence.rows);
-      firstRowLabel ??= occurrence;
+      rows.add(labelRows);
+      if (firstRowLabel < 0) firstRowLabel = index;
     }
-    if (namesColumn) columns.add(occurrence.columns);
+    if (namesColumn) columns.add(labelColumns);
   }
   // Values and row labels are both in claim order: one sweep finds each value's row label, the last
   // one ending before it, else the first of the claim.
   const valueRows = listOfLength<readonly number[]>(values.length);
   const keys = listOfLength<string>(values.length);
   let next = 0;
-  let lastBefore: LabelOccurrence | undefined;
+  let lastBefore = -1;
   for (let index = 0; index < values.length; index += 1) {
-    const value = values[index] as FoundNumber;
-    while (next < naming.length && (naming[next] as LabelOccurrence).end <= value.start) {
-      const occurrence = naming[next] as LabelOccurrence;
-      if (namesRowOf(occurrence, restNamesRow, restNamesColumn)) lastBefore = occurrence;
+    const valueStart = values.start(index);
+    while (next < naming.length && naming.end(next) <= valueStart) {
+      if (namesRowOf(naming.rows(next), naming.columns(next), restNamesRow, restNamesColumn))
+        lastBefore = next;
       next += 1;
     }
-    const label = lastBefore ?? firstRowLabel;
-    valueRows[index] = label === undefined ? NO_ROWS : label.rows;
-    keys[index] = value.key;
+    const label = lastBefore >= 0 ? lastBefore : firstRowLabel;
+    valueRows[index] = label < 0 ? NO_ROWS : naming.rows(label);
+    keys[index] = values.key(index);
   }
   return {
     rows: rows.result(),
@@ -124,9 +128,15 @@ export function bindClaimToTable(
 
 const NO_ROWS: readonly number[] = [];
 
-// True when `occurrence` names its row: it names only a column when the rest names a row and no column.
-function namesRowOf(occurrence: LabelOccurrence, restNamesRow: boolean, restNamesColumn: boolean): boolean {
-  return occurrence.rows.length > 0 && !(occurrence.columns.length > 0 && restNamesRow && !restNamesColumn);
+// True when a label of `rows` and `columns` names its row: it names only a column when the rest names a
+// row and no column.
+function namesRowOf(
+  rows: readonly number[],
+  columns: readonly number[],
+  restNamesRow: boolean,
+  restNamesColumn: boolean,
+): boolean {
+  return rows.length > 0 && !(columns.length > 0 && restNamesRow && !restNamesColumn);
 }
 
 // The union of label lists in first-seen order, each distinct list read once. A label index never lists

@@ -4,7 +4,14 @@ import {
   ROW_READS_PER_CLAIM,
   ROW_READS_PER_CLAIM_CHAR,
 } from "../../limits.js";
-import { type FoundNumber, findNumbers, type LineNumbers, numbersOnLines } from "../numbers/index.js";
+import {
+  type FoundNumber,
+  findNumberSpans,
+  findNumbers,
+  type LineNumbers,
+  type NumberSpans,
+  numbersOnLines,
+} from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { ReadAllowance } from "../step-counter.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
@@ -15,12 +22,14 @@ import {
   findHeaderStems,
   type HeaderStems,
   isDayOfMonth,
+  Mentions,
+  type MentionTarget,
   valueColumns,
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
 import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseTableLayouts } from "./markdown-tables.js";
-import { findNamedLabels, type LabelOccurrence } from "./named-labels.js";
+import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
 import { namesQuotedCell, singleNumberColumn, TableNumbers } from "./table-numbers.js";
 
@@ -166,10 +175,10 @@ function isLetterCode(code: number): boolean {
 
 // True when a number of the folded claim is part of a code: one letter glued right after it (`2r`, `3a`;
 // not a unit or ordinal such as `9th` or `30pm`), or a `-` right before it that follows a letter
-// (`t-ao-190`).
-function isCode(folded: string, number: FoundNumber): boolean {
-  if (isLetterCode(folded.charCodeAt(number.end))) return !isLetterCode(folded.charCodeAt(number.end + 1));
-  return folded.charCodeAt(number.start - 1) === 45 && isLetterCode(folded.charCodeAt(number.start - 2));
+// (`t-ao-190`). The number is `[start, end)`.
+function isCode(folded: string, start: number, end: number): boolean {
+  if (isLetterCode(folded.charCodeAt(end))) return !isLetterCode(folded.charCodeAt(end + 1));
+  return folded.charCodeAt(start - 1) === 45 && isLetterCode(folded.charCodeAt(start - 2));
 }
 
 // Where the word after a number ending at `end` starts, past one or more spaces; `end` when no space
@@ -325,45 +334,37 @@ function rowCellTexts(cells: TableNumbers, row: number): RowTexts {
 const MAX_NAME_WORD = 24;
 
 /**
- * True when the label at `occurrence` and the word right before or after it make the whole text of a
+ * True when the label at `[start, end)` and the word right before or after it make the whole text of a
  * cell of the quoted row (`south melbourne` around the label `melbourne`): the claim names that cell,
  * not the label's row. Reads at most one short word on each side.
  */
 function insideQuotedCell(
   folded: string,
-  occurrence: LabelOccurrence,
+  start: number,
+  end: number,
   cells: TableNumbers,
   quoteRow: number,
 ): boolean {
   const { texts, lengths } = rowCellTexts(cells, quoteRow);
-  let before = occurrence.start;
+  let before = start;
   if (folded.charCodeAt(before - 1) === 32) {
     before -= 1;
     const space = before;
     while (before > 0 && space - before < MAX_NAME_WORD && folded.charCodeAt(before - 1) > 32) before -= 1;
-    if (
-      before < space &&
-      lengths.has(occurrence.end - before) &&
-      texts.has(folded.slice(before, occurrence.end))
-    )
-      return true;
+    if (before < space && lengths.has(end - before) && texts.has(folded.slice(before, end))) return true;
   }
-  let after = occurrence.end;
+  let after = end;
   if (folded.charCodeAt(after) !== 32) return false;
   after += 1;
   const wordStart = after;
   while (after < folded.length && after - wordStart < MAX_NAME_WORD && folded.charCodeAt(after) > 32)
     after += 1;
-  return (
-    after > wordStart &&
-    lengths.has(after - occurrence.start) &&
-    texts.has(folded.slice(occurrence.start, after))
-  );
+  return after > wordStart && lengths.has(after - start) && texts.has(folded.slice(start, after));
 }
 
-// True when `occurrence` names only the column of row labels (its header: `game`, `rank`).
-function rowLabelsOnly(occurrence: LabelOccurrence): boolean {
-  return occurrence.rows.length === 0 && occurrence.columns.length === 1 && occurrence.columns[0] === 0;
+// True when a label of `rows` and `columns` names only the column of row labels (its header: `game`, `rank`).
+function rowLabelsOnly(rows: readonly number[], columns: readonly number[]): boolean {
+  return rows.length === 0 && columns.length === 1 && columns[0] === 0;
 }
 
 const numericLabelsCache = new WeakMap<TableNumbers, Map<string, number[]>>();
@@ -400,26 +401,34 @@ function ordinalSuffixAt(text: string, at: number): boolean {
   );
 }
 
+/** A row named by an ordinal and the header of the row labels: where the two stand, and the row's list. */
+interface OrdinalRow {
+  start: number;
+  end: number;
+  rows: readonly number[];
+}
+
 /**
- * The row named by the header of the row labels with an ordinal beside it (`ranked 6th`, `the 49th game`),
- * as one occurrence spanning both; undefined when there is none or no row has that number as its label.
- * Reads a few characters around the header.
+ * The row named by the header of the row labels at `[headerStart, headerEnd)` with an ordinal beside it
+ * (`ranked 6th`, `the 49th game`), spanning both; undefined when there is none or no row has that number
+ * as its label. Reads a few characters around the header.
  */
 function ordinalRow(
   folded: string,
-  header: LabelOccurrence,
+  headerStart: number,
+  headerEnd: number,
   cells: TableNumbers,
-): LabelOccurrence | undefined {
-  let start = header.end;
-  while (start < folded.length && start - header.end < 3 && folded.charCodeAt(start) === 32) start += 1;
+): OrdinalRow | undefined {
+  let start = headerEnd;
+  while (start < folded.length && start - headerEnd < 3 && folded.charCodeAt(start) === 32) start += 1;
   let end = start;
   while (end < folded.length && end - start < 6 && isDigitCode(folded.charCodeAt(end))) end += 1;
-  if (end > start && start > header.end && ordinalSuffixAt(folded, end)) {
+  if (end > start && start > headerEnd && ordinalSuffixAt(folded, end)) {
     const rows = numericLabels(cells).get(String(Number(folded.slice(start, end))));
-    return rows === undefined ? undefined : { ...header, end: end + 2, rows, columns: NO_LABELS };
+    return rows === undefined ? undefined : { start: headerStart, end: end + 2, rows };
   }
   // `49th game`: digits, a suffix and one space right before the header.
-  const suffixEnd = header.start - 1;
+  const suffixEnd = headerStart - 1;
   if (folded.charCodeAt(suffixEnd) !== 32 || suffixEnd < 3 || !ordinalSuffixAt(folded, suffixEnd - 2))
     return undefined;
   let digitsStart = suffixEnd - 2;
@@ -431,12 +440,12 @@ function ordinalRow(
     digitsStart -= 1;
   if (digitsStart === suffixEnd - 2 || isLetterCode(folded.charCodeAt(digitsStart - 1))) return undefined;
   const rows = numericLabels(cells).get(String(Number(folded.slice(digitsStart, suffixEnd - 2))));
-  return rows === undefined ? undefined : { ...header, start: digitsStart, rows, columns: NO_LABELS };
+  return rows === undefined ? undefined : { start: digitsStart, end: headerEnd, rows };
 }
 
 // A label of one letter (`a`, `d`): as ambiguous as a number, since `a` and `i` are also words.
-function isSingleLetter(text: string, occurrence: LabelOccurrence): boolean {
-  return occurrence.end - occurrence.start === 1 && isLetterCode(text.charCodeAt(occurrence.start));
+function isSingleLetter(text: string, start: number, end: number): boolean {
+  return end - start === 1 && isLetterCode(text.charCodeAt(start));
 }
 
 function isNumeric(text: string, start: number, end: number): boolean {
@@ -489,37 +498,39 @@ function holdsRow(cache: Map<readonly number[], boolean>, rows: readonly number[
  */
 function namingOccurrences(
   folded: string,
-  exact: readonly LabelOccurrence[],
-  stems: readonly LabelOccurrence[],
+  exact: Mentions,
+  stems: Mentions,
   quoteRow: number,
   cells: TableNumbers,
-): LabelOccurrence[] {
+): Mentions {
   // Merge the two claim-ordered lists; where two overlap the longer wins, an exact one on a tie
   // (`home team scored` names `home team score` rather than `home team`).
   // With no stem matches the exact list is read as it is (it is only read below, never changed).
-  const merged: LabelOccurrence[] = stems.length === 0 ? (exact as LabelOccurrence[]) : [];
+  // Both lists share the claim's targets, so a mention moves from one to the other by its target's index.
+  const merged = stems.length === 0 ? exact : new Mentions(exact.targets, exact.length + stems.length);
   let exactAt = stems.length === 0 ? exact.length : 0;
   let stemAt = 0;
   let lastIsExact = false;
   while (exactAt < exact.length || stemAt < stems.length) {
-    const nextExact = exact[exactAt];
-    const nextStem = stems[stemAt];
     const takeExact =
-      nextStem === undefined || (nextExact !== undefined && nextExact.start <= nextStem.start);
-    const occurrence = (takeExact ? nextExact : nextStem) as LabelOccurrence;
+      stemAt === stems.length || (exactAt < exact.length && exact.start(exactAt) <= stems.start(stemAt));
+    const from = takeExact ? exact : stems;
+    const at = takeExact ? exactAt : stemAt;
     if (takeExact) exactAt += 1;
     else stemAt += 1;
-    const last = merged[merged.length - 1];
+    const start = from.start(at);
+    const end = from.end(at);
+    const last = merged.length - 1;
     // Exact occurrences of one table never overlap each other (the label finder keeps them apart).
-    if (last === undefined || last.end <= occurrence.start || (takeExact && lastIsExact)) {
-      merged.push(occurrence);
+    if (last < 0 || merged.end(last) <= start || (takeExact && lastIsExact)) {
+      merged.add(start, end, from.targetOf(at));
       lastIsExact = takeExact;
       continue;
     }
-    const length = occurrence.end - occurrence.start;
-    const lastLength = last.end - last.start;
+    const length = end - start;
+    const lastLength = merged.end(last) - merged.start(last);
     if (length > lastLength || (takeExact && length === lastLength)) {
-      merged[merged.length - 1] = occurrence;
+      merged.set(last, start, end, from.targetOf(at));
       lastIsExact = takeExact;
     }
   }
@@ -527,118 +538,148 @@ function namingOccurrences(
   // Whether a rows list holds the quoted row, once per list: a label naming every row is read once. Made
   // only when a row is quoted, and read through a module function rather than a closure per claim and table.
   const holdsQuoted = quoteRow >= 0 ? new Map<readonly number[], boolean>() : undefined;
+  // The targets this table's kept occurrences name that no label does (a label's column without its row, a
+  // row named by an ordinal), added to the claim's targets once per target or rows list they come from.
+  let columnOnly: Map<number, number> | undefined;
+  let ordinalOf: Map<readonly number[], number> | undefined;
   // `kept` stays `merged` itself until the first occurrence is dropped or joined: a claim whose numbers are
   // all values is not copied.
-  let kept: LabelOccurrence[] = merged;
+  let kept = merged;
   let keptCount = 0;
   // The index in `kept` of the last row named by the header of the row labels and its number.
   let headerNamed = -1;
   for (let index = 0; index < merged.length; index += 1) {
-    const occurrence = merged[index] as LabelOccurrence;
+    const start = merged.start(index);
+    const end = merged.end(index);
+    const target = merged.targetOf(index);
+    const rows = merged.rows(index);
+    const columns = merged.columns(index);
     if (
       quoteRow >= 0 &&
-      occurrence.rows.length > 0 &&
-      occurrence.columns.length > 0 &&
-      !holdsRow(holdsQuoted as Map<readonly number[], boolean>, occurrence.rows, quoteRow)
+      rows.length > 0 &&
+      columns.length > 0 &&
+      !holdsRow(holdsQuoted as Map<readonly number[], boolean>, rows, quoteRow)
     ) {
       // A label of both a row and a column (`total`) in a claim quoting another row names the column:
       // `the ussr had a total of 25` quoting the ussr row is not about the total row.
-      if (kept === merged) kept = merged.slice(0, keptCount);
-      kept.push({ ...occurrence, rows: NO_LABELS });
+      if (kept === merged) kept = merged.copyFirst(keptCount);
+      columnOnly ??= new Map();
+      let column = columnOnly.get(target);
+      if (column === undefined) {
+        column = kept.targets.length;
+        kept.targets.push({ table: merged.table(index), rows: NO_LABELS, columns });
+        columnOnly.set(target, column);
+      }
+      kept.add(start, end, column);
       keptCount += 1;
       continue;
     }
     if (
       quoteRow >= 0 &&
-      occurrence.rows.length > 0 &&
-      occurrence.columns.length === 0 &&
-      !holdsRow(holdsQuoted as Map<readonly number[], boolean>, occurrence.rows, quoteRow) &&
-      insideQuotedCell(folded, occurrence, cells, quoteRow)
+      rows.length > 0 &&
+      columns.length === 0 &&
+      !holdsRow(holdsQuoted as Map<readonly number[], boolean>, rows, quoteRow) &&
+      insideQuotedCell(folded, start, end, cells, quoteRow)
     ) {
       // `south melbourne` names the quoted row's cell `south melbourne`, not the row `melbourne`.
-      if (kept === merged) kept = merged.slice(0, keptCount);
+      if (kept === merged) kept = merged.copyFirst(keptCount);
       continue;
     }
     const numericRow =
-      occurrence.rows.length > 0 &&
-      occurrence.columns.length === 0 &&
-      (isNumeric(folded, occurrence.start, occurrence.end) || isSingleLetter(folded, occurrence));
-    if (numericRow && isDayOfMonth(folded, occurrence.start, occurrence.end)) {
+      rows.length > 0 &&
+      columns.length === 0 &&
+      (isNumeric(folded, start, end) || isSingleLetter(folded, start, end));
+    if (numericRow && isDayOfMonth(folded, start, end)) {
       // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
-      if (kept === merged) kept = merged.slice(0, keptCount);
+      if (kept === merged) kept = merged.copyFirst(keptCount);
       continue;
     }
     if (!numericRow) {
-      const ordinal = rowLabelsOnly(occurrence) ? ordinalRow(folded, occurrence, cells) : undefined;
+      const ordinal = rowLabelsOnly(rows, columns) ? ordinalRow(folded, start, end, cells) : undefined;
       if (ordinal !== undefined) {
         // `49th game`, `ranked 6th`: the header and its ordinal name the row together.
-        if (kept === merged) kept = merged.slice(0, keptCount);
-        kept.push(ordinal);
-      } else if (kept !== merged) kept.push(occurrence);
+        if (kept === merged) kept = merged.copyFirst(keptCount);
+        ordinalOf ??= new Map();
+        let named = ordinalOf.get(ordinal.rows);
+        if (named === undefined) {
+          named = kept.targets.length;
+          const row: MentionTarget = { table: merged.table(index), rows: ordinal.rows, columns: NO_LABELS };
+          kept.targets.push(row);
+          ordinalOf.set(ordinal.rows, named);
+        }
+        kept.add(ordinal.start, ordinal.end, named);
+      } else if (kept !== merged) kept.add(start, end, target);
       keptCount += 1;
       continue;
     }
-    const previous = keptCount > 0 ? kept[keptCount - 1] : undefined;
+    const previous = keptCount - 1;
     if (
-      previous !== undefined &&
-      previous.columns[0] === 0 &&
-      previous.rows.length === 0 &&
-      onlyJoiners(folded, previous.end, occurrence.start)
+      previous >= 0 &&
+      kept.columns(previous)[0] === 0 &&
+      kept.rows(previous).length === 0 &&
+      onlyJoiners(folded, kept.end(previous), start)
     ) {
       // The header and its number name the row together, so the number is no value.
-      if (kept === merged) kept = merged.slice(0, keptCount);
-      kept[keptCount - 1] = { ...occurrence, start: previous.start };
-      headerNamed = keptCount - 1;
+      if (kept === merged) kept = merged.copyFirst(keptCount);
+      kept.set(previous, kept.start(previous), end, target);
+      headerNamed = previous;
     } else if (
-      previous !== undefined &&
-      headerNamed === keptCount - 1 &&
-      isDashBetween(folded, previous.end, occurrence.start)
+      previous >= 0 &&
+      headerNamed === previous &&
+      isDashBetween(folded, kept.end(previous), start)
     ) {
       // A range after the header (`games 18 - 30`) names each of its rows; its dash starts the
       // occurrence, so the last number is no whole label read as a value either.
-      if (kept === merged) kept = merged.slice(0, keptCount);
-      kept.push({ ...occurrence, start: previous.end });
+      if (kept === merged) kept = merged.copyFirst(keptCount);
+      kept.add(kept.end(previous), end, target);
       headerNamed = keptCount;
       keptCount += 1;
-    } else if (holdsQuoted !== undefined && holdsRow(holdsQuoted, occurrence.rows, quoteRow)) {
-      if (kept !== merged) kept.push(occurrence);
+    } else if (holdsQuoted !== undefined && holdsRow(holdsQuoted, rows, quoteRow)) {
+      if (kept !== merged) kept.add(start, end, target);
       keptCount += 1;
-    } else if (kept === merged) kept = merged.slice(0, keptCount);
+    } else if (kept === merged) kept = merged.copyFirst(keptCount);
   }
   return kept;
 }
 
 // The occurrences whose first column is one the binding names. A label named again and again shares one
 // columns list, so each distinct list is looked up once.
-function namedColumnMentions(
-  occurrences: readonly LabelOccurrence[],
-  namedColumns: ReadonlySet<number>,
-): LabelOccurrence[] {
-  if (namedColumns.size === 0) return [];
-  // Runs of mentions are copied a run at a time (`slice` copies a block; a push per mention costs more).
-  // With a single run, that run is the answer, and when it is the whole list, the list itself.
-  let mentions: LabelOccurrence[] | undefined;
+function namedColumnMentions(occurrences: Mentions, namedColumns: ReadonlySet<number>): Mentions {
+  if (namedColumns.size === 0) return new Mentions(occurrences.targets);
+  // Runs of mentions are copied a run at a time. With a single run, that run is the answer, read in place
+  // (a claim naming a row and then a column a million times drops the row without copying the rest), and
+  // when it is the whole list, the list itself.
+  let mentions: Mentions | undefined;
   let runStart = -1;
+  // The last two columns lists met and whether the binding names them: a claim naming two labels in turn
+  // (`a b a b …`) looks neither up again.
   let lastList: readonly number[] | undefined;
   let lastNamed = false;
+  let otherList: readonly number[] | undefined;
+  let otherNamed = false;
   for (let index = 0; index <= occurrences.length; index += 1) {
-    const each = occurrences[index];
-    if (each !== undefined && each.columns !== lastList) {
-      lastList = each.columns;
-      lastNamed = lastList.length > 0 && namedColumns.has(lastList[0] as number);
+    const more = index < occurrences.length;
+    const list = more ? occurrences.columns(index) : lastList;
+    if (list !== undefined && list !== lastList) {
+      const named: boolean =
+        list === otherList ? otherNamed : list.length > 0 && namedColumns.has(list[0] as number);
+      otherList = lastList;
+      otherNamed = lastNamed;
+      lastList = list;
+      lastNamed = named;
     }
-    if (each !== undefined && lastNamed) {
+    if (more && lastNamed) {
       if (runStart < 0) runStart = index;
       continue;
     }
     if (runStart < 0) continue;
     if (mentions === undefined) {
-      if (runStart === 0 && index === occurrences.length) return occurrences as LabelOccurrence[];
+      if (runStart === 0 && index === occurrences.length) return occurrences;
       mentions = occurrences.slice(runStart, index);
-    } else for (let at = runStart; at < index; at += 1) mentions.push(occurrences[at] as LabelOccurrence);
+    } else mentions.addRange(occurrences, runStart, index);
     runStart = -1;
   }
-  return mentions ?? [];
+  return mentions ?? new Mentions(occurrences.targets);
 }
 
 function clip(text: string): string {
@@ -657,28 +698,27 @@ function quotedRow(view: RowView, quoteRange: Range): { table: number; row: numb
 // The first occurrence starting at or after `start`, searched from `from` on (every one before `from`
 // starts before `start`). Occurrences are in claim order, so this is a galloping search: a claim of
 // millions of mentions builds no set of them, and values asked in claim order cost a few steps each.
-function occurrenceFrom(occurrences: readonly LabelOccurrence[], start: number, from: number): number {
+function occurrenceFrom(occurrences: Mentions, start: number, from: number): number {
   let low = from;
   let step = 1;
-  while (low + step <= occurrences.length && (occurrences[low + step - 1] as LabelOccurrence).start < start) {
+  while (low + step <= occurrences.length && occurrences.start(low + step - 1) < start) {
     low += step;
     step *= 2;
   }
   let high = Math.min(low + step - 1, occurrences.length);
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((occurrences[middle] as LabelOccurrence).start < start) low = middle + 1;
+    if (occurrences.start(middle) < start) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
 // Whether an occurrence naming a column starts at `start`, the first at or after it being `first`.
-function namesColumnAt(occurrences: readonly LabelOccurrence[], start: number, first: number): boolean {
+function namesColumnAt(occurrences: Mentions, start: number, first: number): boolean {
   for (let index = first; index < occurrences.length; index += 1) {
-    const occurrence = occurrences[index] as LabelOccurrence;
-    if (occurrence.start !== start) return false;
-    if (occurrence.columns.length > 0) return true;
+    if (occurrences.start(index) !== start) return false;
+    if (occurrences.columns(index).length > 0) return true;
   }
   return false;
 }
@@ -734,9 +774,9 @@ function someColumnMeets(
  */
 function checkTable(
   folded: string,
-  numbers: readonly FoundNumber[],
+  numbers: NumberSpans,
   cells: TableNumbers,
-  occurrences: readonly LabelOccurrence[],
+  occurrences: Mentions,
   quoteRow: number,
 ): TableMiss | null | undefined {
   const binding = bindClaimToTable(numbers, occurrences);
@@ -778,10 +818,11 @@ function checkTable(
       lastConstraining = undefined;
     }
     const key = binding.values[index] as string;
-    const value = binding.valueNumbers[index] as FoundNumber;
+    const valueStart = binding.valueNumbers.start(index);
+    const valueEnd = binding.valueNumbers.end(index);
     // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
     // where that column's cells hold no number, since the code is that cell's text or not.
-    const code = isCode(folded, value);
+    const code = isCode(folded, valueStart, valueEnd);
     let constraining = own as number[];
     if (own.length === 0 || !code) {
       const listed = own.length > 0 ? own : rows === allRows ? binding.columns : NO_LABELS;
@@ -793,8 +834,8 @@ function checkTable(
     }
     // A number followed by the header word a cell of the row also has after it (`2 laps` for the
     // cell `+ 2 laps` beside a `laps` column) is that cell's.
-    const wordStart = wordStartAfterNumber(folded, value.end);
-    const wordEnd = wordStart === value.end ? wordStart : lettersEnd(folded, wordStart);
+    const wordStart = wordStartAfterNumber(folded, valueEnd);
+    const wordEnd = wordStart === valueEnd ? wordStart : lettersEnd(folded, wordStart);
     if (wordEnd > wordStart) {
       occurrenceAt = occurrenceFrom(occurrences, wordStart, wordStart < occurrenceStart ? 0 : occurrenceAt);
       occurrenceStart = wordStart;
@@ -810,7 +851,7 @@ function checkTable(
     if (constraining.length === 0) {
       if (keysOfRows(cells, rows, entry).has(key)) continue;
       // A bound with no column (`larger than 22`) compares with the quoted row's cell of that number.
-      const bound = quoteRow >= 0 ? boundOf(folded, value.start) : null;
+      const bound = quoteRow >= 0 ? boundOf(folded, valueStart) : null;
       const column = bound === null ? undefined : singleNumberColumn(cells, quoteRow, key);
       if (column !== undefined && someColumnMeets(cells, rows, column, bound as Bound, key)) continue;
     } else {
@@ -822,7 +863,7 @@ function checkTable(
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
       // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
       // number) must meet it.
-      const bound = boundOf(folded, value.start);
+      const bound = boundOf(folded, valueStart);
       if (
         bound !== null &&
         (keysOfRows(cells, rows, entry).has(key) ||
@@ -835,10 +876,10 @@ function checkTable(
     if (
       rows.length === 1 &&
       rows[0] === quoteRow &&
-      namesQuotedCell(folded, value, cells, quoteRow, own, occurrences)
+      namesQuotedCell(folded, key, valueStart, valueEnd, cells, quoteRow, own, occurrences)
     )
       continue;
-    return { table: -1, cells, rows, constraining, value };
+    return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }
   return null;
 }
@@ -855,7 +896,8 @@ export function explainRowNumbers(
   quoteRange: Range,
 ): NumberMiss | null {
   const folded = foldLabelText(claim);
-  const numbers = findNumbers(folded);
+  // Held in a typed array: a claim of megabytes holds hundreds of thousands of numbers.
+  const numbers = findNumberSpans(folded);
   if (numbers.length === 0) return null;
   const view = rowViewOf(source);
   const quoted = quotedRow(view, quoteRange);
@@ -863,26 +905,32 @@ export function explainRowNumbers(
   const allowance = rowReadAllowance(folded);
   // Occurrences come grouped by table: bind each table's run on its own.
   const exact = findNamedLabels(folded, view.labels, undefined, allowance);
-  const stems = allowance.left < 0 ? [] : findHeaderStems(folded, view.headers, undefined, allowance);
+  // Stem matches name targets of the same list as exact ones, so the two merge by index.
+  const stems =
+    allowance.left < 0
+      ? new Mentions(exact.targets)
+      : findHeaderStems(folded, view.headers, undefined, allowance, exact.targets);
   if (allowance.left < 0) return unread(folded, numbers);
-  // Exact occurrences come grouped by table (runs, sliced once); stem matches are few and grouped here.
-  const exactBy = new Map<number, LabelOccurrence[]>();
-  // Grouped by table in ascending order: when the first and last share a table, so do all (one look).
-  const firstTable = exact[0]?.table;
-  if (firstTable !== undefined && exact[exact.length - 1]?.table === firstTable)
-    exactBy.set(firstTable, exact);
-  for (let start = exactBy.size > 0 ? exact.length : 0; start < exact.length; ) {
-    const table = (exact[start] as LabelOccurrence).table;
+  // Exact occurrences come grouped by table (runs, read in place); stem matches are few and grouped here.
+  const exactBy = new Map<number, Mentions>();
+  for (let start = 0; start < exact.length; ) {
+    const table = exact.table(start);
     let end = start + 1;
-    while (end < exact.length && (exact[end] as LabelOccurrence).table === table) end += 1;
+    // Grouped by table in ascending order: when the first and last share a table, so do all (one look).
+    if (start === 0 && exact.table(exact.length - 1) === table) end = exact.length;
+    while (end < exact.length && exact.table(end) === table) end += 1;
     exactBy.set(table, start === 0 && end === exact.length ? exact : exact.slice(start, end));
     start = end;
   }
-  const stemsBy = new Map<number, LabelOccurrence[]>();
-  for (const each of stems) {
-    const run = stemsBy.get(each.table);
-    if (run === undefined) stemsBy.set(each.table, [each]);
-    else run.push(each);
+  const stemsBy = new Map<number, Mentions>();
+  for (let index = 0; index < stems.length; index += 1) {
+    const table = stems.table(index);
+    let run = stemsBy.get(table);
+    if (run === undefined) {
+      run = new Mentions(stems.targets);
+      stemsBy.set(table, run);
+    }
+    run.add(stems.start(index), stems.end(index), stems.targetOf(index));
   }
   // Exact occurrences come in ascending table order: only stem matches can add tables to sort in.
   const tables =
@@ -896,14 +944,16 @@ export function explainRowNumbers(
     quoted !== undefined && (exactBy.has(quoted.table) || stemsBy.has(quoted.table)) ? quoted.table : -1;
   let firstMiss: TableMiss | null = null;
   let named = false;
+  // The list of a table that no label or stem names, read only.
+  const none = new Mentions(exact.targets);
   for (let at = quotedTable >= 0 ? -1 : 0; at < tables.length; at += 1) {
     const table = at < 0 ? quotedTable : (tables[at] as number);
     if (at >= 0 && table === quotedTable) continue;
     const quoteRow = table === quotedTable ? (quoted as { row: number }).row : -1;
     const occurrences = namingOccurrences(
       folded,
-      exactBy.get(table) ?? [],
-      stemsBy.get(table) ?? [],
+      exactBy.get(table) ?? none,
+      stemsBy.get(table) ?? none,
       quoteRow,
       view.tables[table] as TableNumbers,
     );
@@ -932,12 +982,13 @@ export function explainRowNumbers(
   }
 
   const onLines = numbersOnLines(view.text, quoteRange, view.lines);
-  const missing = numbers.find((number) => !onLines.has(number.key));
-  if (missing === undefined) return null;
+  let missing = 0;
+  while (missing < numbers.length && onLines.has(numbers.key(missing))) missing += 1;
+  if (missing === numbers.length) return null;
   const lineStart = view.text.lastIndexOf("\n", quoteRange[0] - 1) + 1;
   const lineEnd = view.text.indexOf("\n", Math.max(quoteRange[0], quoteRange[1] - 1));
   return {
-    number: folded.slice(missing.start, missing.end),
+    number: folded.slice(numbers.start(missing), numbers.end(missing)),
     checked: "line",
     text: clip(view.text.slice(lineStart, lineEnd < 0 ? view.text.length : lineEnd)),
   };
@@ -954,9 +1005,8 @@ export function rowReadAllowance(folded: string): ReadAllowance {
 }
 
 // A claim the row check stopped reading is dropped: its first number was not bound to any cell.
-function unread(folded: string, numbers: readonly FoundNumber[]): NumberMiss {
-  const first = numbers[0] as FoundNumber;
-  return { number: folded.slice(first.start, first.end), checked: "cells", cells: [] };
+function unread(folded: string, numbers: NumberSpans): NumberMiss {
+  return { number: folded.slice(numbers.start(0), numbers.end(0)), checked: "cells", cells: [] };
 }
 
 /** The `row` number check (see `explainRowNumbers`): true when every number of the claim holds. */

@@ -1,9 +1,8 @@
-import { type FoundNumber, findNumbers, nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
+import { findNumbers, nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { isWordChar } from "../text/index.js";
-import { isCircumstance } from "../wording/index.js";
+import { isCircumstance, type Mentions } from "../wording/index.js";
 import { foldLabelText } from "./label-text.js";
 import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
-import type { LabelOccurrence } from "./named-labels.js";
 
 const NO_KEYS: readonly string[] = [];
 
@@ -267,40 +266,42 @@ function listsColumn(columns: readonly number[], column: number): boolean {
 
 // True when one of the `MENTIONS_BACK` occurrences ending at or before `start` names `column`. A binary
 // search and a few reads: O(log n) per number.
-function namedBefore(occurrences: readonly LabelOccurrence[], start: number, column: number): boolean {
+function namedBefore(occurrences: Mentions, start: number, column: number): boolean {
   let low = 0;
   let high = occurrences.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((occurrences[middle] as LabelOccurrence).end <= start) low = middle + 1;
+    if (occurrences.end(middle) <= start) low = middle + 1;
     else high = middle;
   }
   for (let index = low - 1; index >= 0 && index >= low - MENTIONS_BACK; index -= 1) {
-    if (listsColumn((occurrences[index] as LabelOccurrence).columns, column)) return true;
+    if (listsColumn(occurrences.columns(index), column)) return true;
   }
   return false;
 }
 
 /**
- * True when the claim writes out a cell of row `row` (the quoted row) around `value` and that cell is
- * the value's to take: the value has no column, or the cell's column is the one it is paired with or
- * one of the few mentions before it names it (`if the thursday episode was 196 buried the tuesday …`:
+ * True when the claim writes out a cell of row `row` (the quoted row) around the value with key `key` at
+ * `[start, end)`, and that cell is the value's to take: the value has no column, or the cell's column is
+ * the one it is paired with or one of the few mentions before it names it (`if the thursday episode was 196 buried the tuesday …`:
  * `tuesday` is nearer, but the claim spells thursday's cell).
  */
 export function namesQuotedCell(
   folded: string,
-  value: FoundNumber,
+  key: string,
+  start: number,
+  end: number,
   cells: TableNumbers,
   row: number,
   own: readonly number[],
-  occurrences: readonly LabelOccurrence[],
+  occurrences: Mentions,
 ): boolean {
-  const cell = wholeQuotedCell(folded, value.key, value.start, value.end, cells, row);
+  const cell = wholeQuotedCell(folded, key, start, end, cells, row);
   if (cell === undefined) return false;
   return (
     own.length === 0 ||
     listsColumn(own, cell.column) ||
-    namedBefore(occurrences, value.start, cell.column) ||
+    namedBefore(occurrences, start, cell.column) ||
     ((cell.start === 0 || isCircumstance(folded, cell.start)) && holdsAtMostOnePlainNumber(cells, row, own))
   );
 }

@@ -1,6 +1,6 @@
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { isWordChar, wordEnd } from "../text/index.js";
-import type { Mention } from "./mention.js";
+import { Mentions, type MentionTarget } from "./mention.js";
 
 /** A table as header stems need it: its header cells' texts, folded (lower case, single spaces). */
 export interface HeaderTexts {
@@ -51,8 +51,8 @@ export function stemWord(word: string): string {
 
 /** A column header by the stems of its words: `games played` → `gam play`. */
 export interface HeaderStems {
-  /** Column lists by stem sequence (words joined by one space), per table. */
-  byStems: Map<string, { table: number; columns: number[] }[]>;
+  /** Column lists by stem sequence (words joined by one space), per table: what a mention of it names. */
+  byStems: Map<string, StemTarget[]>;
   /** Every key and every shorter run of its first words: a claim run that is none of them names nothing. */
   prefixes: Set<string>;
   /** The prefixes some longer prefix extends: a claim run that is none of them is not read further. */
@@ -67,13 +67,21 @@ export interface HeaderStems {
   digits: boolean;
 }
 
+/** The columns of one table a stem sequence names (and no row): the target of every mention of it. */
+export interface StemTarget extends MentionTarget {
+  columns: number[];
+}
+
+// The rows a header names: none, one list for all.
+const NO_ROWS: readonly number[] = [];
+
 /** A claim word as header stems read it, looked up once per source and distinct word. */
 interface WordStem {
   stem: string;
   /** `prefixes.has(stem)`, `extended.has(stem)`, `byStems.get(stem)` and `exact.has(text)`. */
   prefix: boolean;
   extended: boolean;
-  named: { table: number; columns: number[] }[] | undefined;
+  named: StemTarget[] | undefined;
   exact: boolean;
   /**
    * True when a run starting at this word names nothing: no header's stems start with it, or it is a whole
@@ -198,7 +206,7 @@ export function buildHeaderStems(
           // Columns come in order, each with its variants: one already listed is the last one (a wide
           // header of one repeated text would otherwise search a growing list at every column).
           if (last.columns[last.columns.length - 1] !== column) last.columns.push(column);
-        } else list.push({ table: tableIndex, columns: [column] });
+        } else list.push({ table: tableIndex, rows: NO_ROWS, columns: [column] });
       }
     });
   });
@@ -210,16 +218,21 @@ export function buildHeaderStems(
 /**
  * The column headers a folded claim names by inflection or abbreviation (`weighed` for `weight`, `pts`
  * for `points`), longest first at each word, as column-only occurrences in claim order. Each claim word
- * starts at most `HEADER_STEM_WORDS` look-ups, so this is linear in the claim.
+ * starts at most `HEADER_STEM_WORDS` look-ups, so this is linear in the claim. What they name is added to
+ * `targets` (give another list's, to read both lists together).
  */
 export function findHeaderStems(
   folded: string,
   stems: HeaderStems,
   counter?: StepCounter,
   allowance?: ReadAllowance,
-): Mention[] {
-  const found: Mention[] = [];
+  targets: MentionTarget[] = [],
+): Mentions {
+  const found = new Mentions(targets);
   if (stems.byStems.size === 0) return found;
+  // Each stem target's index in `targets`, added at its first mention (made at the first: most claims
+  // name no header by its stem).
+  let targetIndex: Map<StemTarget, number> | undefined;
   // A ring of the next HEADER_STEM_WORDS words, read once each as the claim is walked: no array or object
   // per word of the claim, and each distinct word stemmed once per source.
   const known = stems.stemOf;
@@ -312,10 +325,18 @@ export function findHeaderStems(
       // A stem many tables' headers share names each of them: every mention counts against the allowance.
       if (allowance !== undefined) {
         allowance.left -= named.length;
-        if (allowance.left < 0) return [];
+        if (allowance.left < 0) return new Mentions(targets);
       }
-      for (const each of named)
-        found.push({ start, end, table: each.table, rows: [], columns: each.columns });
+      for (const each of named) {
+        targetIndex ??= new Map();
+        let target = targetIndex.get(each);
+        if (target === undefined) {
+          target = targets.length;
+          targets.push(each);
+          targetIndex.set(each, target);
+        }
+        found.add(start, end, target);
+      }
     }
     const dropped = Math.max(1, taken);
     head = (head + dropped) % HEADER_STEM_WORDS;

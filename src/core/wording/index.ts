@@ -1,7 +1,7 @@
 // How people word claims about tables: headers named by inflection or abbreviation, numbers read as units
 // and dates, and which named column each number belongs to. Deterministic and linear; no model.
 export { buildHeaderStems, findHeaderStems, type HeaderStems, stemWord } from "./header-words.js";
-export type { Mention } from "./mention.js";
+export { type Mention, Mentions, type MentionTarget } from "./mention.js";
 export {
   type Bound,
   boundOf,

@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { findNumbers } from "../numbers/index.js";
+import { findNumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { valueColumns } from "./index.js";
-import type { Mention } from "./mention.js";
+import { type Mention, Mentions } from "./mention.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
 
 // Column mentions at the words given (the first occurrence of each), naming the columns given.
-const mentionsOf = (text: string, mentions: [string, number][]): Mention[] =>
+const mentionListOf = (text: string, mentions: [string, number][]): Mention[] =>
   mentions.map(([word, column]) => {
     const start = text.indexOf(word);
     return { start, end: start + word.length, table: 0, rows: [], columns: [column] };
   });
+const mentionsOf = (text: string, mentions: [string, number][]): Mentions =>
+  Mentions.of(mentionListOf(text, mentions));
 
 describe("subjectMention: the column a claim opens with as its subject", () => {
   it.each([
@@ -44,7 +46,7 @@ describe("subjectMention: the column a claim opens with as its subject", () => {
 
 describe("statedByCopula: a number the claim's main copula states", () => {
   const stated = (text: string, number: string, mentions: [string, number][]) => {
-    const list = mentionsOf(text, mentions);
+    const list = mentionListOf(text, mentions);
     const start = text.lastIndexOf(number);
     return statedByCopula(
       text,
@@ -108,7 +110,7 @@ describe("valueColumns: the subject column states the value after the main copul
   ] as { text: string; mentions: [string, number][]; columns: number[][] }[])(
     "$text",
     ({ text, mentions, columns }) => {
-      expect(valueColumns(text, findNumbers(text), mentionsOf(text, mentions))).toEqual(columns);
+      expect(valueColumns(text, findNumberSpans(text), mentionsOf(text, mentions))).toEqual(columns);
     },
   );
 
@@ -116,18 +118,20 @@ describe("valueColumns: the subject column states the value after the main copul
     { text: "cy day had an overall pick of 171", columns: [[2, 1]] },
     { text: "cy day was pick 7 , overall 171", columns: [[1], [2]] },
   ])("adjacent column mentions are one compound name: $text", ({ text, columns }) => {
-    const mentions = mentionsOf(text, [
-      ["overall", 2],
-      ["pick", 1],
-    ]).sort((a, b) => a.start - b.start);
-    expect(valueColumns(text, findNumbers(text), mentions)).toEqual(columns);
+    const mentions = Mentions.of(
+      mentionListOf(text, [
+        ["overall", 2],
+        ["pick", 1],
+      ]).sort((a, b) => a.start - b.start),
+    );
+    expect(valueColumns(text, findNumberSpans(text), mentions)).toEqual(columns);
   });
 
   it("stays linear when the claim repeats copulas and numbers after its subject", () => {
     for (const scale of [1, 4, 16, 64]) {
       const claim = `the total of the side ${"that has 4 and who was 5 , ".repeat(50 * scale)}is 9`;
       const counter: StepCounter = { steps: 0 };
-      const columns = valueColumns(claim, findNumbers(claim), mentionsOf(claim, [["total", 1]]), counter);
+      const columns = valueColumns(claim, findNumberSpans(claim), mentionsOf(claim, [["total", 1]]), counter);
       expect(columns.at(-1)).toEqual([1]);
       expect(counter.steps).toBeLessThanOrEqual(16 * claim.length);
     }

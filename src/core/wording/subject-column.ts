@@ -1,4 +1,4 @@
-import type { Mention } from "./mention.js";
+import type { Mentions } from "./mention.js";
 
 // Words that open a modifier after a subject's head noun: `the serial number of the model`, `the
 // attendance for the game`, `the total of civil liberties when`.
@@ -65,20 +65,22 @@ function wordsBetween(text: string, from: number, to: number, most: number): num
  * (column 0) is never a subject here: rule 7 keeps it for naming rows. Reads a constant number of
  * mentions and characters.
  */
-export function subjectMention(folded: string, mentions: readonly Mention[]): number {
+export function subjectMention(folded: string, mentions: Mentions): number {
   let opening = 0;
   while (opening < folded.length && folded.charCodeAt(opening) === 32) opening += 1;
   if (!folded.startsWith("the ", opening)) return -1;
   const afterThe = opening + 4;
   for (let index = 0; index < mentions.length && index < MAX_HEAD_MENTIONS; index += 1) {
-    const mention = mentions[index] as Mention;
-    if (mention.start < afterThe) continue;
+    const start = mentions.start(index);
+    const end = mentions.end(index);
+    if (start < afterThe) continue;
     // Only the first words after `the` are read: a later mention is no head of the opening phrase.
-    if (wordsBetween(folded, afterThe, mention.start, MAX_WORDS_BEFORE_HEAD) > MAX_WORDS_BEFORE_HEAD) break;
-    if (mention.columns.length === 1 && mention.columns[0] === 0) continue;
-    if (isWordCode(folded.charCodeAt(mention.end))) continue;
+    if (wordsBetween(folded, afterThe, start, MAX_WORDS_BEFORE_HEAD) > MAX_WORDS_BEFORE_HEAD) break;
+    const columns = mentions.columns(index);
+    if (columns.length === 1 && columns[0] === 0) continue;
+    if (isWordCode(folded.charCodeAt(end))) continue;
     // The modifier may follow one more noun of the head (`the 2nd leg score for`).
-    const next = wordAt(folded, mention.end, 12);
+    const next = wordAt(folded, end, 12);
     if (POST_MODIFIERS.has(next.word)) return index;
     if (next.word !== "" && !COPULAS.has(next.word) && POST_MODIFIERS.has(wordAt(folded, next.end, 8).word))
       return index;

@@ -1,7 +1,8 @@
 import { listOfLength } from "../lists.js";
+import { NumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
-import type { Mention } from "./mention.js";
+import type { Mentions } from "./mention.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
 
 /** A number of the claim: where its digits are in the folded claim. */
@@ -39,13 +40,13 @@ const CLAUSE_VERBS = new Set(["is", "was", "are", "were"]);
 // True when a `,` before `number` ends a clause: the number is the subject of a verb of its own (`when
 // the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
 // was`). Reads one short word.
-function startsClause(text: string, from: number, number: NumberSpan): boolean {
-  if (isYear(text, number)) return false;
+function startsClause(text: string, from: number, start: number, end: number): boolean {
+  if (isYear(text, start, end)) return false;
   // The gap holds only unit joiners (checked before), so reading it costs no more than joining did.
   let comma = false;
-  for (let index = from; index < number.start; index += 1) if (text.charCodeAt(index) === 44) comma = true;
+  for (let index = from; index < start; index += 1) if (text.charCodeAt(index) === 44) comma = true;
   if (!comma) return false;
-  let at = number.end;
+  let at = end;
   if (text.charCodeAt(at) !== 32) return false;
   at += 1;
   let to = at;
@@ -55,18 +56,18 @@ function startsClause(text: string, from: number, number: NumberSpan): boolean {
 
 /** Per number, the index of the first number of its unit (numbers joined only by unit joiners). */
 export function numberUnits(folded: string, numbers: readonly NumberSpan[]): number[] {
-  return Array.from(unitsOf(folded, numbers));
+  return Array.from(unitsOf(folded, NumberSpans.of(folded, numbers)));
 }
 
 // `numberUnits` as a typed array: the per-number tables of a claim of many numbers are a few blocks
 // outside the heap rather than arrays the collector copies.
-function unitsOf(folded: string, numbers: readonly NumberSpan[]): Int32Array {
+function unitsOf(folded: string, numbers: NumberSpans): Int32Array {
   const unitOf = new Int32Array(numbers.length);
   for (let index = 1; index < numbers.length; index += 1) {
-    const number = numbers[index] as NumberSpan;
-    const previous = numbers[index - 1] as NumberSpan;
+    const start = numbers.start(index);
+    const previousEnd = numbers.end(index - 1);
     const joined =
-      joinsUnit(folded, previous.end, number.start) && !startsClause(folded, previous.end, number);
+      joinsUnit(folded, previousEnd, start) && !startsClause(folded, previousEnd, start, numbers.end(index));
     unitOf[index] = joined ? (unitOf[index - 1] as number) : index;
   }
   return unitOf;
@@ -247,7 +248,10 @@ export function dateNumbers(
   numbers: readonly NumberSpan[],
   unitOf: readonly number[],
 ): boolean[] {
-  return Array.from(datesOf(folded, numbers, unitOf).circumstantial, (flag) => flag === 1);
+  return Array.from(
+    datesOf(folded, NumberSpans.of(folded, numbers), unitOf).circumstantial,
+    (flag) => flag === 1,
+  );
 }
 
 /**
@@ -263,30 +267,30 @@ interface Dates {
 }
 
 // Both readings of `dateNumbers` in one pass: the month names beside each number are read once.
-function datesOf(folded: string, numbers: readonly NumberSpan[], unitOf: ArrayLike<number>): Dates {
+function datesOf(folded: string, numbers: NumberSpans, unitOf: ArrayLike<number>): Dates {
   const inDate = new Uint8Array(numbers.length);
   const anyDate = new Uint8Array(numbers.length);
   const monthBefore = new Int32Array(numbers.length).fill(-1);
   const monthAfter = new Int32Array(numbers.length).fill(-1);
   for (let index = 0; index < numbers.length; index += 1) {
-    const number = numbers[index] as NumberSpan;
-    const monthStart = wordStartBefore(folded, number.start);
-    const afterStart = wordAfterStart(folded, number.end);
+    const start = numbers.start(index);
+    const monthStart = wordStartBefore(folded, start);
+    const afterStart = wordAfterStart(folded, numbers.end(index));
     if (isMonthAt(folded, afterStart)) monthAfter[index] = afterStart;
     if (isMonthAt(folded, monthStart)) {
       monthBefore[index] = monthStart;
-      const previous = numbers[index - 1];
+      const previousEnd = index > 0 ? numbers.end(index - 1) : -1;
       // `17 june 2007`: the year belongs to the date that starts at 17.
       const sameDate =
-        previous !== undefined &&
-        monthStart - previous.end <= 6 &&
-        folded.slice(previous.end, monthStart).replace(/st|nd|rd|th|of|[ ,]/g, "") === "";
+        index > 0 &&
+        monthStart - previousEnd <= 6 &&
+        folded.slice(previousEnd, monthStart).replace(/st|nd|rd|th|of|[ ,]/g, "") === "";
       inDate[index] = sameDate ? (inDate[index - 1] as number) : isCircumstance(folded, monthStart) ? 1 : 0;
       anyDate[index] = sameDate ? (anyDate[index - 1] as number) : 1;
       continue;
     }
     if (monthAfter[index] !== -1) {
-      inDate[index] = isCircumstance(folded, number.start) ? 1 : 0;
+      inDate[index] = isCircumstance(folded, start) ? 1 : 0;
       anyDate[index] = 1;
     }
   }
@@ -299,7 +303,7 @@ function datesOf(folded: string, numbers: readonly NumberSpan[], unitOf: ArrayLi
 // year (`12/04/1969`): only those set as the circumstance when `circumstantial`, else every one.
 function extendDates(
   folded: string,
-  numbers: readonly NumberSpan[],
+  numbers: NumberSpans,
   unitOf: ArrayLike<number>,
   inDate: Uint8Array,
   circumstantial: boolean,
@@ -308,30 +312,24 @@ function extendDates(
     // The year after `october 17 ,` belongs to the date, and so does the end of a range of days (`may
     // 2 - 7 , 2007`).
     if (inDate[index] || !inDate[index - 1] || unitOf[index] !== unitOf[index - 1]) continue;
-    const number = numbers[index] as NumberSpan;
-    const previous = numbers[index - 1] as NumberSpan;
-    const length = number.end - number.start;
-    if (
-      (length <= 2 && isDash(folded, previous.end, number.start)) ||
-      (length === 4 && previous.end < number.start)
-    )
+    const start = numbers.start(index);
+    const previousEnd = numbers.end(index - 1);
+    const length = numbers.end(index) - start;
+    if ((length <= 2 && isDash(folded, previousEnd, start)) || (length === 4 && previousEnd < start))
       inDate[index] = 1;
   }
   for (let first = 0; first < numbers.length; ) {
     let last = first;
     while (last + 1 < numbers.length && unitOf[last + 1] === first) last += 1;
     if (last - first === 2) {
-      const firstNumber = numbers[first] as NumberSpan;
-      const lastNumber = numbers[last] as NumberSpan;
-      const middle = numbers[first + 1] as NumberSpan;
       const hasYear =
-        firstNumber.end - firstNumber.start === 4 ||
-        middle.end - middle.start === 4 ||
-        lastNumber.end - lastNumber.start === 4;
+        numbers.end(first) - numbers.start(first) === 4 ||
+        numbers.end(first + 1) - numbers.start(first + 1) === 4 ||
+        numbers.end(last) - numbers.start(last) === 4;
       if (
         hasYear &&
-        (!circumstantial || isCircumstance(folded, firstNumber.start)) &&
-        onlyDateJoiners(folded, firstNumber.end, lastNumber.start)
+        (!circumstantial || isCircumstance(folded, numbers.start(first))) &&
+        onlyDateJoiners(folded, numbers.end(first), numbers.start(last))
       ) {
         inDate.fill(1, first, last + 1);
       }
@@ -409,28 +407,22 @@ export function boundOf(folded: string, start: number): Bound | null {
  * Units for column pairing: `unitOf` with a day joined to the year after its month (`11 june 1930`, `the
  * 9th of may 2001`), so a stated date takes one column as a whole. Reads a few words per number.
  */
-function joinDays(
-  folded: string,
-  values: readonly NumberSpan[],
-  unitOf: Int32Array,
-  inDate: Uint8Array,
-): Int32Array {
+function joinDays(folded: string, values: NumberSpans, unitOf: Int32Array, inDate: Uint8Array): Int32Array {
   const joined = new Int32Array(values.length);
   for (let index = 0; index < values.length; index += 1) {
-    const value = values[index] as NumberSpan;
-    const previous = values[index - 1];
+    const valueStart = values.start(index);
     const first = unitOf[index] as number;
-    if (previous !== undefined && inDate[index] && inDate[index - 1] && first === index) {
-      let at = previous.end;
+    if (index > 0 && inDate[index] && inDate[index - 1] && first === index) {
+      let at = values.end(index - 1);
       if (isOrdinalSuffix(folded, at)) at += 2;
-      while (at < value.start && (folded.charCodeAt(at) === 32 || folded.charCodeAt(at) === 44)) at += 1;
+      while (at < valueStart && (folded.charCodeAt(at) === 32 || folded.charCodeAt(at) === 44)) at += 1;
       if (folded.startsWith("of ", at)) at += 3;
       let monthEnd = at;
-      while (monthEnd < value.start && isLetter(folded.charCodeAt(monthEnd))) monthEnd += 1;
+      while (monthEnd < valueStart && isLetter(folded.charCodeAt(monthEnd))) monthEnd += 1;
       let rest = monthEnd;
-      while (rest < value.start && (folded.charCodeAt(rest) === 32 || folded.charCodeAt(rest) === 44))
+      while (rest < valueStart && (folded.charCodeAt(rest) === 32 || folded.charCodeAt(rest) === 44))
         rest += 1;
-      if (rest === value.start && MONTHS.has(folded.slice(at, monthEnd))) {
+      if (rest === valueStart && MONTHS.has(folded.slice(at, monthEnd))) {
         joined[index] = joined[index - 1] as number;
         continue;
       }
@@ -448,16 +440,17 @@ function joinDays(
  */
 function bindSubject(
   folded: string,
-  values: readonly NumberSpan[],
+  values: NumberSpans,
   columnUnitOf: Int32Array,
   inDate: Uint8Array,
-  columnMentions: readonly Mention[],
+  columnMentions: Mentions,
   result: (readonly number[])[],
   chosenOf: Int32Array,
 ): void {
   const subject = subjectMention(folded, columnMentions);
   if (subject < 0) return;
-  const head = columnMentions[subject] as Mention;
+  const headEnd = columnMentions.end(subject);
+  const headColumns = columnMentions.columns(subject);
   // Per mention, the first unit paired with it: a mention that another unit took (`44 pf was 9`: pf is
   // 44's) no longer claims the copula after it, and one this very unit took (`place is 16`) does.
   const takenBy = new Map<number, number>();
@@ -466,24 +459,24 @@ function bindSubject(
   });
   const mentionAt = new Map<number, number>();
   const mentionStarts = new Set<number>();
-  columnMentions.forEach((mention, index) => {
-    mentionAt.set(mention.end, index);
-    mentionStarts.add(mention.start);
-  });
+  for (let index = 0; index < columnMentions.length; index += 1) {
+    mentionAt.set(columnMentions.end(index), index);
+    mentionStarts.add(columnMentions.start(index));
+  }
   let target = -1;
   for (let index = 0; index < values.length; index += 1) {
-    const value = values[index] as NumberSpan;
-    if (value.start < head.end || columnUnitOf[index] !== index || inDate[index]) continue;
+    const valueStart = values.start(index);
+    if (valueStart < headEnd || columnUnitOf[index] !== index || inDate[index]) continue;
     let last = index;
     while (last + 1 < values.length && columnUnitOf[last + 1] === index) last += 1;
-    const end = (values[last] as NumberSpan).end;
+    const end = values.end(last);
     const claimsCopula = (mentionEnd: number): boolean => {
       const mention = mentionAt.get(mentionEnd);
       if (mention === undefined) return false;
       const unit = takenBy.get(mention);
       return unit === undefined || unit === index;
     };
-    if (statedByCopula(folded, value.start, end, claimsCopula, mentionStarts)) {
+    if (statedByCopula(folded, valueStart, end, claimsCopula, mentionStarts)) {
       target = index;
       break;
     }
@@ -496,8 +489,8 @@ function bindSubject(
     }
   }
   for (let index = target; index < values.length && columnUnitOf[index] === target; index += 1) {
-    if (statesDifferenceOrCount(folded, (values[index] as NumberSpan).end)) continue;
-    result[index] = head.columns;
+    if (statesDifferenceOrCount(folded, values.end(index))) continue;
+    result[index] = headColumns;
     chosenOf[index] = subject;
   }
 }
@@ -511,18 +504,19 @@ const NO_COLUMNS: readonly number[] = [];
  */
 function compoundColumns(
   folded: string,
-  mentions: readonly Mention[],
+  mentions: Mentions,
   index: number,
   joined: JoinedColumns,
 ): readonly number[] {
-  const mention = mentions[index] as Mention;
-  const previous = mentions[index - 1];
-  if (previous === undefined || previous.end > mention.start || previous.columns === mention.columns)
-    return mention.columns;
-  for (let at = previous.end; at < mention.start; at += 1)
-    if (folded.charCodeAt(at) !== 32) return mention.columns;
-  if (previous.columns.length === 1 && previous.columns[0] === 0) return mention.columns;
-  return joined.of(previous.columns, mention.columns);
+  const columns = mentions.columns(index);
+  const start = mentions.start(index);
+  const previous = index - 1;
+  if (previous < 0) return columns;
+  const previousColumns = mentions.columns(previous);
+  if (mentions.end(previous) > start || previousColumns === columns) return columns;
+  for (let at = mentions.end(previous); at < start; at += 1) if (folded.charCodeAt(at) !== 32) return columns;
+  if (previousColumns.length === 1 && previousColumns[0] === 0) return columns;
+  return joined.of(previousColumns, columns);
 }
 
 /**
@@ -556,12 +550,12 @@ class JoinedColumns {
 }
 
 // A year: four digits from 1000 to 2999 (`1930`, `2007`); a number with decimals is longer.
-function isYear(text: string, number: NumberSpan): boolean {
-  if (number.end - number.start !== 4) return false;
-  const first = text.charCodeAt(number.start);
+function isYear(text: string, start: number, end: number): boolean {
+  if (end - start !== 4) return false;
+  const first = text.charCodeAt(start);
   if (first !== 49 && first !== 50) return false;
   // Four characters with a `.` or `,` (`2.73`, `1,50`) are no year.
-  for (let index = number.start + 1; index < number.end; index += 1) {
+  for (let index = start + 1; index < end; index += 1) {
     const code = text.charCodeAt(index);
     if (code < 48 || code > 57) return false;
   }
@@ -585,35 +579,36 @@ const CANDIDATE_OFFSETS = [0, -1, 1, 2] as const;
  */
 export function valueColumns(
   folded: string,
-  values: readonly NumberSpan[],
-  columnMentions: readonly Mention[],
+  values: NumberSpans,
+  columnMentions: Mentions,
   counter?: StepCounter,
-  labels: readonly NumberSpan[] = columnMentions,
+  labels: Mentions = columnMentions,
 ): (readonly number[])[] {
   // With no column mention, no value has a column: the units and dates below would choose nothing.
   if (columnMentions.length === 0) {
     if (counter !== undefined) counter.steps += values.length;
-    return values.map(() => NO_COLUMNS);
+    return Array.from({ length: values.length }, () => NO_COLUMNS);
   }
   // Numbers written as words take their columns like any number (`won one major out of 68 attempts`:
   // won is one's, not 68's); only the digits' columns are returned. A word inside a named label (`big
   // ten`, `sweet sixteen`) is part of that name.
   const words = numberWords(folded, labels);
   if (words.length > 0) {
-    const spans: NumberSpan[] = [];
+    const spans = new NumberSpans(folded, values.length + words.length);
     const isDigits: boolean[] = [];
     let word = 0;
-    for (const value of values) {
-      while (word < words.length && (words[word] as NumberSpan).start < value.start) {
-        spans.push(words[word] as NumberSpan);
+    for (let value = 0; value < values.length; value += 1) {
+      const start = values.start(value);
+      while (word < words.length && words.start(word) < start) {
+        spans.add(words.start(word), words.end(word));
         isDigits.push(false);
         word += 1;
       }
-      spans.push(value);
+      spans.add(start, values.end(value));
       isDigits.push(true);
     }
     for (; word < words.length; word += 1) {
-      spans.push(words[word] as NumberSpan);
+      spans.add(words.start(word), words.end(word));
       isDigits.push(false);
     }
     const all = pairColumns(folded, spans, columnMentions, counter);
@@ -633,8 +628,8 @@ const NUMBER_WORD_INITIALS = new Set([..."zotfsenh"].map((letter) => letter.char
 
 // The cardinal numbers the claim writes as words (`one`, `five`, `twenty`) outside `labels` (claim
 // order), in claim order. One sweep over the claim and the labels.
-function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[] {
-  const words: NumberSpan[] = [];
+function numberWords(folded: string, labels: Mentions): NumberSpans {
+  const words = new NumberSpans(folded);
   let label = 0;
   let start = -1;
   for (let index = 0; index <= folded.length; index += 1) {
@@ -651,9 +646,8 @@ function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[
       NUMBER_WORD_INITIALS.has(folded.charCodeAt(start)) &&
       NUMBER_WORDS.has(folded.slice(start, index))
     ) {
-      while (label < labels.length && (labels[label] as NumberSpan).end <= start) label += 1;
-      const around = labels[label];
-      if (around === undefined || around.start >= index) words.push({ start, end: index });
+      while (label < labels.length && labels.end(label) <= start) label += 1;
+      if (label === labels.length || labels.start(label) >= index) words.add(start, index);
     }
     start = -1;
   }
@@ -663,8 +657,8 @@ function numberWords(folded: string, labels: readonly NumberSpan[]): NumberSpan[
 // `valueColumns` over numbers written with digits or as words.
 function pairColumns(
   folded: string,
-  values: readonly NumberSpan[],
-  columnMentions: readonly Mention[],
+  values: NumberSpans,
+  columnMentions: Mentions,
   counter?: StepCounter,
 ): (readonly number[])[] {
   const unitOf = unitsOf(folded, values);
@@ -681,9 +675,8 @@ function pairColumns(
   const monthOfUnit = new Map<number, number>();
   const result = listOfLength<readonly number[]>(values.length);
   for (let index = 0; index < values.length; index += 1) {
-    const value = values[index] as NumberSpan;
     const unit = columnUnitOf[index] as number;
-    if (anyDate[index] || isYear(folded, value)) dateOrYearUnit[unit] = 1;
+    if (anyDate[index] || isYear(folded, values.start(index), values.end(index))) dateOrYearUnit[unit] = 1;
     if (monthBefore[index] !== -1) monthOfUnit.set(monthBefore[index] as number, unit);
     if (monthAfter[index] !== -1) monthOfUnit.set(monthAfter[index] as number, unit);
     result[index] = NO_COLUMNS;
@@ -693,7 +686,7 @@ function pairColumns(
   let following = folded.length + 1;
   for (let index = values.length - 1; index >= 0; index -= 1) {
     nextValueStart[index] = following;
-    if (!inDate[index]) following = (values[index] as NumberSpan).start;
+    if (!inDate[index]) following = values.start(index);
   }
   // Per value, the index of the mention it was paired with, or -1.
   const chosenOf = new Int32Array(values.length).fill(-1);
@@ -706,59 +699,58 @@ function pairColumns(
   for (let first = 0; first < values.length; ) {
     let last = first;
     while (last + 1 < values.length && columnUnitOf[last + 1] === first) last += 1;
-    const start = (values[first] as NumberSpan).start;
-    const end = (values[last] as NumberSpan).end;
+    const start = values.start(first);
+    const end = values.end(last);
     // A column with another unit of values between it and this one belongs to that unit, not this one
     // (a date of the claim's circumstance stands in no one's way).
     const previousEnd = lastValueEnd;
     const nextStart = nextValueStart[last] as number;
-    while (before + 1 < columnMentions.length && (columnMentions[before + 1] as Mention).end <= start)
-      before += 1;
+    while (before + 1 < columnMentions.length && columnMentions.end(before + 1) <= start) before += 1;
     const dateOrYear = dateOrYearUnit[first] === 1;
-    let chosen: Mention | undefined;
     let chosenIndex = -1;
     let chosenBeside = false;
     let chosenDistance = Number.POSITIVE_INFINITY;
     // The nearest mention before the unit and the nearest after it; each may be one that only names
     // the row-label column and stands too far to count, so look one further on each side.
     for (const offset of CANDIDATE_OFFSETS) {
-      const mention = columnMentions[before + offset];
-      if (mention === undefined || mention.start < previousEnd || mention.end > nextStart) continue;
+      const mention = before + offset;
+      if (mention < 0 || mention >= columnMentions.length) continue;
+      const mentionStart = columnMentions.start(mention);
+      const mentionEnd = columnMentions.end(mention);
+      if (mentionStart < previousEnd || mentionEnd > nextStart) continue;
       const distance =
-        mention.end <= start ? start - mention.end : mention.start >= end ? mention.start - end : 0;
+        mentionEnd <= start ? start - mentionEnd : mentionStart >= end ? mentionStart - end : 0;
       // A mention between two units belongs to the nearer one (`44 pf was 9`: pf is 44's): a unit on the
       // mention's far side that stands closer to it takes it.
       const farSide =
-        mention.end <= start
+        mentionEnd <= start
           ? previousEnd >= 0
-            ? mention.start - previousEnd
+            ? mentionStart - previousEnd
             : Number.POSITIVE_INFINITY
           : nextStart <= folded.length
-            ? nextStart - mention.end
+            ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
       if (farSide < distance) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
-      if (dateOrYear && mention.start >= end) continue;
-      const dayUnit = monthOfUnit.size === 0 ? undefined : monthOfUnit.get(mention.start);
+      if (dateOrYear && mentionStart >= end) continue;
+      const dayUnit = monthOfUnit.size === 0 ? undefined : monthOfUnit.get(mentionStart);
       if (dayUnit !== undefined && dayUnit !== first) continue;
-      const rowLabelsOnly = mention.columns.length === 1 && mention.columns[0] === 0;
-      if (rowLabelsOnly && !(mention.end <= start && onlyNumberSigns(folded, mention.end, start))) continue;
+      const mentionColumns = columnMentions.columns(mention);
+      const rowLabelsOnly = mentionColumns.length === 1 && mentionColumns[0] === 0;
+      if (rowLabelsOnly && !(mentionEnd <= start && onlyNumberSigns(folded, mentionEnd, start))) continue;
       if (
         distance < chosenDistance ||
-        (distance === chosenDistance && chosen !== undefined && mention.start < chosen.start)
+        (distance === chosenDistance && chosenIndex >= 0 && mentionStart < columnMentions.start(chosenIndex))
       ) {
-        chosen = mention;
-        chosenIndex = before + offset;
+        chosenIndex = mention;
         chosenDistance = distance;
         chosenBeside =
-          mention.end <= start
-            ? besideText(folded, mention.end, start)
-            : besideText(folded, end, mention.start);
+          mentionEnd <= start ? besideText(folded, mentionEnd, start) : besideText(folded, end, mentionStart);
       }
     }
     let columns = NO_COLUMNS;
-    if (chosen !== undefined) {
+    if (chosenIndex >= 0) {
       // `joined` makes each pair's list once, so the lists made add up to at most twice the mentions' own.
       if (chosenIndex !== lastChosen) {
         lastChosen = chosenIndex;
@@ -767,17 +759,16 @@ function pairColumns(
       columns = lastColumns;
     }
     for (let index = first; index <= last; index += 1) {
-      const value = values[index] as NumberSpan;
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
-      if (statesDifferenceOrCount(folded, value.end)) continue;
+      if (statesDifferenceOrCount(folded, values.end(index))) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
-      if (chosen !== undefined && (chosenBeside || !inDate[index])) {
+      if (chosenIndex >= 0 && (chosenBeside || !inDate[index])) {
         result[index] = columns;
         chosenOf[index] = chosenIndex;
       }
     }
     for (let index = first; index <= last; index += 1) {
-      if (!inDate[index]) lastValueEnd = (values[index] as NumberSpan).end;
+      if (!inDate[index]) lastValueEnd = values.end(index);
     }
     first = last + 1;
   }

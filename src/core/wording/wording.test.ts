@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findNumbers } from "../numbers/index.js";
+import { findNumberSpans, findNumbers } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import {
   boundOf,
@@ -10,7 +10,7 @@ import {
   stemWord,
   valueColumns,
 } from "./index.js";
-import type { Mention } from "./mention.js";
+import { type Mention, Mentions } from "./mention.js";
 
 const HEADERS = buildHeaderStems([
   { header: ["player", "weight", "points", "gp", "high points", "attendance"] },
@@ -18,7 +18,9 @@ const HEADERS = buildHeaderStems([
 
 // The header texts a claim names, by stems.
 const named = (claim: string) =>
-  findHeaderStems(claim, HEADERS).map((mention) => claim.slice(mention.start, mention.end));
+  findHeaderStems(claim, HEADERS)
+    .toArray()
+    .map((mention) => claim.slice(mention.start, mention.end));
 
 describe("stemWord: a small deterministic stemmer and abbreviation table", () => {
   it.each([
@@ -61,9 +63,11 @@ describe("findHeaderStems: headers named by inflection or abbreviation", () => {
     { claim: "scored 12 pts 3 times", headers: DIGIT_HEADERS, names: ["pts"] },
   ])("$claim (digits in headers: $headers.digits)", ({ claim, headers, names }) => {
     expect(headers.digits).toBe(headers === DIGIT_HEADERS);
-    expect(findHeaderStems(claim, headers).map((mention) => claim.slice(mention.start, mention.end))).toEqual(
-      names,
-    );
+    expect(
+      findHeaderStems(claim, headers)
+        .toArray()
+        .map((mention) => claim.slice(mention.start, mention.end)),
+    ).toEqual(names);
   });
 });
 
@@ -110,7 +114,7 @@ describe("valueColumns: the one named column each number belongs to", () => {
       const start = text.indexOf(word);
       return { start, end: start + word.length, table: 0, rows: [], columns: [column] };
     });
-    return valueColumns(text, findNumbers(text), list);
+    return valueColumns(text, findNumberSpans(text), Mentions.of(list));
   };
   it.each([
     {
@@ -189,7 +193,7 @@ describe("wording's work is linear in the claim (counted, not timed)", () => {
     const claim = "ann lee weighed 170 and scored 12 - 0 points on october 17 , 1965 ".repeat(100 * scale);
     const counter: StepCounter = { steps: 0 };
     const mentions = findHeaderStems(claim, HEADERS, counter);
-    valueColumns(claim, findNumbers(claim), mentions, counter);
+    valueColumns(claim, findNumberSpans(claim), mentions, counter);
     return { steps: counter.steps, size: claim.length };
   };
   it("stays within 16 steps per claim character as the claim doubles from 1× to 32×", () => {
@@ -204,7 +208,7 @@ describe("wording's work is linear in the claim (counted, not timed)", () => {
       const counter: StepCounter = { steps: 0 };
       const columns = valueColumns(
         claim,
-        findNumbers(claim),
+        findNumberSpans(claim),
         findHeaderStems(claim, HEADERS, counter),
         counter,
       );
