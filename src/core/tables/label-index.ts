@@ -122,6 +122,23 @@ function addShortenedPrefixes(
   }
 }
 
+// A header of `high` and one noun (`high points`, `high rebounds`: a game log's best player) is also named
+// by its noun (`scored 23 points`), unless another label of the table is that noun.
+function addQualifiedHeads(
+  entries: Map<string, LabelEntry>,
+  texts: readonly string[],
+  rowCount: number,
+  table: number,
+): void {
+  for (let label = rowCount; label < texts.length; label += 1) {
+    const folded = foldLabelText(texts[label] as string).trim();
+    if (!folded.startsWith("high ")) continue;
+    const noun = folded.slice(5);
+    if (noun.includes(" ") || entries.has(noun)) continue;
+    addLabel(entries, noun, table, -1, label - rowCount);
+  }
+}
+
 // True when the entry's first column is named by leaving its header's parenthetical out.
 function isShortenedHeader(entry: LabelEntry, texts: readonly string[], rowCount: number): boolean {
   const header = texts[rowCount + (entry.columns[0] as number)] as string;
@@ -171,6 +188,7 @@ export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]
     }
     addPeopleSpellings(entries, whole, texts, rowCount, table, wholeKnown);
     if (wholeKnown) addShortenedPrefixes(entries, texts, rowCount);
+    addQualifiedHeads(entries, texts, rowCount, table);
     for (const entry of entries.values()) {
       const key = labelKey(entry.pattern);
       const bucket = index.get(key);

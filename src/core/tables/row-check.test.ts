@@ -587,6 +587,127 @@ describe("checkRowNumbers: binding rules for people's wording", () => {
         { claim: "the gdp of the nation with 56 million people is $ 31,000", grounded: false },
       ],
     },
+    {
+      rule: "a bound `other than` holds where the cell differs from its number",
+      text: "| player | wkts | runs |\n|---|---|---|\n| ann lee | 0 | 12 |\n| bo ray | 2 | 30 |",
+      quote: "| ann lee | 0 | 12 |",
+      cases: [
+        { claim: "bo ray is the only player with a number other than 0 in the wkts column", grounded: true },
+        {
+          claim: "ann lee is the only player with a number other than 0 in the wkts column",
+          grounded: false,
+        },
+      ],
+    },
+    {
+      rule: "a number before the plural of the row labels' header counts rows and takes no column",
+      text: "| game | date | high rebounds |\n|---|---|---|\n| 1 | november 11 | ann lee (10) |\n| 2 | november 12 | bo ray (8) |",
+      quote: "| 1 | november 11 | ann lee (10) |",
+      cases: [
+        { claim: "ann lee had the high rebounds in 11 games", grounded: true },
+        { claim: "ann lee had the high rebounds in 13 games", grounded: false },
+      ],
+    },
+    {
+      rule: "a number before `total` is a count, unless `total` starts a column's name",
+      text: "| round | pick | overall | name |\n|---|---|---|---|\n| 4 | 12 | 95 | reggie brown |\n| 5 | 11 | 122 | von mansfield |",
+      quote: "| 4 | 12 | 95 | reggie brown |",
+      cases: [
+        {
+          claim: "the year riggs was selected ninth overall , the team selected 12 total players",
+          grounded: true,
+        },
+        {
+          claim: "the year riggs was selected ninth overall , the team selected 13 total players",
+          grounded: false,
+        },
+      ],
+    },
+    {
+      rule: "a number before `total` that starts a column's name is that column's",
+      text: "| governorate | list seats | total seats |\n|---|---|---|\n| hewler | 10 | 14 |\n| duhok | 8 | 11 |",
+      quote: "| hewler | 10 | 14 |",
+      cases: [
+        { claim: "hewler has 14 total seats", grounded: true },
+        { claim: "hewler has 10 total seats", grounded: false },
+      ],
+    },
+    {
+      rule: "the column a number is `of` is its own, before a nearer one after it; `a total of` is a quantity",
+      text: "| position | team | points | difference | total |\n|---|---|---|---|---|\n| 6 | santos | 21 | 6 | 30 |\n| 7 | bahia | 19 | 3 | 25 |",
+      quote: "| 6 | santos | 21 | 6 | 30 |",
+      cases: [
+        { claim: "in position 6 , santos has a difference of 6 points", grounded: true },
+        { claim: "in position 6 , santos has a difference of 21 points", grounded: false },
+        { claim: "santos has a total of 21 points", grounded: true },
+        { claim: "santos has a total of 30 points", grounded: false },
+      ],
+    },
+    {
+      rule: "a column a number stands `under` is that number's",
+      text: "| year | political rights | civil liberties |\n|---|---|---|\n| 1993 | 6 | 5 |\n| 1994 | 5 | 4 |",
+      quote: "| 1993 | 6 | 5 |",
+      cases: [
+        {
+          claim:
+            "the total of civil liberties when the year was 1993 , with a rank of 6 under political rights is 5.0",
+          grounded: true,
+        },
+        {
+          claim:
+            "the total of civil liberties when the year was 1993 , with a rank of 6 under political rights is 6.0",
+          grounded: false,
+        },
+      ],
+    },
+    {
+      rule: "a code within a phrase is no value of a plain-number column: a cell of the bound row reads it",
+      text: "| high school | enrollment | classification |\n|---|---|---|\n| henry foss | 1298 | 3a |\n| lincoln | 1500 | 4a |",
+      quote: "| henry foss | 1298 | 3a |",
+      cases: [
+        {
+          claim:
+            "1298 is the lowest enrollment value out of the enrollment values of schools with a 3a clasification",
+          grounded: true,
+        },
+        {
+          claim:
+            "1298 is the lowest enrollment value out of the enrollment values of schools with a 4a clasification",
+          grounded: false,
+        },
+        { claim: "the enrollment of henry foss was 3a", grounded: false },
+      ],
+    },
+    {
+      rule: "a header of `high` and a noun is also named by its noun",
+      text: "| game | team | score | high points |\n|---|---|---|---|\n| 70 | indiana | w 94 - 92 | dirk nowitzki (23) |\n| 71 | boston | l 90 - 99 | jason terry (20) |",
+      quote: "| 70 | indiana | w 94 - 92 | dirk nowitzki (23) |",
+      cases: [
+        { claim: "against indiana the leader had 23 points", grounded: true },
+        { claim: "against indiana the leader had 94 points", grounded: false },
+      ],
+    },
+    {
+      rule: "a noun that is a label of its own names that label, not the `high` header",
+      text: "| game | points | high points |\n|---|---|---|\n| 70 | 94 | dirk nowitzki (23) |\n| 71 | 90 | jason terry (20) |",
+      quote: "| 70 | 94 | dirk nowitzki (23) |",
+      cases: [
+        { claim: "the team had 94 points", grounded: true },
+        { claim: "the team had 23 points", grounded: false },
+      ],
+    },
+    {
+      rule: "a bound beside the header of the row labels compares the row labels",
+      text: "| rank | player | earnings |\n|---|---|---|\n| 1 | chi chi rodriguez | 3000000 |\n| 2 | bob charles | 3642545 |",
+      quote: "| 2 | bob charles | 3642545 |",
+      cases: [
+        { claim: "chi chi rodriguez has the lowest earnings that has a rank smaller than 2", grounded: true },
+        {
+          claim: "chi chi rodriguez has the lowest earnings that has a rank smaller than 5",
+          grounded: false,
+        },
+      ],
+    },
   ])("$rule", ({ text, quote, cases }) => {
     for (const { claim, grounded } of cases)
       expect([claim, check(text, claim, quote)]).toEqual([claim, grounded]);

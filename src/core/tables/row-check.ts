@@ -24,6 +24,7 @@ import {
   isDayOfMonth,
   Mentions,
   type MentionTarget,
+  statedAsValue,
   valueColumns,
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
@@ -31,7 +32,7 @@ import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
 import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
-import { namesQuotedCell, singleNumberColumn, TableNumbers } from "./table-numbers.js";
+import { holdsPlainNumbers, namesQuotedCell, singleNumberColumn, TableNumbers } from "./table-numbers.js";
 
 interface RowView {
   text: string;
@@ -181,6 +182,24 @@ function isCode(folded: string, start: number, end: number): boolean {
   return folded.charCodeAt(start - 1) === 45 && isLetterCode(folded.charCodeAt(start - 2));
 }
 
+// Where the code holding a number that starts at `start` starts (see `codeAround`).
+function codeStart(folded: string, start: number): number {
+  let from = start;
+  while (from > 0 && start - from < MAX_CODE_CHARS && folded.charCodeAt(from - 1) !== 32) from -= 1;
+  return from;
+}
+
+// The code a number at `[start, end)` is part of: the characters other than spaces around it, at most
+// `MAX_CODE_CHARS` on each side.
+function codeAround(folded: string, start: number, end: number): string {
+  const from = codeStart(folded, start);
+  let to = end;
+  while (to < folded.length && to - end < MAX_CODE_CHARS && folded.charCodeAt(to) !== 32) to += 1;
+  return folded.slice(from, to);
+}
+
+const MAX_CODE_CHARS = 16;
+
 // Where the word after a number ending at `end` starts, past one or more spaces; `end` when no space
 // follows. The word runs to `lettersEnd` (two numbers rather than a pair: no array per value).
 function wordStartAfterNumber(text: string, end: number): number {
@@ -257,6 +276,7 @@ function meetsExtremes(extremes: { least: number; greatest: number }, bound: Bou
   if (bound === ">") return greatest > limit;
   if (bound === ">=") return greatest >= limit;
   if (bound === "<") return least < limit;
+  if (bound === "!=") return least !== limit || greatest !== limit;
   return least <= limit;
 }
 
@@ -859,11 +879,12 @@ function checkTable(
         lastConstraining = constraining;
         constrainingView = columnsView(cells, rows, constraining, entry);
       }
-      if (someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
+      const bound = boundOf(folded, valueStart);
+      // `other than 0` says the cell is not 0.
+      if (bound !== "!=" && someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
       // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
       // number) must meet it.
-      const bound = boundOf(folded, valueStart);
       if (
         bound !== null &&
         (keysOfRows(cells, rows, entry).has(key) ||
@@ -877,6 +898,17 @@ function checkTable(
       rows.length === 1 &&
       rows[0] === quoteRow &&
       namesQuotedCell(folded, key, valueStart, valueEnd, cells, quoteRow, own, occurrences)
+    )
+      continue;
+    // A code paired with a column whose cell is a plain number is not that cell's: within a phrase (not
+    // stated by a copula or `:`), it holds where a cell of the bound row reads the code (`with a 3a wiaa
+    // classification`, the cell `3a`).
+    if (
+      code &&
+      !statedAsValue(folded, codeStart(folded, valueStart)) &&
+      rows.length === 1 &&
+      holdsPlainNumbers(cells, rows[0] as number, own) &&
+      rowCellTexts(cells, rows[0] as number).texts.has(codeAround(folded, valueStart, valueEnd))
     )
       continue;
     return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };

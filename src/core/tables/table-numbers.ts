@@ -312,14 +312,29 @@ function holdsAtMostOnePlainNumber(cells: TableNumbers, row: number, columns: re
   const read = Math.min(columns.length, COLUMNS_READ);
   for (let index = 0; index < read; index += 1) {
     const column = columns[index] as number;
-    const count = cells.keysAt(row, column).length;
-    if (count === 0) continue;
-    if (count !== 1) return false;
-    const raw = cells.cellText(row, column);
-    if (raw.length > MAX_CELL_CHARS) return false;
-    const text = foldLabelText(raw);
-    for (let at = 0; at < text.length; at += 1) if (isLetterAt(text, at)) return false;
+    if (cells.keysAt(row, column).length > 0 && !isPlainNumber(cells, row, column)) return false;
   }
+  return true;
+}
+
+/**
+ * True when each of the first columns of `columns` holds at `row` one plain number (`1298`, not `2r`,
+ * `12 - 0` or a text): a code (`3a`) is no such column's value.
+ */
+export function holdsPlainNumbers(cells: TableNumbers, row: number, columns: readonly number[]): boolean {
+  const read = Math.min(columns.length, COLUMNS_READ);
+  for (let index = 0; index < read; index += 1)
+    if (!isPlainNumber(cells, row, columns[index] as number)) return false;
+  return read > 0;
+}
+
+// True when the cell at (`row`, `column`) is one number and no letter, in at most `MAX_CELL_CHARS`.
+function isPlainNumber(cells: TableNumbers, row: number, column: number): boolean {
+  if (cells.keysAt(row, column).length !== 1) return false;
+  const raw = cells.cellText(row, column);
+  if (raw.length > MAX_CELL_CHARS) return false;
+  const text = foldLabelText(raw);
+  for (let at = 0; at < text.length; at += 1) if (isLetterAt(text, at)) return false;
   return true;
 }
 

@@ -116,6 +116,18 @@ function besideText(text: string, from: number, to: number): boolean {
   return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
 }
 
+// True when `text[from, to)` is `gap`: read only when the lengths agree.
+function gapIs(text: string, from: number, to: number, gap: string): boolean {
+  return to - from === gap.length && text.startsWith(gap, from);
+}
+
+// True when `text[from, to)` is one or more spaces.
+function onlySpaces(text: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let index = from; index < to; index += 1) if (text.charCodeAt(index) !== 32) return false;
+  return true;
+}
+
 // True when `text[from, to)` holds only spaces, `.`, `#` and `:` (at most 3): `week 5`, `no. 5`, `# 5`.
 function onlyNumberSigns(text: string, from: number, to: number): boolean {
   if (to - from > 3) return false;
@@ -351,6 +363,7 @@ const NOT_A_CELL_AFTER = new Set([
   "smaller",
   "bigger",
   "times",
+  "total",
 ]);
 
 /**
@@ -368,8 +381,28 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   return to - from >= 4 && to - from < 8 && NOT_A_CELL_AFTER.has(folded.slice(from, to));
 }
 
+// True when the mention at `mention` starts right after `end`, past one or more spaces.
+function startsRightAfter(folded: string, mentions: Mentions, mention: number, end: number): boolean {
+  if (mention >= mentions.length) return false;
+  const start = mentions.start(mention);
+  if (start <= end) return false;
+  for (let at = end; at < start; at += 1) if (folded.charCodeAt(at) !== 32) return false;
+  return true;
+}
+
+/**
+ * True when the mention at `mention` stands right after a unit ending at `end` (only spaces between),
+ * names only the column of row labels and is written in the plural (`in 11 games`, `3 weeks`): the
+ * number counts rows and is no cell's value.
+ */
+function countsRowsAt(folded: string, mentions: Mentions, mention: number, end: number): boolean {
+  if (!startsRightAfter(folded, mentions, mention, end)) return false;
+  const columns = mentions.columns(mention);
+  return columns.length === 1 && columns[0] === 0 && folded.charCodeAt(mentions.end(mention) - 1) === 115;
+}
+
 /** How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8). */
-export type Bound = "<" | ">" | "<=" | ">=";
+export type Bound = "<" | ">" | "<=" | ">=" | "!=";
 
 const ABOVE = new Set(["over", "above", "exceeding"]);
 const BELOW = new Set(["under", "below"]);
@@ -392,15 +425,26 @@ function shortWordBefore(text: string, end: number): { word: string; start: numb
  * Reads at most two short words before the number.
  */
 export function boundOf(folded: string, start: number): Bound | null {
+  return boundBefore(folded, start).bound;
+}
+
+// The bound a number at `start` states (see `boundOf`) and where its words start (`start` when none).
+function boundBefore(folded: string, start: number): { bound: Bound | null; from: number } {
+  const none = { bound: null, from: start };
   const last = shortWordBefore(folded, start);
-  if (last.start === start) return null;
-  if (ABOVE.has(last.word)) return ">";
-  if (BELOW.has(last.word)) return "<";
-  if (last.word !== "than" && last.word !== "least" && last.word !== "most") return null;
-  const previous = shortWordBefore(folded, last.start).word;
-  if (last.word === "than") return MORE.has(previous) ? ">" : LESS.has(previous) ? "<" : null;
-  if (previous !== "at") return null;
-  return last.word === "least" ? ">=" : "<=";
+  if (last.start === start) return none;
+  if (ABOVE.has(last.word)) return { bound: ">", from: last.start };
+  if (BELOW.has(last.word)) return { bound: "<", from: last.start };
+  if (last.word !== "than" && last.word !== "least" && last.word !== "most") return none;
+  const previous = shortWordBefore(folded, last.start);
+  const from = previous.start;
+  if (last.word === "than") {
+    if (MORE.has(previous.word)) return { bound: ">", from };
+    if (LESS.has(previous.word)) return { bound: "<", from };
+    return previous.word === "other" ? { bound: "!=", from } : none;
+  }
+  if (previous.word !== "at") return none;
+  return { bound: last.word === "least" ? ">=" : "<=", from };
 }
 
 /**
@@ -730,7 +774,11 @@ function pairColumns(
           : nextStart <= folded.length
             ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
-      if (farSide < distance) continue;
+      // `6 under political rights is 5.0`: a column a number stands `under` is that number's.
+      if (mentionEnd <= start && previousEnd >= 0 && gapIs(folded, previousEnd, mentionStart, " under "))
+        continue;
+      const under = mentionStart >= end && gapIs(folded, end, mentionStart, " under ");
+      if (farSide < distance && !under) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
       if (dateOrYear && mentionStart >= end) continue;
@@ -738,7 +786,28 @@ function pairColumns(
       if (dayUnit !== undefined && dayUnit !== first) continue;
       const mentionColumns = columnMentions.columns(mention);
       const rowLabelsOnly = mentionColumns.length === 1 && mentionColumns[0] === 0;
-      if (rowLabelsOnly && !(mentionEnd <= start && onlyNumberSigns(folded, mentionEnd, start))) continue;
+      // `a rank smaller than 2`: a bound stands beside the header it compares.
+      if (
+        rowLabelsOnly &&
+        !(
+          mentionEnd <= start &&
+          (onlyNumberSigns(folded, mentionEnd, start) ||
+            onlySpaces(folded, mentionEnd, boundBefore(folded, start).from))
+        )
+      )
+        continue;
+      // `a difference of 6 points`: the column the number is `of` is its own, before a nearer one after it.
+      // `a total of 2 bronze` is a quantity: the word after the number says which.
+      if (
+        mentionEnd <= start &&
+        gapIs(folded, mentionEnd, start, " of ") &&
+        !gapIs(folded, mentionStart, mentionEnd, "total")
+      ) {
+        chosenIndex = mention;
+        chosenDistance = -1;
+        chosenBeside = besideText(folded, mentionEnd, start);
+        continue;
+      }
       if (
         distance < chosenDistance ||
         (distance === chosenDistance && chosenIndex >= 0 && mentionStart < columnMentions.start(chosenIndex))
@@ -758,9 +827,12 @@ function pairColumns(
       }
       columns = lastColumns;
     }
+    const countsRows = countsRowsAt(folded, columnMentions, before + 1, end);
+    // `10 total governorate seats`: a word that starts a column's name is that column, not a count.
+    const headerAfter = startsRightAfter(folded, columnMentions, before + 1, end);
     for (let index = first; index <= last; index += 1) {
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
-      if (statesDifferenceOrCount(folded, values.end(index))) continue;
+      if (countsRows || (statesDifferenceOrCount(folded, values.end(index)) && !headerAfter)) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
       if (chosenIndex >= 0 && (chosenBeside || !inDate[index])) {
         result[index] = columns;
