@@ -90,6 +90,8 @@ export default async function run(): Promise<void> {
   console.log(`| slice | n | ${MODES.map((mode) => `${mode} keeps`).join(" | ")} |`);
   console.log(`|---|---|${MODES.map(() => "---|").join("")}`);
   const misses: string[] = [];
+  // Row mode's kept counts for the two slices with goals: true all-on-row claims and differing false ones.
+  const rowKept: number[] = [];
   for (const slice of slices) {
     const kept = MODES.map(() => 0);
     for (const each of slice.cases) {
@@ -115,12 +117,22 @@ export default async function run(): Promise<void> {
         }
       });
     }
+    rowKept.push(kept[0] as number);
     const cells = kept.map((count) => percent(count, slice.cases.length)).join(" | ");
     console.log(`| ${slice.name} | ${slice.cases.length} | ${cells} |`);
   }
   console.log(
     "\nGoals (row): true claims with every number on the quoted row >= 97% kept; false claims whose " +
       "numbers differ >= 60% dropped (kept <= 40%).",
+  );
+  const trueSlice = slices[0] as Slice;
+  const falseSlice = slices[2] as Slice;
+  const trueKept = rowKept[0] as number;
+  const caught = falseSlice.cases.length - (rowKept[2] as number);
+  const verdict = (met: boolean) => (met ? "goal met" : "goal not met");
+  console.log(
+    `Row: ${trueKept}/${trueSlice.cases.length} true kept (${verdict(trueKept >= 0.97 * trueSlice.cases.length)}); ` +
+      `${caught}/${falseSlice.cases.length} differing false caught (${verdict(caught >= 0.6 * falseSlice.cases.length)}).`,
   );
   if (verbose) for (const miss of misses) console.log(miss);
 }
