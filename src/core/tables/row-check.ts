@@ -182,20 +182,19 @@ function isCode(folded: string, start: number, end: number): boolean {
   return folded.charCodeAt(start - 1) === 45 && isLetterCode(folded.charCodeAt(start - 2));
 }
 
-// Where the code holding a number that starts at `start` starts (see `codeAround`).
+// Where the code holding a number that starts at `start` starts: after the last space before it, at most
+// `MAX_CODE_CHARS` back.
 function codeStart(folded: string, start: number): number {
   let from = start;
   while (from > 0 && start - from < MAX_CODE_CHARS && folded.charCodeAt(from - 1) !== 32) from -= 1;
   return from;
 }
 
-// The code a number at `[start, end)` is part of: the characters other than spaces around it, at most
-// `MAX_CODE_CHARS` on each side.
-function codeAround(folded: string, start: number, end: number): string {
-  const from = codeStart(folded, start);
+// Where the code holding a number that ends at `end` ends: at the next space, at most `MAX_CODE_CHARS` on.
+function codeEnd(folded: string, end: number): number {
   let to = end;
   while (to < folded.length && to - end < MAX_CODE_CHARS && folded.charCodeAt(to) !== 32) to += 1;
-  return folded.slice(from, to);
+  return to;
 }
 
 const MAX_CODE_CHARS = 16;
@@ -903,14 +902,12 @@ function checkTable(
     // A code paired with a column whose cell is a plain number is not that cell's: within a phrase (not
     // stated by a copula or `:`), it holds where a cell of the bound row reads the code (`with a 3a wiaa
     // classification`, the cell `3a`).
-    if (
-      code &&
-      !statedAsValue(folded, codeStart(folded, valueStart)) &&
-      rows.length === 1 &&
-      holdsPlainNumbers(cells, rows[0] as number, own) &&
-      rowCellTexts(cells, rows[0] as number).texts.has(codeAround(folded, valueStart, valueEnd))
-    )
-      continue;
+    if (code && rows.length === 1 && holdsPlainNumbers(cells, rows[0] as number, own)) {
+      const from = codeStart(folded, valueStart);
+      const codeText = folded.slice(from, codeEnd(folded, valueEnd));
+      if (!statedAsValue(folded, from) && rowCellTexts(cells, rows[0] as number).texts.has(codeText))
+        continue;
+    }
     return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }
   return null;

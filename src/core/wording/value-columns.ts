@@ -383,20 +383,14 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
 
 // True when the mention at `mention` starts right after `end`, past one or more spaces.
 function startsRightAfter(folded: string, mentions: Mentions, mention: number, end: number): boolean {
-  if (mention >= mentions.length) return false;
-  const start = mentions.start(mention);
-  if (start <= end) return false;
-  for (let at = end; at < start; at += 1) if (folded.charCodeAt(at) !== 32) return false;
-  return true;
+  return mention < mentions.length && onlySpaces(folded, end, mentions.start(mention));
 }
 
 /**
- * True when the mention at `mention` stands right after a unit ending at `end` (only spaces between),
- * names only the column of row labels and is written in the plural (`in 11 games`, `3 weeks`): the
- * number counts rows and is no cell's value.
+ * True when the mention at `mention` names only the column of row labels and is written in the plural
+ * (`games`, `weeks`): right after a number (`in 11 games`), the number counts rows and is no cell's value.
  */
-function countsRowsAt(folded: string, mentions: Mentions, mention: number, end: number): boolean {
-  if (!startsRightAfter(folded, mentions, mention, end)) return false;
+function namesRowLabelsInPlural(folded: string, mentions: Mentions, mention: number): boolean {
   const columns = mentions.columns(mention);
   return columns.length === 1 && columns[0] === 0 && folded.charCodeAt(mentions.end(mention) - 1) === 115;
 }
@@ -827,9 +821,9 @@ function pairColumns(
       }
       columns = lastColumns;
     }
-    const countsRows = countsRowsAt(folded, columnMentions, before + 1, end);
     // `10 total governorate seats`: a word that starts a column's name is that column, not a count.
     const headerAfter = startsRightAfter(folded, columnMentions, before + 1, end);
+    const countsRows = headerAfter && namesRowLabelsInPlural(folded, columnMentions, before + 1);
     for (let index = first; index <= last; index += 1) {
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
       if (countsRows || (statesDifferenceOrCount(folded, values.end(index)) && !headerAfter)) continue;
