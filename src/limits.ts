@@ -23,6 +23,9 @@ export const MAX_EVAL_CONCURRENCY = 1000;
 /** Claims one HTTP check request may carry: the core runs on the event loop, so its work per request is bounded. */
 export const MAX_CHECK_CLAIMS = 1000;
 
+/** Characters of a plain answer on `POST /v1/verified/check` (answer mode): 4 MiB of text. */
+export const MAX_ANSWER_CHARS = 4 * 1024 * 1024;
+
 /** Largest `retry` of create and eval. */
 export const MAX_RETRY = 5;
 

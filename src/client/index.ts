@@ -30,6 +30,7 @@ export { EVAL_PAGE_SIZE, evalCaseIdProblem, mergeEvalResults } from "./eval-all.
 export type { FetchLike, Sleep } from "./post-json.js";
 export type { CreateStreamEvent, EvalStreamEvent, VerifiedStream } from "./stream.js";
 export type {
+  AnswerMiss,
   CallUsage,
   CheckClaim,
   CheckNumbers,

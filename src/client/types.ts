@@ -32,17 +32,51 @@ export interface Citation {
   quote: string;
   source: string;
   range: Range;
+  /** Answer mode: the share of the claim's content words the quoted span holds, 0 to 1. */
+  support?: number;
+  /** Answer mode: `[start, end)` of the claim in the answer, its markers included. */
+  answerRange?: Range;
 }
 
-/** Why a claim was removed from the answer. */
-export type UnsupportedReason = "quote_not_found" | "unknown_source" | "number_not_found";
+/**
+ * Why a claim was removed: `quote_not_found`, `unknown_source`, `number_not_found`; answer mode also
+ * `no_support`, `entity_not_found` and `wrong_source`.
+ */
+export type UnsupportedReason =
+  | "quote_not_found"
+  | "unknown_source"
+  | "number_not_found"
+  | "no_support"
+  | "entity_not_found"
+  | "wrong_source";
 
 /** A claim that could not be grounded. */
 export interface UnsupportedClaim {
   claim: string;
   reason: UnsupportedReason;
-  /** With `number_not_found`: the number that failed and what it was checked against. */
-  detail?: NumberMiss;
+  /** With `number_not_found`: the number that failed; in answer mode also why other checks failed. */
+  detail?: NumberMiss | AnswerMiss;
+  /** Answer mode: `[start, end)` of the claim in the answer, its markers included. */
+  answerRange?: Range;
+  /** Answer mode: the claim's best span (its source, text, range and support), when one was found. */
+  source?: string;
+  quote?: string;
+  range?: Range;
+  support?: number;
+}
+
+/** Answer mode: why a claim was dropped (`foundIn` always comes with `wrong_source`). */
+export interface AnswerMiss {
+  /** The sources that do support a `wrong_source` claim. */
+  foundIn?: string[];
+  /** With `no_support`: the claim's content words its best span lacks. */
+  words?: string[];
+  /** With `entity_not_found`: the name no source holds. */
+  entity?: string;
+  /** With `quote_not_found`: the quotation not found. */
+  quotation?: string;
+  /** With `unknown_source`: the marker that names no source. */
+  marker?: string;
 }
 
 /** Why a number check dropped a claim: the failing number and the cells, line, quote or source checked. */
@@ -252,10 +286,17 @@ export interface CheckClaim {
   source: string;
 }
 
-/** Body of `check` (`POST /v1/verified/check`): verify claims without a model. */
+/**
+ * Body of `check` (`POST /v1/verified/check`): verify claims, or a plain answer with citation markers,
+ * without a model. Send exactly one of `claims` and `answer`.
+ */
 export interface CheckParams {
   sources: Source[];
-  claims: CheckClaim[];
+  claims?: CheckClaim[];
+  /** A plain answer with markers such as `[1]`, `[doc-a]`, `[^1]` or `【4:0†name】`, checked claim by claim. */
+  answer?: string;
+  /** With `answer`: the conversation; the user's words are context, not new facts. */
+  messages?: Message[];
   /** Default `strict`. */
   mode?: MatchMode;
   checkNumbers?: CheckNumbers;

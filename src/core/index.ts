@@ -1,5 +1,16 @@
 // The pure verification core: strings and plain objects in, plain data out. No I/O, clock or randomness.
 
+export {
+  type AnswerCheckOptions,
+  type AnswerCitation,
+  type AnswerMiss,
+  type AnswerReason,
+  type AnswerResult,
+  type AnswerUnsupported,
+  answerCheckSteps,
+  checkAnswer,
+  splitAnswerClaims,
+} from "./answers/index.js";
 export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
 export {
   addSourceMarker,
@@ -24,7 +35,7 @@ export {
   prepareSources,
 } from "./prepared-source.js";
 export { findQuote } from "./quotes/index.js";
-export { foldWord, forEachWord, splitWords } from "./text/index.js";
+export { foldWord, forEachWord, isStopWord, rankingStem, singularStem, splitWords } from "./text/index.js";
 export type * from "./types.js";
 export type {
   CandidateClaim,

@@ -1,3 +1,10 @@
+export {
+  answerResultToWire,
+  type CheckInput,
+  checkAnswerYielding,
+  checkInputOf,
+  questionOf,
+} from "./check-answer.js";
 export { checkSourceIds, checkSources } from "./check-sources.js";
 export type { CreateProgress } from "./claim-events.js";
 export { type CreateInput, type CreateOutcome, createVerified } from "./create.js";

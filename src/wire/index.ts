@@ -3,6 +3,7 @@ export {
   CheckFieldsRequestSchema,
   type CheckRequest,
   CheckRequestSchema,
+  type CheckResult,
   CheckResultSchema,
   type CreateRequest,
   CreateRequestSchema,

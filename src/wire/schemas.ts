@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import {
+  MAX_ANSWER_CHARS,
   MAX_CHECK_CLAIMS,
   MAX_EVAL_CASE_ID_LENGTH,
   MAX_EVAL_CASES,
@@ -158,9 +159,21 @@ export const CandidateClaimSchema = Type.Object(
   closed,
 );
 
+const answer = Type.String({
+  maxLength: MAX_ANSWER_CHARS,
+  description: `A plain answer with citation markers (\`[1]\`, \`[doc-a]\`, \`[^1]\`, \`【4:0†name】\`, \`(source: id)\`) to check claim by claim; send it instead of \`claims\`. Up to ${MAX_ANSWER_CHARS.toLocaleString("en-US")} characters. See docs/matching.md.`,
+});
+
 const checkFields = {
   sources,
-  claims: Type.Array(CandidateClaimSchema),
+  claims: Type.Optional(Type.Array(CandidateClaimSchema)),
+  answer: Type.Optional(answer),
+  messages: Type.Optional(
+    Type.Array(MessageSchema, {
+      description:
+        "With `answer`: the conversation. Words of the user's messages are context, not new facts.",
+    }),
+  ),
   mode: Type.Optional(ModeSchema),
   check_numbers: Type.Optional(CheckNumbersSchema),
   explain: Type.Optional(explain),
@@ -172,10 +185,12 @@ export const CheckDocumentSchema = Type.Object(checkFields, closed);
 export const CheckRequestSchema = Type.Object(
   {
     ...checkFields,
-    claims: Type.Array(CandidateClaimSchema, {
-      maxItems: MAX_CHECK_CLAIMS,
-      description: `Up to ${MAX_CHECK_CLAIMS} claims; the check runs on the event loop, so the count is bounded.`,
-    }),
+    claims: Type.Optional(
+      Type.Array(CandidateClaimSchema, {
+        maxItems: MAX_CHECK_CLAIMS,
+        description: `Up to ${MAX_CHECK_CLAIMS} claims; the check runs on the event loop, so the count is bounded. Send \`claims\` or \`answer\`, not both.`,
+      }),
+    ),
   },
   closed,
 );
@@ -206,11 +221,22 @@ const range = Type.Tuple([Type.Integer(), Type.Integer()], {
   description: "[start, end) in UTF-16 code units; text.slice(start, end) === quote.",
 });
 
+const answerRange = Type.Tuple([Type.Integer(), Type.Integer()], {
+  description: "Answer mode: [start, end) of the claim in the answer, its markers included.",
+});
+const support = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description: "Answer mode: the share of the claim's content words that the quoted span holds.",
+});
+
 export const CitationSchema = Type.Object({
   claim: Type.String(),
   quote: Type.String(),
   source: Type.String(),
   range,
+  support: Type.Optional(support),
+  answer_range: Type.Optional(answerRange),
 });
 
 export const NumberMissSchema = Type.Object(
@@ -233,14 +259,45 @@ export const NumberMissSchema = Type.Object(
   { description: "With number_not_found: the number that failed and what it was checked against." },
 );
 
+export const AnswerMissSchema = Type.Object(
+  {
+    found_in: Type.Optional(
+      Type.Array(Type.String(), {
+        description: "With wrong_source (always): the sources that do support the claim.",
+      }),
+    ),
+    words: Type.Optional(
+      Type.Array(Type.String(), {
+        description: "With no_support: the claim's content words its best span lacks.",
+      }),
+    ),
+    entity: Type.Optional(Type.String({ description: "With entity_not_found: the name no source holds." })),
+    quotation: Type.Optional(Type.String({ description: "With quote_not_found: the quotation not found." })),
+    marker: Type.Optional(
+      Type.String({ description: "With unknown_source: the marker that names no source." }),
+    ),
+  },
+  { description: "Answer mode: why a claim was dropped." },
+);
+
 export const UnsupportedClaimSchema = Type.Object({
   claim: Type.String(),
   reason: Type.Union([
     Type.Literal("quote_not_found"),
     Type.Literal("unknown_source"),
     Type.Literal("number_not_found"),
+    Type.Literal("no_support"),
+    Type.Literal("entity_not_found"),
+    Type.Literal("wrong_source"),
   ]),
-  detail: Type.Optional(NumberMissSchema),
+  detail: Type.Optional(Type.Union([NumberMissSchema, AnswerMissSchema])),
+  answer_range: Type.Optional(answerRange),
+  source: Type.Optional(
+    Type.String({ description: "Answer mode: the source of the claim's best span, if any." }),
+  ),
+  quote: Type.Optional(Type.String({ description: "Answer mode: the claim's best span, if any." })),
+  range: Type.Optional(range),
+  support: Type.Optional(support),
 });
 
 export const UsageSchema = Type.Object({
@@ -325,6 +382,7 @@ export const CheckResultSchema = Type.Object({
   coverage: Type.Number(),
   usage: Type.Object({ model_calls: Type.Integer(), total_tokens: Type.Integer() }),
 });
+export type CheckResult = Static<typeof CheckResultSchema>;
 
 export const ErrorBodySchema = Type.Object({
   error: Type.Object({

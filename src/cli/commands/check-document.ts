@@ -1,10 +1,13 @@
 import {
   type ClaimsResult,
+  checkAnswer,
   describeNumberMiss,
   findDuplicateSourceId,
+  type NumberMiss,
   verifyClaims,
   verifyFields,
 } from "../../core/index.js";
+import { answerResultToWire, questionOf } from "../../service/index.js";
 import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
 import type { RecentSources } from "./jsonl-batch.js";
 
@@ -46,8 +49,24 @@ export function checkDocument(
   if (!validation.ok) return validation;
   const duplicate = findDuplicateSourceId(validation.value.sources);
   if (duplicate >= 0) return duplicateError(duplicate);
-  const { sources, claims, mode, check_numbers: checkNumbers } = validation.value;
-  const result = verifyClaims(recent?.prepare(sources) ?? sources, claims, {
+  const { sources, claims, answer, mode, check_numbers: checkNumbers } = validation.value;
+  if ((claims === undefined) === (answer === undefined)) {
+    return {
+      ok: false,
+      param: claims === undefined ? "claims" : "answer",
+      message: `the document has ${claims === undefined ? "neither" : "both"} "claims" ${claims === undefined ? "nor" : "and"} "answer"; give exactly one`,
+    };
+  }
+  if (answer !== undefined) {
+    const checked = checkAnswer(sources, answer, {
+      mode,
+      checkNumbers,
+      explain: explain || validation.value.explain === true,
+      question: questionOf(validation.value.messages),
+    });
+    return { ok: true, result: answerResultToWire(checked) };
+  }
+  const result = verifyClaims(recent?.prepare(sources) ?? sources, claims ?? [], {
     mode,
     checkNumbers,
     explain: explain || validation.value.explain === true,
@@ -59,9 +78,9 @@ export function checkDocument(
 export function explainDropped(result: object): string[] {
   const unsupported = (result as Partial<ClaimsResult>).unsupported ?? [];
   return unsupported.flatMap((item) =>
-    item.detail === undefined
+    item.detail === undefined || !("number" in item.detail)
       ? []
-      : [`dropped ${JSON.stringify(item.claim)}: ${describeNumberMiss(item.detail)}`],
+      : [`dropped ${JSON.stringify(item.claim)}: ${describeNumberMiss(item.detail as NumberMiss)}`],
   );
 }
 

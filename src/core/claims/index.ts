@@ -8,6 +8,7 @@ export {
   explainNumbers,
   judgeClaimSteps,
   judgeClaims,
+  type NumberCheck,
   type SourcesInput,
   verifyClaims,
 } from "./verify-claims.js";

@@ -3,6 +3,7 @@
 // model: UAX #29 word rules, CJK bigrams). Tokens and words differ on purpose (`don't` is one word but two
 // tokens); both live here so that nothing else tokenizes text on its own.
 export { codePointBefore, isWhitespaceChar, isWordChar, splitsSurrogatePair, wordEnd } from "./characters.js";
+export { isStopWord, rankingStem, singularStem } from "./content-words.js";
 export { firstOccurrencesOfIds } from "./first-occurrences.js";
 export { searchIds, searchString } from "./linear-search.js";
 export { forEachLenientToken, type LenientToken, tokenizeLenient } from "./tokens.js";

@@ -60,7 +60,8 @@ export interface AskView {
 // failed and the cells or line it was checked against.
 function reasonSpan(item: UnsupportedClaim): HTMLElement {
   const attributes: Record<string, string> = { class: "reason" };
-  if (item.detail !== undefined) attributes.title = describeNumberMiss(item.detail);
+  if (item.detail !== undefined && "number" in item.detail)
+    attributes.title = describeNumberMiss(item.detail);
   return h("span", attributes, `— ${reasonInWords(item.reason)}`);
 }
 

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { checkSourceIds, checkSources, verifyClaimsYielding } from "../../service/index.js";
+import {
+  answerResultToWire,
+  checkAnswerYielding,
+  checkInputOf,
+  checkSourceIds,
+  checkSources,
+  questionOf,
+  verifyClaimsYielding,
+} from "../../service/index.js";
 import {
   type CheckRequest,
   CheckRequestSchema,
@@ -14,25 +22,38 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
   app.post<{ Body: CheckRequest }>(
     "/v1/verified/check",
     {
-      bodyLimit: 4 * 1024 * 1024,
+      // A 4 MiB answer and its sources.
+      bodyLimit: 8 * 1024 * 1024,
       schema: {
-        summary: "Check claims you already have",
-        description: "Verifies claims with quotes against sources, with no model call.",
+        summary: "Check claims or an answer you already have",
+        description:
+          "Verifies claims with quotes (`claims`), or a plain answer with citation markers (`answer`), against sources, with no model call.",
         body: CheckRequestSchema,
         response: { 200: CheckResultSchema, default: ErrorBodySchema },
       },
     },
     async (request) => {
       const body = request.body;
+      const input = checkInputOf(body);
       checkSourceIds(body.sources);
       if (body.sources.length > 0) checkSources(body.sources, deps.config.sourcesBudget);
+      request.verified.modelCalls = 0;
+      if (input.kind === "answer") {
+        const checked = await checkAnswerYielding(body.sources, input.answer, {
+          mode: body.mode,
+          checkNumbers: body.check_numbers,
+          explain: body.explain,
+          question: questionOf(body.messages),
+        });
+        request.verified.coverage = checked.coverage;
+        return { ...answerResultToWire(checked), usage: { model_calls: 0, total_tokens: 0 } };
+      }
       // Checked in slices with turns of the event loop between them: see docs/performance.md.
-      const result = await verifyClaimsYielding(body.sources, body.claims, {
+      const result = await verifyClaimsYielding(body.sources, body.claims ?? [], {
         mode: body.mode,
         checkNumbers: body.check_numbers,
         explain: body.explain,
       });
-      request.verified.modelCalls = 0;
       request.verified.coverage = result.coverage;
       return { ...result, usage: { model_calls: 0, total_tokens: 0 } };
     },

@@ -1,0 +1,519 @@
+import type { Steps } from "../../util.js";
+import { explainNumbers, type NumberCheck } from "../claims/index.js";
+import { type PreparedSource, prepareSources } from "../prepared-source.js";
+import { expectQuotes, findQuote } from "../quotes/index.js";
+import type { StepCounter } from "../step-counter.js";
+import { forEachWord } from "../text/index.js";
+import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
+import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
+import { resolveMarkerName } from "./markers.js";
+import { contentTerm, SupportIndex, type SupportSpan } from "./support.js";
+
+/** Options of an answer check. */
+export interface AnswerCheckOptions {
+  mode?: MatchMode | undefined;
+  /** Answer mode checks numbers against the supporting source by default (`source`); `false` turns it off. */
+  checkNumbers?: CheckNumbers | undefined;
+  explain?: boolean | undefined;
+  /** The user's messages: their words are context, not new facts. */
+  question?: readonly string[] | undefined;
+}
+
+/** Why a claim of an answer was removed. */
+export type AnswerReason =
+  | "no_support"
+  | "number_not_found"
+  | "entity_not_found"
+  | "wrong_source"
+  | "unknown_source"
+  | "quote_not_found";
+
+/** A claim (or clause) of an answer and the span of a source that supports it. */
+export interface AnswerCitation {
+  claim: string;
+  quote: string;
+  source: string;
+  range: Range;
+  /** The share of the claim's content words the span holds, 0 to 1. */
+  support: number;
+  answerRange: Range;
+}
+
+/** Why a removed claim failed, when `explain` asks (and `foundIn` always, with `wrong_source`). */
+export interface AnswerMiss {
+  foundIn?: string[];
+  words?: string[];
+  entity?: string;
+  quotation?: string;
+  marker?: string;
+}
+
+/** A claim of an answer that was removed, with its best span when one was found. */
+export interface AnswerUnsupported {
+  claim: string;
+  reason: AnswerReason;
+  answerRange: Range;
+  source?: string;
+  quote?: string;
+  range?: Range;
+  support?: number;
+  detail?: NumberMiss | AnswerMiss;
+}
+
+/** The outcome of checking a plain answer. */
+export interface AnswerResult {
+  /** The answer with its removed claims cut out. */
+  text: string;
+  citations: AnswerCitation[];
+  unsupported: AnswerUnsupported[];
+  /** Kept claims / claims; 0 when the answer has none. */
+  coverage: number;
+}
+
+/** A clause's support at least this share of its content words holds it (docs/matching.md). */
+export const SUPPORT_THRESHOLD = 0.5;
+/** A clause is checked against at most this many of the sources it cites (the first it names). */
+export const MAX_CITED_SOURCES_PER_CLAUSE = 8;
+/** Words listed in an explained `no_support`. */
+const MAX_EXPLAINED_WORDS = 12;
+
+/** Checks a plain answer with citation markers against sources (see `answerCheckSteps`). */
+export function checkAnswer(
+  sources: readonly Source[],
+  answer: string,
+  options: AnswerCheckOptions = {},
+  counter?: StepCounter,
+): AnswerResult {
+  const steps = answerCheckSteps(sources, answer, options, Number.POSITIVE_INFINITY, counter);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+}
+
+/**
+ * Checks a plain answer: splits it into claims and clauses (`splitAnswerClaims`), finds each clause's
+ * support in the sources it cites (or in all, when it cites none), and drops a claim when a clause names an
+ * unknown source, quotes what its source does not hold, names an entity no source holds, is supported by
+ * another source than the one it cites, has too little support, or states a number its support's source does
+ * not hold. Yields after each run of claims whose work reaches `stepBudget`. O(answer + sources) in the worst
+ * case: see docs/matching.md.
+ */
+export function* answerCheckSteps(
+  sources: readonly Source[],
+  answer: string,
+  options: AnswerCheckOptions,
+  stepBudget: number,
+  counter?: StepCounter,
+): Steps<AnswerResult> {
+  const prepared = [...prepareSources(sources).values()];
+  const index = new SupportIndex(prepared, counter);
+  const context: CheckContext = {
+    index,
+    ids: prepared.map((source) => source.id),
+    indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
+    question: questionTerms(options.question ?? []),
+    options,
+    ...(counter === undefined ? {} : { counter }),
+  };
+  const claims = splitAnswerClaims(answer);
+  const judged: (Judged | null)[] = [];
+  let work = 0;
+  for (const claim of claims) {
+    if (work >= stepBudget) {
+      yield;
+      work = 0;
+    }
+    judged.push(judgeSupport(context, claim));
+    work += 1 + claim.range[1] - claim.range[0];
+  }
+  // Every quotation is announced to its source before any is searched: many against one source are then
+  // found in one pass (`findQuote`).
+  for (const verdict of judged) {
+    for (const clause of verdict?.clauses ?? []) {
+      for (const { quotation, sourceIndexes } of clause.quotations) {
+        for (const sourceIndex of sourceIndexes) {
+          expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], options.mode ?? "strict");
+        }
+      }
+    }
+  }
+  const result: AnswerResult = { text: "", citations: [], unsupported: [], coverage: 0 };
+  const dropped: Range[] = [];
+  let kept = 0;
+  let counted = 0;
+  for (const [position, verdict] of judged.entries()) {
+    if (work >= stepBudget) {
+      yield;
+      work = 0;
+    }
+    if (verdict === null) continue;
+    counted++;
+    const claim = claims[position] as AnswerClaim;
+    work += 1 + claim.range[1] - claim.range[0];
+    const miss = finishClaim(context, claim, verdict);
+    if (miss === null) {
+      kept++;
+      result.citations.push(...verdict.clauses.flatMap((clause) => clause.citations));
+    } else {
+      result.unsupported.push(miss);
+      dropped.push(claim.range);
+    }
+  }
+  result.text = removeSpans(answer, dropped);
+  result.coverage = counted === 0 ? 0 : kept / counted;
+  return result;
+}
+
+interface CheckContext {
+  index: SupportIndex;
+  ids: string[];
+  indexOfId: Map<string, number>;
+  question: QuestionTerms;
+  options: AnswerCheckOptions;
+  counter?: StepCounter;
+}
+
+interface QuestionTerms {
+  words: Set<string>;
+  terms: Set<string>;
+}
+
+function questionTerms(messages: readonly string[]): QuestionTerms {
+  const words = new Set<string>();
+  const terms = new Set<string>();
+  for (const message of messages) {
+    forEachWord(message, (word) => {
+      words.add(word);
+      const term = contentTerm(word);
+      if (term !== null) terms.add(term);
+    });
+  }
+  return { words, terms };
+}
+
+/** A claim after the support search: each clause's citations or its first failure. */
+interface Judged {
+  clauses: JudgedClause[];
+}
+
+interface JudgedClause {
+  clause: Clause;
+  citations: AnswerCitation[];
+  /** The sources the clause's support comes from, by index: numbers and quotations are checked there. */
+  supportSources: number[];
+  best: SupportSpan | undefined;
+  failure: { reason: AnswerReason; detail?: NumberMiss | AnswerMiss } | null;
+  quotations: { quotation: string; sourceIndexes: number[] }[];
+}
+
+// The terms of a clause: each distinct content term once, and whether it counts (is not the question's).
+function clauseTerms(
+  clause: Clause,
+  question: QuestionTerms,
+): { terms: string[]; counted: boolean[]; words: string[] } {
+  const seen = new Set<string>();
+  const terms: string[] = [];
+  const counted: boolean[] = [];
+  const words: string[] = [];
+  forEachWord(clause.masked, (word, start, end) => {
+    const term = contentTerm(word);
+    if (term === null || seen.has(term)) return;
+    seen.add(term);
+    terms.push(term);
+    counted.push(!question.terms.has(term));
+    words.push(clause.masked.slice(start, end));
+  });
+  return { terms, counted, words };
+}
+
+/**
+ * The support search of one claim, or null when the claim states nothing to check (no content word, number
+ * or entity outside the question's words): such a sentence is context and is kept.
+ */
+function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null {
+  const clauses: JudgedClause[] = [];
+  let statesSomething = false;
+  for (const [position, clause] of claim.clauses.entries()) {
+    const { terms, counted, words } = clauseTerms(clause, context.question);
+    if (counted.some(Boolean) || HAS_DIGIT.test(clause.masked)) statesSomething = true;
+    clauses.push(judgeClause(context, claim, clause, position === 0, terms, counted, words));
+  }
+  return statesSomething ? { clauses } : null;
+}
+
+const HAS_DIGIT = /\p{Nd}/u;
+
+function judgeClause(
+  context: CheckContext,
+  claim: AnswerClaim,
+  clause: Clause,
+  startsClaim: boolean,
+  terms: string[],
+  counted: boolean[],
+  words: string[],
+): JudgedClause {
+  const { index, options, counter } = context;
+  const explain = options.explain === true;
+  const judged: JudgedClause = {
+    clause,
+    citations: [],
+    supportSources: [],
+    best: undefined,
+    failure: null,
+    quotations: [],
+  };
+  const cited: number[] = [];
+  for (const marker of clause.markers) {
+    for (const name of marker.names) {
+      const id = resolveMarkerName(name, context.ids, context.indexOfId);
+      if (id === null) {
+        judged.failure = {
+          reason: "unknown_source",
+          ...(explain ? { detail: { marker: marker.text } } : {}),
+        };
+        return judged;
+      }
+      const sourceIndex = context.indexOfId.get(id) as number;
+      if (!cited.includes(sourceIndex) && cited.length < MAX_CITED_SOURCES_PER_CLAUSE)
+        cited.push(sourceIndex);
+    }
+  }
+  const entity = missingEntity(context, clause, startsClaim);
+  if (entity !== null) {
+    judged.failure = { reason: "entity_not_found", ...(explain ? { detail: { entity } } : {}) };
+    return judged;
+  }
+  const claimText = clause.text;
+  if (cited.length > 0) {
+    // One citation per cited source whose best span holds some of the clause's terms.
+    const found = terms.map(() => false);
+    for (const sourceIndex of cited) {
+      const span = index.bestSpans(terms, counted, [sourceIndex], counter)[0];
+      if (span === undefined || span.foundAll === 0) continue;
+      if (judged.best === undefined || span.support > judged.best.support) judged.best = span;
+      for (const [term, has] of span.found.entries()) if (has) found[term] = true;
+      judged.supportSources.push(sourceIndex);
+      judged.citations.push(citationOf(index, claimText, clause.range, span));
+    }
+    const support = shareFound(found, counted);
+    if (support < SUPPORT_THRESHOLD) {
+      const elsewhere = index
+        .bestSpans(terms, counted, null, counter)
+        .filter(
+          (span) =>
+            !cited.includes(span.sourceIndex) && span.support >= SUPPORT_THRESHOLD && span.support > support,
+        );
+      if (elsewhere.length > 0) {
+        judged.best = elsewhere[0];
+        const foundIn = elsewhere.map((span) => context.ids[span.sourceIndex] as string);
+        judged.failure = { reason: "wrong_source", detail: { foundIn } };
+      } else {
+        judged.failure = {
+          reason: "no_support",
+          ...(explain ? { detail: { words: missingWords(words, found, counted) } } : {}),
+        };
+      }
+      return judged;
+    }
+  } else {
+    const span = index.bestSpans(terms, counted, null, counter)[0];
+    judged.best = span;
+    if (span === undefined || span.support < SUPPORT_THRESHOLD) {
+      const found = span?.found ?? terms.map(() => false);
+      judged.failure = {
+        reason: "no_support",
+        ...(explain ? { detail: { words: missingWords(words, found, counted) } } : {}),
+      };
+      return judged;
+    }
+    judged.supportSources.push(span.sourceIndex);
+    judged.citations.push(citationOf(index, claimText, clause.range, span));
+  }
+  for (const quotation of quotationsOf(clause, claim)) {
+    judged.quotations.push({ quotation, sourceIndexes: cited.length > 0 ? cited : judged.supportSources });
+  }
+  return judged;
+}
+
+function shareFound(found: readonly boolean[], counted: readonly boolean[]): number {
+  let total = 0;
+  let held = 0;
+  for (const [index, isCounted] of counted.entries()) {
+    if (!isCounted) continue;
+    total++;
+    if (found[index]) held++;
+  }
+  return total === 0 ? 1 : held / total;
+}
+
+function missingWords(
+  words: readonly string[],
+  found: readonly boolean[],
+  counted: readonly boolean[],
+): string[] {
+  return words.filter((_, index) => counted[index] && !found[index]).slice(0, MAX_EXPLAINED_WORDS);
+}
+
+function citationOf(
+  index: SupportIndex,
+  claim: string,
+  answerRange: Range,
+  span: SupportSpan,
+): AnswerCitation {
+  const source = index.sources[span.sourceIndex] as PreparedSource;
+  return {
+    claim,
+    quote: source.text.slice(span.range[0], span.range[1]),
+    source: source.id,
+    range: [span.range[0], span.range[1]],
+    support: roundSupport(span.support),
+    answerRange: [answerRange[0], answerRange[1]],
+  };
+}
+
+const roundSupport = (value: number): number => Math.round(value * 10_000) / 10_000;
+
+// Names, codes and identifiers: a word with a capital after the clause's first word, a word of two or more
+// capitals, or a letter followed by digits somewhere in it (`A320`, `Q3`).
+const CAPITALISED = /^\p{Lu}/u;
+const ALL_CAPITALS = /^\p{Lu}{2,}$/u;
+const CODE = /^\p{L}[\p{L}\p{M}]*\p{N}/u;
+
+/** The first entity of the clause that no source and not the question holds, as written; else null. */
+function missingEntity(context: CheckContext, clause: Clause, startsClaim: boolean): string | null {
+  let first = true;
+  let missing: string | null = null;
+  forEachWord(clause.masked, (word, start, end) => {
+    if (missing !== null) return;
+    const written = clause.masked.slice(start, end);
+    const sentenceStart = first && startsClaim;
+    first = false;
+    const isEntity =
+      CODE.test(written) ||
+      ALL_CAPITALS.test(written) ||
+      (!sentenceStart && CAPITALISED.test(written) && written.length > 1);
+    if (!isEntity) return;
+    const term = contentTerm(word);
+    if (term === null) return;
+    if (context.question.words.has(word) || context.question.terms.has(term)) return;
+    if (!context.index.knows(word, term)) missing = written;
+  });
+  return missing;
+}
+
+// Explicit quotations of a clause: text in straight or curly double quotes, or the whole claim on a `>` line.
+const STRAIGHT_QUOTED = /"([^"\n]{1,2000})"/g;
+const CURLY_QUOTED = /“([^”\n]{1,2000})”/g;
+const WORDY = /[\p{L}\p{N}]/u;
+
+function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
+  if (claim.blockQuote) return clause === claim.clauses[0] ? [claim.text] : [];
+  const quotations: string[] = [];
+  for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
+    for (const match of clause.masked.matchAll(pattern)) {
+      const quotation = tidy(match[1] as string);
+      if (WORDY.test(quotation)) quotations.push(quotation);
+    }
+  }
+  return quotations;
+}
+
+/** The claim's final verdict: quotations and numbers checked where its support was found. Null when kept. */
+function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged): AnswerUnsupported | null {
+  const { options, index } = context;
+  const mode = options.mode ?? "strict";
+  const explain = options.explain === true;
+  const numbers = numberCheckOf(options.checkNumbers);
+  for (const clause of judged.clauses) {
+    let failure = clause.failure;
+    if (failure === null) {
+      for (const { quotation, sourceIndexes } of clause.quotations) {
+        const found = sourceIndexes.some(
+          (sourceIndex) => findQuote(index.sources[sourceIndex] as PreparedSource, quotation, mode) !== null,
+        );
+        if (!found) {
+          failure = { reason: "quote_not_found", ...(explain ? { detail: { quotation } } : {}) };
+          break;
+        }
+      }
+    }
+    if (failure === null && numbers !== undefined) {
+      const miss = numberMiss(clause, index, numbers);
+      if (miss !== null) failure = { reason: "number_not_found", ...(explain ? { detail: miss } : {}) };
+    }
+    if (failure !== null) return unsupportedOf(context, claim, clause, failure);
+  }
+  return null;
+}
+
+// The clause's first number that none of its supporting spans' sources holds (per the number check), or null.
+function numberMiss(clause: JudgedClause, index: SupportIndex, numbers: NumberCheck): NumberMiss | null {
+  if (!HAS_DIGIT.test(clause.clause.masked)) return null;
+  let first: NumberMiss | null = null;
+  for (const [position, citation] of clause.citations.entries()) {
+    const source = index.sources[clause.supportSources[position] as number] as PreparedSource;
+    const miss = explainNumbers(clause.clause.masked, source, citation.range, numbers);
+    if (miss === null) return null;
+    first ??= miss;
+  }
+  return first;
+}
+
+function numberCheckOf(option: CheckNumbers | undefined): NumberCheck | undefined {
+  if (option === undefined || option === true) return "source";
+  return option === false ? undefined : option;
+}
+
+function unsupportedOf(
+  context: CheckContext,
+  claim: AnswerClaim,
+  clause: JudgedClause,
+  failure: NonNullable<JudgedClause["failure"]>,
+): AnswerUnsupported {
+  const entry: AnswerUnsupported = {
+    claim: claim.text,
+    reason: failure.reason,
+    answerRange: [claim.range[0], claim.range[1]],
+  };
+  const best = clause.best;
+  if (best !== undefined && best.foundAll > 0) {
+    const source = context.index.sources[best.sourceIndex] as PreparedSource;
+    entry.source = source.id;
+    entry.quote = source.text.slice(best.range[0], best.range[1]);
+    entry.range = [best.range[0], best.range[1]];
+    entry.support = roundSupport(best.support);
+  }
+  if (failure.detail !== undefined) entry.detail = failure.detail;
+  return entry;
+}
+
+/**
+ * The answer without the removed claims' spans; a line left with no letter or digit goes whole. O(n).
+ * `spans` come in increasing order and never cross a line break.
+ */
+export function removeSpans(answer: string, spans: readonly Range[]): string {
+  if (spans.length === 0) return answer;
+  const lines: string[] = [];
+  let spanIndex = 0;
+  let lineStart = 0;
+  while (lineStart <= answer.length) {
+    const newline = answer.indexOf("\n", lineStart);
+    const lineEnd = newline < 0 ? answer.length : newline;
+    let kept = "";
+    let at = lineStart;
+    let cut = false;
+    while (spanIndex < spans.length && (spans[spanIndex] as Range)[0] < lineEnd) {
+      const [start, end] = spans[spanIndex] as Range;
+      kept += answer.slice(at, start);
+      at = end;
+      // The spaces after a removed claim go with it.
+      while (at < lineEnd && (answer[at] === " " || answer[at] === "\t")) at++;
+      cut = true;
+      spanIndex++;
+    }
+    kept += answer.slice(at, lineEnd);
+    if (!cut) lines.push(kept);
+    else if (WORDY.test(kept)) lines.push(kept.trimEnd());
+    if (newline < 0) break;
+    lineStart = newline + 1;
+  }
+  return lines.join("\n");
+}

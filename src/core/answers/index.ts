@@ -1,0 +1,16 @@
+// Answer mode: a plain answer with citation markers, checked claim by claim against the sources by code.
+export { type AnswerClaim, type Clause, splitAnswerClaims } from "./answer-claims.js";
+export {
+  type AnswerCheckOptions,
+  type AnswerCitation,
+  type AnswerMiss,
+  type AnswerReason,
+  type AnswerResult,
+  type AnswerUnsupported,
+  answerCheckSteps,
+  checkAnswer,
+  MAX_CITED_SOURCES_PER_CLAUSE,
+  SUPPORT_THRESHOLD,
+} from "./check-answer.js";
+export { findMarkers, type Marker, type MarkerName, resolveMarkerName } from "./markers.js";
+export { CANDIDATES, RARE_OCCURRENCES } from "./support.js";

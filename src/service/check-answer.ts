@@ -1,0 +1,68 @@
+import { type AnswerCheckOptions, type AnswerResult, answerCheckSteps, type Source } from "../core/index.js";
+import { ServiceError } from "../errors/index.js";
+import { CLAIM_CHECK_SLICE_WORK } from "../limits.js";
+import { runStepsYielding } from "../models/index.js";
+import type { CheckResult } from "../wire/index.js";
+
+/** What a check request checks: claims with quotes, or a plain answer. */
+export type CheckInput = { kind: "claims" } | { kind: "answer"; answer: string };
+
+/** Throws `invalid_request` unless exactly one of `claims` and `answer` is present. */
+export function checkInputOf(body: { claims?: unknown; answer?: unknown }): CheckInput {
+  const hasClaims = body.claims !== undefined;
+  const hasAnswer = body.answer !== undefined;
+  if (hasClaims === hasAnswer) {
+    throw new ServiceError(
+      "invalid_request",
+      hasClaims
+        ? 'The request has both "claims" and "answer"; send exactly one: "claims" (claims with quotes) or "answer" (a plain answer with citation markers).'
+        : 'The request has neither "claims" nor "answer"; send exactly one: "claims" (claims with quotes) or "answer" (a plain answer with citation markers).',
+      { param: hasClaims ? "answer" : "claims" },
+    );
+  }
+  return hasAnswer ? { kind: "answer", answer: body.answer as string } : { kind: "claims" };
+}
+
+/** The words of the user's messages: what answer mode treats as context. */
+export function questionOf(messages: readonly { role: string; content: string }[] | undefined): string[] {
+  return (messages ?? []).filter((message) => message.role === "user").map((message) => message.content);
+}
+
+/**
+ * `checkAnswer` with a turn of the event loop after each slice of about `CLAIM_CHECK_SLICE_WORK` characters
+ * of claims, so a 4 MiB answer never holds the event loop for long. `turn` is for tests that count turns.
+ */
+export function checkAnswerYielding(
+  sources: readonly Source[],
+  answer: string,
+  options: AnswerCheckOptions,
+  signal?: AbortSignal,
+  turn?: () => Promise<unknown>,
+): Promise<AnswerResult> {
+  return runStepsYielding(answerCheckSteps(sources, answer, options, ANSWER_SLICE_CHARS), signal, turn);
+}
+
+// The support search reads a few dozen entries per character of a claim, so a slice is a fraction of a
+// claim check's work budget.
+const ANSWER_SLICE_CHARS = CLAIM_CHECK_SLICE_WORK / 20;
+
+/** An answer check's result in the wire's snake_case shape (without usage). */
+export function answerResultToWire(result: AnswerResult): Omit<CheckResult, "usage"> {
+  return {
+    text: result.text,
+    citations: result.citations.map(({ answerRange, ...citation }) => ({
+      ...citation,
+      answer_range: answerRange,
+    })),
+    unsupported: result.unsupported.map(({ answerRange, detail, ...entry }) => {
+      const wire = { ...entry, answer_range: answerRange };
+      if (detail === undefined) return wire;
+      if ("foundIn" in detail) {
+        const { foundIn, ...rest } = detail;
+        return { ...wire, detail: { ...rest, found_in: foundIn ?? [] } };
+      }
+      return { ...wire, detail };
+    }),
+    coverage: result.coverage,
+  };
+}
