@@ -71,7 +71,7 @@ export interface AnswerResult {
 }
 
 /** A clause's support at least this share of its content words holds it (docs/matching.md). */
-export const SUPPORT_THRESHOLD = 0.5;
+export const SUPPORT_THRESHOLD = 0.4;
 /** A clause is checked against at most this many of the sources it cites (the first it names). */
 export const MAX_CITED_SOURCES_PER_CLAUSE = 8;
 /** Words listed in an explained `no_support`. */
@@ -376,6 +376,8 @@ const roundSupport = (value: number): number => Math.round(value * 10_000) / 10_
 const CAPITALISED = /^\p{Lu}/u;
 const ALL_CAPITALS = /^\p{Lu}{2,}$/u;
 const CODE = /^\p{L}[\p{L}\p{M}]*\p{N}/u;
+// Two-letter capitals are mostly titles and common abbreviations (`Dr`, `Jr`, `UK`, `TV`), not names.
+const MIN_ENTITY_LETTERS = 3;
 
 /** The first entity of the clause that no source and not the question holds, as written; else null. */
 function missingEntity(context: CheckContext, clause: Clause, startsClaim: boolean): string | null {
@@ -388,8 +390,8 @@ function missingEntity(context: CheckContext, clause: Clause, startsClaim: boole
     first = false;
     const isEntity =
       CODE.test(written) ||
-      ALL_CAPITALS.test(written) ||
-      (!sentenceStart && CAPITALISED.test(written) && written.length > 1);
+      (written.length >= MIN_ENTITY_LETTERS &&
+        (ALL_CAPITALS.test(written) || (!sentenceStart && CAPITALISED.test(written))));
     if (!isEntity) return;
     const term = contentTerm(word);
     if (term === null) return;
@@ -403,13 +405,15 @@ function missingEntity(context: CheckContext, clause: Clause, startsClaim: boole
 const STRAIGHT_QUOTED = /"([^"\n]{1,2000})"/g;
 const CURLY_QUOTED = /“([^”\n]{1,2000})”/g;
 const WORDY = /[\p{L}\p{N}]/u;
+const TRAILING_PUNCTUATION = /[,.;:!?]+$/;
 
 function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   if (claim.blockQuote) return clause === claim.clauses[0] ? [claim.text] : [];
   const quotations: string[] = [];
   for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
     for (const match of clause.masked.matchAll(pattern)) {
-      const quotation = tidy(match[1] as string);
+      // A comma or full stop inside the closing quote belongs to the sentence (`"Finding Dory," which`).
+      const quotation = tidy(match[1] as string).replace(TRAILING_PUNCTUATION, "");
       if (WORDY.test(quotation)) quotations.push(quotation);
     }
   }
@@ -447,14 +451,29 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
 // The clause's first number that none of its supporting spans' sources holds (per the number check), or null.
 function numberMiss(clause: JudgedClause, index: SupportIndex, numbers: NumberCheck): NumberMiss | null {
   if (!HAS_DIGIT.test(clause.clause.masked)) return null;
+  const text = withoutSpelledNumbers(clause.clause.masked, index);
   let first: NumberMiss | null = null;
   for (const [position, citation] of clause.citations.entries()) {
     const source = index.sources[clause.supportSources[position] as number] as PreparedSource;
-    const miss = explainNumbers(clause.clause.masked, source, citation.range, numbers);
+    const miss = explainNumbers(text, source, citation.range, numbers);
     if (miss === null) return null;
     first ??= miss;
   }
   return first;
+}
+
+// Small whole numbers are often spelled out in one text and written in digits in the other (`2 seasons`,
+// `two seasons`).
+const SPELLED = `zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen twenty`.split(/\s+/);
+const SMALL_NUMBER = /(?<![\p{L}\p{N}.,])\d{1,2}(?![\p{N}]|[.,]\p{N})/gu;
+
+// The clause with each small whole number blanked out when some source spells it out.
+function withoutSpelledNumbers(text: string, index: SupportIndex): string {
+  return text.replace(SMALL_NUMBER, (digits) => {
+    const word = SPELLED[Number(digits)];
+    return word !== undefined && index.knows(word, null) ? " ".repeat(digits.length) : digits;
+  });
 }
 
 function numberCheckOf(option: CheckNumbers | undefined): NumberCheck | undefined {

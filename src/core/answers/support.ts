@@ -10,11 +10,20 @@ import type { Range } from "../types.js";
  */
 export function contentTerm(word: string): string | null {
   const bare = word.endsWith("'s") ? word.slice(0, -2) : word;
-  if (bare === "" || isStopWord(bare)) return null;
+  if (bare === "" || isStopWord(bare) || DISCOURSE_WORDS.has(bare)) return null;
   const first = bare.charCodeAt(0);
   if (first >= 48 && first <= 57) return null;
   return rankingStem(bare);
 }
+
+// Words an answer uses to talk about its sources rather than to state a fact ("the passage describes",
+// "the article mentions", "according to the text"): they are not looked for in the sources.
+const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
+  `passage passages article articles text texts document documents source sources excerpt context summary
+  summarize summarizes summarized describe describes described discuss discusses discussed mention mentions
+  mentioned state states stated note notes noted highlight highlights highlighted provide provides provided
+  report reports reported indicate indicates indicated`.split(/\s+/),
+);
 
 // Header words a table row is also indexed by (its column names help find it), at most this many: a wide
 // header repeated on every row would otherwise cost header × rows.
