@@ -29,7 +29,7 @@ export interface FootnoteLine {
 /** The markers of an answer, in order, and the footnote lines and code fences whose text is not a claim. */
 export interface AnswerMarkers {
   markers: Marker[];
-  /** Spans of the answer that hold no claim: footnote definition lines and fenced code blocks. */
+  /** Spans of the answer that hold no claim: footnote definition lines, fenced code blocks, link destinations. */
   hidden: Range[];
 }
 
@@ -46,6 +46,7 @@ const MARKER =
 const NAME = /^[^\s[\]]{1,64}$/u;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 const FOOTNOTE_LINE = /^[ \t]{0,3}\[\^([^\]\s]{1,64})\]:[ \t]?/;
+const LINK_DESTINATION = /\]\([^()\s]{1,2000}\)/g;
 const FENCE = /^[ \t]{0,3}(?:```|~~~)/;
 const TASK_BOX = /^[ \t]{0,8}[-*+][ \t]+$/;
 
@@ -80,6 +81,12 @@ export function findMarkers(answer: string): AnswerMarkers {
     lineStart = newline + 1;
   }
   if (inFence) hidden.push([fenceStart, answer.length]);
+  // A link's destination (`[text](url)`) is an address, not words of the claim.
+  LINK_DESTINATION.lastIndex = 0;
+  for (let match = LINK_DESTINATION.exec(answer); match !== null; match = LINK_DESTINATION.exec(answer)) {
+    hidden.push([match.index + 1, match.index + match[0].length]);
+  }
+  hidden.sort((a, b) => a[0] - b[0]);
 
   const markers: Marker[] = [];
   let hiddenIndex = 0;

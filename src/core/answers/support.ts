@@ -16,13 +16,13 @@ export function contentTerm(word: string): string | null {
   return rankingStem(bare);
 }
 
-// Words an answer uses to talk about its sources rather than to state a fact ("the passage describes",
-// "the article mentions", "according to the text"): they are not looked for in the sources.
+// Words an answer uses to talk about its sources or to the reader rather than to state a fact ("the passage
+// describes", "the article mentions", "hope this helps"): they are not looked for in the sources.
 const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
   `passage passages article articles text texts document documents source sources excerpt context summary
   summarize summarizes summarized describe describes described discuss discusses discussed mention mentions
   mentioned state states stated note notes noted highlight highlights highlighted provide provides provided
-  report reports reported indicate indicates indicated`.split(/\s+/),
+  report reports reported indicate indicates indicated hope helps helpful glad sure certainly`.split(/\s+/),
 );
 
 // Header words a table row is also indexed by (its column names help find it), at most this many: a wide

@@ -1,0 +1,285 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { StepCounter } from "../step-counter.js";
+import { checkAnswer } from "./check-answer.js";
+
+const sources = [
+  {
+    id: "acme",
+    text: "Acme Corp reported revenue of $5.2 million in 2023. The company was founded in Berlin in 1999.",
+  },
+  {
+    id: "returns",
+    text: "Widgets ship within two business days. Returns are accepted for 30 days after delivery.",
+  },
+];
+
+const reasons = (answer: string, options = {}) =>
+  checkAnswer(sources, answer, options).unsupported.map((entry) => entry.reason);
+
+describe("checkAnswer: citation markers", () => {
+  it.each([
+    ["[id]", "Returns are accepted for 30 days [returns]."],
+    ["[n]", "Returns are accepted for 30 days [2]."],
+    ["[1, 3] list", "Returns are accepted for 30 days [2, returns]."],
+    ["[1][2] run", "Returns are accepted for 30 days [1][2]."],
+    ["[^1] footnote", "Returns are accepted for 30 days[^1].\n\n[^1]: returns"],
+    ["【n†source】", "Returns are accepted for 30 days【2†source】."],
+    ["【4:0†name】", "Returns are accepted for 30 days【4:0†returns】."],
+    ["(source: id)", "Returns are accepted for 30 days (source: returns)."],
+    ["after the full stop", "Returns are accepted for 30 days. [2]"],
+  ])("%s names the source and is stripped from the claim", (_, answer) => {
+    const result = checkAnswer(sources, answer);
+    expect(result.unsupported).toEqual([]);
+    expect(result.citations.map((citation) => [citation.claim, citation.source])).toContainEqual([
+      "Returns are accepted for 30 days.",
+      "returns",
+    ]);
+    expect(result.coverage).toBe(1);
+  });
+
+  it("refuses a marker that names no source as unknown_source, and says which with explain", () => {
+    const result = checkAnswer(sources, "Returns are accepted for 30 days [7].", { explain: true });
+    expect(result.unsupported).toEqual([
+      {
+        claim: "Returns are accepted for 30 days.",
+        reason: "unknown_source",
+        answerRange: [0, 37],
+        detail: { marker: "[7]" },
+      },
+    ]);
+  });
+
+  it("does not read links, task boxes or bracketed prose as markers", () => {
+    const answer =
+      "- [x] [Returns](https://example.com/returns-policy) are accepted for 30 days [citation needed].";
+    const result = checkAnswer(sources, answer);
+    expect(result.unsupported).toEqual([]);
+    expect(result.citations.map((citation) => citation.source)).toEqual(["returns"]);
+  });
+
+  it("attaches a mid-sentence marker to the clause before it", () => {
+    const answer = "Acme was founded in Berlin [acme] and returns are accepted for 30 days [returns].";
+    const result = checkAnswer(sources, answer);
+    expect(result.unsupported).toEqual([]);
+    expect(
+      result.citations.map((citation) => [citation.claim, citation.source, citation.answerRange]),
+    ).toEqual([
+      ["Acme was founded in Berlin", "acme", [0, 33]],
+      ["and returns are accepted for 30 days.", "returns", [33, 81]],
+    ]);
+  });
+
+  it("drops the sentence when one clause cites the wrong source", () => {
+    const answer = "Acme was founded in Berlin [returns] and returns are accepted for 30 days [returns].";
+    const result = checkAnswer(sources, answer);
+    expect(result.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
+      ["wrong_source", { foundIn: ["acme"] }],
+    ]);
+  });
+});
+
+describe("checkAnswer: verdicts", () => {
+  it("keeps a supported sentence with its source span, support and answer range", () => {
+    const answer = "Intro line:\n\n- Widgets ship within two business days [returns].";
+    const result = checkAnswer(sources, answer);
+    const quote = "Widgets ship within two business days.";
+    expect(result.citations).toEqual([
+      {
+        claim: "Widgets ship within two business days.",
+        quote,
+        source: "returns",
+        range: [0, quote.length],
+        support: 1,
+        answerRange: [answer.indexOf("Widgets"), answer.length],
+      },
+    ]);
+  });
+
+  it("finds support in all sources when a sentence cites none", () => {
+    const result = checkAnswer(sources, "Acme reported revenue of $5.2 million in 2023.");
+    expect(result.citations.map((citation) => citation.source)).toEqual(["acme"]);
+  });
+
+  it("drops a sentence with too little support as no_support, listing the missing words with explain", () => {
+    const result = checkAnswer(sources, "Shipping is free on orders over fifty dollars [returns].", {
+      explain: true,
+    });
+    expect(result.unsupported[0]?.reason).toBe("no_support");
+    expect(result.unsupported[0]?.detail).toEqual({ words: ["free", "orders", "fifty", "dollars"] });
+  });
+
+  it("drops a number the supporting source does not hold, by default", () => {
+    expect(reasons("Acme reported revenue of $7.1 million in 2023 [acme].")).toEqual(["number_not_found"]);
+    expect(reasons("Acme reported revenue of $7.1 million in 2023 [acme].", { checkNumbers: false })).toEqual(
+      [],
+    );
+  });
+
+  it("matches a small number in digits with its spelled form", () => {
+    expect(reasons("Widgets ship within 2 business days [returns].")).toEqual([]);
+  });
+
+  it("drops a name no source holds as entity_not_found", () => {
+    const result = checkAnswer(sources, "The company was founded in Munich in 1999 [acme].", {
+      explain: true,
+    });
+    expect(result.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
+      ["entity_not_found", { entity: "Munich" }],
+    ]);
+  });
+
+  it("checks a quotation against the cited source, strict or lenient", () => {
+    expect(reasons('The policy says "returns are accepted for 30 days" [returns].')).toEqual([
+      "quote_not_found",
+    ]);
+    expect(
+      reasons('The policy says "returns are accepted for 30 days" [returns].', { mode: "lenient" }),
+    ).toEqual([]);
+    expect(reasons('The policy says "Returns are accepted for 30 days" [returns].')).toEqual([]);
+    expect(reasons("> Returns are accepted for 60 days [returns].")).toEqual(["quote_not_found"]);
+  });
+
+  it("does not count the question's words as new facts", () => {
+    const sources2 = [{ id: "a", text: "The Zephyr line launched in 2019." }];
+    const answer = "The Zephyr line of Acme launched in 2019 [a].";
+    expect(checkAnswer(sources2, answer).unsupported.map((entry) => entry.reason)).toEqual([
+      "entity_not_found",
+    ]);
+    const withQuestion = checkAnswer(sources2, answer, {
+      question: ["When did Acme launch the Zephyr line?"],
+    });
+    expect(withQuestion.unsupported).toEqual([]);
+  });
+
+  it("skips headings, lead-in lines and sentences that state nothing, and removes dropped sentences from text", () => {
+    const answer =
+      "# Returns\n\nHere is what I found:\n\n- Returns are accepted for 30 days [returns].\n- Returns cost $9 [returns].\n\nHope this helps!";
+    const result = checkAnswer(sources, answer);
+    expect(result.unsupported.map((entry) => entry.claim)).toEqual(["Returns cost $9."]);
+    expect(result.coverage).toBe(0.5);
+    expect(result.text).toBe(
+      "# Returns\n\nHere is what I found:\n\n- Returns are accepted for 30 days [returns].\n\nHope this helps!",
+    );
+  });
+});
+
+describe("checkAnswer: invariants", () => {
+  const word = fc.constantFrom(
+    "Acme",
+    "revenue",
+    "Berlin",
+    "returns",
+    "30",
+    "days",
+    "ship",
+    "the",
+    "1999",
+    "founded",
+  );
+  const marker = fc.constantFrom(
+    " [1]",
+    " [2]",
+    " [acme]",
+    "[^1]",
+    " 【1†source】",
+    " (source: returns)",
+    " [9]",
+    "",
+  );
+  const sentence = fc
+    .tuple(fc.array(word, { minLength: 1, maxLength: 8 }), marker, fc.constantFrom(".", "!", ""))
+    .map(([words, mark, end]) => `${words.join(" ")}${mark}${end}`);
+  const answerArbitrary = fc
+    .array(fc.tuple(sentence, fc.constantFrom(" ", "\n", "\n- ", "\n\n# ", " ")), { maxLength: 8 })
+    .map((parts) => parts.map(([text, gap]) => `${text}${gap}`).join(""));
+
+  it("every citation's range slices its quote, and every answer range lies in the answer", () => {
+    fc.assert(
+      fc.property(answerArbitrary, (answer) => {
+        const result = checkAnswer(sources, answer);
+        for (const citation of result.citations) {
+          const source = sources.find((candidate) => candidate.id === citation.source);
+          expect(source?.text.slice(...citation.range)).toBe(citation.quote);
+          expect(citation.support).toBeGreaterThanOrEqual(0);
+          expect(citation.support).toBeLessThanOrEqual(1);
+        }
+        for (const entry of [...result.citations, ...result.unsupported]) {
+          expect(entry.answerRange[0]).toBeGreaterThanOrEqual(0);
+          expect(entry.answerRange[1]).toBeLessThanOrEqual(answer.length);
+          expect(entry.answerRange[0]).toBeLessThan(entry.answerRange[1]);
+        }
+        for (const entry of result.unsupported) {
+          if (entry.range === undefined) continue;
+          const source = sources.find((candidate) => candidate.id === entry.source);
+          expect(source?.text.slice(...entry.range)).toBe(entry.quote);
+        }
+      }),
+    );
+  });
+
+  it("is deterministic", () => {
+    fc.assert(
+      fc.property(answerArbitrary, (answer) => {
+        expect(checkAnswer(sources, answer, { explain: true })).toEqual(
+          checkAnswer(sources, answer, { explain: true }),
+        );
+      }),
+    );
+  });
+});
+
+describe("checkAnswer: linear in answer plus sources", () => {
+  // Adversarial shapes: every word frequent in the sources, many markers in one sentence, one long line, a
+  // table row with a wide header, and many quotations.
+  const families: [string, (size: number) => { sources: { id: string; text: string }[]; answer: string }][] =
+    [
+      [
+        "every word frequent",
+        (size) => ({
+          sources: [{ id: "a", text: "alpha beta gamma delta. ".repeat(size / 24) }],
+          answer: "Alpha beta gamma delta epsilon [a]. ".repeat(size / 36),
+        }),
+      ],
+      [
+        "markers everywhere",
+        (size) => ({
+          sources: [{ id: "a", text: "alpha beta. ".repeat(size / 12) }],
+          answer: `Alpha ${"[a] beta ".repeat(size / 9)}.`,
+        }),
+      ],
+      [
+        "many sources, all cited",
+        (size) => ({
+          sources: Array.from({ length: size / 100 }, (_, index) => ({
+            id: `s${index}`,
+            text: `Fact number ${index} holds here. `.repeat(3),
+          })),
+          answer: Array.from(
+            { length: size / 100 },
+            (_, index) => `Fact number ${index} holds [s${index}][${index + 1}].`,
+          ).join(" "),
+        }),
+      ],
+      [
+        "quotations",
+        (size) => ({
+          sources: [{ id: "a", text: "alpha beta gamma ".repeat(size / 17) }],
+          answer: 'The text says "alpha beta gamma alpha beta gammb" [a]. '.repeat(size / 56),
+        }),
+      ],
+    ];
+
+  it.each(families)("%s: steps grow linearly", (_, make) => {
+    const stepsAt = (size: number): number => {
+      const { sources: generated, answer } = make(size);
+      const counter: StepCounter = { steps: 0 };
+      checkAnswer(generated, answer, {}, counter);
+      return counter.steps / size;
+    };
+    const small = stepsAt(10_000);
+    const large = stepsAt(80_000);
+    // Eight times the input: steps per character stay within a factor of two (quadratic would be eight).
+    expect(large).toBeLessThan(small * 2 + 1);
+  });
+});
