@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { rangeOf, report, startWithGateway, startWithoutGateway, table } from "./harness.js";
+
+// POST /v1/verified/check in answer mode: a plain answer with citation markers, checked by code.
+
+describe("POST /v1/verified/check with an answer", () => {
+  it("checks each sentence against the source its marker names, with no model call", async () => {
+    const { gateway, service } = await startWithGateway();
+    const answer = "Northwind was founded in 2016 in Lyon [1]. It employs 240 people [report]. It employs 300 people [2].";
+
+    const response = await service.post("/v1/verified/check", {
+      sources: [report, table],
+      answer,
+      messages: [{ role: "user", content: "Where is Northwind based?" }],
+      explain: true,
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      text: "Northwind was founded in 2016 in Lyon [1]. It employs 240 people [report].",
+      citations: [
+        {
+          claim: "Northwind was founded in 2016 in Lyon.",
+          quote: "Northwind was founded in 2016 in Lyon.",
+          source: "report",
+          range: rangeOf(report, "Northwind was founded in 2016 in Lyon."),
+          support: 1,
+          answer_range: [0, 42],
+        },
+        {
+          claim: "It employs 240 people.",
+          quote: "The company employs 240 people.",
+          source: "report",
+          range: rangeOf(report, "The company employs 240 people."),
+          support: 1,
+          answer_range: [43, 74],
+        },
+      ],
+      unsupported: [
+        {
+          claim: "It employs 300 people.",
+          reason: "wrong_source",
+          answer_range: [75, 101],
+          source: "report",
+          quote: "The company employs 240 people.",
+          range: rangeOf(report, "The company employs 240 people."),
+          support: 1,
+          detail: { found_in: ["report"] },
+        },
+      ],
+      coverage: 2 / 3,
+      usage: { model_calls: 0, total_tokens: 0 },
+    });
+    expect(answer.slice(75, 101)).toBe("It employs 300 people [2].");
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it.each([
+    ["both", { claims: [{ quote: "Lyon", source: "report" }], answer: "Lyon [1]." }, "answer", "both"],
+    ["neither", {}, "claims", "neither"],
+  ])("takes exactly one of claims and answer (%s is a 400 naming both)", async (_, fields, param, word) => {
+    const service = await startWithoutGateway();
+    const response = await service.post("/v1/verified/check", { sources: [report], ...fields });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ type: "invalid_request", code: "invalid_request", param });
+    expect(response.body.error.message).toContain(`has ${word}`);
+    expect(response.body.error.message).toContain('"claims"');
+    expect(response.body.error.message).toContain('"answer"');
+  });
+
+  it("refuses an answer over the limit with the param named", async () => {
+    const service = await startWithoutGateway();
+    const response = await service.post("/v1/verified/check", {
+      sources: [report],
+      answer: "a".repeat(4 * 1024 * 1024 + 1),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: "invalid_request", param: "answer" });
+  });
+});
