@@ -1,5 +1,6 @@
 import type { Steps } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
+import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
@@ -174,19 +175,23 @@ interface CheckContext {
 interface QuestionTerms {
   words: Set<string>;
   terms: Set<string>;
+  /** The question's numbers by `numberKey`: an answer that repeats one is not checked for it. */
+  numbers: Set<string>;
 }
 
 function questionTerms(messages: readonly string[]): QuestionTerms {
   const words = new Set<string>();
   const terms = new Set<string>();
+  const numbers = new Set<string>();
   for (const message of messages) {
+    forEachNumber(message, (start, end) => numbers.add(numberKey(message, start, end)));
     forEachWord(message, (word) => {
       words.add(word);
       const term = contentTerm(word);
       if (term !== null) terms.add(term);
     });
   }
-  return { words, terms };
+  return { words, terms, numbers };
 }
 
 /** A claim after the support search: each clause's citations or its first failure. */
@@ -202,6 +207,10 @@ interface JudgedClause {
   best: SupportSpan | undefined;
   failure: { reason: AnswerReason; detail?: NumberMiss | AnswerMiss } | null;
   quotations: { quotation: string; sourceIndexes: number[] }[];
+  /** The sources the clause's markers name, by index (empty when it cites none). */
+  cited: number[];
+  terms: string[];
+  counted: boolean[];
 }
 
 // The terms of a clause: each distinct content term once, and whether it counts (is not the question's).
@@ -259,8 +268,11 @@ function judgeClause(
     best: undefined,
     failure: null,
     quotations: [],
+    cited: [],
+    terms,
+    counted,
   };
-  const cited: number[] = [];
+  const cited = judged.cited;
   for (const marker of clause.markers) {
     for (const name of marker.names) {
       const id = resolveMarkerName(name, context.ids, context.indexOfId);
@@ -341,7 +353,9 @@ function shareFound(found: readonly boolean[], counted: readonly boolean[]): num
     total++;
     if (found[index]) held++;
   }
-  return total === 0 ? 1 : held / total;
+  if (total > 0) return held / total;
+  // Only the question's words: they must still be where the claim points.
+  return found.length === 0 ? 1 : found.filter(Boolean).length / found.length;
 }
 
 function missingWords(
@@ -440,18 +454,54 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
       }
     }
     if (failure === null && numbers !== undefined) {
-      const miss = numberMiss(clause, index, numbers);
-      if (miss !== null) failure = { reason: "number_not_found", ...(explain ? { detail: miss } : {}) };
+      const miss = numberMiss(clause, index, context.question, numbers);
+      if (miss !== null) {
+        failure = numbersElsewhere(context, clause, numbers) ?? {
+          reason: "number_not_found",
+          ...(explain ? { detail: miss } : {}),
+        };
+      }
     }
     if (failure !== null) return unsupportedOf(context, claim, clause, failure);
   }
   return null;
 }
 
+/**
+ * `wrong_source` when a clause whose numbers its cited sources lack is supported, numbers and all, by sources
+ * it does not cite; else null.
+ */
+function numbersElsewhere(
+  context: CheckContext,
+  clause: JudgedClause,
+  numbers: NumberCheck,
+): JudgedClause["failure"] {
+  if (clause.cited.length === 0) return null;
+  const { index, counter } = context;
+  const text = withoutQuestionNumbers(withoutSpelledNumbers(clause.clause.masked, index), context.question);
+  const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
+    if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
+    return (
+      explainNumbers(text, index.sources[span.sourceIndex] as PreparedSource, span.range, numbers) === null
+    );
+  });
+  if (elsewhere.length === 0) return null;
+  clause.best = elsewhere[0];
+  return {
+    reason: "wrong_source",
+    detail: { foundIn: elsewhere.map((span) => context.ids[span.sourceIndex] as string) },
+  };
+}
+
 // The clause's first number that none of its supporting spans' sources holds (per the number check), or null.
-function numberMiss(clause: JudgedClause, index: SupportIndex, numbers: NumberCheck): NumberMiss | null {
+function numberMiss(
+  clause: JudgedClause,
+  index: SupportIndex,
+  question: QuestionTerms,
+  numbers: NumberCheck,
+): NumberMiss | null {
   if (!HAS_DIGIT.test(clause.clause.masked)) return null;
-  const text = withoutSpelledNumbers(clause.clause.masked, index);
+  const text = withoutQuestionNumbers(withoutSpelledNumbers(clause.clause.masked, index), question);
   let first: NumberMiss | null = null;
   for (const [position, citation] of clause.citations.entries()) {
     const source = index.sources[clause.supportSources[position] as number] as PreparedSource;
@@ -474,6 +524,28 @@ function withoutSpelledNumbers(text: string, index: SupportIndex): string {
     const word = SPELLED[Number(digits)];
     return word !== undefined && index.knows(word, null) ? " ".repeat(digits.length) : digits;
   });
+}
+
+// The clause with each number the question holds blanked out: the question's numbers are context.
+function withoutQuestionNumbers(text: string, question: QuestionTerms): string {
+  if (question.numbers.size === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  forEachNumber(text, (start, end) => {
+    if (!question.numbers.has(numberKey(text, start, end))) return;
+    parts.push(text.slice(at, start), " ".repeat(end - start));
+    at = end;
+  });
+  parts.push(text.slice(at));
+  return parts.join("");
+}
+
+function forEachNumber(text: string, visit: (start: number, end: number) => void): void {
+  for (let start = nextNumberStart(text, 0); start >= 0; ) {
+    const end = numberEnd(text, start);
+    visit(start, end);
+    start = nextNumberStart(text, end);
+  }
 }
 
 function numberCheckOf(option: CheckNumbers | undefined): NumberCheck | undefined {

@@ -206,7 +206,9 @@ export class SupportIndex {
       sourceIndex,
       range,
       found,
-      support: countedTotal === 0 ? 1 : foundCounted / countedTotal,
+      // A claim made only of the question's words (and numbers) still has to be found where it points.
+      support:
+        countedTotal === 0 ? (terms.length === 0 ? 1 : foundAll / terms.length) : foundCounted / countedTotal,
       foundAll,
       sentences: to - from + 1,
     };
@@ -219,7 +221,7 @@ export interface SupportSpan {
   range: Range;
   /** Per term of the claim: whether the span holds it. */
   found: boolean[];
-  /** The share of the claim's counted terms the span holds (1 when none counts). */
+  /** The share of the claim's counted terms the span holds (of all its terms when none counts; 1 when it has none). */
   support: number;
   foundAll: number;
   sentences: number;
