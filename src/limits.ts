@@ -26,6 +26,12 @@ export const MAX_CHECK_CLAIMS = 1000;
 /** Characters of a plain answer on `POST /v1/verified/check` (answer mode): 4 MiB of text. */
 export const MAX_ANSWER_CHARS = 4 * 1024 * 1024;
 
+/**
+ * Claims (sentences, list items, table rows) and clauses a plain answer on `POST /v1/verified/check` may
+ * hold: each becomes a citation or an unsupported entry, so the count bounds the work and the answer's size.
+ */
+export const MAX_ANSWER_CLAIMS = 10_000;
+
 /** Largest `retry` of create and eval. */
 export const MAX_RETRY = 5;
 

@@ -8,7 +8,8 @@ const MAX_CLAIMS = 1_000;
 
 interface CheckBody {
   sources: { id: string; text: string }[];
-  claims: { claim: string; quote: string; source: string }[];
+  claims?: { claim: string; quote: string; source: string }[];
+  answer?: string;
   mode?: "strict" | "lenient";
   check_numbers?: boolean | "source" | "row";
 }
@@ -17,6 +18,10 @@ interface CheckBody {
 export interface WorstCaseFamily {
   name: string;
   attacks: string;
+  /** The service's sources budget for this family, when it is not the default. */
+  sourcesBudget?: number;
+  /** The status the request must answer with at 4 MiB (refused early is an answer too); 200 when absent. */
+  largeStatus?: number;
   body(bodyBytes: number): CheckBody;
 }
 
@@ -60,14 +65,20 @@ function oneRowClaim(source: string, claim: string, quote: string): CheckBody {
 }
 
 // Up to MAX_CLAIMS claims of distinct quotes `unit×(first + i) + tail`, as many as fit in the body.
+// An answer-mode body: `sources` and an answer of `unit` repeated to fill the rest of the body.
+function answerBody(sources: CheckBody["sources"], bodyBytes: number, unit: string, end = ""): CheckBody {
+  const used = sources.reduce((total, source) => total + source.text.length + source.id.length + 30, 100);
+  return { sources, answer: `${repeat(unit, bodyBytes - used - end.length)}${end}` };
+}
+
 function distinctClaims(
   sourceLength: number,
   bodyBytes: number,
   unit: string,
   tail: string,
   first = 400,
-): CheckBody["claims"] {
-  const claims: CheckBody["claims"] = [];
+): NonNullable<CheckBody["claims"]> {
+  const claims: NonNullable<CheckBody["claims"]> = [];
   let bytes = sourceLength + 200;
   for (let index = 0; index < MAX_CLAIMS; index += 1) {
     const quote = `${unit.repeat(first + index)}${tail}`;
@@ -285,6 +296,69 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       const source = lines.join("\n");
       const claim = `${repeat("a ", bodyBytes - Math.ceil(source.length * 1.2) - 300)}${lines.length - 2}`;
       return oneRowClaim(source, claim, "| a | 1 |");
+    },
+  },
+  {
+    name: "answer, every word frequent in the sources",
+    attacks:
+      "sentences whose every content word occurs in every source sentence: no rare word to find candidates by",
+    body(bodyBytes) {
+      const source = repeat("Alpha beta gamma delta. ", sourceChars(bodyBytes));
+      // Sentences of about 440 characters: a 4 MiB answer holds fewer claims than MAX_ANSWER_CLAIMS.
+      return answerBody(
+        [{ id: "s", text: source }],
+        bodyBytes,
+        `${"Alpha beta gamma delta epsilon ".repeat(14)}[s]. `,
+      );
+    },
+  },
+  {
+    name: "answer, a marker after every word",
+    attacks:
+      "one sentence cut into a clause at every word, each clause searched; at 4 MiB more clauses than MAX_ANSWER_CLAIMS, refused with 400 before any is checked",
+    largeStatus: 400,
+    body(bodyBytes) {
+      const source = repeat("alpha beta. ", sourceChars(bodyBytes));
+      return answerBody([{ id: "s", text: source }], bodyBytes, "alpha [1] beta [s] ", ".");
+    },
+  },
+  {
+    name: "answer, one line with no sentence end",
+    attacks: "4 MiB of words with no punctuation: one line the sentence splitter must cut",
+    body(bodyBytes) {
+      const source = repeat("alpha beta gamma delta ", sourceChars(bodyBytes));
+      return answerBody([{ id: "s", text: source }], bodyBytes, "alpha beta gamma epsilon ");
+    },
+  },
+  {
+    name: "answer, many near-miss quotations",
+    attacks: "a quotation in every sentence, each a near miss of the source, found at once per source",
+    body(bodyBytes) {
+      const source = repeat("a b c ", sourceChars(bodyBytes));
+      let index = 0;
+      const parts: string[] = [];
+      let length = source.length + 200;
+      while (length < bodyBytes - 400) {
+        const part = `It says "${"a b c ".repeat(70 + (index % 50))}d" [s]. `;
+        parts.push(part);
+        length += part.length + 4;
+        index += 1;
+      }
+      return { sources: [{ id: "s", text: source }], answer: parts.join("") };
+    },
+  },
+  {
+    name: "answer, 4 MiB of sources",
+    attacks: "a short answer against 4 MiB of sources (the sources budget raised): indexing the sources once",
+    sourcesBudget: 8 * 1024 * 1024,
+    body(bodyBytes) {
+      const answer = "Alpha beta gamma delta [1]. Epsilon zeta eta [2]. ".repeat(20);
+      const half = Math.floor((bodyBytes - answer.length - 400) / 2);
+      const sources = [
+        { id: "a", text: repeat("Alpha beta gamma delta theta iota kappa lambda. ", half) },
+        { id: "b", text: repeat("Epsilon zeta eta mu nu xi omicron pi rho. ", half) },
+      ];
+      return { sources, answer };
     },
   },
 ];

@@ -20,7 +20,10 @@ const payload = JSON.stringify(family.body(Number(bytesArg)));
 if (Buffer.byteLength(payload) > Number(bytesArg))
   throw new Error(`${family.name}: body over ${bytesArg} bytes`);
 const app = await createApp({
-  config: defaultServerConfig,
+  config: {
+    ...defaultServerConfig,
+    sourcesBudget: family.sourcesBudget ?? defaultServerConfig.sourcesBudget,
+  },
   gateway: {
     generate: () => Promise.reject(new Error("the check path calls no model")),
   },

@@ -10,6 +10,7 @@ export {
   answerCheckSteps,
   checkAnswer,
   splitAnswerClaims,
+  type TooManyClaims,
 } from "./answers/index.js";
 export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
 export {

@@ -1,6 +1,6 @@
 import { type AnswerCheckOptions, type AnswerResult, answerCheckSteps, type Source } from "../core/index.js";
 import { ServiceError } from "../errors/index.js";
-import { CLAIM_CHECK_SLICE_WORK } from "../limits.js";
+import { CLAIM_CHECK_SLICE_WORK, MAX_ANSWER_CLAIMS } from "../limits.js";
 import { runStepsYielding } from "../models/index.js";
 import type { CheckResult } from "../wire/index.js";
 
@@ -32,19 +32,32 @@ export function questionOf(messages: readonly { role: string; content: string }[
  * `checkAnswer` with a turn of the event loop after each slice of about `CLAIM_CHECK_SLICE_WORK` characters
  * of claims, so a 4 MiB answer never holds the event loop for long. `turn` is for tests that count turns.
  */
-export function checkAnswerYielding(
+export async function checkAnswerYielding(
   sources: readonly Source[],
   answer: string,
   options: AnswerCheckOptions,
   signal?: AbortSignal,
   turn?: () => Promise<unknown>,
 ): Promise<AnswerResult> {
-  return runStepsYielding(answerCheckSteps(sources, answer, options, ANSWER_SLICE_CHARS), signal, turn);
+  const bounded = { ...options, maxClaims: MAX_ANSWER_CLAIMS };
+  const result = await runStepsYielding(
+    answerCheckSteps(sources, answer, bounded, ANSWER_SLICE_CHARS),
+    signal,
+    turn,
+  );
+  if ("tooManyClaims" in result) {
+    throw new ServiceError(
+      "invalid_request",
+      `"answer" holds ${result.tooManyClaims.toLocaleString("en-US")} claims and clauses; the limit is ${MAX_ANSWER_CLAIMS.toLocaleString("en-US")}. Check a long answer in parts.`,
+      { param: "answer" },
+    );
+  }
+  return result;
 }
 
 // The support search reads a few dozen entries per character of a claim, so a slice is a fraction of a
 // claim check's work budget.
-const ANSWER_SLICE_CHARS = CLAIM_CHECK_SLICE_WORK / 20;
+const ANSWER_SLICE_CHARS = CLAIM_CHECK_SLICE_WORK / 50;
 
 /** An answer check's result in the wire's snake_case shape (without usage). */
 export function answerResultToWire(result: AnswerResult): Omit<CheckResult, "usage"> {

@@ -110,7 +110,8 @@ function buildClaim(masked: string, lines: LineIndex, sentence: Range, markers: 
   const head = lines.head(lines.lineOf(sentence[0]));
   return {
     range: [start, end],
-    text: tidy(masked.slice(start, end)),
+    // One clause is the whole claim: its text is already tidied.
+    text: clauses.length === 1 ? (clauses[0] as Clause).text : tidy(masked.slice(start, end)),
     clauses,
     blockQuote: BLOCK_QUOTE.test(head),
   };

@@ -18,6 +18,13 @@ export interface AnswerCheckOptions {
   explain?: boolean | undefined;
   /** The user's messages: their words are context, not new facts. */
   question?: readonly string[] | undefined;
+  /** Refuse an answer of more claims and clauses than this (`tooManyClaims`) before checking any. */
+  maxClaims?: number | undefined;
+}
+
+/** An answer refused by `maxClaims`: how many claims and clauses it holds. */
+export interface TooManyClaims {
+  tooManyClaims: number;
 }
 
 /** Why a claim of an answer was removed. */
@@ -85,8 +92,10 @@ export function checkAnswer(
   options: AnswerCheckOptions = {},
   counter?: StepCounter,
 ): AnswerResult {
-  const steps = answerCheckSteps(sources, answer, options, Number.POSITIVE_INFINITY, counter);
-  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+  const { maxClaims: _, ...unbounded } = options;
+  const steps = answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter);
+  for (let step = steps.next(); ; step = steps.next())
+    if (step.done === true) return step.value as AnswerResult;
 }
 
 /**
@@ -103,7 +112,7 @@ export function* answerCheckSteps(
   options: AnswerCheckOptions,
   stepBudget: number,
   counter?: StepCounter,
-): Steps<AnswerResult> {
+): Steps<AnswerResult | TooManyClaims> {
   const prepared = [...prepareSources(sources).values()];
   const index = new SupportIndex(prepared, counter);
   const context: CheckContext = {
@@ -115,6 +124,11 @@ export function* answerCheckSteps(
     ...(counter === undefined ? {} : { counter }),
   };
   const claims = splitAnswerClaims(answer);
+  if (options.maxClaims !== undefined) {
+    let count = 0;
+    for (const claim of claims) count += claim.clauses.length;
+    if (count > options.maxClaims) return { tooManyClaims: count };
+  }
   const judged: (Judged | null)[] = [];
   let work = 0;
   for (const claim of claims) {
@@ -214,23 +228,32 @@ interface JudgedClause {
 }
 
 // The terms of a clause: each distinct content term once, and whether it counts (is not the question's).
-function clauseTerms(
-  clause: Clause,
-  question: QuestionTerms,
-): { terms: string[]; counted: boolean[]; words: string[] } {
+function clauseTerms(clause: Clause, question: QuestionTerms, startsClaim: boolean): ClauseTerms {
   const seen = new Set<string>();
-  const terms: string[] = [];
-  const counted: boolean[] = [];
-  const words: string[] = [];
+  const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [] };
+  let first = true;
   forEachWord(clause.masked, (word, start, end) => {
     const term = contentTerm(word);
-    if (term === null || seen.has(term)) return;
+    const sentenceStart = first && startsClaim;
+    first = false;
+    if (term === null) return;
+    const written = clause.masked.slice(start, end);
+    if (isEntity(written, sentenceStart)) read.entities.push({ word, term, written });
+    if (seen.has(term)) return;
     seen.add(term);
-    terms.push(term);
-    counted.push(!question.terms.has(term));
-    words.push(clause.masked.slice(start, end));
+    read.terms.push(term);
+    read.counted.push(!question.terms.has(term));
+    read.words.push(written);
   });
-  return { terms, counted, words };
+  return read;
+}
+
+/** A clause's content terms in order, whether each counts, their written forms, and its entities. */
+interface ClauseTerms {
+  terms: string[];
+  counted: boolean[];
+  words: string[];
+  entities: { word: string; term: string; written: string }[];
 }
 
 /**
@@ -241,9 +264,10 @@ function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null 
   const clauses: JudgedClause[] = [];
   let statesSomething = false;
   for (const [position, clause] of claim.clauses.entries()) {
-    const { terms, counted, words } = clauseTerms(clause, context.question);
+    const read = clauseTerms(clause, context.question, position === 0);
+    const { terms, counted } = read;
     if (counted.some(Boolean) || HAS_DIGIT.test(clause.masked)) statesSomething = true;
-    clauses.push(judgeClause(context, claim, clause, position === 0, terms, counted, words));
+    clauses.push(judgeClause(context, claim, clause, read));
   }
   return statesSomething ? { clauses } : null;
 }
@@ -254,11 +278,9 @@ function judgeClause(
   context: CheckContext,
   claim: AnswerClaim,
   clause: Clause,
-  startsClaim: boolean,
-  terms: string[],
-  counted: boolean[],
-  words: string[],
+  read: ClauseTerms,
 ): JudgedClause {
+  const { terms, counted, words } = read;
   const { index, options, counter } = context;
   const explain = options.explain === true;
   const judged: JudgedClause = {
@@ -288,7 +310,7 @@ function judgeClause(
         cited.push(sourceIndex);
     }
   }
-  const entity = missingEntity(context, clause, startsClaim);
+  const entity = missingEntity(context, read.entities);
   if (entity !== null) {
     judged.failure = { reason: "entity_not_found", ...(explain ? { detail: { entity } } : {}) };
     return judged;
@@ -394,25 +416,20 @@ const CODE = /^\p{L}[\p{L}\p{M}]*\p{N}/u;
 const MIN_ENTITY_LETTERS = 3;
 
 /** The first entity of the clause that no source and not the question holds, as written; else null. */
-function missingEntity(context: CheckContext, clause: Clause, startsClaim: boolean): string | null {
-  let first = true;
-  let missing: string | null = null;
-  forEachWord(clause.masked, (word, start, end) => {
-    if (missing !== null) return;
-    const written = clause.masked.slice(start, end);
-    const sentenceStart = first && startsClaim;
-    first = false;
-    const isEntity =
-      CODE.test(written) ||
-      (written.length >= MIN_ENTITY_LETTERS &&
-        (ALL_CAPITALS.test(written) || (!sentenceStart && CAPITALISED.test(written))));
-    if (!isEntity) return;
-    const term = contentTerm(word);
-    if (term === null) return;
-    if (context.question.words.has(word) || context.question.terms.has(term)) return;
-    if (!context.index.knows(word, term)) missing = written;
-  });
-  return missing;
+function missingEntity(context: CheckContext, entities: ClauseTerms["entities"]): string | null {
+  for (const { word, term, written } of entities) {
+    if (context.question.words.has(word) || context.question.terms.has(term)) continue;
+    if (!context.index.knows(word, term)) return written;
+  }
+  return null;
+}
+
+function isEntity(written: string, sentenceStart: boolean): boolean {
+  return (
+    CODE.test(written) ||
+    (written.length >= MIN_ENTITY_LETTERS &&
+      (ALL_CAPITALS.test(written) || (!sentenceStart && CAPITALISED.test(written))))
+  );
 }
 
 // Explicit quotations of a clause: text in straight or curly double quotes, or the whole claim on a `>` line.

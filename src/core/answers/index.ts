@@ -11,6 +11,7 @@ export {
   checkAnswer,
   MAX_CITED_SOURCES_PER_CLAUSE,
   SUPPORT_THRESHOLD,
+  type TooManyClaims,
 } from "./check-answer.js";
 export { findMarkers, type Marker, type MarkerName, resolveMarkerName } from "./markers.js";
 export { CANDIDATES, RARE_OCCURRENCES } from "./support.js";

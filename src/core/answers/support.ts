@@ -129,55 +129,76 @@ export class SupportIndex {
     scope: readonly number[] | null,
     counter?: StepCounter,
   ): SupportSpan[] {
-    const countedTotal = counted.filter(Boolean).length;
-    const votes = new Map<number, number>();
+    let countedTotal = 0;
+    for (const isCounted of counted) if (isCounted) countedTotal++;
+    const votes = this.votes;
+    votes.clear();
     // Each source of the scope (or all at once) on its own: a term frequent in one source may be rare in
     // the cited one.
-    for (const [postingsOf, base] of this.groups(scope)) {
-      let fewest: readonly number[] | undefined;
-      let voted = false;
-      for (const term of terms) {
-        const postings = postingsOf.get(term);
-        if (postings === undefined) continue;
-        if (fewest === undefined || postings.length < fewest.length) fewest = postings;
-        if (postings.length > RARE_OCCURRENCES) continue;
-        voted = true;
-        for (const entry of postings) votes.set(base + entry, (votes.get(base + entry) ?? 0) + 1);
-        if (counter !== undefined) counter.steps += postings.length;
-      }
-      if (!voted && fewest !== undefined) {
-        for (const entry of fewest.slice(0, RARE_OCCURRENCES)) votes.set(base + entry, 1);
+    if (scope === null) this.vote(this.allPostings, 0, terms, counter);
+    else {
+      for (const sourceIndex of scope) {
+        this.vote((this.terms[sourceIndex] as SourceTerms).postings, sourceIndex * SLOTS, terms, counter);
       }
     }
-    const best = new Map<number, SupportSpan>();
+    // The best window per source, kept as numbers; a span object is made only for each source's winner.
+    const best = new Map<number, Window>();
     for (const entry of topEntries(votes, CANDIDATES)) {
       const sourceIndex = Math.floor(entry / SLOTS);
       const sentence = entry % SLOTS;
       const last = (this.terms[sourceIndex] as SourceTerms).sentences.length - 1;
-      for (const [from, to] of [
-        [sentence, sentence],
-        [sentence - 1, sentence],
-        [sentence, sentence + 1],
-      ] as const) {
-        if (from < 0 || to > last) continue;
-        const span = this.score(sourceIndex, from, to, terms, counted, countedTotal, counter);
-        const held = best.get(sourceIndex);
-        if (held === undefined || isBetter(span, held)) best.set(sourceIndex, span);
+      const alone = this.window(sourceIndex, sentence, sentence, terms, counted, countedTotal, counter);
+      let chosen = alone;
+      // A neighbour can only add support when the sentence alone lacks some.
+      if (alone.support < 1) {
+        for (const [from, to] of [
+          [sentence - 1, sentence],
+          [sentence, sentence + 1],
+        ] as const) {
+          if (from < 0 || to > last) continue;
+          const wider = this.window(sourceIndex, from, to, terms, counted, countedTotal, counter);
+          if (isBetter(wider, chosen)) chosen = wider;
+        }
+      }
+      const held = best.get(sourceIndex);
+      if (held === undefined || isBetter(chosen, held)) best.set(sourceIndex, chosen);
+    }
+    return [...best.values()]
+      .sort((a, b) => (isBetter(a, b) ? -1 : isBetter(b, a) ? 1 : 0))
+      .map((window) => this.span(window, terms));
+  }
+
+  private readonly votes = new Map<number, number>();
+
+  // Adds a vote to each sentence of `postingsOf` (at `base`) for each rare term it holds; with no rare
+  // term, one to the first RARE_OCCURRENCES sentences of the least frequent.
+  private vote(
+    postingsOf: ReadonlyMap<string, readonly number[]>,
+    base: number,
+    terms: readonly string[],
+    counter?: StepCounter,
+  ): void {
+    const votes = this.votes;
+    let fewest: readonly number[] | undefined;
+    let voted = false;
+    for (const term of terms) {
+      const postings = postingsOf.get(term);
+      if (postings === undefined) continue;
+      if (fewest === undefined || postings.length < fewest.length) fewest = postings;
+      if (postings.length > RARE_OCCURRENCES) continue;
+      voted = true;
+      for (const entry of postings) votes.set(base + entry, (votes.get(base + entry) ?? 0) + 1);
+      if (counter !== undefined) counter.steps += postings.length;
+    }
+    if (!voted && fewest !== undefined) {
+      for (let index = 0; index < fewest.length && index < RARE_OCCURRENCES; index++) {
+        votes.set(base + (fewest[index] as number), 1);
       }
     }
-    return [...best.values()].sort((a, b) => (isBetter(a, b) ? -1 : isBetter(b, a) ? 1 : 0));
   }
 
-  // Where to look up terms: each source of the scope with its base, or all sources at once.
-  private groups(scope: readonly number[] | null): [ReadonlyMap<string, readonly number[]>, number][] {
-    if (scope === null) return [[this.allPostings, 0]];
-    return scope.map((sourceIndex) => [
-      (this.terms[sourceIndex] as SourceTerms).postings,
-      sourceIndex * SLOTS,
-    ]);
-  }
-
-  private score(
+  // How many of the claim's terms sentences `from` to `to` of a source hold.
+  private window(
     sourceIndex: number,
     from: number,
     to: number,
@@ -185,34 +206,57 @@ export class SupportIndex {
     counted: readonly boolean[],
     countedTotal: number,
     counter?: StepCounter,
-  ): SupportSpan {
-    const source = this.terms[sourceIndex] as SourceTerms;
-    const found: boolean[] = [];
+  ): Window {
+    const sentenceTerms = (this.terms[sourceIndex] as SourceTerms).terms;
     let foundCounted = 0;
     let foundAll = 0;
-    for (const [index, term] of terms.entries()) {
+    for (let index = 0; index < terms.length; index++) {
+      const term = terms[index] as string;
       let has = false;
       for (let sentence = from; sentence <= to && !has; sentence++)
-        has = (source.terms[sentence] as Set<string>).has(term);
-      found.push(has);
-      if (has) {
-        foundAll++;
-        if (counted[index]) foundCounted++;
-      }
+        has = (sentenceTerms[sentence] as Set<string>).has(term);
+      if (!has) continue;
+      foundAll++;
+      if (counted[index]) foundCounted++;
     }
     if (counter !== undefined) counter.steps += terms.length * (to - from + 1);
-    const range: Range = [(source.sentences[from] as Sentence).start, (source.sentences[to] as Sentence).end];
+    // A claim made only of the question's words (and numbers) still has to be found where it points.
+    const support =
+      countedTotal === 0 ? (terms.length === 0 ? 1 : foundAll / terms.length) : foundCounted / countedTotal;
+    const source = this.terms[sourceIndex] as SourceTerms;
+    const start = (source.sentences[from] as Sentence).start;
+    return { sourceIndex, from, to, start, support, foundAll, sentences: to - from + 1 };
+  }
+
+  private span(window: Window, terms: readonly string[]): SupportSpan {
+    const source = this.terms[window.sourceIndex] as SourceTerms;
+    const found = terms.map((term) => {
+      for (let sentence = window.from; sentence <= window.to; sentence++) {
+        if ((source.terms[sentence] as Set<string>).has(term)) return true;
+      }
+      return false;
+    });
+    const range: Range = [window.start, (source.sentences[window.to] as Sentence).end];
     return {
-      sourceIndex,
+      sourceIndex: window.sourceIndex,
       range,
       found,
-      // A claim made only of the question's words (and numbers) still has to be found where it points.
-      support:
-        countedTotal === 0 ? (terms.length === 0 ? 1 : foundAll / terms.length) : foundCounted / countedTotal,
-      foundAll,
-      sentences: to - from + 1,
+      support: window.support,
+      foundAll: window.foundAll,
+      sentences: window.sentences,
     };
   }
+}
+
+/** A run of sentences of one source scored for a claim. */
+interface Window {
+  sourceIndex: number;
+  from: number;
+  to: number;
+  start: number;
+  support: number;
+  foundAll: number;
+  sentences: number;
 }
 
 /** A span of one source and which of the claim's terms it holds. */
@@ -229,12 +273,12 @@ export interface SupportSpan {
 
 // More support first; then more terms in all (the question's words help choose); then the shorter span;
 // then the earlier source and position: a total order, so the choice is deterministic.
-function isBetter(a: SupportSpan, b: SupportSpan): boolean {
+function isBetter(a: Window, b: Window): boolean {
   if (a.support !== b.support) return a.support > b.support;
   if (a.foundAll !== b.foundAll) return a.foundAll > b.foundAll;
   if (a.sentences !== b.sentences) return a.sentences < b.sentences;
   if (a.sourceIndex !== b.sourceIndex) return a.sourceIndex < b.sourceIndex;
-  return a.range[0] < b.range[0];
+  return a.start < b.start;
 }
 
 /** The `count` entries with most votes (ties: the smaller entry), in that order. O(entries × count). */
