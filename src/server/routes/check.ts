@@ -1,4 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { OPERATION_PATHS } from "../../api-paths.js";
+import { MAX_REQUEST_BODY_BYTES } from "../../limits.js";
 import { checkSourceIds, checkSources, verifyClaimsYielding } from "../../service/index.js";
 import {
   type CheckRequest,
@@ -12,9 +14,9 @@ import type { AppDeps } from "../config.js";
 export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
   // The body type is the schema's: Fastify validates it against CheckRequestSchema before the handler runs.
   app.post<{ Body: CheckRequest }>(
-    "/v1/verified/check",
+    OPERATION_PATHS.check,
     {
-      bodyLimit: 4 * 1024 * 1024,
+      bodyLimit: MAX_REQUEST_BODY_BYTES,
       schema: {
         summary: "Check claims you already have",
         description: "Verifies claims with quotes against sources, with no model call.",
