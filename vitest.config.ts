@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // Two projects, run together by `npm test` (`vitest run`):
 //   unit: every module's own tests beside it in src/ (the core, the client, the models, the CLI's pure
-//         parts). In process, no build; one worker thread runs many files without reloading shared
+//         parts). In process, no build; two worker threads run many files without reloading shared
 //         modules, so the loop stays short (`npm run test:unit`).
 //   service: test/, the service over HTTP, the built binary, the browser, the package, the docs checks;
 //         each file in its own process, as they start servers and children.
@@ -19,7 +19,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "service", include: ["test/**/*.test.ts"] },
+        // At most 2 concurrent tests of a file at once (the CLI's, which wait on child processes): one
+        // child per core of a 2-core machine, and no more, so that a loaded machine does not time them out.
+        test: { name: "service", include: ["test/**/*.test.ts"], maxConcurrency: 2 },
       },
     ],
   },

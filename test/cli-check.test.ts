@@ -24,7 +24,9 @@ const fieldsResult = {
   coverage: 1,
 };
 
-describe("verified check", () => {
+// Each test below spawns the built binary and waits for it, sharing nothing with the others: they run
+// concurrently (Vitest's maxConcurrency at a time), so the file waits on several children at once.
+describe.concurrent("verified check", () => {
   it("checks a claims document from stdin", async () => {
     const run = await runBinary(["check"], { input: JSON.stringify(claimsDocument) });
     expect(run).toMatchObject({ code: 0, stderr: "" });

@@ -19,7 +19,9 @@ const fieldFlags = [
 
 const withoutTokens = (text: string) => text.replace(/[\d,]+ tokens/g, "N tokens");
 
-describe("verified extract", () => {
+// Each test below spawns the built binary and waits for it, sharing nothing with the others: they run
+// concurrently (Vitest's maxConcurrency at a time), so the file waits on several children at once.
+describe.concurrent("verified extract", () => {
   it("--local prints each field, its value and where it was found, then the coverage", async () => {
     const run = await runBinary(["extract", "--source", contract, ...fieldFlags, "--local"]);
     expect({ ...run, stdout: withoutTokens(run.stdout) }).toEqual({
@@ -96,7 +98,7 @@ describe("verified extract", () => {
   });
 });
 
-describe("verified extract against a running service", () => {
+describe.concurrent("verified extract against a running service", () => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService();
