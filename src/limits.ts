@@ -11,6 +11,15 @@ export const MAX_EVAL_CASES = 200;
  */
 export const MAX_EVAL_CASE_ID_LENGTH = 256;
 
+/** Largest request body of create and extract, in bytes (4 MiB; above it: 413 `payload_too_large`). */
+export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Largest request body of eval, in bytes (64 MiB: up to 200 cases, each with its own sources). */
+export const MAX_EVAL_BODY_BYTES = 64 * 1024 * 1024;
+
+/** Body of `POST /v1/verified/check`: a 4 MiB answer (MAX_ANSWER_CHARS) and its sources. */
+export const MAX_CHECK_BODY_BYTES = 8 * 1024 * 1024;
+
 /** Default total characters of `sources` one create, extract or check may carry (`sources_too_large` above). */
 export const DEFAULT_SOURCES_BUDGET = 100_000;
 

@@ -9,7 +9,7 @@ const srcRoot = fileURLToPath(new URL("../src", import.meta.url));
 const graph = readImportGraph(srcRoot);
 
 /** The concept folders, and which others each may import (besides itself and the shared top-level modules). */
-const shared = new Set(["limits.ts", "sample.ts", "util.ts"]);
+const shared = new Set(["api-paths.ts", "limits.ts", "sample.ts", "util.ts"]);
 const allowed: Record<string, string[]> = {
   errors: [],
   core: [],
@@ -49,11 +49,13 @@ describe("the source layout", () => {
     expect(deep).toEqual([]);
   });
 
-  it("keeps every folder to about fifteen files", () => {
+  // Tests sit beside their modules but do not count: a folder splits by concept when its code outgrows its
+  // name, never because it is well tested.
+  it("keeps every folder to about fifteen production files", () => {
     const crowded: string[] = [];
     const walk = (folder: string): void => {
       const entries = readdirSync(folder, { withFileTypes: true });
-      const files = entries.filter((entry) => entry.isFile());
+      const files = entries.filter((entry) => entry.isFile() && !entry.name.endsWith(".test.ts"));
       if (folder !== srcRoot && files.length > 16) crowded.push(`${folder}: ${files.length}`);
       for (const entry of entries) if (entry.isDirectory()) walk(join(folder, entry.name));
     };

@@ -20,7 +20,10 @@ const withoutTokens = (text: string) => text.replace(/[\d,]+ tokens/g, "N tokens
 
 const scratch = () => mkdtempSync(join(tmpdir(), "verified-ask-"));
 
-describe("verified ask --local", () => {
+// Each test below spawns the built binary and waits for it, sharing nothing with the others: they run
+// concurrently (two at a time, the service project's maxConcurrency), so the file waits on two children at
+// once; each has twice the default timeout, as a child may share the machine with the other.
+describe.concurrent("verified ask --local", { timeout: 40_000 }, () => {
   it("prints the answer with its marker, each citation with source and range, and the coverage", async () => {
     const run = await runBinary(["ask", refundQuestion, "--source", policy, "--local"]);
     expect({ ...run, stdout: withoutTokens(run.stdout) }).toEqual({
@@ -299,7 +302,7 @@ describe("verified ask against a running service", () => {
   });
 });
 
-describe("verified ask --stream", () => {
+describe.concurrent("verified ask --stream", { timeout: 40_000 }, () => {
   it("prints each claim as it lands, then the same answer as without --stream", async () => {
     const plain = await runBinary(["ask", refundQuestion, "--source", policy, "--local"]);
     const run = await runBinary(["ask", refundQuestion, "--source", policy, "--local", "--stream"]);
@@ -336,7 +339,7 @@ describe("verified ask --stream", () => {
   });
 });
 
-describe("verified ask: bad input is one line on stderr and exit 2", () => {
+describe.concurrent("verified ask: bad input is one line on stderr and exit 2", { timeout: 40_000 }, () => {
   it.each([
     {
       name: "a missing source file",

@@ -24,7 +24,10 @@ const fieldsResult = {
   coverage: 1,
 };
 
-describe("verified check", () => {
+// Each test below spawns the built binary and waits for it, sharing nothing with the others: they run
+// concurrently (two at a time, the service project's maxConcurrency), so the file waits on two children at
+// once; each has twice the default timeout, as a child may share the machine with the other.
+describe.concurrent("verified check", { timeout: 40_000 }, () => {
   it("checks a claims document from stdin", async () => {
     const run = await runBinary(["check"], { input: JSON.stringify(claimsDocument) });
     expect(run).toMatchObject({ code: 0, stderr: "" });

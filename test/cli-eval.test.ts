@@ -46,7 +46,10 @@ function parseJunit(xml: string) {
   }).parse(xml);
 }
 
-describe("verified eval --local: the gate", () => {
+// Each test below spawns the built binary and waits for it, sharing nothing with the others: they run
+// concurrently (two at a time, the service project's maxConcurrency), so the file waits on two children at
+// once; each has twice the default timeout, as a child may share the machine with the other.
+describe.concurrent("verified eval --local: the gate", { timeout: 40_000 }, () => {
   it("exits 0 when coverage_mean reaches --min-coverage, with the summary on stdout and progress on stderr", async () => {
     const run = await runBinary(["eval", highJsonl, "--local", "--min-coverage", "0.8"]);
     expect({ ...run, stdout: withoutTokens(run.stdout) }).toEqual({
@@ -142,7 +145,7 @@ describe("verified eval --local: the gate", () => {
   });
 });
 
-describe("verified eval --report", () => {
+describe.concurrent("verified eval --report", { timeout: 40_000 }, () => {
   it("writes Markdown, JSON and JUnit XML that parse back to the run", async () => {
     const dir = scratch();
     const [md, json, xml] = ["report.md", "report.json", "report.xml"].map((name) => join(dir, name));
@@ -287,7 +290,7 @@ describe("verified eval --report", () => {
   });
 });
 
-describe("verified eval against a running service", () => {
+describe.concurrent("verified eval against a running service", { timeout: 40_000 }, () => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService({ config: { apiKeys: ["eval-key"] } });
@@ -352,7 +355,7 @@ describe("verified eval against a running service", () => {
   });
 });
 
-describe("verified eval: bad input is one line on stderr and exit 2", () => {
+describe.concurrent("verified eval: bad input is one line on stderr and exit 2", { timeout: 40_000 }, () => {
   const [good] = highCases;
   const noSources = { id: "no-sources", messages: [{ role: "user", content: "Hi?" }] };
 

@@ -19,7 +19,10 @@ const fieldFlags = [
 
 const withoutTokens = (text: string) => text.replace(/[\d,]+ tokens/g, "N tokens");
 
-describe("verified extract", () => {
+// Each test below spawns the built binary and waits for it, sharing nothing with the others: they run
+// concurrently (two at a time, the service project's maxConcurrency), so the file waits on two children at
+// once; each has twice the default timeout, as a child may share the machine with the other.
+describe.concurrent("verified extract", { timeout: 40_000 }, () => {
   it("--local prints each field, its value and where it was found, then the coverage", async () => {
     const run = await runBinary(["extract", "--source", contract, ...fieldFlags, "--local"]);
     expect({ ...run, stdout: withoutTokens(run.stdout) }).toEqual({
@@ -96,7 +99,7 @@ describe("verified extract", () => {
   });
 });
 
-describe("verified extract against a running service", () => {
+describe.concurrent("verified extract against a running service", { timeout: 40_000 }, () => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService();

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { OPERATION_PATHS } from "../api-paths.js";
 import {
   defineAskCommand,
   defineEvalCommand,
@@ -45,7 +46,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "after",
       `
 Checks each claim's quote (or each field's value) against the sources, character for character, with no
-model and no service, and prints the result as JSON (as POST /v1/verified/check answers it). An unsupported
+model and no service, and prints the result as JSON (as POST ${OPERATION_PATHS.check} answers it). An unsupported
 claim is a result, not a failure.
 Exit codes: 0 checked (whatever the verdicts), 2 unreadable or malformed input (with --jsonl: any bad line).
 

@@ -2,50 +2,23 @@ import { describe, expect, it } from "vitest";
 import { type ErrorType, errorRegistry } from "../errors/error-registry.js";
 import {
   AuthenticationError,
-  ExtractionFailedError,
+  ConnectionError,
   errorFromResponse,
   GatewayError,
   GatewayTimeoutError,
   InsufficientQuotaError,
   InternalServerError,
   InvalidRequestError,
-  MethodNotAllowedError,
-  ModelNotFoundError,
   NoSourcesError,
   NotFoundError,
-  PayloadTooLargeError,
   parseRetryAfter,
   RateLimitError,
-  RequestTimeoutError,
-  ShuttingDownError,
-  SourcesTooLargeError,
-  TooManyCasesError,
+  TimeoutError,
   UngroundedError,
-  UnsupportedMediaTypeError,
+  UserAbortError,
   VerifiedError,
 } from "./errors.js";
-
-const expectedClass: Record<ErrorType, typeof VerifiedError> = {
-  invalid_request: InvalidRequestError,
-  no_sources: NoSourcesError,
-  sources_too_large: SourcesTooLargeError,
-  too_many_cases: TooManyCasesError,
-  invalid_key: AuthenticationError,
-  insufficient_quota: InsufficientQuotaError,
-  model_not_found: ModelNotFoundError,
-  not_found: NotFoundError,
-  method_not_allowed: MethodNotAllowedError,
-  request_timeout: RequestTimeoutError,
-  payload_too_large: PayloadTooLargeError,
-  unsupported_media_type: UnsupportedMediaTypeError,
-  ungrounded: UngroundedError,
-  rate_limited: RateLimitError,
-  internal_error: InternalServerError,
-  extraction_failed: ExtractionFailedError,
-  gateway_error: GatewayError,
-  shutting_down: ShuttingDownError,
-  gateway_timeout: GatewayTimeoutError,
-};
+import * as client from "./index.js";
 
 function respond(status: number, body: unknown, headers: Record<string, string> = {}) {
   return {
@@ -55,32 +28,52 @@ function respond(status: number, body: unknown, headers: Record<string, string> 
   };
 }
 
+/** Every error class the package exports (`VerifiedError` itself aside): what a caller can catch. */
+const publicClasses: unknown[] = Object.values(client).filter(
+  (value) => typeof value === "function" && value.prototype instanceof VerifiedError,
+);
+
 describe("errorFromResponse", () => {
   const registryRows = Object.entries(errorRegistry) as [ErrorType, { status: number; message: string }][];
 
-  it.each(registryRows)("maps the registry's %s to its own class", (type, { status, message }) => {
-    const error = errorFromResponse(
-      respond(status, { error: { type, code: type, message, param: "model" } }),
-    );
-    expect(error).toBeInstanceOf(expectedClass[type]);
-    expect(error.constructor).toBe(expectedClass[type]);
-    expect(error.constructor).not.toBe(VerifiedError);
-    expect({ name: error.name, type: error.type, status: error.status, message: error.message }).toEqual({
-      name: expectedClass[type].name,
-      type,
-      status,
-      message,
-    });
-    expect(error.param).toBe("model");
+  it.each(registryRows)(
+    "turns the registry's %s into a public subclass carrying the body's fields",
+    (type, { status, message }) => {
+      const error = errorFromResponse(
+        respond(status, { error: { type, code: type, message, param: "model" } }),
+      );
+      expect(publicClasses).toContain(error.constructor);
+      expect(error).toBeInstanceOf(VerifiedError);
+      expect(error.constructor).not.toBe(VerifiedError);
+      expect({ name: error.name, type: error.type, status: error.status, message: error.message }).toEqual({
+        name: error.constructor.name,
+        type,
+        status,
+        message,
+      });
+      expect(error.param).toBe("model");
+    },
+  );
+
+  it("gives every registry type its own class, and every public HTTP error class a type", () => {
+    const classOf = (type: ErrorType, status: number) =>
+      errorFromResponse(respond(status, { error: { type } })).constructor;
+    const reached = registryRows.map(([type, { status }]) => classOf(type, status));
+    expect(new Set(reached).size).toBe(registryRows.length);
+    // The status-0 classes are the client's own (no response arrived); every other public class is what
+    // some registry type becomes, so none is dead and none is shared by two types.
+    const statusZero: unknown[] = [ConnectionError, TimeoutError, UserAbortError];
+    const httpClasses = publicClasses.filter((value) => !statusZero.includes(value));
+    expect(new Set(httpClasses)).toEqual(new Set(reached));
   });
 
-  it("gives every registry type a distinct class", () => {
-    const classes = new Set(
-      registryRows.map(
-        ([type, { status }]) => errorFromResponse(respond(status, { error: { type } })).constructor,
-      ),
-    );
-    expect(classes.size).toBe(registryRows.length);
+  it.each(registryRows)("chooses %s's class by the type, whatever the status", (type, { status }) => {
+    const byRegistryStatus = errorFromResponse(respond(status, { error: { type } })).constructor;
+    for (const otherStatus of [400, 418, 500, 503]) {
+      const error = errorFromResponse(respond(otherStatus, { error: { type } }));
+      expect(error.constructor).toBe(byRegistryStatus);
+      expect(error.status).toBe(otherStatus);
+    }
   });
 
   it("groups every 400 type under InvalidRequestError and gateway_timeout under GatewayError", () => {

@@ -68,12 +68,13 @@ describe("the verified-answers/client entry point", () => {
     for (const { specifier, typeOnly } of importsOf(file)) {
       expect(specifier.startsWith("node:")).toBe(false);
       expect(specifier).not.toContain("/server/");
-      // Outside src/client it may use the registry's types (erased at build time), the shared limits and the
-      // pure core (no I/O, enforced by a lint rule), so one definition serves the service and the client.
+      // Outside src/client it may use the registry's types (erased at build time), the shared limits, the API's
+      // paths and the pure core (no I/O, enforced by a lint rule), so one definition serves the service and the client.
       if (!specifier.startsWith("./"))
         expect([
           { specifier: "../errors/index.js", typeOnly: true },
           { specifier: "../limits.js", typeOnly: false },
+          { specifier: "../api-paths.js", typeOnly: false },
           { specifier: "../util.js", typeOnly: false },
           { specifier: "../core/index.js", typeOnly: false },
         ]).toContainEqual({ specifier, typeOnly });

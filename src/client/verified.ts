@@ -1,3 +1,4 @@
+import { API_PATHS, OPERATION_PATHS } from "../api-paths.js";
 import { fromWire, toWire } from "./case-mapping.js";
 import { evalAll } from "./eval-all.js";
 import { type FetchLike, postJson, type Sleep, sleep, type Transport, withRetries } from "./post-json.js";
@@ -78,7 +79,7 @@ export class Verified {
 
   /** Generates an answer whose every claim is checked against `sources` (`POST /v1/verified`). */
   create(params: CreateParams, options?: RequestOptions): Promise<CreateResult> {
-    return this.#post("/v1/verified", params, options) as Promise<CreateResult>;
+    return this.#post(OPERATION_PATHS.create, params, options) as Promise<CreateResult>;
   }
 
   /** Extracts each field of `schema` as a verbatim substring of a source, or null (`POST /v1/verified/extract`). */
@@ -86,12 +87,12 @@ export class Verified {
     params: ExtractParams<S>,
     options?: RequestOptions,
   ): Promise<ExtractResult<S>> {
-    return this.#post("/v1/verified/extract", params, options) as Promise<ExtractResult<S>>;
+    return this.#post(OPERATION_PATHS.extract, params, options) as Promise<ExtractResult<S>>;
   }
 
   /** Scores up to 200 cases in one request (`POST /v1/verified/eval`); use `evalAll` for more. */
   eval(params: EvalParams, options?: RequestOptions): Promise<EvalResult> {
-    return this.#post("/v1/verified/eval", params, options) as Promise<EvalResult>;
+    return this.#post(OPERATION_PATHS.eval, params, options) as Promise<EvalResult>;
   }
 
   /**
@@ -99,22 +100,22 @@ export class Verified {
    * result (`finalResult()`). See docs/streaming.md for what the events promise.
    */
   stream(params: CreateParams, options?: RequestOptions): VerifiedStream<CreateStreamEvent, CreateResult> {
-    return this.#stream("/v1/verified", params, toCreateEvent, options);
+    return this.#stream(OPERATION_PATHS.create, params, toCreateEvent, options);
   }
 
   /** `eval`, streamed: a `case` event as each case finishes, then the result (`finalResult()`). */
   evalStream(params: EvalParams, options?: RequestOptions): VerifiedStream<EvalStreamEvent, EvalResult> {
-    return this.#stream("/v1/verified/eval", params, toEvalEvent, options);
+    return this.#stream(OPERATION_PATHS.eval, params, toEvalEvent, options);
   }
 
   /** Checks claims you already have against `sources`, with no model (`POST /v1/verified/check`). */
   check(params: CheckParams, options?: RequestOptions): Promise<CheckResult> {
-    return this.#post("/v1/verified/check", params, options) as Promise<CheckResult>;
+    return this.#post(OPERATION_PATHS.check, params, options) as Promise<CheckResult>;
   }
 
   /** The model ids and patterns the service accepts, and the gateway each goes to (`GET /v1/models`). */
   listModels(options?: RequestOptions): Promise<ModelList> {
-    return this.#post("/v1/models", undefined, options) as Promise<ModelList>;
+    return this.#post(API_PATHS.models, undefined, options) as Promise<ModelList>;
   }
 
   /** Scores a dataset of any size: pages of 200, a few in flight, merged exactly. */

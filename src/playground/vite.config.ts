@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
+import { API_PATHS } from "../api-paths.js";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const service = process.env.VERIFIED_BASE_URL ?? "http://127.0.0.1:8787";
@@ -18,6 +19,6 @@ export default defineConfig({
   },
   // `vite --config src/playground/vite.config.ts` serves the page with hot reload against a running service.
   server: {
-    proxy: { "/v1": service, "/healthz": service },
+    proxy: Object.fromEntries(Object.values(API_PATHS).map((path) => [path, service])),
   },
 });

@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
+import { API_PATHS, OPERATION_PATHS } from "../api-paths.js";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
 import { type ModelBackend, maskSecrets } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
@@ -48,9 +49,9 @@ export interface CreateAppOptions {
   playgroundRoot?: string;
 }
 
-const operationPaths = ["/v1/verified", "/v1/verified/extract", "/v1/verified/eval", "/v1/verified/check"];
+const operationPaths = Object.values(OPERATION_PATHS);
 /** Routes that need the caller's key like the operations, though they call no model. */
-const guardedPaths = [...operationPaths, "/v1/models"];
+const guardedPaths = [...operationPaths, API_PATHS.models];
 
 // The OpenAPI document carries the package's version; package.json sits two levels above src/server and
 // dist/server alike, so this reads the right file from the repository and from an installed package.
@@ -131,7 +132,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       const text = String(body);
       if (text.trim() === "")
         throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
-      const limits = request.routeOptions.url === "/v1/verified/eval" ? evalBodyLimits : requestBodyLimits;
+      const limits = request.routeOptions.url === OPERATION_PATHS.eval ? evalBodyLimits : requestBodyLimits;
       const problem = scanJsonBody(text, limits);
       if (problem) throw problem;
       try {
@@ -207,7 +208,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     }
     const error = new ServiceError(
       "not_found",
-      `No endpoint at ${request.method} ${path}. See /openapi.json.`,
+      `No endpoint at ${request.method} ${path}. See ${API_PATHS.openapi}.`,
     );
     return reply.status(error.status).send(error.toBody());
   });
@@ -229,7 +230,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   });
 
   app.get(
-    "/healthz",
+    API_PATHS.healthz,
     {
       schema: {
         summary: "Liveness",
@@ -241,7 +242,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     async () => ({ status: "ok" }),
   );
   app.get(
-    "/readyz",
+    API_PATHS.readyz,
     {
       schema: {
         summary: "Readiness",
@@ -264,7 +265,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     },
   );
   app.get(
-    "/openapi.json",
+    API_PATHS.openapi,
     {
       schema: {
         summary: "This OpenAPI document",

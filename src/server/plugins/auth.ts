@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { API_PATHS } from "../../api-paths.js";
 import { quoteRequestText, ServiceError } from "../../errors/index.js";
 import { type ModelBackend, modelNeedsCallerKey } from "../../models/index.js";
 import type { ServerConfig } from "../config.js";
@@ -72,7 +73,7 @@ export function registerAuth(
   };
 
   app.addHook("onRoute", (route) => {
-    if (guarded.has(route.url) || (checkKey && route.url === "/openapi.json")) {
+    if (guarded.has(route.url) || (checkKey && route.url === API_PATHS.openapi)) {
       const existing = route.onRequest ? [route.onRequest].flat() : [];
       route.onRequest = [...existing, authenticate];
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { API_PATHS, OPERATION_PATHS } from "../../api-paths.js";
 import { ServiceError } from "../../errors/index.js";
 import type { ModelBackend } from "../../models/index.js";
 import { createKeyChecker, readBearerKey } from "./auth.js";
@@ -157,12 +158,10 @@ interface ClaimsShape {
   abstained?: boolean;
 }
 
-const endpoints: Record<string, string> = {
-  "/v1/verified": "create",
-  "/v1/verified/extract": "extract",
-  "/v1/verified/eval": "eval",
-  "/v1/verified/check": "check",
-};
+/** The operation each operation path serves (`create`, `extract`, `eval`, `check`), for the metrics' labels. */
+const endpoints: Record<string, string> = Object.fromEntries(
+  Object.entries(OPERATION_PATHS).map(([operation, path]) => [path, operation]),
+);
 
 function countClaims(metrics: Metrics, model: string, result: ClaimsShape, details?: ClaimsShape): void {
   const grounded = Array.isArray(result.citations) ? result.citations.length : (result.citations ?? 0);
@@ -232,7 +231,7 @@ export function registerMetrics(
   });
   const checkKey = options.apiKeys ? createKeyChecker(options.apiKeys) : undefined;
   app.get(
-    "/metrics",
+    API_PATHS.metrics,
     {
       schema: {
         summary: "Prometheus metrics",

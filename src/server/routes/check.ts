@@ -1,4 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { OPERATION_PATHS } from "../../api-paths.js";
+import { MAX_CHECK_BODY_BYTES } from "../../limits.js";
 import {
   answerResultToWire,
   checkAnswerYielding,
@@ -20,10 +22,9 @@ import type { AppDeps } from "../config.js";
 export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
   // The body type is the schema's: Fastify validates it against CheckRequestSchema before the handler runs.
   app.post<{ Body: CheckRequest }>(
-    "/v1/verified/check",
+    OPERATION_PATHS.check,
     {
-      // A 4 MiB answer and its sources.
-      bodyLimit: 8 * 1024 * 1024,
+      bodyLimit: MAX_CHECK_BODY_BYTES,
       schema: {
         summary: "Check claims or an answer you already have",
         description:

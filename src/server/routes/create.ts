@@ -1,4 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { OPERATION_PATHS } from "../../api-paths.js";
+import { MAX_REQUEST_BODY_BYTES } from "../../limits.js";
 
 import { type CreateInput, checkSourceIds, createVerified } from "../../service/index.js";
 
@@ -18,9 +20,9 @@ import { createResultToWire } from "./to-wire.js";
 export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
   // The body type is the schema's: Fastify validates it against CreateRequestSchema before the handler runs.
   app.post<{ Body: CreateRequest }>(
-    "/v1/verified",
+    OPERATION_PATHS.create,
     {
-      bodyLimit: 4 * 1024 * 1024,
+      bodyLimit: MAX_REQUEST_BODY_BYTES,
       schema: {
         summary: "Create a verified answer",
         description:

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
+import { OPERATION_PATHS } from "../../api-paths.js";
 import { ServiceError } from "../../errors/index.js";
-import { MAX_EVAL_CASES } from "../../limits.js";
+import { MAX_EVAL_BODY_BYTES, MAX_EVAL_CASES } from "../../limits.js";
 import { checkSourceIds, type EvalInput, evalVerified } from "../../service/index.js";
 import {
   ErrorBodySchema,
@@ -19,9 +20,9 @@ import { evalResultToWire } from "./to-wire.js";
 export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
   // The body type is the schema's: Fastify validates it against EvalRequestSchema before the handler runs.
   app.post<{ Body: EvalRequest }>(
-    "/v1/verified/eval",
+    OPERATION_PATHS.eval,
     {
-      bodyLimit: 64 * 1024 * 1024,
+      bodyLimit: MAX_EVAL_BODY_BYTES,
       schema: {
         summary: "Evaluate groundedness over a dataset",
         description: `Runs up to ${MAX_EVAL_CASES} cases like create, with bounded concurrency, and aggregates their coverage.`,

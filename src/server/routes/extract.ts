@@ -1,4 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { OPERATION_PATHS } from "../../api-paths.js";
+import { MAX_REQUEST_BODY_BYTES } from "../../limits.js";
 import { checkSourceIds, extractVerified, usageToWire } from "../../service/index.js";
 import {
   ErrorBodySchema,
@@ -13,9 +15,9 @@ import { operationContext } from "../request-state.js";
 export function registerExtractRoute(app: FastifyInstance, deps: AppDeps): void {
   // The body type is the schema's: Fastify validates it against ExtractRequestSchema before the handler runs.
   app.post<{ Body: ExtractRequest }>(
-    "/v1/verified/extract",
+    OPERATION_PATHS.extract,
     {
-      bodyLimit: 4 * 1024 * 1024,
+      bodyLimit: MAX_REQUEST_BODY_BYTES,
       schema: {
         summary: "Extract verified fields",
         description: "Asks the model for each field and keeps only values found verbatim in a source.",

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { API_PATHS } from "../../api-paths.js";
 import { localModelId } from "../../models/index.js";
 import { ErrorBodySchema, type ModelList, ModelListSchema } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
@@ -9,7 +10,7 @@ export function registerModelsRoute(app: FastifyInstance, deps: AppDeps): void {
     models: deps.config.models ?? [{ id: localModelId, match: "exact", gateway: null }],
   };
   app.get(
-    "/v1/models",
+    API_PATHS.models,
     {
       schema: {
         summary: "Models you may use",
