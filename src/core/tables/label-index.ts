@@ -1,4 +1,5 @@
 import { isWordChar, wordEnd } from "../text/index.js";
+import { ruleOn } from "../wording/index.js";
 import { foldLabelText, peopleSpelling, stripTrailingParenthetical } from "./label-text.js";
 import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
 
@@ -186,9 +187,9 @@ export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]
         addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
       }
     }
-    addPeopleSpellings(entries, whole, texts, rowCount, table, wholeKnown);
-    if (wholeKnown) addShortenedPrefixes(entries, texts, rowCount);
-    addQualifiedHeads(entries, texts, rowCount, table);
+    if (ruleOn("R29")) addPeopleSpellings(entries, whole, texts, rowCount, table, wholeKnown);
+    if (wholeKnown && ruleOn("R31")) addShortenedPrefixes(entries, texts, rowCount);
+    if (ruleOn("R38")) addQualifiedHeads(entries, texts, rowCount, table);
     for (const entry of entries.values()) {
       const key = labelKey(entry.pattern);
       const bucket = index.get(key);

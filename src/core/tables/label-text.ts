@@ -1,3 +1,5 @@
+import { ruleOn } from "../wording/index.js";
+
 // True when `text` holds whitespace other than lone ASCII spaces: only then is the collapsing replace needed.
 function needsCollapse(text: string): boolean {
   let previousSpace = false;
@@ -30,7 +32,8 @@ export function foldLabelText(text: string): string {
           return each.length === character.length ? each : character;
         }).join("");
   const collapsed = needsCollapse(folded) ? folded.replace(/\s+/g, " ") : folded;
-  return collapsed.includes("( ") || collapsed.includes(" )") ? tightenBrackets(collapsed) : collapsed;
+  const loose = collapsed.includes("( ") || collapsed.includes(" )");
+  return loose && ruleOn("R22") ? tightenBrackets(collapsed) : collapsed;
 }
 
 // Drops the space just inside each bracket: `xe ( 2009 )` and `xe (2009)` are one label. One pass.

@@ -24,6 +24,7 @@ import {
   isDayOfMonth,
   Mentions,
   type MentionTarget,
+  ruleOn,
   statedAsValue,
   valueColumns,
 } from "../wording/index.js";
@@ -301,6 +302,7 @@ function columnsHoldingNumbers(
   rows: readonly number[],
   columns: readonly number[],
 ): number[] {
+  if (!ruleOn("R4")) return [...columns];
   return columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
 }
 
@@ -577,6 +579,7 @@ function namingOccurrences(
       quoteRow >= 0 &&
       rows.length > 0 &&
       columns.length > 0 &&
+      ruleOn("R13") &&
       !holdsRow(holdsQuoted as Map<readonly number[], boolean>, rows, quoteRow)
     ) {
       // A label of both a row and a column (`total`) in a claim quoting another row names the column:
@@ -598,6 +601,7 @@ function namingOccurrences(
       rows.length > 0 &&
       columns.length === 0 &&
       !holdsRow(holdsQuoted as Map<readonly number[], boolean>, rows, quoteRow) &&
+      ruleOn("R26") &&
       insideQuotedCell(folded, start, end, cells, quoteRow)
     ) {
       // `south melbourne` names the quoted row's cell `south melbourne`, not the row `melbourne`.
@@ -607,14 +611,16 @@ function namingOccurrences(
     const numericRow =
       rows.length > 0 &&
       columns.length === 0 &&
-      (isNumeric(folded, start, end) || isSingleLetter(folded, start, end));
+      ruleOn("R7") &&
+      (isNumeric(folded, start, end) || (ruleOn("R23") && isSingleLetter(folded, start, end)));
     if (numericRow && isDayOfMonth(folded, start, end)) {
       // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
       if (kept === merged) kept = merged.copyFirst(keptCount);
       continue;
     }
     if (!numericRow) {
-      const ordinal = rowLabelsOnly(rows, columns) ? ordinalRow(folded, start, end, cells) : undefined;
+      const ordinal =
+        rowLabelsOnly(rows, columns) && ruleOn("R24") ? ordinalRow(folded, start, end, cells) : undefined;
       if (ordinal !== undefined) {
         // `49th game`, `ranked 6th`: the header and its ordinal name the row together.
         if (kept === merged) kept = merged.copyFirst(keptCount);
@@ -645,6 +651,7 @@ function namingOccurrences(
     } else if (
       previous >= 0 &&
       headerNamed === previous &&
+      ruleOn("R25") &&
       isDashBetween(folded, kept.end(previous), start)
     ) {
       // A range after the header (`games 18 - 30`) names each of its rows; its dash starts the
@@ -823,7 +830,7 @@ function checkTable(
   let occurrenceStart = 0;
   for (let index = 0; index < binding.values.length; index += 1) {
     let rows = binding.valueRows[index] as readonly number[];
-    if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
+    if (rows.length === 0 && quoteRow >= 0 && ruleOn("R1")) rows = cells.rowList(quoteRow);
     const own = paired[index] as readonly number[];
     if (rows.length === 0) {
       // No row named or quoted: the value may be in any cell of its columns (or of all named columns).
@@ -841,7 +848,7 @@ function checkTable(
     const valueEnd = binding.valueNumbers.end(index);
     // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
     // where that column's cells hold no number, since the code is that cell's text or not.
-    const code = isCode(folded, valueStart, valueEnd);
+    const code = ruleOn("R14") && isCode(folded, valueStart, valueEnd);
     let constraining = own as number[];
     if (own.length === 0 || !code) {
       const listed = own.length > 0 ? own : rows === allRows ? binding.columns : NO_LABELS;
@@ -860,6 +867,7 @@ function checkTable(
       occurrenceStart = wordStart;
     }
     const statedLikeCell =
+      ruleOn("R15") &&
       wordEnd > wordStart &&
       namesColumnAt(occurrences, wordStart, occurrenceAt) &&
       rows !== allRows &&
@@ -870,7 +878,7 @@ function checkTable(
     if (constraining.length === 0) {
       if (keysOfRows(cells, rows, entry).has(key)) continue;
       // A bound with no column (`larger than 22`) compares with the quoted row's cell of that number.
-      const bound = quoteRow >= 0 ? boundOf(folded, valueStart) : null;
+      const bound = quoteRow >= 0 && ruleOn("R30") ? boundOf(folded, valueStart) : null;
       const column = bound === null ? undefined : singleNumberColumn(cells, quoteRow, key);
       if (column !== undefined && someColumnMeets(cells, rows, column, bound as Bound, key)) continue;
     } else {
@@ -878,7 +886,7 @@ function checkTable(
         lastConstraining = constraining;
         constrainingView = columnsView(cells, rows, constraining, entry);
       }
-      const bound = boundOf(folded, valueStart);
+      const bound = ruleOn("R12") ? boundOf(folded, valueStart) : null;
       // `other than 0` says the cell is not 0.
       if (bound !== "!=" && someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
@@ -887,7 +895,9 @@ function checkTable(
       if (
         bound !== null &&
         (keysOfRows(cells, rows, entry).has(key) ||
-          (quoteRow >= 0 && someColumnHolds(cells, cells.rowList(quoteRow), constraining, key))) &&
+          (quoteRow >= 0 &&
+            ruleOn("R20") &&
+            someColumnHolds(cells, cells.rowList(quoteRow), constraining, key))) &&
         someColumnMeets(cells, rows, constraining, bound, key, constrainingView)
       )
         continue;
@@ -896,18 +906,20 @@ function checkTable(
     if (
       rows.length === 1 &&
       rows[0] === quoteRow &&
+      ruleOn("R28") &&
       namesQuotedCell(folded, key, valueStart, valueEnd, cells, quoteRow, own, occurrences)
     )
       continue;
     // A code paired with a column whose cell is a plain number is not that cell's: within a phrase (not
     // stated by a copula or `:`), it holds where a cell of the bound row reads the code (`with a 3a wiaa
     // classification`, the cell `3a`).
-    if (code && rows.length === 1 && holdsPlainNumbers(cells, rows[0] as number, own)) {
+    if (code && rows.length === 1 && ruleOn("R37") && holdsPlainNumbers(cells, rows[0] as number, own)) {
       const from = codeStart(folded, valueStart);
       const codeText = folded.slice(from, codeEnd(folded, valueEnd));
       if (!statedAsValue(folded, from) && rowCellTexts(cells, rows[0] as number).texts.has(codeText))
         continue;
     }
+    if (!ruleOn("R9")) continue;
     return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }
   return null;
@@ -936,7 +948,7 @@ export function explainRowNumbers(
   const exact = findNamedLabels(folded, view.labels, undefined, allowance);
   // Stem matches name targets of the same list as exact ones, so the two merge by index.
   const stems =
-    allowance.left < 0
+    allowance.left < 0 || !ruleOn("R5")
       ? new Mentions(exact.targets)
       : findHeaderStems(folded, view.headers, undefined, allowance, exact.targets);
   if (allowance.left < 0) return unread(folded, numbers);

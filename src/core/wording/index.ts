@@ -2,6 +2,7 @@
 // and dates, and which named column each number belongs to. Deterministic and linear; no model.
 export { buildHeaderStems, findHeaderStems, type HeaderStems, stemWord } from "./header-words.js";
 export { type Mention, Mentions, type MentionTarget } from "./mention.js";
+export { type RuleId, ruleOn, withRulesOff } from "./rule-switch.js";
 export { statedAsValue } from "./subject-column.js";
 export {
   type Bound,

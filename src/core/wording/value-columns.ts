@@ -3,6 +3,7 @@ import { NumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
 import type { Mentions } from "./mention.js";
+import { ruleOn } from "./rule-switch.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
 
 /** A number of the claim: where its digits are in the folded claim. */
@@ -41,7 +42,7 @@ const CLAUSE_VERBS = new Set(["is", "was", "are", "were"]);
 // the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
 // was`). Reads one short word.
 function startsClause(text: string, from: number, start: number, end: number): boolean {
-  if (isYear(text, start, end)) return false;
+  if (!ruleOn("R19") || isYear(text, start, end)) return false;
   // The gap holds only unit joiners (checked before), so reading it costs no more than joining did.
   let comma = false;
   for (let index = from; index < start; index += 1) if (text.charCodeAt(index) === 44) comma = true;
@@ -67,7 +68,9 @@ function unitsOf(folded: string, numbers: NumberSpans): Int32Array {
     const start = numbers.start(index);
     const previousEnd = numbers.end(index - 1);
     const joined =
-      joinsUnit(folded, previousEnd, start) && !startsClause(folded, previousEnd, start, numbers.end(index));
+      ruleOn("R6") &&
+      joinsUnit(folded, previousEnd, start) &&
+      !startsClause(folded, previousEnd, start, numbers.end(index));
     unitOf[index] = joined ? (unitOf[index - 1] as number) : index;
   }
   return unitOf;
@@ -378,7 +381,10 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   let to = from;
   while (to < folded.length && to - from < 8 && isLetter(folded.charCodeAt(to))) to += 1;
   // The shortest has 4: a shorter word is ruled out before it is sliced.
-  return to - from >= 4 && to - from < 8 && NOT_A_CELL_AFTER.has(folded.slice(from, to));
+  if (to - from < 4 || to - from >= 8) return false;
+  const word = folded.slice(from, to);
+  if (word === "total") return ruleOn("R34");
+  return NOT_A_CELL_AFTER.has(word) && ruleOn("R11");
 }
 
 // True when the mention at `mention` starts right after `end`, past one or more spaces.
@@ -435,7 +441,7 @@ function boundBefore(folded: string, start: number): { bound: Bound | null; from
   if (last.word === "than") {
     if (MORE.has(previous.word)) return { bound: ">", from };
     if (LESS.has(previous.word)) return { bound: "<", from };
-    return previous.word === "other" ? { bound: "!=", from } : none;
+    return previous.word === "other" && ruleOn("R32") ? { bound: "!=", from } : none;
   }
   if (previous.word !== "at") return none;
   return { bound: last.word === "least" ? ">=" : "<=", from };
@@ -485,7 +491,7 @@ function bindSubject(
   result: (readonly number[])[],
   chosenOf: Int32Array,
 ): void {
-  const subject = subjectMention(folded, columnMentions);
+  const subject = ruleOn("R16") ? subjectMention(folded, columnMentions) : -1;
   if (subject < 0) return;
   const headEnd = columnMentions.end(subject);
   const headColumns = columnMentions.columns(subject);
@@ -549,7 +555,7 @@ function compoundColumns(
   const columns = mentions.columns(index);
   const start = mentions.start(index);
   const previous = index - 1;
-  if (previous < 0) return columns;
+  if (previous < 0 || !ruleOn("R17")) return columns;
   const previousColumns = mentions.columns(previous);
   if (mentions.end(previous) > start || previousColumns === columns) return columns;
   for (let at = mentions.end(previous); at < start; at += 1) if (folded.charCodeAt(at) !== 32) return columns;
@@ -595,7 +601,7 @@ function isYear(text: string, start: number, end: number): boolean {
   // Four characters with a `.` or `,` (`2.73`, `1,50`) are no year.
   for (let index = start + 1; index < end; index += 1) {
     const code = text.charCodeAt(index);
-    if (code < 48 || code > 57) return false;
+    if ((code < 48 || code > 57) && (ruleOn("R27") || (code !== 46 && code !== 44))) return false;
   }
   return true;
 }
@@ -630,7 +636,7 @@ export function valueColumns(
   // Numbers written as words take their columns like any number (`won one major out of 68 attempts`:
   // won is one's, not 68's); only the digits' columns are returned. A word inside a named label (`big
   // ten`, `sweet sixteen`) is part of that name.
-  const words = numberWords(folded, labels);
+  const words = ruleOn("R21") ? numberWords(folded, labels) : new NumberSpans(folded);
   if (words.length > 0) {
     const spans = new NumberSpans(folded, values.length + words.length);
     const isDigits: boolean[] = [];
@@ -702,7 +708,9 @@ function pairColumns(
   const unitOf = unitsOf(folded, values);
   // Every date, stated or circumstantial, and every year: they name no column that follows them
   // (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
-  const { circumstantial: inDate, any: anyDate, monthBefore, monthAfter } = datesOf(folded, values, unitOf);
+  const dates = datesOf(folded, values, unitOf);
+  const { any: anyDate, monthBefore, monthAfter } = dates;
+  const inDate = ruleOn("R8") ? dates.circumstantial : new Uint8Array(values.length);
   const columnUnitOf = joinDays(folded, values, unitOf, anyDate);
   // Per-value tables are typed arrays or lists made at their size: a claim of many numbers allocates a few
   // blocks, not an object or a closure per number.
@@ -769,24 +777,31 @@ function pairColumns(
             ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
       // `6 under political rights is 5.0`: a column a number stands `under` is that number's.
-      if (mentionEnd <= start && previousEnd >= 0 && gapIs(folded, previousEnd, mentionStart, " under "))
+      const underOn = ruleOn("R36");
+      if (
+        underOn &&
+        mentionEnd <= start &&
+        previousEnd >= 0 &&
+        gapIs(folded, previousEnd, mentionStart, " under ")
+      )
         continue;
-      const under = mentionStart >= end && gapIs(folded, end, mentionStart, " under ");
-      if (farSide < distance && !under) continue;
+      const under = underOn && mentionStart >= end && gapIs(folded, end, mentionStart, " under ");
+      if (farSide < distance && !under && ruleOn("R3")) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
-      if (dateOrYear && mentionStart >= end) continue;
+      if (dateOrYear && mentionStart >= end && ruleOn("R8")) continue;
       const dayUnit = monthOfUnit.size === 0 ? undefined : monthOfUnit.get(mentionStart);
-      if (dayUnit !== undefined && dayUnit !== first) continue;
+      if (dayUnit !== undefined && dayUnit !== first && ruleOn("R18")) continue;
       const mentionColumns = columnMentions.columns(mention);
       const rowLabelsOnly = mentionColumns.length === 1 && mentionColumns[0] === 0;
       // `a rank smaller than 2`: a bound stands beside the header it compares.
       if (
         rowLabelsOnly &&
+        ruleOn("R7") &&
         !(
           mentionEnd <= start &&
           (onlyNumberSigns(folded, mentionEnd, start) ||
-            onlySpaces(folded, mentionEnd, boundBefore(folded, start).from))
+            (ruleOn("R39") && onlySpaces(folded, mentionEnd, boundBefore(folded, start).from)))
         )
       )
         continue;
@@ -794,6 +809,7 @@ function pairColumns(
       // `a total of 2 bronze` is a quantity: the word after the number says which.
       if (
         mentionEnd <= start &&
+        ruleOn("R35") &&
         gapIs(folded, mentionEnd, start, " of ") &&
         !gapIs(folded, mentionStart, mentionEnd, "total")
       ) {
@@ -823,7 +839,8 @@ function pairColumns(
     }
     // `10 total governorate seats`: a word that starts a column's name is that column, not a count.
     const headerAfter = startsRightAfter(folded, columnMentions, before + 1, end);
-    const countsRows = headerAfter && namesRowLabelsInPlural(folded, columnMentions, before + 1);
+    const countsRows =
+      headerAfter && ruleOn("R33") && namesRowLabelsInPlural(folded, columnMentions, before + 1);
     for (let index = first; index <= last; index += 1) {
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
       if (countsRows || (statesDifferenceOrCount(folded, values.end(index)) && !headerAfter)) continue;
