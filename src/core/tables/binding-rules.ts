@@ -268,23 +268,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R15",
-    statement:
-      "A number stated with the header word its cell shows after it (`2 laps` for the cell `+ 2 laps`) is that cell's.",
-    pass: "check cells",
-    table: table(
-      "| driver | constructor | laps | time / retired |",
-      "|---|---|---|---|",
-      "| cy day | brm | 66 | + 2 laps |",
-      "| al fox | brm | 2 | + 3 laps |",
-    ),
-    quote: "| cy day | brm | 66 | + 2 laps |",
-    examples: [
-      { claim: "cy day finished 2 laps", keep: true },
-      { claim: "cy day finished 3 laps", keep: false },
-    ],
-  },
-  {
     id: "R16",
     statement:
       "A claim that opens with `the`, a column and a modifier (`the serial number of …`) has that column as its subject, and the first number after its main copula is the subject's value.",
@@ -299,22 +282,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     examples: [
       { claim: "the serial number of the model built in 1930 is 68056", keep: true },
       { claim: "the serial number of the model built in 1930 is 1930", keep: false },
-    ],
-  },
-  {
-    id: "R17",
-    statement: "Two column mentions side by side (`an overall pick of 171`) name either column.",
-    pass: "bind columns",
-    table: table(
-      "| round | pick | overall | name |",
-      "|---|---|---|---|",
-      "| 5 | 12 | 171 | al fox |",
-      "| 6 | 13 | 200 | bo ray |",
-    ),
-    quote: "| 5 | 12 | 171 | al fox |",
-    examples: [
-      { claim: "al fox had an overall pick of 171", keep: true },
-      { claim: "al fox had an overall pick of 200", keep: false },
     ],
   },
   {
@@ -381,29 +348,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R22",
-    statement: "Spaces just inside brackets do not matter in a label (`xe ( 2009 )` names `xe (2009)`).",
-    pass: "find labels",
-    table: table("| trim | engine |", "|---|---|", "| xe (2009) | 2.4 l |", "| xe (2010) | 3.0 l |"),
-    quote: "| xe (2010) | 3.0 l |",
-    examples: [
-      { claim: "the xe ( 2009 ) has a 2.4 l engine", keep: true },
-      { claim: "the xe ( 2009 ) has a 3.0 l engine", keep: false },
-    ],
-  },
-  {
-    id: "R23",
-    statement: "A one-letter row label is read like a numeric one (R7), since `a` and `i` are also words.",
-    pass: "find labels",
-    table: table("| grade | points | reps |", "|---|---|---|", "| a | 5 | 9 |", "| d | 2 | 3 |"),
-    quote: "| d | 2 | 3 |",
-    examples: [
-      { claim: "a person who does 3 reps gets grade d", keep: true },
-      { claim: "grade a takes 9 reps", keep: true },
-      { claim: "grade a takes 3 reps", keep: false },
-    ],
-  },
-  {
     id: "R24",
     statement:
       "An ordinal beside the header of the row labels (`ranked 6th`, `the 49th game`) names that row and is no value.",
@@ -413,52 +357,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     examples: [
       { claim: "the athlete ranked 5th ran 5:10.20", keep: true },
       { claim: "the athlete ranked 5th ran 5:12.72", keep: false },
-    ],
-  },
-  {
-    id: "R25",
-    statement:
-      "A range after the header of the row labels (`weeks 3 - 4`, `weeks 3 to 4`) names each of its rows, and neither number is a value.",
-    pass: "find labels",
-    table: GAMES,
-    quote: "| 3 | lions | w 12 - 0 | 41256 |",
-    examples: [
-      { claim: "weeks 3 - 4 were both home games", keep: true },
-      { claim: "weeks 3 - 4 drew 12345", keep: false },
-    ],
-  },
-  {
-    id: "R26",
-    statement:
-      "A row label inside a longer name that a cell of the quoted row holds (`south melbourne`) names that cell, not the row.",
-    pass: "find labels",
-    table: table(
-      "| home team | away team | goals |",
-      "|---|---|---|",
-      "| melbourne | geelong | 9 |",
-      "| st kilda | south melbourne | 5 |",
-    ),
-    quote: "| st kilda | south melbourne | 5 |",
-    examples: [
-      { claim: "south melbourne were the away team , with 5 goals", keep: true },
-      { claim: "south melbourne were the away team , with 9 goals", keep: false },
-    ],
-  },
-  {
-    id: "R27",
-    statement:
-      "Four characters with a decimal point (`2.73`) are no year, so they may take a column named after them.",
-    pass: "read the claim",
-    table: table(
-      "| episode | viewers (millions) | rating |",
-      "|---|---|---|",
-      "| pilot | 2.73 | 1.95 |",
-      "| finale | 3.10 | 2.20 |",
-    ),
-    quote: "| pilot | 2.73 | 1.95 |",
-    examples: [
-      { claim: "the pilot had 2.73 million viewers", keep: true },
-      { claim: "the pilot had 1.95 million viewers", keep: false },
     ],
   },
   {
@@ -479,69 +377,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R29",
-    statement:
-      "A label's ` - ` may be written `-` and its ` + ` `&`, unless another label of the table is exactly that text.",
-    pass: "find labels",
-    table: table(
-      "| model | cores | price |",
-      "|---|---|---|",
-      "| core i5 - 670 | 2 | 284 |",
-      "| core i5 - 680 | 4 | 300 |",
-    ),
-    quote: "| core i5 - 680 | 4 | 300 |",
-    examples: [
-      { claim: "the core i5-670 has 2 cores", keep: true },
-      { claim: "the core i5-670 has 4 cores", keep: false },
-    ],
-  },
-  {
-    id: "R30",
-    statement:
-      "A bound with no column compares a named row with the quoted row's cell of that number (`larger than 22`).",
-    pass: "check cells",
-    table: table(
-      "| name | position | number |",
-      "|---|---|---|",
-      "| ann lee | forward | 22 |",
-      "| bo ray | guard | 23 |",
-    ),
-    quote: "| ann lee | forward | 22 |",
-    examples: [
-      { claim: "bo ray was a guard and larger than 22", keep: true },
-      { claim: "bo ray was a guard and smaller than 22", keep: false },
-    ],
-  },
-  {
-    id: "R31",
-    statement:
-      "A header named without its parenthetical (`gdp` for `gdp (billion)`) also names longer headers with a parenthetical that start with its words (`gdp per capita (us)`).",
-    pass: "find labels",
-    table: table(
-      "| country | population | gdp (billion) | gdp per capita (us) |",
-      "|---|---|---|---|",
-      "| uk | 56 | 675 | 36728 |",
-      "| fr | 55 | 600 | 31000 |",
-    ),
-    quote: "| uk | 56 | 675 | 36728 |",
-    examples: [
-      { claim: "the gdp of the nation with 56 million people is $ 36,728", keep: true },
-      { claim: "the gdp of the nation with 56 million people is 675", keep: true },
-      { claim: "the gdp of the nation with 56 million people is $ 31,000", keep: false },
-    ],
-  },
-  {
-    id: "R32",
-    statement: "`other than` is a bound whose cell must differ from its number.",
-    pass: "check cells",
-    table: table("| player | wkts | runs |", "|---|---|---|", "| ann lee | 0 | 12 |", "| bo ray | 2 | 30 |"),
-    quote: "| ann lee | 0 | 12 |",
-    examples: [
-      { claim: "bo ray is the only player with a number other than 0 in the wkts column", keep: true },
-      { claim: "ann lee is the only player with a number other than 0 in the wkts column", keep: false },
-    ],
-  },
-  {
     id: "R33",
     statement:
       "A number right before the plural of the row labels' header (`in 11 games`) counts rows: it takes no column but must still be in the bound row.",
@@ -559,95 +394,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R34",
-    statement:
-      "`total` right after a number makes it a count, unless a column's name starts there (`10 total seats`).",
-    pass: "read the claim",
-    table: table(
-      "| round | pick | overall | name |",
-      "|---|---|---|---|",
-      "| 4 | 12 | 95 | reggie brown |",
-      "| 5 | 11 | 122 | von mansfield |",
-    ),
-    quote: "| 4 | 12 | 95 | reggie brown |",
-    examples: [
-      { claim: "the year riggs was selected ninth overall , the team selected 12 total players", keep: true },
-      {
-        claim: "the year riggs was selected ninth overall , the team selected 13 total players",
-        keep: false,
-      },
-    ],
-  },
-  {
-    id: "R35",
-    statement:
-      "The column named right before ` of ` a number (`a difference of 6 points`) is that number's, before a nearer one after it, except `total` (`a total of 2 bronze` is a quantity).",
-    pass: "bind columns",
-    table: table(
-      "| position | team | points | difference | total |",
-      "|---|---|---|---|---|",
-      "| 6 | santos | 21 | 6 | 30 |",
-      "| 7 | bahia | 19 | 3 | 25 |",
-    ),
-    quote: "| 6 | santos | 21 | 6 | 30 |",
-    examples: [
-      { claim: "in position 6 , santos has a difference of 6 points", keep: true },
-      { claim: "in position 6 , santos has a difference of 21 points", keep: false },
-      { claim: "santos has a total of 21 points", keep: true },
-    ],
-  },
-  {
-    id: "R36",
-    statement:
-      "A column a number stands ` under ` (`6 under political rights`) is that number's, though another number stands nearer.",
-    pass: "bind columns",
-    table: table(
-      "| year | political rights | civil liberties |",
-      "|---|---|---|",
-      "| 1993 | 6 | 5 |",
-      "| 1994 | 5 | 4 |",
-    ),
-    quote: "| 1993 | 6 | 5 |",
-    examples: [
-      {
-        claim:
-          "the total of civil liberties when the year was 1993 , with a rank of 6 under political rights is 5.0",
-        keep: true,
-      },
-      {
-        claim:
-          "the total of civil liberties when the year was 1993 , with a rank of 6 under political rights is 6.0",
-        keep: false,
-      },
-    ],
-  },
-  {
-    id: "R37",
-    statement:
-      "A code inside a phrase, paired with a column whose cell is one plain number, holds where a cell of the bound row reads the code, while a code stated by a copula or `:` keeps its column.",
-    pass: "check cells",
-    table: table(
-      "| high school | enrollment | classification |",
-      "|---|---|---|",
-      "| henry foss | 1298 | 3a |",
-      "| lincoln | 1500 | 4a |",
-    ),
-    quote: "| henry foss | 1298 | 3a |",
-    examples: [
-      {
-        claim:
-          "1298 is the lowest enrollment value out of the enrollment values of schools with a 3a clasification",
-        keep: true,
-      },
-      {
-        claim:
-          "1298 is the lowest enrollment value out of the enrollment values of schools with a 4a clasification",
-        keep: false,
-      },
-      { claim: "the enrollment of henry foss was 3a", keep: false },
-    ],
-  },
-  {
     id: "R38",
     statement:
       "A header of `high` and a noun (`high points`) is also named by its noun, unless another label of the table is that noun.",
@@ -662,23 +408,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     examples: [
       { claim: "against indiana the leader had 23 points", keep: true },
       { claim: "against indiana the leader had 94 points", keep: false },
-    ],
-  },
-  {
-    id: "R39",
-    statement:
-      "A bound right after the header of the row labels (`a rank smaller than 2`) compares the row labels.",
-    pass: "bind columns",
-    table: table(
-      "| rank | player | earnings |",
-      "|---|---|---|",
-      "| 1 | chi chi rodriguez | 3000000 |",
-      "| 2 | bob charles | 3642545 |",
-    ),
-    quote: "| 2 | bob charles | 3642545 |",
-    examples: [
-      { claim: "chi chi rodriguez has the lowest earnings that has a rank smaller than 2", keep: true },
-      { claim: "chi chi rodriguez has the lowest earnings that has a rank smaller than 5", keep: false },
     ],
   },
 ];

@@ -119,11 +119,6 @@ function besideText(text: string, from: number, to: number): boolean {
   return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
 }
 
-// True when `text[from, to)` is `gap`: read only when the lengths agree.
-function gapIs(text: string, from: number, to: number, gap: string): boolean {
-  return to - from === gap.length && text.startsWith(gap, from);
-}
-
 // True when `text[from, to)` is one or more spaces.
 function onlySpaces(text: string, from: number, to: number): boolean {
   if (to <= from) return false;
@@ -366,7 +361,6 @@ const NOT_A_CELL_AFTER = new Set([
   "smaller",
   "bigger",
   "times",
-  "total",
 ]);
 
 /**
@@ -381,10 +375,7 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   let to = from;
   while (to < folded.length && to - from < 8 && isLetter(folded.charCodeAt(to))) to += 1;
   // The shortest has 4: a shorter word is ruled out before it is sliced.
-  if (to - from < 4 || to - from >= 8) return false;
-  const word = folded.slice(from, to);
-  if (word === "total") return ruleOn("R34");
-  return NOT_A_CELL_AFTER.has(word) && ruleOn("R11");
+  return to - from >= 4 && to - from < 8 && NOT_A_CELL_AFTER.has(folded.slice(from, to)) && ruleOn("R11");
 }
 
 // True when the mention at `mention` starts right after `end`, past one or more spaces.
@@ -402,7 +393,7 @@ function namesRowLabelsInPlural(folded: string, mentions: Mentions, mention: num
 }
 
 /** How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8). */
-export type Bound = "<" | ">" | "<=" | ">=" | "!=";
+export type Bound = "<" | ">" | "<=" | ">=";
 
 const ABOVE = new Set(["over", "above", "exceeding"]);
 const BELOW = new Set(["under", "below"]);
@@ -441,7 +432,7 @@ function boundBefore(folded: string, start: number): { bound: Bound | null; from
   if (last.word === "than") {
     if (MORE.has(previous.word)) return { bound: ">", from };
     if (LESS.has(previous.word)) return { bound: "<", from };
-    return previous.word === "other" && ruleOn("R32") ? { bound: "!=", from } : none;
+    return none;
   }
   if (previous.word !== "at") return none;
   return { bound: last.word === "least" ? ">=" : "<=", from };
@@ -541,58 +532,6 @@ function bindSubject(
 
 const NO_COLUMNS: readonly number[] = [];
 
-/**
- * The columns of the mention at `index`, with those of a column mention standing right before it (only
- * spaces between) when that one names another column: `an overall pick of 171` may mean the overall or
- * the pick column, so either may hold the number. Reads one neighbouring mention.
- */
-function compoundColumns(
-  folded: string,
-  mentions: Mentions,
-  index: number,
-  joined: JoinedColumns,
-): readonly number[] {
-  const columns = mentions.columns(index);
-  const start = mentions.start(index);
-  const previous = index - 1;
-  if (previous < 0 || !ruleOn("R17")) return columns;
-  const previousColumns = mentions.columns(previous);
-  if (mentions.end(previous) > start || previousColumns === columns) return columns;
-  for (let at = mentions.end(previous); at < start; at += 1) if (folded.charCodeAt(at) !== 32) return columns;
-  if (previousColumns.length === 1 && previousColumns[0] === 0) return columns;
-  return joined.of(previousColumns, columns);
-}
-
-/**
- * The joined lists of side-by-side column mentions: one list per pair of lists, so a pair named again and
- * again is one list (the row check reads each distinct list once). The last pair is kept at hand, since a
- * claim repeating a phrase asks for it again and again.
- */
-class JoinedColumns {
-  readonly #byFirst = new Map<readonly number[], Map<readonly number[], readonly number[]>>();
-  #first: readonly number[] | undefined;
-  #second: readonly number[] | undefined;
-  #both: readonly number[] = [];
-
-  of(first: readonly number[], second: readonly number[]): readonly number[] {
-    if (first === this.#first && second === this.#second) return this.#both;
-    let after = this.#byFirst.get(first);
-    if (after === undefined) {
-      after = new Map();
-      this.#byFirst.set(first, after);
-    }
-    let both = after.get(second);
-    if (both === undefined) {
-      both = [...first, ...second];
-      after.set(second, both);
-    }
-    this.#first = first;
-    this.#second = second;
-    this.#both = both;
-    return both;
-  }
-}
-
 // A year: four digits from 1000 to 2999 (`1930`, `2007`); a number with decimals is longer.
 function isYear(text: string, start: number, end: number): boolean {
   if (end - start !== 4) return false;
@@ -601,7 +540,7 @@ function isYear(text: string, start: number, end: number): boolean {
   // Four characters with a `.` or `,` (`2.73`, `1,50`) are no year.
   for (let index = start + 1; index < end; index += 1) {
     const code = text.charCodeAt(index);
-    if ((code < 48 || code > 57) && (ruleOn("R27") || (code !== 46 && code !== 44))) return false;
+    if (code < 48 || code > 57) return false;
   }
   return true;
 }
@@ -736,10 +675,6 @@ function pairColumns(
   }
   // Per value, the index of the mention it was paired with, or -1.
   const chosenOf = new Int32Array(values.length).fill(-1);
-  // The last mention chosen and its columns: units side by side often choose the same one.
-  let lastChosen = -1;
-  let lastColumns = NO_COLUMNS;
-  const joined = new JoinedColumns();
   let lastValueEnd = -1;
   let before = -1;
   for (let first = 0; first < values.length; ) {
@@ -776,17 +711,7 @@ function pairColumns(
           : nextStart <= folded.length
             ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
-      // `6 under political rights is 5.0`: a column a number stands `under` is that number's.
-      const underOn = ruleOn("R36");
-      if (
-        underOn &&
-        mentionEnd <= start &&
-        previousEnd >= 0 &&
-        gapIs(folded, previousEnd, mentionStart, " under ")
-      )
-        continue;
-      const under = underOn && mentionStart >= end && gapIs(folded, end, mentionStart, " under ");
-      if (farSide < distance && !under && ruleOn("R3")) continue;
+      if (farSide < distance && ruleOn("R3")) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
       if (dateOrYear && mentionStart >= end && ruleOn("R8")) continue;
@@ -798,26 +723,9 @@ function pairColumns(
       if (
         rowLabelsOnly &&
         ruleOn("R7") &&
-        !(
-          mentionEnd <= start &&
-          (onlyNumberSigns(folded, mentionEnd, start) ||
-            (ruleOn("R39") && onlySpaces(folded, mentionEnd, boundBefore(folded, start).from)))
-        )
+        !(mentionEnd <= start && onlyNumberSigns(folded, mentionEnd, start))
       )
         continue;
-      // `a difference of 6 points`: the column the number is `of` is its own, before a nearer one after it.
-      // `a total of 2 bronze` is a quantity: the word after the number says which.
-      if (
-        mentionEnd <= start &&
-        ruleOn("R35") &&
-        gapIs(folded, mentionEnd, start, " of ") &&
-        !gapIs(folded, mentionStart, mentionEnd, "total")
-      ) {
-        chosenIndex = mention;
-        chosenDistance = -1;
-        chosenBeside = besideText(folded, mentionEnd, start);
-        continue;
-      }
       if (
         distance < chosenDistance ||
         (distance === chosenDistance && chosenIndex >= 0 && mentionStart < columnMentions.start(chosenIndex))
@@ -828,22 +736,15 @@ function pairColumns(
           mentionEnd <= start ? besideText(folded, mentionEnd, start) : besideText(folded, end, mentionStart);
       }
     }
-    let columns = NO_COLUMNS;
-    if (chosenIndex >= 0) {
-      // `joined` makes each pair's list once, so the lists made add up to at most twice the mentions' own.
-      if (chosenIndex !== lastChosen) {
-        lastChosen = chosenIndex;
-        lastColumns = compoundColumns(folded, columnMentions, chosenIndex, joined);
-      }
-      columns = lastColumns;
-    }
-    // `10 total governorate seats`: a word that starts a column's name is that column, not a count.
-    const headerAfter = startsRightAfter(folded, columnMentions, before + 1, end);
+    const columns = chosenIndex >= 0 ? columnMentions.columns(chosenIndex) : NO_COLUMNS;
+    // `in 11 games`: a number right before the plural of the row labels' header counts rows.
     const countsRows =
-      headerAfter && ruleOn("R33") && namesRowLabelsInPlural(folded, columnMentions, before + 1);
+      ruleOn("R33") &&
+      startsRightAfter(folded, columnMentions, before + 1, end) &&
+      namesRowLabelsInPlural(folded, columnMentions, before + 1);
     for (let index = first; index <= last; index += 1) {
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
-      if (countsRows || (statesDifferenceOrCount(folded, values.end(index)) && !headerAfter)) continue;
+      if (countsRows || statesDifferenceOrCount(folded, values.end(index))) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
       if (chosenIndex >= 0 && (chosenBeside || !inDate[index])) {
         result[index] = columns;
