@@ -15,9 +15,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BINDING_RULES } from "../src/core/binding/index.js";
 import { judgeClaims } from "../src/core/claims/verify-claims.js";
 import { prepareSources } from "../src/core/prepared-source.js";
-import { BINDING_RULES } from "../src/core/tables/binding-rules.js";
 import type { CandidateClaim, CheckNumbers, Source } from "../src/core/types.js";
 import { type RuleId, withRulesOff } from "../src/core/wording/index.js";
 

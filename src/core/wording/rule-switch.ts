@@ -1,6 +1,6 @@
 /**
- * A row-binding rule's id (`R1` … `R39`, see the registry in `src/core/tables/binding-rules.ts`): the code
- * that implements a rule names it with `ruleOn("R35")`.
+ * A row-binding rule's id (`R1` … `R39`, see the registry in `src/core/binding/binding-rules.ts`): the code
+ * that implements a rule names it with `ruleOn("R12")`.
  */
 export type RuleId = `R${number}`;
 

@@ -13,6 +13,13 @@ import {
 } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { ReadAllowance } from "../step-counter.js";
+import {
+  foldLabelText,
+  namesQuotedCell,
+  parseTableLayouts,
+  stripTrailingParenthetical,
+  TableNumbers,
+} from "../tables/index.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
 import {
   type Bound,
@@ -27,11 +34,8 @@ import {
   valueColumns,
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
-import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
-import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
-import { namesQuotedCell, TableNumbers } from "./table-numbers.js";
 
 interface RowView {
   text: string;

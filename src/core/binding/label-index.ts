@@ -1,7 +1,7 @@
+import type { MarkdownTable, TableLayout } from "../tables/index.js";
+import { foldLabelText, stripTrailingParenthetical } from "../tables/index.js";
 import { isWordChar, wordEnd } from "../text/index.js";
 import { ruleOn } from "../wording/index.js";
-import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
-import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
 
 /** A folded label text of one table, and the body rows and header columns it names. */
 export interface LabelEntry {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findNumberSpans } from "../numbers/scan.js";
+import { foldLabelText, parseMarkdownTables } from "../tables/index.js";
 import { buildLabelIndex } from "./label-index.js";
-import { foldLabelText } from "./label-text.js";
-import { parseMarkdownTables } from "./markdown-tables.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
 import { checkRowNumbers } from "./row-check.js";
