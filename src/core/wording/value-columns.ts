@@ -5,6 +5,19 @@ import { isWhitespaceChar } from "../text/index.js";
 import type { Mentions } from "./mention.js";
 import { ruleOn } from "./rule-switch.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
+import {
+  ABOVE,
+  BELOW,
+  CIRCUMSTANCE,
+  CLAUSE_VERBS,
+  COUNT_WORDS,
+  LESS,
+  LINKS,
+  MONTHS,
+  MORE,
+  NUMBER_WORDS,
+  ORDINAL_SUFFIXES,
+} from "./word-lists.js";
 
 /** A number of the claim: where its digits are in the folded claim. */
 export interface NumberSpan {
@@ -35,8 +48,6 @@ function joinsUnit(text: string, from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) if (!isUnitJoiner(text.charCodeAt(index))) return false;
   return true;
 }
-
-const CLAUSE_VERBS = new Set(["is", "was", "are", "were"]);
 
 // True when a `,` before `number` ends a clause: the number is the subject of a verb of its own (`when
 // the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
@@ -96,9 +107,6 @@ function onlyDateJoiners(text: string, from: number, to: number): boolean {
   return true;
 }
 
-// Words that may stand between a column and its number with the number still beside it.
-const LINKS = new Set(["was", "is", "of", "on", "were", "in", "at", "for", "the"]);
-
 // True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
 // 1 march 1933`, `points : 12`. Only short spans are read, so this is constant time.
 function besideText(text: string, from: number, to: number): boolean {
@@ -136,12 +144,6 @@ function onlyNumberSigns(text: string, from: number, to: number): boolean {
   return true;
 }
 
-const MONTHS = new Set(
-  "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec".split(
-    " ",
-  ),
-);
-
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || code > 127;
 }
@@ -175,27 +177,6 @@ function isMonthAt(text: string, from: number): boolean {
   return length >= 3 && length <= 9 && MONTHS.has(text.slice(from, from + length));
 }
 
-// Words that set a date as the claim's circumstance (`on october 17 , 1965`, `the september 21 , 1975
-// game`, `for 26 april 2009`); a date after any other word, or after `:`, is stated as a value
-// (`premiere was 17 june 2007`, `sold 11 june 1930`).
-const CIRCUMSTANCE = new Set([
-  "on",
-  "since",
-  "from",
-  "until",
-  "before",
-  "after",
-  "by",
-  "dated",
-  "the",
-  "in",
-  "of",
-  "for",
-  "at",
-  "during",
-  "",
-]);
-
 /**
  * True when the word before `dateStart` sets what follows as the claim's circumstance: one of
  * `CIRCUMSTANCE`, or none when a number opens the claim.
@@ -214,8 +195,6 @@ function isAsciiWordChar(text: string, index: number): boolean {
     (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
   );
 }
-
-const ORDINAL_SUFFIXES = new Set(["st", "nd", "rd", "th"]);
 
 // True when `st`, `nd`, `rd` or `th` starts at `from` and ends a word (`17th`, `1st of`), read in place.
 function isOrdinalSuffix(text: string, from: number): boolean {
@@ -348,21 +327,6 @@ function extendDates(
   }
 }
 
-// Words that, right after a number, make it a difference or a count rather than a cell's value: `2 more
-// silver medals than japan`, `3 fewer`, `won 3 times`.
-const NOT_A_CELL_AFTER = new Set([
-  "more",
-  "less",
-  "fewer",
-  "higher",
-  "lower",
-  "greater",
-  "larger",
-  "smaller",
-  "bigger",
-  "times",
-]);
-
 /**
  * True when the number ending at `end` states a difference or a count (`2 more medals than`, `3 times`):
  * it is no value of the column it stands beside. Reads one word.
@@ -375,7 +339,7 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   let to = from;
   while (to < folded.length && to - from < 8 && isLetter(folded.charCodeAt(to))) to += 1;
   // The shortest has 4: a shorter word is ruled out before it is sliced.
-  return to - from >= 4 && to - from < 8 && NOT_A_CELL_AFTER.has(folded.slice(from, to)) && ruleOn("R11");
+  return to - from >= 4 && to - from < 8 && COUNT_WORDS.has(folded.slice(from, to)) && ruleOn("R11");
 }
 
 // True when the mention at `mention` starts right after `end`, past one or more spaces.
@@ -394,11 +358,6 @@ function namesRowLabelsInPlural(folded: string, mentions: Mentions, mention: num
 
 /** How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8). */
 export type Bound = "<" | ">" | "<=" | ">=";
-
-const ABOVE = new Set(["over", "above", "exceeding"]);
-const BELOW = new Set(["under", "below"]);
-const MORE = new Set(["more", "greater", "larger", "higher", "bigger"]);
-const LESS = new Set(["less", "fewer", "smaller", "lower"]);
 
 // The word that ends right before `end` (after spaces), if it has at most 9 letters; else "".
 function shortWordBefore(text: string, end: number): { word: string; start: number } {
@@ -599,12 +558,6 @@ export function valueColumns(
   }
   return pairColumns(folded, values, columnMentions, counter);
 }
-
-const NUMBER_WORDS = new Set(
-  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred".split(
-    " ",
-  ),
-);
 
 // The first letters of those words: most claim words are passed over without a slice.
 const NUMBER_WORD_INITIALS = new Set([..."zotfsenh"].map((letter) => letter.charCodeAt(0)));

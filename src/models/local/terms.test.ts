@@ -5,7 +5,7 @@ import {
   isStopWord,
   labelTerms,
   rankingStem,
-  stemWord,
+  singularStem,
   toRankingTerm,
   toTerm,
 } from "./terms.js";
@@ -59,7 +59,7 @@ describe("labelTerms", () => {
   });
 });
 
-describe("stemWord", () => {
+describe("singularStem", () => {
   it.each([
     { word: "companies", stem: "company" },
     { word: "quarters", stem: "quarter" },
@@ -74,7 +74,7 @@ describe("stemWord", () => {
     { word: "grosse", stem: "grosse" },
     { word: "москвы", stem: "москвы" },
   ])("$word → $stem", ({ word, stem }) => {
-    expect(stemWord(word)).toBe(stem);
+    expect(singularStem(word)).toBe(stem);
   });
 });
 

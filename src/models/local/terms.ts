@@ -4,7 +4,7 @@ import { foldWord, forEachWord, splitWords } from "../../core/index.js";
 export function toTerm(word: string): string | null {
   const bare = withoutPossessive(word);
   if (bare === "" || isStopWord(bare)) return null;
-  return stemWord(bare);
+  return singularStem(bare);
 }
 
 /** The ranking term of a folded word (possessive dropped, stemmed by `rankingStem`), or null for a stop word. */
@@ -72,7 +72,7 @@ const PLAIN_LATIN = /^[a-z]+$/;
  * readable terms and it only has to make a field's word and a label's word meet. Expects a folded word;
  * other scripts pass unchanged.
  */
-export function stemWord(word: string): string {
+export function singularStem(word: string): string {
   if (word.length <= 3 || !PLAIN_LATIN.test(word)) return word;
   if (word.endsWith("ies") && !word.endsWith("eies") && !word.endsWith("aies")) {
     return `${word.slice(0, -3)}y`;
@@ -90,7 +90,7 @@ const VOWEL = /[aeiouy]/;
 const DOUBLED = /(?:bb|dd|ff|gg|kk|mm|nn|pp|rr|tt)$/;
 
 /**
- * The stem a sentence's word and a question's word are ranked by: `stemWord`'s singular, then `-ing`,
+ * The stem a sentence's word and a question's word are ranked by: `singularStem`'s singular, then `-ing`,
  * `-ed` or `-ly` and a final `e` dropped (`refunds`, `refunded`, `refunding` → `refund`; `shipping`,
  * `ships` → `ship`; `issued`, `issues` → `issu`; `carried` → `carry`). Stems need not be words, only
  * the same for the forms of one word; it stays light (no `-ation`, `-ment`) so that different words rarely
@@ -98,7 +98,7 @@ const DOUBLED = /(?:bb|dd|ff|gg|kk|mm|nn|pp|rr|tt)$/;
  */
 export function rankingStem(word: string): string {
   if (word.length <= 3 || !PLAIN_LATIN.test(word)) return word;
-  let stem = stemWord(word);
+  let stem = singularStem(word);
   if (stem.endsWith("ied") && stem.length > 4) return `${stem.slice(0, -3)}y`;
   const inflection = stem.endsWith("ing") ? 3 : stem.endsWith("ed") ? 2 : 0;
   if (inflection > 0 && stem.length - inflection >= 3 && VOWEL.test(stem.slice(0, -inflection))) {
