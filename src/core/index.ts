@@ -1,6 +1,7 @@
 // The pure verification core: strings and plain objects in, plain data out. No I/O, clock or randomness.
 
 export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
+export { splitRowCells, type TableCell } from "./tables/index.js";
 export {
   addSourceMarker,
   aggregateCases,

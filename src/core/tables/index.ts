@@ -5,6 +5,7 @@ export {
   type MarkdownTable,
   parseMarkdownTables,
   parseTableLayouts,
+  splitRowCells,
   type TableCell,
   type TableLayout,
 } from "./markdown-tables.js";
