@@ -1,7 +1,6 @@
 // The pure verification core: strings and plain objects in, plain data out. No I/O, clock or randomness.
 
 export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
-export { splitRowCells, type TableCell } from "./tables/index.js";
 export {
   addSourceMarker,
   aggregateCases,
@@ -25,6 +24,7 @@ export {
   prepareSources,
 } from "./prepared-source.js";
 export { findQuote } from "./quotes/index.js";
+export { splitRowCells, type TableCell } from "./tables/index.js";
 export { foldWord, forEachWord, splitWords } from "./text/index.js";
 export type * from "./types.js";
 export type {

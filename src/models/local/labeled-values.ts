@@ -147,7 +147,10 @@ function addTable(
   found: LabeledValue[],
 ): void {
   const text = source.text;
-  const header = headerRow === null ? [] : splitRowCells(text, headerRow.start, headerRow.end).map((cell) => cellLabel(text, cell));
+  const header =
+    headerRow === null
+      ? []
+      : splitRowCells(text, headerRow.start, headerRow.end).map((cell) => cellLabel(text, cell));
   for (const row of rows) {
     const cells = splitRowCells(text, row.start, row.end);
     const rowLabel = cells[0] === undefined ? [] : cellLabel(text, cells[0]);
