@@ -36,6 +36,7 @@ export {
   prepareSources,
 } from "./prepared-source.js";
 export { findQuote } from "./quotes/index.js";
+export { splitRowCells, type TableCell } from "./tables/index.js";
 export { foldWord, forEachWord, isStopWord, rankingStem, singularStem, splitWords } from "./text/index.js";
 export type * from "./types.js";
 export type {

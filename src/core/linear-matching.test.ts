@@ -1,5 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { buildLabelIndex } from "./binding/label-index.js";
+import { findNamedLabels } from "./binding/named-labels.js";
+import { bindClaimToTable } from "./binding/row-binding.js";
 import {
   referenceBindClaimToTable,
   referenceLenientQuote,
@@ -13,11 +16,8 @@ import { findLenientQuote } from "./quotes/lenient-match.js";
 import { findQuotesAtOnce } from "./quotes/quote-batch.js";
 import { findStrictQuote, findStrictQuoteInSource } from "./quotes/strict-match.js";
 import type { StepCounter } from "./step-counter.js";
-import { buildLabelIndex } from "./tables/label-index.js";
 import { foldLabelText } from "./tables/label-text.js";
 import { parseMarkdownTables } from "./tables/markdown-tables.js";
-import { findNamedLabels } from "./tables/named-labels.js";
-import { bindClaimToTable } from "./tables/row-binding.js";
 import type { MatchMode } from "./types.js";
 
 const source = (text: string): PreparedSource => ({ id: "s", text });

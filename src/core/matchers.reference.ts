@@ -1,7 +1,6 @@
 // Test-only: the matchers as they were before issue 10 (quadratic in the worst case), kept as the reference
 // the linear engine must agree with (see linear-matching.test.ts). Not imported by any production module.
 
-import type { FoundNumber } from "./numbers/index.js";
 import {
   endsWord,
   type LabelEntry,
@@ -10,7 +9,8 @@ import {
   standsApart,
   startsWord,
   type TableBinding,
-} from "./tables/index.js";
+} from "./binding/index.js";
+import type { FoundNumber } from "./numbers/index.js";
 
 import {
   codePointBefore,

@@ -6,7 +6,8 @@ import { rangeOf, report, startWithGateway, startWithoutGateway, table } from ".
 describe("POST /v1/verified/check with an answer", () => {
   it("checks each sentence against the source its marker names, with no model call", async () => {
     const { gateway, service } = await startWithGateway();
-    const answer = "Northwind was founded in 2016 in Lyon [1]. It employs 240 people [report]. It employs 300 people [2].";
+    const answer =
+      "Northwind was founded in 2016 in Lyon [1]. It employs 240 people [report]. It employs 300 people [2].";
 
     const response = await service.post("/v1/verified/check", {
       sources: [report, table],

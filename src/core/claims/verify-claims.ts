@@ -1,8 +1,8 @@
 import type { Steps } from "../../util.js";
+import { explainRowNumbers } from "../binding/index.js";
 import { explainQuoteNumbers, explainSourceNumbers } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { expectQuotes, findQuote } from "../quotes/index.js";
-import { explainRowNumbers } from "../tables/index.js";
 import type {
   CandidateClaim,
   Citation,

@@ -1,5 +1,12 @@
-export type { LabelEntry, LabelIndex } from "./label-index.js";
-export { type MarkdownTable, parseMarkdownTables, type TableCell } from "./markdown-tables.js";
-export { endsWord, type LabelOccurrence, standsApart, startsWord } from "./named-labels.js";
-export type { TableBinding } from "./row-binding.js";
-export { checkRowNumbers, explainRowNumbers } from "./row-check.js";
+// Markdown tables as the core reads them: the one table reader, label text folding, and a table's cell
+// numbers. Row binding (what a claim about a table names, and the rules it reads) is `src/core/binding`.
+export { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
+export {
+  type MarkdownTable,
+  parseMarkdownTables,
+  parseTableLayouts,
+  splitRowCells,
+  type TableCell,
+  type TableLayout,
+} from "./markdown-tables.js";
+export { namesQuotedCell, TableNumbers } from "./table-numbers.js";

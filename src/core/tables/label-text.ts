@@ -15,8 +15,7 @@ function needsCollapse(text: string): boolean {
 }
 
 /**
- * Folds text for label matching: lower case, every whitespace run as one space, and no space just inside
- * a bracket (`( 2009 )` as `(2009)`). Digits, `.` and `,` are kept, so the numbers of a folded claim are
+ * Folds text for label matching: lower case, every whitespace run as one space. Digits, `.` and `,` are kept, so the numbers of a folded claim are
  * the claim's numbers.
  */
 export function foldLabelText(text: string): string {
@@ -30,21 +29,7 @@ export function foldLabelText(text: string): string {
           return each.length === character.length ? each : character;
         }).join("");
   const collapsed = needsCollapse(folded) ? folded.replace(/\s+/g, " ") : folded;
-  return collapsed.includes("( ") || collapsed.includes(" )") ? tightenBrackets(collapsed) : collapsed;
-}
-
-// Drops the space just inside each bracket: `xe ( 2009 )` and `xe (2009)` are one label. One pass.
-function tightenBrackets(text: string): string {
-  let result = "";
-  let from = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    if (text.charCodeAt(index) !== 32) continue;
-    if (text.charCodeAt(index - 1) === 40 || text.charCodeAt(index + 1) === 41) {
-      result += text.slice(from, index);
-      from = index + 1;
-    }
-  }
-  return result + text.slice(from);
+  return collapsed;
 }
 
 /**
@@ -67,14 +52,4 @@ export function stripTrailingParenthetical(label: string): string | null {
     }
   }
   return null;
-}
-
-/**
- * The folded label as people write it: each ` - ` as `-` (`core i5 - 670` → `core i5-670`, `non - suited`
- * → `non-suited`) and each ` + ` as ` & ` (`suited + non - suited match` → `suited & non-suited match`);
- * null when it has neither. One pass each.
- */
-export function peopleSpelling(pattern: string): string | null {
-  if (!pattern.includes(" - ") && !pattern.includes(" + ")) return null;
-  return pattern.replaceAll(" - ", "-").replaceAll(" + ", " & ");
 }

@@ -77,6 +77,15 @@ function rowInside(text: string, line: Line): [number, number] {
   return [from, to];
 }
 
+/**
+ * The cells of one table row `text[start, end)` as the table reader splits them: outer pipes optional,
+ * split at unescaped pipes, each cell trimmed. For rows outside a table (key/value lines such as
+ * `| Total due | €1,440.00 |`) that still read as cells.
+ */
+export function splitRowCells(text: string, start: number, end: number): TableCell[] {
+  return splitRow(text, { start, end, next: -1 });
+}
+
 // Cells split at unescaped pipes inside the row.
 function splitRow(text: string, line: Line): TableCell[] {
   const [from, to] = rowInside(text, line);

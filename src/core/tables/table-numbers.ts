@@ -317,17 +317,6 @@ function holdsAtMostOnePlainNumber(cells: TableNumbers, row: number, columns: re
   return true;
 }
 
-/**
- * True when each of the first columns of `columns` holds at `row` one plain number (`1298`, not `2r`,
- * `12 - 0` or a text): a code (`3a`) is no such column's value.
- */
-export function holdsPlainNumbers(cells: TableNumbers, row: number, columns: readonly number[]): boolean {
-  const read = Math.min(columns.length, COLUMNS_READ);
-  for (let index = 0; index < read; index += 1)
-    if (!isPlainNumber(cells, row, columns[index] as number)) return false;
-  return read > 0;
-}
-
 // True when the cell at (`row`, `column`) is one number and no letter, in at most `MAX_CELL_CHARS`.
 function isPlainNumber(cells: TableNumbers, row: number, column: number): boolean {
   if (cells.keysAt(row, column).length !== 1) return false;
@@ -341,29 +330,4 @@ function isPlainNumber(cells: TableNumbers, row: number, column: number): boolea
 function isLetterAt(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
   return (code >= 97 && code <= 122) || (code > 127 && isWordChar(text.codePointAt(index)));
-}
-
-const singleColumnCache = new WeakMap<readonly number[], Map<string, readonly number[]>>();
-
-/**
- * The first column of row `row` whose cell is the one number with key `key`, as a list that is the same
- * object for every claim (so what a rows list holds in it is read once); undefined when there is none.
- * The row's cells are read once per request.
- */
-export function singleNumberColumn(
-  cells: TableNumbers,
-  row: number,
-  key: string,
-): readonly number[] | undefined {
-  return oncePerRow(singleColumnCache, cells, row, readSingleColumns).get(key);
-}
-
-// Per number key, the first column of the row whose cell is that one number, as a list of its own.
-function readSingleColumns(cells: TableNumbers, row: number): Map<string, readonly number[]> {
-  const byKey = new Map<string, readonly number[]>();
-  for (let column = 0; column < cells.columnCount; column += 1) {
-    const keys = cells.keysAt(row, column);
-    if (keys.length === 1 && !byKey.has(keys[0] as string)) byKey.set(keys[0] as string, [column]);
-  }
-  return byKey;
 }

@@ -1,40 +1,19 @@
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { isWordChar, wordEnd } from "../text/index.js";
 import { Mentions, type MentionTarget } from "./mention.js";
+import { ABBREVIATIONS } from "./word-lists.js";
 
 /** A table as header stems need it: its header cells' texts, folded (lower case, single spaces). */
 export interface HeaderTexts {
   header: readonly string[];
 }
 
-// Abbreviations and irregular forms seen in headers and in people's wording, as the stem they stand for.
-// Deterministic and small on purpose: a word not listed here is only stemmed.
-const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
-  ["pts", "point"],
-  ["pt", "point"],
-  ["no.", "number"],
-  ["num", "number"],
-  ["#", "number"],
-  ["gp", "gam play"],
-  ["att", "attend"],
-  ["avg", "averag"],
-  ["ave", "averag"],
-  ["pct", "percent"],
-  ["yds", "yard"],
-  ["yd", "yard"],
-  ["pos", "position"],
-  ["won", "win"],
-  ["pld", "play"],
-  ["apps", "appear"],
-  ["pop", "population"],
-]);
-
 // One suffix goes, longest first, then a final `e`: `attendance`, `attended` → `attend`; `scored`,
 // `scores`, `score` → `scor`; `weighed`, `weight` → `weigh`; `highest`, `high` → `high`. Stems shorter than three letters stay whole.
 const SUFFIXES = ["ances", "ences", "ance", "ence", "ings", "ing", "ies", "est", "ed", "es", "s"];
 
 /** The stem of a folded word: an abbreviation's meaning, else the word without its inflection. */
-export function stemWord(word: string): string {
+export function headerStem(word: string): string {
   const known = ABBREVIATIONS.get(word);
   if (known !== undefined) return known;
   let stem = word.endsWith("'s") ? word.slice(0, -2) : word;
@@ -160,7 +139,7 @@ function nextWord(folded: string, from: number, digitText?: string): FoldedWord 
 function stemKey(folded: string): string {
   const stems: string[] = [];
   for (let word = nextWord(folded, 0); word !== null; word = nextWord(folded, word.end))
-    stems.push(stemWord(word.text));
+    stems.push(headerStem(word.text));
   return stems.join(" ");
 }
 
@@ -267,7 +246,7 @@ export function findHeaderStems(
               ? knownChar[code]
               : known.get(word.text);
       if (stem === undefined) {
-        const text = stemWord(word.text);
+        const text = headerStem(word.text);
         const prefix = stems.prefixes.has(text);
         const extended = stems.extended.has(text);
         const named = stems.byStems.get(text);

@@ -115,9 +115,9 @@ describe("valueColumns: the subject column states the value after the main copul
   );
 
   it.each([
-    { text: "cy day had an overall pick of 171", columns: [[2, 1]] },
+    { text: "cy day had an overall pick of 171", columns: [[1]] },
     { text: "cy day was pick 7 , overall 171", columns: [[1], [2]] },
-  ])("adjacent column mentions are one compound name: $text", ({ text, columns }) => {
+  ])("the nearest of adjacent column mentions takes the number: $text", ({ text, columns }) => {
     const mentions = Mentions.of(
       mentionListOf(text, [
         ["overall", 2],

@@ -1,24 +1,5 @@
 import type { Mentions } from "./mention.js";
-
-// Words that open a modifier after a subject's head noun: `the serial number of the model`, `the
-// attendance for the game`, `the total of civil liberties when`.
-const POST_MODIFIERS = new Set([
-  "of",
-  "for",
-  "in",
-  "at",
-  "on",
-  "when",
-  "where",
-  "with",
-  "that",
-  "which",
-  "against",
-  "during",
-]);
-
-// The main verbs that state a subject's value: `the serial number … is 68056`.
-const COPULAS = new Set(["is", "was", "were", "are", "had", "has"]);
+import { COPULAS, POST_MODIFIERS, RELATIVES } from "./word-lists.js";
 
 // How many words may stand between the opening `the` and the subject's head (`the week 6 attendance`),
 // and how many mentions at the claim's start are read: both constants, so finding the subject is constant
@@ -106,10 +87,6 @@ export function statedAsValue(folded: string, start: number): boolean {
 function isCurrencySign(code: number): boolean {
   return code === 36 || code === 0x20ac || code === 0xa3;
 }
-
-// Relative pronouns and the existential `there`: a copula right after one is in a clause about another
-// noun (`a skip who has 44 pf`, `when there were 1,500 in attendance`), not the claim's main verb.
-const RELATIVES = new Set(["who", "that", "which", "there"]);
 
 /**
  * True when the unit at `[start, end)` is stated by the claim's main copula (`is`, `was`, `were`, `are`,

@@ -3,7 +3,21 @@ import { NumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
 import type { Mentions } from "./mention.js";
+import { ruleOn } from "./rule-switch.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
+import {
+  ABOVE,
+  BELOW,
+  CIRCUMSTANCE,
+  CLAUSE_VERBS,
+  COUNT_WORDS,
+  LESS,
+  LINKS,
+  MONTHS,
+  MORE,
+  NUMBER_WORDS,
+  ORDINAL_SUFFIXES,
+} from "./word-lists.js";
 
 /** A number of the claim: where its digits are in the folded claim. */
 export interface NumberSpan {
@@ -35,13 +49,11 @@ function joinsUnit(text: string, from: number, to: number): boolean {
   return true;
 }
 
-const CLAUSE_VERBS = new Set(["is", "was", "are", "were"]);
-
 // True when a `,` before `number` ends a clause: the number is the subject of a verb of its own (`when
 // the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
 // was`). Reads one short word.
 function startsClause(text: string, from: number, start: number, end: number): boolean {
-  if (isYear(text, start, end)) return false;
+  if (!ruleOn("R19") || isYear(text, start, end)) return false;
   // The gap holds only unit joiners (checked before), so reading it costs no more than joining did.
   let comma = false;
   for (let index = from; index < start; index += 1) if (text.charCodeAt(index) === 44) comma = true;
@@ -67,7 +79,9 @@ function unitsOf(folded: string, numbers: NumberSpans): Int32Array {
     const start = numbers.start(index);
     const previousEnd = numbers.end(index - 1);
     const joined =
-      joinsUnit(folded, previousEnd, start) && !startsClause(folded, previousEnd, start, numbers.end(index));
+      ruleOn("R6") &&
+      joinsUnit(folded, previousEnd, start) &&
+      !startsClause(folded, previousEnd, start, numbers.end(index));
     unitOf[index] = joined ? (unitOf[index - 1] as number) : index;
   }
   return unitOf;
@@ -93,9 +107,6 @@ function onlyDateJoiners(text: string, from: number, to: number): boolean {
   return true;
 }
 
-// Words that may stand between a column and its number with the number still beside it.
-const LINKS = new Set(["was", "is", "of", "on", "were", "in", "at", "for", "the"]);
-
 // True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
 // 1 march 1933`, `points : 12`. Only short spans are read, so this is constant time.
 function besideText(text: string, from: number, to: number): boolean {
@@ -116,11 +127,6 @@ function besideText(text: string, from: number, to: number): boolean {
   return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
 }
 
-// True when `text[from, to)` is `gap`: read only when the lengths agree.
-function gapIs(text: string, from: number, to: number, gap: string): boolean {
-  return to - from === gap.length && text.startsWith(gap, from);
-}
-
 // True when `text[from, to)` is one or more spaces.
 function onlySpaces(text: string, from: number, to: number): boolean {
   if (to <= from) return false;
@@ -137,12 +143,6 @@ function onlyNumberSigns(text: string, from: number, to: number): boolean {
   }
   return true;
 }
-
-const MONTHS = new Set(
-  "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec".split(
-    " ",
-  ),
-);
 
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || code > 127;
@@ -177,27 +177,6 @@ function isMonthAt(text: string, from: number): boolean {
   return length >= 3 && length <= 9 && MONTHS.has(text.slice(from, from + length));
 }
 
-// Words that set a date as the claim's circumstance (`on october 17 , 1965`, `the september 21 , 1975
-// game`, `for 26 april 2009`); a date after any other word, or after `:`, is stated as a value
-// (`premiere was 17 june 2007`, `sold 11 june 1930`).
-const CIRCUMSTANCE = new Set([
-  "on",
-  "since",
-  "from",
-  "until",
-  "before",
-  "after",
-  "by",
-  "dated",
-  "the",
-  "in",
-  "of",
-  "for",
-  "at",
-  "during",
-  "",
-]);
-
 /**
  * True when the word before `dateStart` sets what follows as the claim's circumstance: one of
  * `CIRCUMSTANCE`, or none when a number opens the claim.
@@ -216,8 +195,6 @@ function isAsciiWordChar(text: string, index: number): boolean {
     (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
   );
 }
-
-const ORDINAL_SUFFIXES = new Set(["st", "nd", "rd", "th"]);
 
 // True when `st`, `nd`, `rd` or `th` starts at `from` and ends a word (`17th`, `1st of`), read in place.
 function isOrdinalSuffix(text: string, from: number): boolean {
@@ -350,22 +327,6 @@ function extendDates(
   }
 }
 
-// Words that, right after a number, make it a difference or a count rather than a cell's value: `2 more
-// silver medals than japan`, `3 fewer`, `won 3 times`.
-const NOT_A_CELL_AFTER = new Set([
-  "more",
-  "less",
-  "fewer",
-  "higher",
-  "lower",
-  "greater",
-  "larger",
-  "smaller",
-  "bigger",
-  "times",
-  "total",
-]);
-
 /**
  * True when the number ending at `end` states a difference or a count (`2 more medals than`, `3 times`):
  * it is no value of the column it stands beside. Reads one word.
@@ -378,7 +339,7 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   let to = from;
   while (to < folded.length && to - from < 8 && isLetter(folded.charCodeAt(to))) to += 1;
   // The shortest has 4: a shorter word is ruled out before it is sliced.
-  return to - from >= 4 && to - from < 8 && NOT_A_CELL_AFTER.has(folded.slice(from, to));
+  return to - from >= 4 && to - from < 8 && COUNT_WORDS.has(folded.slice(from, to)) && ruleOn("R11");
 }
 
 // True when the mention at `mention` starts right after `end`, past one or more spaces.
@@ -396,12 +357,7 @@ function namesRowLabelsInPlural(folded: string, mentions: Mentions, mention: num
 }
 
 /** How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8). */
-export type Bound = "<" | ">" | "<=" | ">=" | "!=";
-
-const ABOVE = new Set(["over", "above", "exceeding"]);
-const BELOW = new Set(["under", "below"]);
-const MORE = new Set(["more", "greater", "larger", "higher", "bigger"]);
-const LESS = new Set(["less", "fewer", "smaller", "lower"]);
+export type Bound = "<" | ">" | "<=" | ">=";
 
 // The word that ends right before `end` (after spaces), if it has at most 9 letters; else "".
 function shortWordBefore(text: string, end: number): { word: string; start: number } {
@@ -435,7 +391,7 @@ function boundBefore(folded: string, start: number): { bound: Bound | null; from
   if (last.word === "than") {
     if (MORE.has(previous.word)) return { bound: ">", from };
     if (LESS.has(previous.word)) return { bound: "<", from };
-    return previous.word === "other" ? { bound: "!=", from } : none;
+    return none;
   }
   if (previous.word !== "at") return none;
   return { bound: last.word === "least" ? ">=" : "<=", from };
@@ -485,7 +441,7 @@ function bindSubject(
   result: (readonly number[])[],
   chosenOf: Int32Array,
 ): void {
-  const subject = subjectMention(folded, columnMentions);
+  const subject = ruleOn("R16") ? subjectMention(folded, columnMentions) : -1;
   if (subject < 0) return;
   const headEnd = columnMentions.end(subject);
   const headColumns = columnMentions.columns(subject);
@@ -535,58 +491,6 @@ function bindSubject(
 
 const NO_COLUMNS: readonly number[] = [];
 
-/**
- * The columns of the mention at `index`, with those of a column mention standing right before it (only
- * spaces between) when that one names another column: `an overall pick of 171` may mean the overall or
- * the pick column, so either may hold the number. Reads one neighbouring mention.
- */
-function compoundColumns(
-  folded: string,
-  mentions: Mentions,
-  index: number,
-  joined: JoinedColumns,
-): readonly number[] {
-  const columns = mentions.columns(index);
-  const start = mentions.start(index);
-  const previous = index - 1;
-  if (previous < 0) return columns;
-  const previousColumns = mentions.columns(previous);
-  if (mentions.end(previous) > start || previousColumns === columns) return columns;
-  for (let at = mentions.end(previous); at < start; at += 1) if (folded.charCodeAt(at) !== 32) return columns;
-  if (previousColumns.length === 1 && previousColumns[0] === 0) return columns;
-  return joined.of(previousColumns, columns);
-}
-
-/**
- * The joined lists of side-by-side column mentions: one list per pair of lists, so a pair named again and
- * again is one list (the row check reads each distinct list once). The last pair is kept at hand, since a
- * claim repeating a phrase asks for it again and again.
- */
-class JoinedColumns {
-  readonly #byFirst = new Map<readonly number[], Map<readonly number[], readonly number[]>>();
-  #first: readonly number[] | undefined;
-  #second: readonly number[] | undefined;
-  #both: readonly number[] = [];
-
-  of(first: readonly number[], second: readonly number[]): readonly number[] {
-    if (first === this.#first && second === this.#second) return this.#both;
-    let after = this.#byFirst.get(first);
-    if (after === undefined) {
-      after = new Map();
-      this.#byFirst.set(first, after);
-    }
-    let both = after.get(second);
-    if (both === undefined) {
-      both = [...first, ...second];
-      after.set(second, both);
-    }
-    this.#first = first;
-    this.#second = second;
-    this.#both = both;
-    return both;
-  }
-}
-
 // A year: four digits from 1000 to 2999 (`1930`, `2007`); a number with decimals is longer.
 function isYear(text: string, start: number, end: number): boolean {
   if (end - start !== 4) return false;
@@ -630,7 +534,7 @@ export function valueColumns(
   // Numbers written as words take their columns like any number (`won one major out of 68 attempts`:
   // won is one's, not 68's); only the digits' columns are returned. A word inside a named label (`big
   // ten`, `sweet sixteen`) is part of that name.
-  const words = numberWords(folded, labels);
+  const words = ruleOn("R21") ? numberWords(folded, labels) : new NumberSpans(folded);
   if (words.length > 0) {
     const spans = new NumberSpans(folded, values.length + words.length);
     const isDigits: boolean[] = [];
@@ -654,12 +558,6 @@ export function valueColumns(
   }
   return pairColumns(folded, values, columnMentions, counter);
 }
-
-const NUMBER_WORDS = new Set(
-  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred".split(
-    " ",
-  ),
-);
 
 // The first letters of those words: most claim words are passed over without a slice.
 const NUMBER_WORD_INITIALS = new Set([..."zotfsenh"].map((letter) => letter.charCodeAt(0)));
@@ -702,7 +600,9 @@ function pairColumns(
   const unitOf = unitsOf(folded, values);
   // Every date, stated or circumstantial, and every year: they name no column that follows them
   // (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
-  const { circumstantial: inDate, any: anyDate, monthBefore, monthAfter } = datesOf(folded, values, unitOf);
+  const dates = datesOf(folded, values, unitOf);
+  const { any: anyDate, monthBefore, monthAfter } = dates;
+  const inDate = ruleOn("R8") ? dates.circumstantial : new Uint8Array(values.length);
   const columnUnitOf = joinDays(folded, values, unitOf, anyDate);
   // Per-value tables are typed arrays or lists made at their size: a claim of many numbers allocates a few
   // blocks, not an object or a closure per number.
@@ -728,10 +628,6 @@ function pairColumns(
   }
   // Per value, the index of the mention it was paired with, or -1.
   const chosenOf = new Int32Array(values.length).fill(-1);
-  // The last mention chosen and its columns: units side by side often choose the same one.
-  let lastChosen = -1;
-  let lastColumns = NO_COLUMNS;
-  const joined = new JoinedColumns();
   let lastValueEnd = -1;
   let before = -1;
   for (let first = 0; first < values.length; ) {
@@ -768,40 +664,21 @@ function pairColumns(
           : nextStart <= folded.length
             ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
-      // `6 under political rights is 5.0`: a column a number stands `under` is that number's.
-      if (mentionEnd <= start && previousEnd >= 0 && gapIs(folded, previousEnd, mentionStart, " under "))
-        continue;
-      const under = mentionStart >= end && gapIs(folded, end, mentionStart, " under ");
-      if (farSide < distance && !under) continue;
+      if (farSide < distance && ruleOn("R3")) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
-      if (dateOrYear && mentionStart >= end) continue;
+      if (dateOrYear && mentionStart >= end && ruleOn("R8")) continue;
       const dayUnit = monthOfUnit.size === 0 ? undefined : monthOfUnit.get(mentionStart);
-      if (dayUnit !== undefined && dayUnit !== first) continue;
+      if (dayUnit !== undefined && dayUnit !== first && ruleOn("R18")) continue;
       const mentionColumns = columnMentions.columns(mention);
       const rowLabelsOnly = mentionColumns.length === 1 && mentionColumns[0] === 0;
       // `a rank smaller than 2`: a bound stands beside the header it compares.
       if (
         rowLabelsOnly &&
-        !(
-          mentionEnd <= start &&
-          (onlyNumberSigns(folded, mentionEnd, start) ||
-            onlySpaces(folded, mentionEnd, boundBefore(folded, start).from))
-        )
+        ruleOn("R7") &&
+        !(mentionEnd <= start && onlyNumberSigns(folded, mentionEnd, start))
       )
         continue;
-      // `a difference of 6 points`: the column the number is `of` is its own, before a nearer one after it.
-      // `a total of 2 bronze` is a quantity: the word after the number says which.
-      if (
-        mentionEnd <= start &&
-        gapIs(folded, mentionEnd, start, " of ") &&
-        !gapIs(folded, mentionStart, mentionEnd, "total")
-      ) {
-        chosenIndex = mention;
-        chosenDistance = -1;
-        chosenBeside = besideText(folded, mentionEnd, start);
-        continue;
-      }
       if (
         distance < chosenDistance ||
         (distance === chosenDistance && chosenIndex >= 0 && mentionStart < columnMentions.start(chosenIndex))
@@ -812,21 +689,15 @@ function pairColumns(
           mentionEnd <= start ? besideText(folded, mentionEnd, start) : besideText(folded, end, mentionStart);
       }
     }
-    let columns = NO_COLUMNS;
-    if (chosenIndex >= 0) {
-      // `joined` makes each pair's list once, so the lists made add up to at most twice the mentions' own.
-      if (chosenIndex !== lastChosen) {
-        lastChosen = chosenIndex;
-        lastColumns = compoundColumns(folded, columnMentions, chosenIndex, joined);
-      }
-      columns = lastColumns;
-    }
-    // `10 total governorate seats`: a word that starts a column's name is that column, not a count.
-    const headerAfter = startsRightAfter(folded, columnMentions, before + 1, end);
-    const countsRows = headerAfter && namesRowLabelsInPlural(folded, columnMentions, before + 1);
+    const columns = chosenIndex >= 0 ? columnMentions.columns(chosenIndex) : NO_COLUMNS;
+    // `in 11 games`: a number right before the plural of the row labels' header counts rows.
+    const countsRows =
+      ruleOn("R33") &&
+      startsRightAfter(folded, columnMentions, before + 1, end) &&
+      namesRowLabelsInPlural(folded, columnMentions, before + 1);
     for (let index = first; index <= last; index += 1) {
       // A difference or a count (`2 more`, `3 times`) is no cell's value: it belongs to no column.
-      if (countsRows || (statesDifferenceOrCount(folded, values.end(index)) && !headerAfter)) continue;
+      if (countsRows || statesDifferenceOrCount(folded, values.end(index))) continue;
       // A date belongs to a column only when the column introduces it (`ordered was 1 march 1933`).
       if (chosenIndex >= 0 && (chosenBeside || !inDate[index])) {
         result[index] = columns;

@@ -80,6 +80,17 @@ describe("findLabeledValues", () => {
         ["table-row", "q3", "4.7"],
       ],
     },
+    {
+      // Read by the core's table reader: outer pipes are optional, so no cell loses its first character.
+      name: "a table without outer pipes",
+      text: "Quarter | Revenue\n--- | ---\nQ3 | 4.7",
+      pairs: [
+        ["table-column", "quarter", "Q3"],
+        ["table-column", "revenue", "4.7"],
+        ["table-cell", "q3 revenue", "4.7"],
+        ["table-row", "q3", "4.7"],
+      ],
+    },
   ] as { name: string; text: string; pairs: [LabelKind, string, string][] }[])(
     "$name",
     ({ text, pairs: expected }) => {

@@ -1,4 +1,4 @@
-import { type Source, type Span, splitBlocks, splitWords } from "../../core/index.js";
+import { type Source, type Span, splitBlocks, splitRowCells, splitWords } from "../../core/index.js";
 import { labelTerms } from "./terms.js";
 
 /**
@@ -147,9 +147,12 @@ function addTable(
   found: LabeledValue[],
 ): void {
   const text = source.text;
-  const header = headerRow === null ? [] : splitCells(text, headerRow).map((cell) => cellLabel(text, cell));
+  const header =
+    headerRow === null
+      ? []
+      : splitRowCells(text, headerRow.start, headerRow.end).map((cell) => cellLabel(text, cell));
   for (const row of rows) {
-    const cells = splitCells(text, row);
+    const cells = splitRowCells(text, row.start, row.end);
     const rowLabel = cells[0] === undefined ? [] : cellLabel(text, cells[0]);
     cells.forEach((cell, column) => {
       const span = valueSpan(text, cell.start, cell.end);
@@ -166,20 +169,6 @@ function addTable(
 
 function cellLabel(text: string, cell: Span): string[] {
   return labelTerms(text.slice(cell.start, cell.end));
-}
-
-/** The cells of a table row, trimmed; an escaped `\|` does not split. */
-function splitCells(text: string, row: Span): Span[] {
-  const cells: Span[] = [];
-  let cellStart = row.start + 1;
-  for (let index = cellStart; index < row.end; index++) {
-    if (text.charCodeAt(index) === 0x7c && text.charCodeAt(index - 1) !== 0x5c) {
-      cells.push(trimSpan(text, cellStart, index, /\s/));
-      cellStart = index + 1;
-    }
-  }
-  if (cellStart < row.end) cells.push(trimSpan(text, cellStart, row.end, /\s/));
-  return cells;
 }
 
 /** The end of the last match of `pattern` within `text[from, to)`, or `from`. */

@@ -1,6 +1,6 @@
 import { listOfLength } from "../lists.js";
 import { NumberSpans } from "../numbers/index.js";
-import type { Mentions } from "../wording/index.js";
+import { type Mentions, ruleOn } from "../wording/index.js";
 
 /** What a claim names in one table, and the number keys it states as values there. */
 export interface TableBinding {
@@ -42,11 +42,11 @@ export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): T
     const start = numbers.start(index);
     const end = numbers.end(index);
     while (at < occurrences.length && occurrences.end(at) <= start) at += 1;
-    if (at === occurrences.length || occurrences.start(at) >= end) outside?.add(start, end);
+    if (at === occurrences.length || occurrences.start(at) >= end || !ruleOn("R10")) outside?.add(start, end);
     else outside ??= numbers.copyFirst(index);
   }
   let values = outside ?? numbers;
-  if (values.length === 0 && numbers.length > 0) {
+  if (values.length === 0 && numbers.length > 0 && ruleOn("R10")) {
     // The first occurrence at each start, by its index.
     const byStart = new Map<number, number>();
     let rowNamed = false;
@@ -93,7 +93,7 @@ export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): T
     const labelColumns = naming.columns(index);
     const namesRow = namesRowOf(labelRows, labelColumns, restNamesRow, restNamesColumn);
     let namesColumn = labelColumns.length > 0;
-    if (namesRow && namesColumn && restNamesColumn && !restNamesRow) namesColumn = false;
+    if (namesRow && namesColumn && restNamesColumn && !restNamesRow && ruleOn("R13")) namesColumn = false;
     if (namesRow) {
       rows.add(labelRows);
       if (firstRowLabel < 0) firstRowLabel = index;
@@ -113,7 +113,7 @@ export function bindClaimToTable(numbers: NumberSpans, occurrences: Mentions): T
         lastBefore = next;
       next += 1;
     }
-    const label = lastBefore >= 0 ? lastBefore : firstRowLabel;
+    const label = lastBefore >= 0 && ruleOn("R2") ? lastBefore : firstRowLabel;
     valueRows[index] = label < 0 ? NO_ROWS : naming.rows(label);
     keys[index] = values.key(index);
   }
@@ -136,7 +136,7 @@ function namesRowOf(
   restNamesRow: boolean,
   restNamesColumn: boolean,
 ): boolean {
-  return rows.length > 0 && !(columns.length > 0 && restNamesRow && !restNamesColumn);
+  return rows.length > 0 && !(columns.length > 0 && restNamesRow && !restNamesColumn && ruleOn("R13"));
 }
 
 // The union of label lists in first-seen order, each distinct list read once. A label index never lists

@@ -7,13 +7,19 @@ import {
 import {
   type FoundNumber,
   findNumberSpans,
-  findNumbers,
   type LineNumbers,
   type NumberSpans,
   numbersOnLines,
 } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { ReadAllowance } from "../step-counter.js";
+import {
+  foldLabelText,
+  namesQuotedCell,
+  parseTableLayouts,
+  stripTrailingParenthetical,
+  TableNumbers,
+} from "../tables/index.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
 import {
   type Bound,
@@ -24,15 +30,12 @@ import {
   isDayOfMonth,
   Mentions,
   type MentionTarget,
-  statedAsValue,
+  ruleOn,
   valueColumns,
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
-import { foldLabelText, stripTrailingParenthetical } from "./label-text.js";
-import { parseTableLayouts } from "./markdown-tables.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
-import { holdsPlainNumbers, namesQuotedCell, singleNumberColumn, TableNumbers } from "./table-numbers.js";
 
 interface RowView {
   text: string;
@@ -81,11 +84,6 @@ const NO_LABELS: readonly number[] = [];
 // cell at most a few times: linear in the table, however many claims and values ask.
 interface RowsKeys {
   all?: Set<string>;
-  /**
-   * Each number of the rows' cells with the words that follow it there (`2` → `laps` of `+ 2 laps`), by
-   * number key: a value is looked up with no string made for it.
-   */
-  phrases?: Map<string, Set<string>>;
   byColumn: Map<number, Set<string>>;
   /** Per column, the least and greatest number of the cells there that hold exactly one number. */
   extremes?: Map<number, { least: number; greatest: number }>;
@@ -182,67 +180,6 @@ function isCode(folded: string, start: number, end: number): boolean {
   return folded.charCodeAt(start - 1) === 45 && isLetterCode(folded.charCodeAt(start - 2));
 }
 
-// Where the code holding a number that starts at `start` starts: after the last space before it, at most
-// `MAX_CODE_CHARS` back.
-function codeStart(folded: string, start: number): number {
-  let from = start;
-  while (from > 0 && start - from < MAX_CODE_CHARS && folded.charCodeAt(from - 1) !== 32) from -= 1;
-  return from;
-}
-
-// Where the code holding a number that ends at `end` ends: at the next space, at most `MAX_CODE_CHARS` on.
-function codeEnd(folded: string, end: number): number {
-  let to = end;
-  while (to < folded.length && to - end < MAX_CODE_CHARS && folded.charCodeAt(to) !== 32) to += 1;
-  return to;
-}
-
-const MAX_CODE_CHARS = 16;
-
-// Where the word after a number ending at `end` starts, past one or more spaces; `end` when no space
-// follows. The word runs to `lettersEnd` (two numbers rather than a pair: no array per value).
-function wordStartAfterNumber(text: string, end: number): number {
-  let start = end;
-  while (start < text.length && text.charCodeAt(start) === 32) start += 1;
-  return start;
-}
-
-function lettersEnd(text: string, start: number): number {
-  let end = start;
-  while (end < text.length && isLetterCode(text.charCodeAt(end))) end += 1;
-  return end;
-}
-
-// The phrases of the rows' cells: each number's key with the word after it, read once per request per
-// rows list.
-function phrasesOfRows(
-  cells: TableNumbers,
-  rows: readonly number[],
-  entry = rowsKeys(cells, rows),
-): Map<string, Set<string>> {
-  if (entry.phrases === undefined) {
-    const phrases = new Map<string, Set<string>>();
-    for (const row of rows) {
-      for (let column = 0; column < cells.columnCount; column += 1) {
-        const text = foldLabelText(cells.cellText(row, column));
-        for (const number of findNumbers(text)) {
-          const start = wordStartAfterNumber(text, number.end);
-          const end = start === number.end ? start : lettersEnd(text, start);
-          if (end === start) continue;
-          let words = phrases.get(number.key);
-          if (words === undefined) {
-            words = new Set();
-            phrases.set(number.key, words);
-          }
-          words.add(text.slice(start, end));
-        }
-      }
-    }
-    entry.phrases = phrases;
-  }
-  return entry.phrases;
-}
-
 // The least and greatest single-number cell of `column` at `rows` (infinite bounds when there is none),
 // read once per request per (rows list, column), like its keys.
 function extremesOfColumn(
@@ -275,7 +212,6 @@ function meetsExtremes(extremes: { least: number; greatest: number }, bound: Bou
   if (bound === ">") return greatest > limit;
   if (bound === ">=") return greatest >= limit;
   if (bound === "<") return least < limit;
-  if (bound === "!=") return least !== limit || greatest !== limit;
   return least <= limit;
 }
 
@@ -301,6 +237,7 @@ function columnsHoldingNumbers(
   rows: readonly number[],
   columns: readonly number[],
 ): number[] {
+  if (!ruleOn("R4")) return [...columns];
   return columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
 }
 
@@ -323,62 +260,6 @@ function checkedCells(
     }
   }
   return listed;
-}
-
-/** The folded texts of one row's cells, and their lengths: a text of another length is not sliced to look. */
-interface RowTexts {
-  texts: Set<string>;
-  lengths: Set<number>;
-}
-
-const quotedCellsCache = new WeakMap<readonly number[], RowTexts>();
-
-// The folded texts of the cells of one row, read once per request per row (keyed by its `rowList`).
-function rowCellTexts(cells: TableNumbers, row: number): RowTexts {
-  const list = cells.rowList(row);
-  let cellsOfRow = quotedCellsCache.get(list);
-  if (cellsOfRow === undefined) {
-    cellsOfRow = { texts: new Set(), lengths: new Set() };
-    for (let column = 0; column < cells.columnCount; column += 1) {
-      const text = foldLabelText(cells.cellText(row, column)).trim();
-      cellsOfRow.texts.add(text);
-      cellsOfRow.lengths.add(text.length);
-    }
-    quotedCellsCache.set(list, cellsOfRow);
-  }
-  return cellsOfRow;
-}
-
-// The longest word read beside a label to see whether the two make a longer name.
-const MAX_NAME_WORD = 24;
-
-/**
- * True when the label at `[start, end)` and the word right before or after it make the whole text of a
- * cell of the quoted row (`south melbourne` around the label `melbourne`): the claim names that cell,
- * not the label's row. Reads at most one short word on each side.
- */
-function insideQuotedCell(
-  folded: string,
-  start: number,
-  end: number,
-  cells: TableNumbers,
-  quoteRow: number,
-): boolean {
-  const { texts, lengths } = rowCellTexts(cells, quoteRow);
-  let before = start;
-  if (folded.charCodeAt(before - 1) === 32) {
-    before -= 1;
-    const space = before;
-    while (before > 0 && space - before < MAX_NAME_WORD && folded.charCodeAt(before - 1) > 32) before -= 1;
-    if (before < space && lengths.has(end - before) && texts.has(folded.slice(before, end))) return true;
-  }
-  let after = end;
-  if (folded.charCodeAt(after) !== 32) return false;
-  after += 1;
-  const wordStart = after;
-  while (after < folded.length && after - wordStart < MAX_NAME_WORD && folded.charCodeAt(after) > 32)
-    after += 1;
-  return after > wordStart && lengths.has(after - start) && texts.has(folded.slice(start, after));
 }
 
 // True when a label of `rows` and `columns` names only the column of row labels (its header: `game`, `rank`).
@@ -462,28 +343,12 @@ function ordinalRow(
   return rows === undefined ? undefined : { start: digitsStart, end: headerEnd, rows };
 }
 
-// A label of one letter (`a`, `d`): as ambiguous as a number, since `a` and `i` are also words.
-function isSingleLetter(text: string, start: number, end: number): boolean {
-  return end - start === 1 && isLetterCode(text.charCodeAt(start));
-}
-
 function isNumeric(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index += 1) {
     const code = text.charCodeAt(index);
     if (!((code >= 48 && code <= 57) || code === 46 || code === 44)) return false;
   }
   return true;
-}
-
-// True when `text[from, to)` is one dash (`-`, `–`) or `to`, with spaces around: the inside of a range.
-function isDashBetween(text: string, from: number, to: number): boolean {
-  if (to - from > 6) return false;
-  let start = from;
-  while (start < to && text.charCodeAt(start) === 32) start += 1;
-  let end = to;
-  while (end > start && text.charCodeAt(end - 1) === 32) end -= 1;
-  const inside = text.slice(start, end);
-  return inside === "-" || inside === "\u2013" || (inside === "to" && start > from && end < to);
 }
 
 // Between a header and the number it introduces only spaces, `.`, `#` or `:` may stand (`no. 5`, `week 5`).
@@ -565,8 +430,6 @@ function namingOccurrences(
   // all values is not copied.
   let kept = merged;
   let keptCount = 0;
-  // The index in `kept` of the last row named by the header of the row labels and its number.
-  let headerNamed = -1;
   for (let index = 0; index < merged.length; index += 1) {
     const start = merged.start(index);
     const end = merged.end(index);
@@ -577,6 +440,7 @@ function namingOccurrences(
       quoteRow >= 0 &&
       rows.length > 0 &&
       columns.length > 0 &&
+      ruleOn("R13") &&
       !holdsRow(holdsQuoted as Map<readonly number[], boolean>, rows, quoteRow)
     ) {
       // A label of both a row and a column (`total`) in a claim quoting another row names the column:
@@ -593,28 +457,16 @@ function namingOccurrences(
       keptCount += 1;
       continue;
     }
-    if (
-      quoteRow >= 0 &&
-      rows.length > 0 &&
-      columns.length === 0 &&
-      !holdsRow(holdsQuoted as Map<readonly number[], boolean>, rows, quoteRow) &&
-      insideQuotedCell(folded, start, end, cells, quoteRow)
-    ) {
-      // `south melbourne` names the quoted row's cell `south melbourne`, not the row `melbourne`.
-      if (kept === merged) kept = merged.copyFirst(keptCount);
-      continue;
-    }
     const numericRow =
-      rows.length > 0 &&
-      columns.length === 0 &&
-      (isNumeric(folded, start, end) || isSingleLetter(folded, start, end));
+      rows.length > 0 && columns.length === 0 && ruleOn("R7") && isNumeric(folded, start, end);
     if (numericRow && isDayOfMonth(folded, start, end)) {
       // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
       if (kept === merged) kept = merged.copyFirst(keptCount);
       continue;
     }
     if (!numericRow) {
-      const ordinal = rowLabelsOnly(rows, columns) ? ordinalRow(folded, start, end, cells) : undefined;
+      const ordinal =
+        rowLabelsOnly(rows, columns) && ruleOn("R24") ? ordinalRow(folded, start, end, cells) : undefined;
       if (ordinal !== undefined) {
         // `49th game`, `ranked 6th`: the header and its ordinal name the row together.
         if (kept === merged) kept = merged.copyFirst(keptCount);
@@ -641,18 +493,6 @@ function namingOccurrences(
       // The header and its number name the row together, so the number is no value.
       if (kept === merged) kept = merged.copyFirst(keptCount);
       kept.set(previous, kept.start(previous), end, target);
-      headerNamed = previous;
-    } else if (
-      previous >= 0 &&
-      headerNamed === previous &&
-      isDashBetween(folded, kept.end(previous), start)
-    ) {
-      // A range after the header (`games 18 - 30`) names each of its rows; its dash starts the
-      // occurrence, so the last number is no whole label read as a value either.
-      if (kept === merged) kept = merged.copyFirst(keptCount);
-      kept.add(kept.end(previous), end, target);
-      headerNamed = keptCount;
-      keptCount += 1;
     } else if (holdsQuoted !== undefined && holdsRow(holdsQuoted, rows, quoteRow)) {
       if (kept !== merged) kept.add(start, end, target);
       keptCount += 1;
@@ -712,34 +552,6 @@ function quotedRow(view: RowView, quoteRange: Range): { table: number; row: numb
   const newline = view.text.indexOf("\n", start);
   if (newline >= 0 && newline < end) return undefined;
   return view.rowAt.get(lineStart);
-}
-
-// The first occurrence starting at or after `start`, searched from `from` on (every one before `from`
-// starts before `start`). Occurrences are in claim order, so this is a galloping search: a claim of
-// millions of mentions builds no set of them, and values asked in claim order cost a few steps each.
-function occurrenceFrom(occurrences: Mentions, start: number, from: number): number {
-  let low = from;
-  let step = 1;
-  while (low + step <= occurrences.length && occurrences.start(low + step - 1) < start) {
-    low += step;
-    step *= 2;
-  }
-  let high = Math.min(low + step - 1, occurrences.length);
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (occurrences.start(middle) < start) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-// Whether an occurrence naming a column starts at `start`, the first at or after it being `first`.
-function namesColumnAt(occurrences: Mentions, start: number, first: number): boolean {
-  for (let index = first; index < occurrences.length; index += 1) {
-    if (occurrences.start(index) !== start) return false;
-    if (occurrences.columns(index).length > 0) return true;
-  }
-  return false;
 }
 
 /** Where a table fails a claim: the value, and the rows and columns it was looked for in. */
@@ -817,13 +629,9 @@ function checkTable(
   let listedView = undefined as unknown as ColumnsView;
   let lastConstraining: readonly number[] | undefined;
   let constrainingView = undefined as unknown as ColumnsView;
-  // The first occurrence at or after the last word read after a value, `occurrenceStart`: values come in
-  // claim order, and one that did not would search from the first occurrence again.
-  let occurrenceAt = 0;
-  let occurrenceStart = 0;
   for (let index = 0; index < binding.values.length; index += 1) {
     let rows = binding.valueRows[index] as readonly number[];
-    if (rows.length === 0 && quoteRow >= 0) rows = cells.rowList(quoteRow);
+    if (rows.length === 0 && quoteRow >= 0 && ruleOn("R1")) rows = cells.rowList(quoteRow);
     const own = paired[index] as readonly number[];
     if (rows.length === 0) {
       // No row named or quoted: the value may be in any cell of its columns (or of all named columns).
@@ -841,7 +649,7 @@ function checkTable(
     const valueEnd = binding.valueNumbers.end(index);
     // A number glued to letters is part of a code (`2r`, `t-ao-190`): its own column constrains it even
     // where that column's cells hold no number, since the code is that cell's text or not.
-    const code = isCode(folded, valueStart, valueEnd);
+    const code = ruleOn("R14") && isCode(folded, valueStart, valueEnd);
     let constraining = own as number[];
     if (own.length === 0 || !code) {
       const listed = own.length > 0 ? own : rows === allRows ? binding.columns : NO_LABELS;
@@ -851,43 +659,26 @@ function checkTable(
       }
       constraining = constrainingColumns(cells, rows, listed, listedView);
     }
-    // A number followed by the header word a cell of the row also has after it (`2 laps` for the
-    // cell `+ 2 laps` beside a `laps` column) is that cell's.
-    const wordStart = wordStartAfterNumber(folded, valueEnd);
-    const wordEnd = wordStart === valueEnd ? wordStart : lettersEnd(folded, wordStart);
-    if (wordEnd > wordStart) {
-      occurrenceAt = occurrenceFrom(occurrences, wordStart, wordStart < occurrenceStart ? 0 : occurrenceAt);
-      occurrenceStart = wordStart;
-    }
-    const statedLikeCell =
-      wordEnd > wordStart &&
-      namesColumnAt(occurrences, wordStart, occurrenceAt) &&
-      rows !== allRows &&
-      phrasesOfRows(cells, rows, entry).get(key)?.has(folded.slice(wordStart, wordEnd)) === true;
-    if (statedLikeCell) continue;
     // A code that the bound row's label shows (`fa-2` for the row `fa - 2`) names that row.
     if (code && rows !== allRows && keysOfColumn(cells, rows, 0, entry).has(key)) continue;
     if (constraining.length === 0) {
       if (keysOfRows(cells, rows, entry).has(key)) continue;
-      // A bound with no column (`larger than 22`) compares with the quoted row's cell of that number.
-      const bound = quoteRow >= 0 ? boundOf(folded, valueStart) : null;
-      const column = bound === null ? undefined : singleNumberColumn(cells, quoteRow, key);
-      if (column !== undefined && someColumnMeets(cells, rows, column, bound as Bound, key)) continue;
     } else {
       if (constraining !== lastConstraining) {
         lastConstraining = constraining;
         constrainingView = columnsView(cells, rows, constraining, entry);
       }
-      const bound = boundOf(folded, valueStart);
-      // `other than 0` says the cell is not 0.
-      if (bound !== "!=" && someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
+      const bound = ruleOn("R12") ? boundOf(folded, valueStart) : null;
+      if (someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
       // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
       // number) must meet it.
       if (
         bound !== null &&
         (keysOfRows(cells, rows, entry).has(key) ||
-          (quoteRow >= 0 && someColumnHolds(cells, cells.rowList(quoteRow), constraining, key))) &&
+          (quoteRow >= 0 &&
+            ruleOn("R20") &&
+            someColumnHolds(cells, cells.rowList(quoteRow), constraining, key))) &&
         someColumnMeets(cells, rows, constraining, bound, key, constrainingView)
       )
         continue;
@@ -896,18 +687,11 @@ function checkTable(
     if (
       rows.length === 1 &&
       rows[0] === quoteRow &&
+      ruleOn("R28") &&
       namesQuotedCell(folded, key, valueStart, valueEnd, cells, quoteRow, own, occurrences)
     )
       continue;
-    // A code paired with a column whose cell is a plain number is not that cell's: within a phrase (not
-    // stated by a copula or `:`), it holds where a cell of the bound row reads the code (`with a 3a wiaa
-    // classification`, the cell `3a`).
-    if (code && rows.length === 1 && holdsPlainNumbers(cells, rows[0] as number, own)) {
-      const from = codeStart(folded, valueStart);
-      const codeText = folded.slice(from, codeEnd(folded, valueEnd));
-      if (!statedAsValue(folded, from) && rowCellTexts(cells, rows[0] as number).texts.has(codeText))
-        continue;
-    }
+    if (!ruleOn("R9")) continue;
     return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }
   return null;
@@ -936,7 +720,7 @@ export function explainRowNumbers(
   const exact = findNamedLabels(folded, view.labels, undefined, allowance);
   // Stem matches name targets of the same list as exact ones, so the two merge by index.
   const stems =
-    allowance.left < 0
+    allowance.left < 0 || !ruleOn("R5")
       ? new Mentions(exact.targets)
       : findHeaderStems(folded, view.headers, undefined, allowance, exact.targets);
   if (allowance.left < 0) return unread(folded, numbers);

@@ -1,6 +1,7 @@
+import type { MarkdownTable, TableLayout } from "../tables/index.js";
+import { foldLabelText, stripTrailingParenthetical } from "../tables/index.js";
 import { isWordChar, wordEnd } from "../text/index.js";
-import { foldLabelText, peopleSpelling, stripTrailingParenthetical } from "./label-text.js";
-import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
+import { ruleOn } from "../wording/index.js";
 
 /** A folded label text of one table, and the body rows and header columns it names. */
 export interface LabelEntry {
@@ -62,66 +63,6 @@ function addLabel(
   }
 }
 
-// A label with ` - ` or ` + ` also stands as people write it (`core i5-670` names `core i5 - 670`), unless
-// another label of the table is exactly that text.
-function addPeopleSpellings(
-  entries: Map<string, LabelEntry>,
-  whole: Set<string>,
-  texts: readonly string[],
-  rowCount: number,
-  table: number,
-  wholeKnown: boolean,
-): void {
-  let known = wholeKnown;
-  for (let label = 0; label < texts.length; label += 1) {
-    const text = texts[label] as string;
-    // Most labels hold neither sign: they are not folded again.
-    if (!text.includes(" - ") && !text.includes(" + ")) continue;
-    const tight = peopleSpelling(foldLabelText(text).trim());
-    if (tight === null) continue;
-    if (!known) {
-      for (const pattern of entries.keys()) whole.add(pattern);
-      known = true;
-    }
-    const row = label < rowCount ? label : -1;
-    if (!whole.has(tight)) addLabel(entries, tight, table, row, row < 0 ? label - rowCount : -1);
-  }
-}
-
-// The words of a shortened header read as the start of another: `gdp` of `gdp per capita (us)`.
-const PREFIX_WORDS = 3;
-// The longer headers a shortened one may also name.
-const MAX_LONGER_HEADERS = 4;
-
-// A header named without its parenthetical (`gdp` for `gdp (billion us)`) also names the headers that
-// start with the same words and have a parenthetical of their own (`gdp per capita (us)`): the claim's
-// `gdp` may mean either. Each header's first `PREFIX_WORDS` words are looked up once.
-function addShortenedPrefixes(
-  entries: Map<string, LabelEntry>,
-  texts: readonly string[],
-  rowCount: number,
-): void {
-  for (let label = rowCount; label < texts.length; label += 1) {
-    const shorter = stripTrailingParenthetical(texts[label] as string);
-    if (shorter === null) continue;
-    const folded = foldLabelText(shorter).trim();
-    let at = folded.indexOf(" ");
-    for (let words = 1; at > 0 && words <= PREFIX_WORDS; words += 1) {
-      const entry = entries.get(folded.slice(0, at));
-      const column = label - rowCount;
-      if (
-        entry !== undefined &&
-        entry.columns.length > 0 &&
-        entry.columns.length < MAX_LONGER_HEADERS &&
-        !entry.columns.includes(column) &&
-        isShortenedHeader(entry, texts, rowCount)
-      )
-        (entry.columns as number[]).push(column);
-      at = folded.indexOf(" ", at + 1);
-    }
-  }
-}
-
 // A header of `high` and one noun (`high points`, `high rebounds`: a game log's best player) is also named
 // by its noun (`scored 23 points`), unless another label of the table is that noun.
 function addQualifiedHeads(
@@ -137,12 +78,6 @@ function addQualifiedHeads(
     if (noun.includes(" ") || entries.has(noun)) continue;
     addLabel(entries, noun, table, -1, label - rowCount);
   }
-}
-
-// True when the entry's first column is named by leaving its header's parenthetical out.
-function isShortenedHeader(entry: LabelEntry, texts: readonly string[], rowCount: number): boolean {
-  const header = texts[rowCount + (entry.columns[0] as number)] as string;
-  return foldLabelText(header).trim() !== entry.pattern;
 }
 
 /**
@@ -186,9 +121,7 @@ export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]
         addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
       }
     }
-    addPeopleSpellings(entries, whole, texts, rowCount, table, wholeKnown);
-    if (wholeKnown) addShortenedPrefixes(entries, texts, rowCount);
-    addQualifiedHeads(entries, texts, rowCount, table);
+    if (ruleOn("R38")) addQualifiedHeads(entries, texts, rowCount, table);
     for (const entry of entries.values()) {
       const key = labelKey(entry.pattern);
       const bucket = index.get(key);

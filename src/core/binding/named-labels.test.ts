@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { foldLabelText, parseMarkdownTables } from "../tables/index.js";
 import { buildLabelIndex } from "./label-index.js";
-import { foldLabelText } from "./label-text.js";
-import { parseMarkdownTables } from "./markdown-tables.js";
 import { findNamedLabels } from "./named-labels.js";
 
 const FINANCE = [

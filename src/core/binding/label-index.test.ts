@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { parseMarkdownTables } from "../tables/index.js";
 import { buildLabelIndex, labelKey } from "./label-index.js";
-import { parseMarkdownTables } from "./markdown-tables.js";
 
 const entriesOf = (markdown: string) =>
   [...buildLabelIndex(parseMarkdownTables(markdown)).entries()].sort(([a], [b]) =>

@@ -1,0 +1,428 @@
+import type { RuleId } from "../wording/index.js";
+
+/**
+ * The named passes of the row check, in the order they run: each rule acts in one of them.
+ * - `read the claim`: numbers, their units, dates and counts (`src/core/wording/value-columns.ts`);
+ * - `find labels`: the row and column labels the claim names (`label-index.ts`, `label-text.ts`,
+ *   `src/core/wording/header-words.ts`, `namingOccurrences` in `row-check.ts`);
+ * - `bind rows`: which named row each number belongs to (`row-binding.ts`);
+ * - `bind columns`: which named column each number belongs to (`valueColumns`, `subject-column.ts`);
+ * - `check cells`: whether each number is in its cell, row or column (`checkTable` in `row-check.ts`).
+ */
+export const BINDING_PASSES = [
+  "read the claim",
+  "find labels",
+  "bind rows",
+  "bind columns",
+  "check cells",
+] as const;
+export type BindingPass = (typeof BINDING_PASSES)[number];
+
+/** A claim about the rule's table and whether the row check keeps it (quoting the rule's `quote`). */
+export interface RuleExample {
+  claim: string;
+  keep: boolean;
+}
+
+/** One rule of how people word claims about tables: its id, one sentence, the pass it acts in, examples. */
+export interface BindingRule {
+  id: RuleId;
+  /** One sentence, present tense: what the rule does. */
+  statement: string;
+  pass: BindingPass;
+  /** The markdown table the examples are about, and the text of it each example quotes. */
+  table: string;
+  quote: string;
+  /** Claims that must keep and claims that must drop; with the rule off, at least one flips. */
+  examples: readonly RuleExample[];
+}
+
+const table = (...lines: string[]): string => lines.join("\n");
+
+const SPEC = table(
+  "| quarter | revenue | profit |",
+  "|---|---|---|",
+  "| q2 | 1,100 | 210 |",
+  "| q3 | 1,250 | 230 |",
+);
+const RACE = table(
+  "| rank | athlete | time |",
+  "|---|---|---|",
+  "| 2 | ann lee | 5:01.30 |",
+  "| 5 | cy day | 5:10.20 |",
+  "| 6 | bo ray | 5:12.72 |",
+);
+const GAMES = table(
+  "| week | opponent | result | attendance |",
+  "|---|---|---|---|",
+  "| 3 | lions | w 12 - 0 | 41256 |",
+  "| 4 | bears | l 7 - 10 | 38011 |",
+);
+const CLUBS = table("| team | pts | gp |", "|---|---|---|", "| ayr | 34 | 20 |", "| elgin | 28 | 20 |");
+const SKIPS = table(
+  "| skip | pf | pa | ends |",
+  "|---|---|---|---|",
+  "| ann lee | 44 | 31 | 9 |",
+  "| bo ray | 31 | 40 | 12 |",
+);
+const MEDALS = table(
+  "| rank | nation | gold | silver | bronze |",
+  "|---|---|---|---|---|",
+  "| 1 | jap | 4 | 1 | 0 |",
+  "| 3 | kaz | 1 | 3 | 2 |",
+);
+const GAMES_BY_DATE = table(
+  "| week | date | opponent | attendance |",
+  "|---|---|---|---|",
+  "| 6 | october 30 , 1955 | redskins | 17402 |",
+  "| 7 | november 6 , 1955 | bears | 30 |",
+);
+const TOTALS = table(
+  "|  | east | west | total |",
+  "|---|---|---|---|",
+  "| widgets | 10 | 15 | 25 |",
+  "| gadgets | 20 | 25 | 45 |",
+  "| total | 30 | 40 | 70 |",
+);
+
+/** Every rule of row binding, by id. `docs/number-checks.md` lists them as `renderRuleList` writes them. */
+export const BINDING_RULES: readonly BindingRule[] = [
+  {
+    id: "R1",
+    statement: "A claim that names no row has the row its quote cites as its row.",
+    pass: "bind rows",
+    table: SPEC,
+    quote: "| q3 | 1,250 | 230 |",
+    examples: [
+      { claim: "profit reached 230", keep: true },
+      { claim: "profit reached 210", keep: false },
+    ],
+  },
+  {
+    id: "R2",
+    statement:
+      "A claim naming several rows binds each number to the nearest row named before it, else the first named after it.",
+    pass: "bind rows",
+    table: SPEC,
+    quote: "| q3 | 1,250 | 230 |",
+    examples: [
+      { claim: "q2 profit 210, q3 profit 230", keep: true },
+      { claim: "q2 profit 230, q3 profit 210", keep: false },
+    ],
+  },
+  {
+    id: "R3",
+    statement:
+      "A number belongs to the nearest column mention with no other group of numbers in between, and a mention between two groups to the nearer one.",
+    pass: "bind columns",
+    table: SKIPS,
+    quote: "| ann lee | 44 | 31 | 9 |",
+    examples: [
+      { claim: "ann lee with 44 pf had 9", keep: true },
+      { claim: "the most ends for a skip who has 44 pf was 9", keep: true },
+      { claim: "the most ends for a skip who has 44 pf was 12", keep: false },
+      { claim: "the skip who has 31 pf had 9 ends", keep: false },
+    ],
+  },
+  {
+    id: "R4",
+    statement:
+      "A column constrains a number only where its cell in the bound row holds a number: a text column identifies the row.",
+    pass: "check cells",
+    table: GAMES,
+    quote: "| 3 | lions | w 12 - 0 | 41256 |",
+    examples: [
+      { claim: "the opponent lions drew 41256", keep: true },
+      { claim: "the opponent lions drew 38011", keep: false },
+    ],
+  },
+  {
+    id: "R5",
+    statement:
+      "Headers are named by inflection and common abbreviations (`weighed` names `weight`, `pts` names `points`, `gp` names `games played`), over at most three claim words.",
+    pass: "find labels",
+    table: CLUBS,
+    quote: "| ayr | 34 | 20 |",
+    examples: [
+      { claim: "ayr scored 34 points in 20 games played", keep: true },
+      { claim: "ayr had 20 points", keep: false },
+    ],
+  },
+  {
+    id: "R6",
+    statement:
+      "Numbers joined only by spaces, `-`, `–`, `:`, `/`, brackets, `+`, `=` or `,` (`5:06.72`, `12 - 0`, `70 + 71 = 141`) are one unit that shares one column.",
+    pass: "read the claim",
+    table: table(
+      "| week | date | opponent | result | attendance |",
+      "|---|---|---|---|---|",
+      "| 6 | october 17 , 1965 | chiefs | w 23 - 7 | 26941 |",
+      "| 7 | october 24 , 1965 | jets | l 10 - 14 | 30000 |",
+    ),
+    quote: "| 6 | october 17 , 1965 | chiefs | w 23 - 7 | 26941 |",
+    examples: [
+      { claim: "the result of the game on october 17 , 1965 was w 23 - 7", keep: true },
+      { claim: "the result of the game on october 17 , 1965 was w 10 - 14", keep: false },
+    ],
+  },
+  {
+    id: "R7",
+    statement:
+      "A numeric row label names its row only right after the first column's header (`week 5`) or as the label of the quoted row, never beside a month name, and that header constrains only a number right after it.",
+    pass: "find labels",
+    table: RACE,
+    quote: "| 6 | bo ray | 5:12.72 |",
+    examples: [
+      { claim: "5:12.72 is the time of bo ray", keep: true },
+      { claim: "rank 5 went to cy day in 5:10.20", keep: true },
+      { claim: "rank 5 ran 5:12.72", keep: false },
+    ],
+  },
+  {
+    id: "R8",
+    statement:
+      "A date set as the claim's circumstance (after `on`, `in`, `the` and the like, or opening the claim) identifies the row and takes no column, and a date or a year takes no column named after it.",
+    pass: "read the claim",
+    table: GAMES_BY_DATE,
+    quote: "| 6 | october 30 , 1955 | redskins | 17402 |",
+    examples: [
+      { claim: "the game of october 30 , 1955 against the redskins had 17402 attendance", keep: true },
+      { claim: "the 1955 attendance of the redskins game was 17402", keep: true },
+      { claim: "october 30 attendance was 17402", keep: true },
+      { claim: "the attendance was october 30", keep: false },
+    ],
+  },
+  {
+    id: "R9",
+    statement:
+      "Every number must be in the bound row: in the cells of its column where it has one, else in any cell of the row.",
+    pass: "check cells",
+    table: SPEC,
+    quote: "| q3 | 1,250 | 230 |",
+    examples: [
+      { claim: "q3 revenue was 1,250", keep: true },
+      { claim: "q3 revenue was 1,100", keep: false },
+      { claim: "q3 brought 210", keep: false },
+    ],
+  },
+  {
+    id: "R10",
+    statement:
+      "Numbers inside a named label are context (the `3` of `q3`), and when all numbers are, the last whole label is the value unless it is the only column named beside a row.",
+    pass: "bind rows",
+    table: table("| tournament | 2007 | 2008 |", "|---|---|---|", "| open | q1 | q2 |", "| cup | 2r | 1r |"),
+    quote: "| open | q1 | q2 |",
+    examples: [
+      { claim: "the open for 2008 was q2", keep: true },
+      { claim: "the open for 2008 was 2007", keep: false },
+    ],
+  },
+  {
+    id: "R11",
+    statement:
+      "A number followed by `more`, `less`, `fewer`, `higher`, `lower`, `greater`, `larger`, `smaller`, `bigger` or `times` is a difference or a count: it takes no column but must still be in the bound row.",
+    pass: "read the claim",
+    table: MEDALS,
+    quote: "| 3 | kaz | 1 | 3 | 2 |",
+    examples: [
+      { claim: "kaz won 2 more silver medals than jap", keep: true },
+      { claim: "kaz won gold 1 times", keep: true },
+      { claim: "kaz won 5 more silver medals than jap", keep: false },
+    ],
+  },
+  {
+    id: "R12",
+    statement:
+      "A number after `more than`, `over`, `less than`, `under`, `at least`, `at most` and the like is a bound: it must be in the bound row and its column's cell there must meet it.",
+    pass: "check cells",
+    table: SKIPS,
+    quote: "| ann lee | 44 | 31 | 9 |",
+    examples: [
+      { claim: "ann lee had more than 31 pf", keep: true },
+      { claim: "ann lee had over 9 pa", keep: true },
+      { claim: "ann lee had fewer than 31 pf", keep: false },
+    ],
+  },
+  {
+    id: "R13",
+    statement:
+      "A label of both a row and a column (`total`) names the column when the claim quotes another row, and otherwise names the row, the column or both by what the rest of the claim names.",
+    pass: "bind rows",
+    table: TOTALS,
+    quote: "| widgets | 10 | 15 | 25 |",
+    examples: [
+      { claim: "the total was 25", keep: true },
+      { claim: "the total was 70", keep: false },
+    ],
+  },
+  {
+    id: "R14",
+    statement:
+      "A code (a number glued to one letter, `2r`, or after a letter and `-`, `fa-2`) is checked against its column even where that column holds text, and names the bound row when that row's label shows it.",
+    pass: "check cells",
+    table: table("| tournament | 2007 | 2008 |", "|---|---|---|", "| open | q1 | 2r |", "| cup | 2r | q2 |"),
+    quote: "| open | q1 | 2r |",
+    examples: [
+      { claim: "in 2008 the open was 2r", keep: true },
+      { claim: "in 2007 the open was 2r", keep: false },
+    ],
+  },
+  {
+    id: "R16",
+    statement:
+      "A claim that opens with `the`, a column and a modifier (`the serial number of …`) has that column as its subject, and the first number after its main copula is the subject's value.",
+    pass: "bind columns",
+    table: table(
+      "| model | serial number | year built |",
+      "|---|---|---|",
+      "| a1 | 68056 | 1930 |",
+      "| a2 | 68057 | 1931 |",
+    ),
+    quote: "| a1 | 68056 | 1930 |",
+    examples: [
+      { claim: "the serial number of the model built in 1930 is 68056", keep: true },
+      { claim: "the serial number of the model built in 1930 is 1930", keep: false },
+    ],
+  },
+  {
+    id: "R18",
+    statement: "A month that names a column belongs to the day beside it, and no other number takes it.",
+    pass: "bind columns",
+    table: table(
+      "| game | october | record |",
+      "|---|---|---|",
+      "| 1 | 10 | 0 - 2 - 2 |",
+      "| 2 | 12 | 1 - 2 - 2 |",
+    ),
+    quote: "| 1 | 10 | 0 - 2 - 2 |",
+    examples: [
+      { claim: "10 october has 0 - 2 - 2 as the record", keep: true },
+      { claim: "10 october has 0 - 3 - 2 as the record", keep: false },
+    ],
+  },
+  {
+    id: "R19",
+    statement:
+      "A `,` before a number that has a verb of its own (`1 , 2.0 is listed`) ends the unit, while a year after `,` stays in its date.",
+    pass: "read the claim",
+    table: table(
+      "| skip | stolen ends | l |",
+      "|---|---|---|",
+      "| ann lee | 1 | 2.0 |",
+      "| bo ray | 3 | 4.0 |",
+    ),
+    quote: "| ann lee | 1 | 2.0 |",
+    examples: [
+      { claim: "when the stolen ends is 1 , 2.0 is listed under l", keep: true },
+      { claim: "when the stolen ends is 1 , 4.0 is listed under l", keep: false },
+    ],
+  },
+  {
+    id: "R20",
+    statement:
+      "A bound may compare a named row with the quoted row: its number may be the quoted row's cell in the bound column, while the named row's cell must meet it.",
+    pass: "check cells",
+    table: SKIPS,
+    quote: "| ann lee | 44 | 31 | 9 |",
+    examples: [
+      { claim: "bo ray had more than 9 ends", keep: true },
+      { claim: "bo ray had fewer than 9 ends", keep: false },
+      { claim: "bo ray had more than 9 pa", keep: false },
+    ],
+  },
+  {
+    id: "R21",
+    statement:
+      "A number written as a word (`zero` to `twenty`, the tens, `hundred`) takes its column like digits and is not checked itself, unless it is inside a named label (`big ten`).",
+    pass: "read the claim",
+    table: table(
+      "| golfer | wins | events |",
+      "|---|---|---|",
+      "| ann lee | 2 | 40 |",
+      "| bo ray | 1 | 35 |",
+    ),
+    quote: "| ann lee | 2 | 40 |",
+    examples: [
+      { claim: "ann lee won two titles in 40 starts", keep: true },
+      { claim: "ann lee won two titles in 35 starts", keep: false },
+    ],
+  },
+  {
+    id: "R24",
+    statement:
+      "An ordinal beside the header of the row labels (`ranked 6th`, `the 49th game`) names that row and is no value.",
+    pass: "find labels",
+    table: RACE,
+    quote: "| 6 | bo ray | 5:12.72 |",
+    examples: [
+      { claim: "the athlete ranked 5th ran 5:10.20", keep: true },
+      { claim: "the athlete ranked 5th ran 5:12.72", keep: false },
+    ],
+  },
+  {
+    id: "R28",
+    statement:
+      "A cell of the quoted row that the claim writes out in full around a number (`196 buried`) is that cell's, where its column is the value's, is named right before it, or the cell opens the claim or follows a word of circumstance.",
+    pass: "check cells",
+    table: table(
+      "| week | monday | tuesday |",
+      "|---|---|---|",
+      "| w1 | 12 red sky | 13 moon |",
+      "| w2 | 14 dusk | 15 rain |",
+    ),
+    quote: "| w1 | 12 red sky | 13 moon |",
+    examples: [
+      { claim: "if the tuesday episode was 13 moon the monday episode was 12 red sky", keep: true },
+      { claim: "if the tuesday episode was 15 rain the monday episode was 12 red sky", keep: false },
+    ],
+  },
+  {
+    id: "R33",
+    statement:
+      "A number right before the plural of the row labels' header (`in 11 games`) counts rows: it takes no column but must still be in the bound row.",
+    pass: "read the claim",
+    table: table(
+      "| game | date | high rebounds |",
+      "|---|---|---|",
+      "| 1 | november 11 | ann lee (10) |",
+      "| 2 | november 12 | bo ray (8) |",
+    ),
+    quote: "| 1 | november 11 | ann lee (10) |",
+    examples: [
+      { claim: "ann lee had the high rebounds in 11 games", keep: true },
+      { claim: "ann lee had the high rebounds in 13 games", keep: false },
+    ],
+  },
+  {
+    id: "R38",
+    statement:
+      "A header of `high` and a noun (`high points`) is also named by its noun, unless another label of the table is that noun.",
+    pass: "find labels",
+    table: table(
+      "| game | team | score | high points |",
+      "|---|---|---|---|",
+      "| 70 | indiana | w 94 - 92 | dirk nowitzki (23) |",
+      "| 71 | boston | l 90 - 99 | jason terry (20) |",
+    ),
+    quote: "| 70 | indiana | w 94 - 92 | dirk nowitzki (23) |",
+    examples: [
+      { claim: "against indiana the leader had 23 points", keep: true },
+      { claim: "against indiana the leader had 94 points", keep: false },
+    ],
+  },
+];
+
+/** The rule list of `docs/number-checks.md`, one line per rule, grouped by pass in pass order. */
+export function renderRuleList(rules: readonly BindingRule[] = BINDING_RULES): string {
+  const lines: string[] = [];
+  for (const pass of BINDING_PASSES) {
+    lines.push(`**${pass}**`, "");
+    for (const rule of rules.filter((each) => each.pass === pass)) {
+      const keeps = rule.examples.filter((each) => each.keep).map((each) => `\`${each.claim}\``);
+      const drops = rule.examples.filter((each) => !each.keep).map((each) => `\`${each.claim}\``);
+      lines.push(`- **${rule.id}** ${rule.statement} Keeps ${keeps.join(", ")}; drops ${drops.join(", ")}.`);
+    }
+    lines.push("");
+  }
+  return lines.join("\n").trimEnd();
+}
