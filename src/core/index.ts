@@ -8,11 +8,13 @@ export {
   type CaseScore,
   type ClaimVerdict,
   checkNumbers,
+  createPendingClaims,
   describeNumberMiss,
   type EvalAggregate,
   explainNumbers,
   judgeClaimSteps,
   judgeClaims,
+  type PendingClaims,
   type SourcesInput,
   verifyClaims,
 } from "./claims/index.js";
