@@ -12,6 +12,7 @@ export {
   describeNumberMiss,
   type EvalAggregate,
   explainNumbers,
+  judgeClaimSlices,
   judgeClaimSteps,
   judgeClaims,
   type PendingClaims,

@@ -10,7 +10,7 @@ import {
 } from "../core/index.js";
 import type { GenerateStream } from "../models/index.js";
 import { createStreamedClaims, sameClaim } from "./claim-stream-reader.js";
-import { judgeClaimsYielding } from "./judge-yielding.js";
+import { judgeClaimsReporting, judgeClaimsYielding } from "./judge-yielding.js";
 
 /** What a streamed create reports before its result, in the service's own terms. */
 export type CreateProgress =
@@ -85,10 +85,20 @@ export function createClaimEvents(
     await Promise.resolve();
     while (current.pending.length > 0 && (current.complete || current.held.ready())) {
       const batch = current.pending.splice(0);
+      const judgedBefore = current.streamed.length;
       current.held = createPendingClaims(prepared, options);
-      const verdicts = await judgeClaimsYielding(prepared, batch, options, signal);
-      for (const [index, candidate] of batch.entries())
-        current.streamed.push({ candidate, verdict: report(verdicts[index] as ClaimVerdict) });
+      await judgeClaimsReporting(
+        prepared,
+        batch,
+        options,
+        (verdicts) => {
+          for (const verdict of verdicts) {
+            const candidate = batch[current.streamed.length - judgedBefore] as CandidateClaim;
+            current.streamed.push({ candidate, verdict: report(verdict) });
+          }
+        },
+        signal,
+      );
       // Claims that arrived meanwhile are weighed again against what the batch searched.
       current.held = createPendingClaims(prepared, options);
       for (const candidate of current.pending) current.held.add(candidate);

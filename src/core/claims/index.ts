@@ -7,6 +7,7 @@ export {
   type ClaimVerdict,
   checkNumbers,
   explainNumbers,
+  judgeClaimSlices,
   judgeClaimSteps,
   judgeClaims,
   type SourcesInput,
