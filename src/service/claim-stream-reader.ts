@@ -1,6 +1,6 @@
 import { JSONParser } from "@streamparser/json";
 import type { CandidateClaim } from "../core/index.js";
-import { createJsonShapeScanner } from "./json-shape.js";
+import { createJsonShapeScanner } from "./model-json.js";
 import { readClaimItem, readClaimsOutput, type ShapeCheck } from "./model-output.js";
 import type { ReplyReading } from "./structured-output.js";
 
@@ -16,7 +16,7 @@ export interface ClaimStreamReader {
  * Text before the first `{` (a preamble, a ```json fence) is skipped, as parseModelJson skips it; after the
  * top-level object closes, or at the first syntax error, the rest is ignored: the whole reply, parsed once it
  * has all arrived, is what counts. Parsing is @streamparser/json's, O(length of text); with `keepStack` off
- * a handed-over element is not kept. Each piece is first scanned for its shape (json-shape.ts): at nesting
+ * a handed-over element is not kept. Each piece is first scanned for its shape (`createJsonShapeScanner`): at nesting
  * deeper than `MAX_MODEL_JSON_DEPTH` or too many values, the reader stops where they begin, before the
  * parser sees them (the whole reply is refused for the same reason).
  */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_MODEL_JSON_DEPTH, MAX_MODEL_JSON_VALUES } from "../limits.js";
-import { createJsonShapeScanner } from "./json-shape.js";
-import { parseModelJson } from "./model-json.js";
+import { MAX_MODEL_JSON_DEPTH, MAX_MODEL_JSON_VALUES } from "../../src/limits.js";
+import { createJsonShapeScanner, parseModelJson } from "../../src/service/model-json.js";
 
 // The shape scan both model-output readers run before parsing: nesting depth, values, repeated top-level keys.
 
