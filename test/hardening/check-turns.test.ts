@@ -127,7 +127,7 @@ describe("/healthz is answered while many near-miss quotes are checked", () => {
   }, 120_000);
 
   it("streamed create: the model's 301 claims in one piece of its stream, checked off the read loop", async () => {
-    const { response, answeredDuringOperation } = await probeWhile("/v1/verified", {
+    const { response } = await probeWhile("/v1/verified", {
       model: "scripted",
       messages: [{ role: "user", content: "What does the source say?" }],
       sources: [SOURCE],
