@@ -6,8 +6,11 @@
 // the request kept `/healthz` and every other request waiting), medians of the requests that finished
 // (after unreported warm-up requests at 100 KB, and a first reported request at the size measured that the
 // median leaves out).
+// Then each family again as a streamed create (`"stream": true`): the model's reply holds the family's claims,
+// one claim a piece of its stream, so the claims arrive one at a time (bench/support/worst-case-request.ts).
 //   npm run bench -- worst-case
 //   WORST_CASE_ONLY=answer npm run bench -- worst-case     (only the answer-mode families)
+//   WORST_CASE_PATHS=stream npm run bench -- worst-case     only the streamed table
 
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
@@ -37,7 +40,10 @@ interface Outcome {
   timedOut: boolean;
 }
 
-function measure(family: number, bytes: number): Promise<Outcome> {
+/** The request paths measured: `check` (JSON) and `stream` (a streamed create), or those WORST_CASE_PATHS names. */
+const PATHS = (process.env.WORST_CASE_PATHS ?? "check,stream").split(",").filter((path) => path !== "");
+
+function measure(family: number, bytes: number, path: string): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -49,6 +55,7 @@ function measure(family: number, bytes: number): Promise<Outcome> {
         String(bytes),
         String(RUNS),
         String(WARM_UP_REQUESTS),
+        path,
       ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
@@ -116,20 +123,29 @@ export default async function run(): Promise<void> {
     `${size.label} CPU (goal < ${formatMs(size.goalMs)})`,
     `${size.label} longest block (goal < ${formatMs(size.goalMs)})`,
   ]);
-  console.log(`| family | ${headers.join(" | ")} |`);
-  console.log(`|---|${headers.map(() => "---").join("|")}|`);
-  for (let index = 0; index < worstCaseFamilies.length; index += 1) {
-    const family = worstCaseFamilies[index];
-    if (family === undefined || (ONLY !== undefined && !family.name.includes(ONLY))) continue;
-    const cells: string[] = [];
-    for (const size of SIZES) {
-      const outcome = await measure(index, size.bytes);
-      const expected = size.bytes > 1_000_000 ? (family.largeStatus ?? 200) : 200;
-      const bad = outcome.statuses.find((status) => status !== expected);
-      if (bad !== undefined) throw new Error(`${family.name} at ${size.label}: status ${bad}`);
-      cells.push(cell(outcome, outcome.cpuMs, size.goalMs), cell(outcome, outcome.blockMs, size.goalMs));
+  for (const path of PATHS) {
+    console.log(
+      path === "stream"
+        ? "\nStreamed create (`POST /v1/verified`, `\"stream\": true`), the family's claims one per piece of the model's stream:\n"
+        : "\nCheck (`POST /v1/verified/check`, JSON):\n",
+    );
+    console.log(`| family | ${headers.join(" | ")} |`);
+    console.log(`|---|${headers.map(() => "---").join("|")}|`);
+    for (let index = 0; index < worstCaseFamilies.length; index += 1) {
+      const family = worstCaseFamilies[index];
+      if (family === undefined || (ONLY !== undefined && !family.name.includes(ONLY))) continue;
+      // An answer-mode family has no claims to stream: it is a check only.
+      if (path === "stream" && family.body(1000).answer !== undefined) continue;
+      const cells: string[] = [];
+      for (const size of SIZES) {
+        const outcome = await measure(index, size.bytes, path);
+        const expected = size.bytes > 1_000_000 ? (family.largeStatus ?? 200) : 200;
+        const bad = outcome.statuses.find((status) => status !== expected);
+        if (bad !== undefined) throw new Error(`${family.name} at ${size.label} (${path}): status ${bad}`);
+        cells.push(cell(outcome, outcome.cpuMs, size.goalMs), cell(outcome, outcome.blockMs, size.goalMs));
+      }
+      console.log(`| ${family.name} | ${cells.join(" | ")} |`);
     }
-    console.log(`| ${family.name} | ${cells.join(" | ")} |`);
   }
   console.log("\nFamilies: ");
   for (const family of worstCaseFamilies) console.log(`- ${family.name}: ${family.attacks}`);

@@ -61,6 +61,19 @@ export const MAX_SOURCES_PER_REQUEST = 10_000;
  */
 export const MAX_JSON_VALUES = 2_000_000;
 
+/**
+ * How deeply a model's JSON output may nest (objects and arrays): the output contract needs 3 levels. Both
+ * model-output readers (the whole reply, and the stream) refuse deeper output before parsing it, so a reply
+ * of millions of `[` costs one linear scan, not a parser's stack.
+ */
+export const MAX_MODEL_JSON_DEPTH = 64;
+
+/**
+ * JSON values (objects, arrays, strings, and the commas between values) a model's JSON output may hold,
+ * counted before parsing: it bounds what parsing allocates. 500,000 is over 100,000 claims.
+ */
+export const MAX_MODEL_JSON_VALUES = 500_000;
+
 /** Default of VERIFIED_REQUEST_TIMEOUT_MS: the whole request must arrive within it, else 408. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 

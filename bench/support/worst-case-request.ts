@@ -6,28 +6,70 @@
 // yields): how long the request kept every other request waiting.
 // Before them, WARM_UP requests of the same family at 100 KB (at most BODY_BYTES) run unreported, so that
 // the reported ones measure the check rather than V8 compiling the service's code for its first requests.
-//   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS [WARM_UP]
+// With PATH `stream`, the same family goes through a streamed create instead (`POST /v1/verified` with
+// `"stream": true`): the body carries the family's sources and options, and the model's reply is
+// `{"claims": [...]}` of the family's claims, handed to the stream one claim a piece with a turn of the event
+// loop between pieces, as a model writes them. It succeeds with `done`, or with the `ungrounded` error
+// event of a family whose claims all fail (the status is 200 either way; another event is reported as 500).
+//   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS [WARM_UP] [check|stream]
 
 import { performance } from "node:perf_hooks";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { createApp } from "../../src/server/app.js";
 import { defaultServerConfig } from "../../src/server/config.js";
 import { worstCaseFamilies } from "./worst-case-families.js";
 
-const [familyArg, bytesArg, runsArg, warmUpArg] = process.argv.slice(2);
+const [familyArg, bytesArg, runsArg, warmUpArg, pathArg] = process.argv.slice(2);
 const family = worstCaseFamilies[Number(familyArg)];
 if (family === undefined) throw new Error(`no family ${familyArg}`);
-const payload = JSON.stringify(family.body(Number(bytesArg)));
-if (Buffer.byteLength(payload) > Number(bytesArg))
+const streamed = pathArg === "stream";
+const url = streamed ? "/v1/verified" : "/v1/verified/check";
+const checkBody = family.body(Number(bytesArg));
+if (Buffer.byteLength(JSON.stringify(checkBody)) > Number(bytesArg))
   throw new Error(`${family.name}: body over ${bytesArg} bytes`);
+/** The request body: the check body, or a streamed create of its sources whose model replies its claims. */
+function requestOf(body: typeof checkBody): string {
+  if (!streamed) return JSON.stringify(body);
+  const { claims: _claims, ...rest } = body;
+  return JSON.stringify({
+    ...rest,
+    model: "bench",
+    messages: [{ role: "user", content: "q" }],
+    stream: true,
+  });
+}
+/** The model's reply for `body`'s claims, cut after each claim. */
+function replyPieces(body: typeof checkBody): string[] {
+  return body.claims.map(
+    (claim, index) =>
+      `${index === 0 ? '{"claims": [' : ""}${JSON.stringify(claim)}${index === body.claims.length - 1 ? "]}" : ","}`,
+  );
+}
+let currentReply: string[] = [];
+const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
 const app = await createApp({
   config: {
     ...defaultServerConfig,
     sourcesBudget: family.sourcesBudget ?? defaultServerConfig.sourcesBudget,
   },
   gateway: {
-    generate: () => Promise.reject(new Error("the check path calls no model")),
+    async generate(request) {
+      if (!streamed) throw new Error("the check path calls no model");
+      request.stream?.onOpen();
+      for (const piece of currentReply) {
+        request.stream?.onText(piece);
+        await nextTurn();
+      }
+      return { content: currentReply.join(""), usage };
+    },
   },
 });
+/** Whether an answer is a success: 200, and for a stream its last event `done` or the `ungrounded` error. */
+function statusOf(response: { statusCode: number; body: string }): number {
+  if (!streamed || response.statusCode !== 200) return response.statusCode;
+  const last = response.body.slice(response.body.lastIndexOf("event: "));
+  return last.startsWith("event: done") || last.includes('"type":"ungrounded"') ? 200 : 500;
+}
 await app.ready();
 /** Starts a 1 ms timer chain; `stop` returns the longest gap between the start and a tick or two ticks. */
 function tickLongestGap(): { stop(): Promise<number> } {
@@ -54,30 +96,34 @@ function tickLongestGap(): { stop(): Promise<number> } {
   };
 }
 
-const warmUpPayload = JSON.stringify(family.body(Math.min(Number(bytesArg), 100_000)));
+const warmUpBody = family.body(Math.min(Number(bytesArg), 100_000));
+const warmUpPayload = requestOf(warmUpBody);
 for (let run = 0; run < Number(warmUpArg ?? 0); run += 1) {
+  currentReply = replyPieces(warmUpBody);
   const response = await app.inject({
     method: "POST",
-    url: "/v1/verified/check",
+    url,
     headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
     payload: warmUpPayload,
   });
-  if (response.statusCode !== 200) throw new Error(`${family.name}: warm-up status ${response.statusCode}`);
+  if (statusOf(response) !== 200) throw new Error(`${family.name}: warm-up status ${statusOf(response)}`);
 }
+const payload = requestOf(checkBody);
 
 for (let run = 0; run < Number(runsArg); run += 1) {
+  currentReply = replyPieces(checkBody);
   const ticker = tickLongestGap();
   const started = process.cpuUsage();
   const response = await app.inject({
     method: "POST",
-    url: "/v1/verified/check",
+    url,
     headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
     payload,
   });
   const used = process.cpuUsage(started);
   const longestBlockMs = await ticker.stop();
   console.log(
-    `${(used.user + used.system) / 1000} ${response.statusCode} ${Buffer.byteLength(payload)} ${longestBlockMs}`,
+    `${(used.user + used.system) / 1000} ${statusOf(response)} ${Buffer.byteLength(payload)} ${longestBlockMs}`,
   );
 }
 await app.close();

@@ -19,12 +19,15 @@ import { createInFlightRequests } from "./in-flight-requests.js";
 import { registerPlayground } from "./playground.js";
 import {
   createServiceMetrics,
+  recordResultMetrics,
   registerAuth,
   registerMetrics,
   registerRequestIds,
   registerRequestLog,
   registerServerTiming,
+  requestIdHeader,
   requestIdOf,
+  withRequestId,
 } from "./plugins/index.js";
 import { usePrefixItems } from "./prefix-items.js";
 import { newRequestState } from "./request-state.js";
@@ -71,6 +74,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     config: options.config,
     newId: options.newId ?? randomId,
     now: options.now ?? (() => performance.now()),
+    recordResult: (request, result) => recordResultMetrics(metrics, request, result),
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -98,12 +102,16 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       requireHostHeader: false,
     },
     // A path with bad percent-encoding gets the registry envelope, not Fastify's own body.
-    frameworkErrors: (error, _request, reply) => {
+    // No hook runs for it, so the request id is added here.
+    frameworkErrors: (error, request, reply) => {
       const serviceError =
         (error as { code?: string }).code === "FST_ERR_BAD_URL"
           ? new ServiceError("invalid_request", "The request path is not valid percent-encoding.")
           : mapFrameworkError(error);
-      (reply as FastifyReply).status(serviceError.status).send(serviceError.toBody());
+      (reply as FastifyReply)
+        .status(serviceError.status)
+        .header(requestIdHeader, request.id)
+        .send(withRequestId(serviceError.toBody(), request.id));
     },
     // The caller's x-request-id when usable, else a new one; the request's log line carries it.
     genReqId: requestIdOf,

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import {
   DEFAULT_EVAL_CONCURRENCY,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -41,4 +42,6 @@ export interface AppDeps {
   config: ServerConfig;
   newId: (prefix: "vfd" | "ext") => string;
   now: () => number;
+  /** Counts a successful result in the groundedness metrics; streamed answers call it with `done`. */
+  recordResult: (request: FastifyRequest, result: unknown) => void;
 }

@@ -3,14 +3,14 @@ import {
   type Citation,
   type ClaimCheckOptions,
   type ClaimVerdict,
-  judgeClaims,
+  createPendingClaims,
+  type PendingClaims,
   type PreparedSource,
   type UnsupportedClaim,
 } from "../core/index.js";
 import type { GenerateStream } from "../models/index.js";
-import { createClaimStreamReader } from "./claim-stream-reader.js";
-import { judgeClaimsYielding } from "./judge-yielding.js";
-import { readClaimItem } from "./model-output.js";
+import { createStreamedClaims, sameClaim } from "./claim-stream-reader.js";
+import { judgeClaimsReporting, judgeClaimsYielding } from "./judge-yielding.js";
 
 /** What a streamed create reports before its result, in the service's own terms. */
 export type CreateProgress =
@@ -29,28 +29,47 @@ export interface CreateObserver {
 
 /** The claim events of one create: a stream for each claims call, and the verdicts once a call is used. */
 export interface ClaimEvents {
-  /** The stream to give the next claims call; from the second call on it first reports an `attempt`. */
-  nextCall(): GenerateStream;
+  /**
+   * The stream to give the next claims call, once every claim the previous call's stream delivered is
+   * reported; from the second call on it first reports an `attempt`.
+   */
+  nextCall(): Promise<GenerateStream>;
   /**
    * The verdicts on the used call's claims (parsed from its whole reply), reusing those already streamed and
    * reporting the claims no stream delivered (a gateway that could not stream delivers them all here).
    */
-  settle(claims: readonly CandidateClaim[], signal?: AbortSignal): Promise<ClaimVerdict[]>;
+  settle(claims: readonly CandidateClaim[]): Promise<ClaimVerdict[]>;
+}
+
+/** The claims of one model call: judged and reported, or held until a batch of them is judged. */
+interface CallClaims {
+  streamed: { candidate: CandidateClaim; verdict: ClaimVerdict }[];
+  pending: CandidateClaim[];
+  held: PendingClaims;
+  /** The batch being judged, if any. */
+  judging: Promise<void> | undefined;
+  /** The reply is complete: what is held is judged now, whatever `held` says. */
+  complete: boolean;
+  failure: { error: unknown } | undefined;
 }
 
 /**
- * Judges each claim of a claims call as the model's stream closes its object, with exactly the check of the
- * non-streaming path (`judgeClaims` on that one claim: verdicts do not depend on the other claims), and
- * reports it. An element of the wrong shape stops the reports of that call: its whole reply will fail the
- * same check and be re-asked.
+ * Judges the claims of a claims call as the model's stream closes their objects, with exactly the check of
+ * the non-streaming path (verdicts do not depend on the other claims), and reports them in order. Claims are
+ * judged in batches off the stream's read loop, as `judgeClaimsYielding` judges a whole reply: in slices with
+ * turns of the event loop between them, and held while their source searches quotes at once until a batch
+ * is worth a pass (`createPendingClaims`), so that a reply costs O(n + Σm) however the stream cuts it. An
+ * element of the wrong shape stops the reports of that call: its whole reply will fail the same check and be
+ * re-asked.
  */
 export function createClaimEvents(
   prepared: ReadonlyMap<string, PreparedSource>,
   options: ClaimCheckOptions,
   observer: CreateObserver,
+  signal?: AbortSignal,
 ): ClaimEvents {
   let calls = 0;
-  let streamed: { candidate: CandidateClaim; verdict: ClaimVerdict }[] = [];
+  let call: CallClaims | undefined;
 
   const report = (verdict: ClaimVerdict): ClaimVerdict => {
     observer.progress(
@@ -60,40 +79,85 @@ export function createClaimEvents(
     );
     return verdict;
   };
-  const judgeAndReport = (candidate: CandidateClaim): ClaimVerdict =>
-    report(judgeClaims(prepared, [candidate], options)[0] as ClaimVerdict);
+
+  const judgeHeld = async (current: CallClaims): Promise<void> => {
+    // Never inside the stream's read loop: the first batch starts once the loop has handed over its piece.
+    await Promise.resolve();
+    while (current.pending.length > 0 && (current.complete || current.held.ready())) {
+      const batch = current.pending.splice(0);
+      const judgedBefore = current.streamed.length;
+      current.held = createPendingClaims(prepared, options);
+      await judgeClaimsReporting(
+        prepared,
+        batch,
+        options,
+        (verdicts) => {
+          for (const verdict of verdicts) {
+            const candidate = batch[current.streamed.length - judgedBefore] as CandidateClaim;
+            current.streamed.push({ candidate, verdict: report(verdict) });
+          }
+        },
+        signal,
+      );
+      // Claims that arrived meanwhile are weighed again against what the batch searched.
+      current.held = createPendingClaims(prepared, options);
+      for (const candidate of current.pending) current.held.add(candidate);
+    }
+  };
+  const startJudging = (current: CallClaims): Promise<void> => {
+    current.judging ??= judgeHeld(current)
+      .catch((error: unknown) => {
+        current.failure ??= { error };
+      })
+      .finally(() => {
+        current.judging = undefined;
+      });
+    return current.judging;
+  };
+
+  /** Judges and reports whatever the call's stream delivered: its reply is complete. */
+  const judgeAll = async (current: CallClaims): Promise<void> => {
+    current.complete = true;
+    while (current.judging !== undefined || (current.pending.length > 0 && current.failure === undefined))
+      await startJudging(current);
+    if (current.failure !== undefined) throw current.failure.error;
+  };
 
   return {
-    nextCall() {
+    async nextCall() {
+      if (call !== undefined) await judgeAll(call);
       calls += 1;
       if (calls > 1) observer.progress({ type: "attempt", attempt: calls });
-      streamed = [];
-      let usable = true;
-      const reader = createClaimStreamReader((item, index) => {
-        if (!usable) return;
-        const candidate = readClaimItem(item, index);
-        if (!candidate.ok) {
-          usable = false;
-          return;
-        }
-        streamed.push({ candidate: candidate.value, verdict: judgeAndReport(candidate.value) });
+      const current: CallClaims = {
+        streamed: [],
+        pending: [],
+        held: createPendingClaims(prepared, options),
+        judging: undefined,
+        complete: false,
+        failure: undefined,
+      };
+      call = current;
+      const reader = createStreamedClaims((candidate) => {
+        current.pending.push(candidate);
+        current.held.add(candidate);
+        if (current.held.ready()) startJudging(current);
       });
       return { onOpen: () => observer.open(), onText: (text) => reader.push(text) };
     },
-    async settle(claims, signal) {
+    async settle(claims) {
+      const current = call;
+      call = undefined;
+      if (current !== undefined) await judgeAll(current);
+      const streamed = current?.streamed ?? [];
       const agrees =
         streamed.length <= claims.length &&
         streamed.every((item, index) => sameClaim(item.candidate, claims[index]));
-      // The stream read the reply as JSON.parse does; should they ever differ, the whole reply decides.
+      // The whole reply's reading agrees with the stream's (readClaimsReply refuses one that does not); should
+      // they ever differ, the whole reply decides.
       const kept = agrees ? streamed.map((item) => item.verdict) : [];
-      streamed = [];
       // The claims no stream delivered are checked in slices with turns of the event loop between them.
       const rest = await judgeClaimsYielding(prepared, claims.slice(kept.length), options, signal);
       return [...kept, ...rest.map(report)];
     },
   };
-}
-
-function sameClaim(a: CandidateClaim, b: CandidateClaim | undefined): boolean {
-  return b !== undefined && a.claim === b.claim && a.quote === b.quote && a.source === b.source;
 }

@@ -12,8 +12,9 @@ import type { ChatMessage } from "../models/index.js";
 import { checkSources } from "./check-sources.js";
 
 import { type CreateObserver, createClaimEvents } from "./claim-events.js";
+import { readClaimsReply } from "./claim-stream-reader.js";
 import { judgeClaimsYielding } from "./judge-yielding.js";
-import { claimsOutputSchema, readClaimsOutput } from "./model-output.js";
+import { claimsOutputSchema } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";
 import { buildAnswerMessages, buildClaimsMessages, buildRetryFeedback } from "./prompts.js";
 import { generateStructured, type StructuredReply } from "./structured-output.js";
@@ -94,7 +95,8 @@ export async function createVerified(
   let messages = baseMessages;
   let best: ClaimVerdict[] | undefined;
   const attempts = 1 + (input.retry ?? 0);
-  const events = behaviour.observer && createClaimEvents(prepared, options, behaviour.observer);
+  const events =
+    behaviour.observer && createClaimEvents(prepared, options, behaviour.observer, context.signal);
 
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     let reply: StructuredReply<CandidateClaim[]>;
@@ -107,7 +109,7 @@ export async function createVerified(
           task: { kind: "claims", sources: input.sources, messages: input.messages },
           responseSchema: { name: "verified_claims", schema: claimsOutputSchema },
         },
-        readClaimsOutput,
+        readClaimsReply,
         usage,
         events?.nextCall,
       );
@@ -117,7 +119,7 @@ export async function createVerified(
       throw error;
     }
     const verdicts = events
-      ? await events.settle(reply.value, context.signal)
+      ? await events.settle(reply.value)
       : await judgeClaimsYielding(prepared, reply.value, options, context.signal);
     if (betterAttempt(verdicts, best)) best = verdicts;
     const failures = verdicts.flatMap((verdict) =>

@@ -1,9 +1,11 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   assembleClaims,
   type CandidateClaim,
   type ClaimCheckOptions,
   type ClaimsResult,
   type ClaimVerdict,
+  judgeClaimSlices,
   judgeClaimSteps,
   type SourcesInput,
 } from "../core/index.js";
@@ -34,4 +36,25 @@ export async function verifyClaimsYielding(
   turn?: () => Promise<unknown>,
 ): Promise<ClaimsResult> {
   return assembleClaims(await judgeClaimsYielding(sources, claims, options, signal, turn));
+}
+
+/**
+ * `judgeClaimsYielding` that hands each slice's verdicts to `onSlice` as soon as it is judged, before the turn
+ * that precedes the next slice: a streamed create reports claims while later ones are still being checked.
+ */
+export async function judgeClaimsReporting(
+  sources: SourcesInput,
+  claims: readonly CandidateClaim[],
+  options: ClaimCheckOptions,
+  onSlice: (verdicts: ClaimVerdict[]) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const slices = judgeClaimSlices(sources, claims, options, CLAIM_CHECK_SLICE_WORK);
+  for (;;) {
+    const next = slices.next();
+    onSlice(next.value);
+    if (next.done === true) return;
+    await nextTurn();
+    signal?.throwIfAborted();
+  }
 }

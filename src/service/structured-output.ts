@@ -14,6 +14,12 @@ export interface StructuredReply<T> {
   messages: ChatMessage[];
 }
 
+/** How a reply's JSON was read (see `ModelJson`): its text, and whether the value is its first object. */
+export interface ReplyReading {
+  content: string;
+  readsFirstObject: boolean;
+}
+
 /**
  * Calls the model and reads its JSON through `read`; unparseable or wrong-shaped output gets one re-ask,
  * then `extraction_failed`. Every call is added to `usage`. With `streamFor`, each call streams its reply
@@ -22,23 +28,26 @@ export interface StructuredReply<T> {
 export async function generateStructured<T>(
   context: OperationContext,
   request: Omit<GenerateRequest, "apiKey" | "signal">,
-  read: (value: unknown) => ShapeCheck<T>,
+  read: (value: unknown, reading: ReplyReading) => ShapeCheck<T>,
   usage: UsageTotal,
-  streamFor?: (() => GenerateStream) | undefined,
+  streamFor?: (() => Promise<GenerateStream>) | undefined,
 ): Promise<StructuredReply<T>> {
   let messages = request.messages;
   let problem = "";
   for (let attempt = 0; attempt < 2; attempt += 1) {
+    const stream = await streamFor?.();
     const result = await context.gateway.generate({
       ...request,
       messages,
       apiKey: context.apiKey,
       signal: context.signal,
-      stream: streamFor?.(),
+      stream,
     });
     addCall(usage, result.usage);
     const parsed = parseModelJson(result.content);
-    const shaped = parsed.ok ? read(parsed.value) : parsed;
+    const shaped = parsed.ok
+      ? read(parsed.value, { content: result.content, readsFirstObject: parsed.readsFirstObject })
+      : parsed;
     if (shaped.ok) return { value: shaped.value, content: result.content, messages };
     problem = shaped.error;
     messages = [...request.messages, ...buildReask(result.content, problem)];

@@ -44,6 +44,8 @@ describe("/healthz is answered while many near-miss quotes are checked", () => {
   let probes: RawClient;
   let operationRunning = false;
   let answeredDuringOperation = 0;
+  let unsupportedEventsWritten = 0;
+  let answeredBetweenEvents = 0;
 
   beforeAll(async () => {
     // The model answers at once (no turn of the event loop) with 300 near-miss claims and one that holds.
@@ -53,20 +55,38 @@ describe("/healthz is answered while many near-miss quotes are checked", () => {
     app = await createApp({
       config: defaultServerConfig,
       gateway: {
-        generate: async () => ({ content, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }),
+        // A streamed call gets the whole reply as one piece, inside the read loop, before the call returns.
+        generate: async (request) => {
+          request.stream?.onOpen();
+          request.stream?.onText(content);
+          return { content, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } };
+        },
       },
     });
     // Server side: an operation runs from its handler (after parsing and validation) until its reply is sent.
     // A synchronous check would leave no turn for a /healthz request in between: the count would be 0.
     const operation = (url: string) => url === "/v1/verified/check" || url === "/v1/verified";
-    app.addHook("preHandler", async (request) => {
-      if (operation(request.url)) operationRunning = true;
+    app.addHook("preHandler", async (request, reply) => {
+      if (!operation(request.url)) return;
+      operationRunning = true;
+      // A streamed answer passes no onSend hook: it ends when its last event is written.
+      reply.raw.once("finish", () => {
+        operationRunning = false;
+      });
+      const write = reply.raw.write.bind(reply.raw) as (chunk: unknown) => boolean;
+      reply.raw.write = ((chunk: unknown) => {
+        if (String(chunk).startsWith("event: unsupported")) unsupportedEventsWritten += 1;
+        return write(chunk);
+      }) as typeof reply.raw.write;
     });
     app.addHook("onSend", async (request) => {
       if (operation(request.url)) operationRunning = false;
     });
     app.addHook("onRequest", async (request) => {
       if (request.url === "/healthz" && operationRunning) answeredDuringOperation += 1;
+      // Between the first and the last event of a stream of 300: its claims were not all checked at once.
+      if (request.url === "/healthz" && unsupportedEventsWritten > 0 && unsupportedEventsWritten < 300)
+        answeredBetweenEvents += 1;
     });
     const url = await app.listen({ host: "127.0.0.1", port: 0 });
     client = createRawClient(url);
@@ -104,6 +124,21 @@ describe("/healthz is answered while many near-miss quotes are checked", () => {
     expect(response.status).toBe(200);
     expect(response.json.unsupported).toHaveLength(300);
     expect(answeredDuringOperation).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("streamed create: the model's 301 claims in one piece of its stream, checked off the read loop", async () => {
+    const { response } = await probeWhile("/v1/verified", {
+      model: "scripted",
+      messages: [{ role: "user", content: "What does the source say?" }],
+      sources: [SOURCE],
+      stream: true,
+    });
+    expect(response.status).toBe(200);
+    const events = [...response.text.matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);
+    expect(events.filter((name) => name === "unsupported")).toHaveLength(300);
+    expect(events.filter((name) => name === "claim")).toHaveLength(1);
+    expect(events.at(-1)).toBe("done");
+    expect(answeredBetweenEvents).toBeGreaterThan(0);
   }, 120_000);
 
   it("create with a retry: the model's 301 claims, checked twice", async () => {

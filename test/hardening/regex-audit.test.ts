@@ -129,6 +129,7 @@ describe("the fence scan replacing the regex", () => {
     expect(parseModelJson('Here:\n```json\n{"claims": []}\n```\nDone.')).toEqual({
       ok: true,
       value: { claims: [] },
+      readsFirstObject: true,
     });
   });
 });

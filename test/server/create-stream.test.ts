@@ -201,6 +201,7 @@ describe('POST /v1/verified with "stream": true', () => {
         code: "ungrounded",
         message: expect.stringContaining("None of the model's 1 claims"),
         unsupported: [{ claim: "Profit doubled.", reason: "quote_not_found" }],
+        request_id: streamed.headers.get("x-request-id"),
       },
     });
   });

@@ -112,6 +112,64 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/^verified_process_cpu_seconds_total \d/m);
   });
 
+  it("counts streamed creates and evals in the groundedness metrics exactly as the same requests unstreamed", async () => {
+    const groundedness = async (stream: boolean) => {
+      const { gateway, service } = await startWithGateway();
+      gateway.script((call) => {
+        const asked = chatBody(call).messages.filter((message) => message.role === "user")[0]?.content ?? "";
+        return asked.includes("half") ? claimsContent(staff, invented) : claimsContent(founded, staff);
+      });
+      const ask = (content: string) => [{ role: "user", content }];
+      const flag = stream ? { stream: true } : {};
+      const bodies: [string, unknown][] = [
+        ["/v1/verified", { model: "gpt-test", messages: question, sources: [report], ...flag }],
+        [
+          "/v1/verified",
+          { model: "gpt-test", messages: ask("half"), sources: [report], min_coverage: 0.9, ...flag },
+        ],
+        [
+          "/v1/verified/eval",
+          {
+            model: "gpt-test",
+            details: true,
+            cases: [
+              { messages: question, sources: [report] },
+              { messages: ask("half"), sources: [report] },
+            ],
+            ...flag,
+          },
+        ],
+        [
+          "/v1/verified/eval",
+          { model: "gpt-test", cases: [{ messages: ask("half"), sources: [report] }], ...flag },
+        ],
+      ];
+      for (const [path, body] of bodies) {
+        const response = await fetch(`${service.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer test-key" },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(200);
+        expect((response.headers.get("content-type") ?? "").startsWith("text/event-stream")).toBe(stream);
+        await response.text();
+      }
+      const text = await (await fetch(`${service.url}/metrics`)).text();
+      return [
+        "verified_claims_total",
+        "verified_coverage_count",
+        "verified_coverage_sum",
+        "verified_abstentions_total",
+        "verified_eval_cases_total",
+      ].flatMap((name) => samples(text, name));
+    };
+
+    const plain = await groundedness(false);
+    expect(plain).toContain('verified_claims_total{model="gpt-test",outcome="grounded",reason=""} 7');
+    expect(plain).toContain('verified_eval_cases_total{model="gpt-test",outcome="scored"} 3');
+    expect(await groundedness(true)).toEqual(plain);
+  });
+
   it("counts retries of transient gateway failures by gateway and model", async () => {
     const { gateway, service } = await startWithGateway();
     let calls = 0;

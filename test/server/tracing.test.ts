@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validTraceparent } from "../../src/server/plugins/tracing.js";
+import { parseEventStream } from "../support/event-stream.js";
 import { chatBody, claimFrom, claimsContent, question, report, startWithGateway } from "./harness.js";
 
 // x-request-id on every answer, log line and error body; W3C traceparent/tracestate forwarded to the gateway.
@@ -43,6 +44,72 @@ describe("request ids", () => {
     expect(response.status).toBe(404);
     expect(response.body.error.request_id).toBe("trace-me");
     expect(response.headers.get("x-request-id")).toBe("trace-me");
+  });
+});
+
+describe("request ids on streams and on answers no hook sees", () => {
+  /** POSTs with `"stream": true` and reads the whole event stream. */
+  async function postStream(url: string, path: string, body: unknown, requestId: string) {
+    const response = await fetch(`${url}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: "Bearer test-key",
+        "x-request-id": requestId,
+      },
+      body: JSON.stringify({ ...(body as object), stream: true }),
+    });
+    return { headers: response.headers, ...parseEventStream(await response.text()) };
+  }
+
+  it("a streamed create carries the id and Server-Timing in its headers", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script(() => claimsContent(founded));
+    const streamed = await postStream(service.url, "/v1/verified", createBody, "stream-1");
+    expect(streamed.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(streamed.headers.get("x-request-id")).toBe("stream-1");
+    expect(streamed.headers.get("server-timing")).toMatch(
+      /^gateway;dur=[\d.]+, verify;dur=[\d.]+, total;dur=[\d.]+$/,
+    );
+    expect(streamed.events.at(-1)?.event).toBe("done");
+  });
+
+  it("a stream's error event carries the request id", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script(() =>
+      claimsContent({ claim: "Profit doubled.", quote: "profit doubled", source: "report" }),
+    );
+    const streamed = await postStream(service.url, "/v1/verified", createBody, "stream-2");
+    const last = streamed.events.at(-1);
+    expect(last?.event).toBe("error");
+    expect(last?.data.error).toMatchObject({ type: "ungrounded", request_id: "stream-2" });
+  });
+
+  it("a streamed eval carries the id", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script(() => claimsContent(founded));
+    const streamed = await postStream(
+      service.url,
+      "/v1/verified/eval",
+      { model: "gpt-test", cases: [{ messages: question, sources: [report] }] },
+      "stream-3",
+    );
+    expect(streamed.headers.get("x-request-id")).toBe("stream-3");
+    expect(streamed.events.map((event) => event.event)).toEqual(["case", "done"]);
+  });
+
+  it("the 400 of a path with bad percent-encoding carries the id in its header and body", async () => {
+    const { service } = await startWithGateway();
+    const response = await fetch(`${service.url}/v1/verified%E0%A4%A`, {
+      headers: { "x-request-id": "bad-path" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("x-request-id")).toBe("bad-path");
+    expect(((await response.json()) as { error: unknown }).error).toMatchObject({
+      type: "invalid_request",
+      message: "The request path is not valid percent-encoding.",
+      request_id: "bad-path",
+    });
   });
 });
 

@@ -1,11 +1,13 @@
 export { aggregateCases, type CaseScore, type EvalAggregate } from "./aggregate.js";
 export { describeNumberMiss } from "./describe-miss.js";
+export { createPendingClaims, type PendingClaims } from "./pending-claims.js";
 export {
   addSourceMarker,
   assembleClaims,
   type ClaimVerdict,
   checkNumbers,
   explainNumbers,
+  judgeClaimSlices,
   judgeClaimSteps,
   judgeClaims,
   type NumberCheck,

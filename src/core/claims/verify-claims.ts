@@ -54,19 +54,42 @@ export function* judgeClaimSteps(
   options: ClaimCheckOptions,
   stepBudget: number,
 ): Steps<ClaimVerdict[]> {
+  const verdicts: ClaimVerdict[] = [];
+  const slices = judgeClaimSlices(sources, claims, options, stepBudget);
+  for (;;) {
+    const next = slices.next();
+    verdicts.push(...next.value);
+    if (next.done === true) return verdicts;
+    yield;
+  }
+}
+
+/**
+ * `judgeClaims` as slices of verdicts, in order, each of claims whose estimated work reaches `stepBudget`:
+ * yields each slice that more claims follow, and returns the last (perhaps empty). A caller that reports
+ * verdicts as they come (a streamed create) reports each slice before the next is judged. Same verdicts and
+ * cost as `judgeClaimSteps`.
+ */
+export function* judgeClaimSlices(
+  sources: SourcesInput,
+  claims: readonly CandidateClaim[],
+  options: ClaimCheckOptions,
+  stepBudget: number,
+): Generator<ClaimVerdict[], ClaimVerdict[], void> {
   const prepared = asPrepared(sources);
   expectClaimQuotes(prepared, claims, options);
-  const verdicts: ClaimVerdict[] = [];
+  let slice: ClaimVerdict[] = [];
   let work = 0;
   for (const candidate of claims) {
     if (work >= stepBudget) {
-      yield;
+      yield slice;
+      slice = [];
       work = 0;
     }
-    verdicts.push(judgeClaim(prepared, candidate, options));
+    slice.push(judgeClaim(prepared, candidate, options));
     work += claimWork(prepared, candidate);
   }
-  return verdicts;
+  return slice;
 }
 
 /**

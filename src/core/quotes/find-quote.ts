@@ -59,6 +59,23 @@ export function expectQuotes(source: PreparedSource, quotes: Iterable<string>, m
   }
 }
 
+/**
+ * Whether a quote of `source` searched alone now would cost more than the request's O(n + Σm) bound
+ * allows: once one-at-a-time searches have cost `BATCH_AFTER` steps per source character, quotes are to be
+ * searched at once, at least n characters of them a pass. A caller that learns quotes a few at a time (a
+ * streamed reply) waits for that many before it searches (`createPendingClaims`). O(1).
+ */
+export function searchesAtOnce(source: PreparedSource, mode: MatchMode): boolean {
+  const searches = searchesOf(source);
+  return searches.atOnce || searches.counter.steps >= BATCH_AFTER[mode] * source.text.length;
+}
+
+/** The characters a search of `quote` in `source` would still look for: 0 once it was searched. O(m). */
+export function unsearchedQuoteChars(source: PreparedSource, quote: string, mode: MatchMode): number {
+  const trimmed = trimQuote(quote);
+  return searchesOf(source)[mode].results.has(trimmed) ? 0 : trimmed.length;
+}
+
 /** The steps every quote search in `source` has taken so far in this request, passes at once included. */
 export function quoteSearchSteps(source: PreparedSource): number {
   return searchesOf(source).counter.steps;

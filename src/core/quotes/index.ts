@@ -1,1 +1,6 @@
-export { expectQuotes, findQuote } from "./find-quote.js";
+export {
+  expectQuotes,
+  findQuote,
+  searchesAtOnce,
+  unsearchedQuoteChars,
+} from "./find-quote.js";

@@ -205,6 +205,19 @@ function observeResult(metrics: Metrics, endpoint: string, model: string, payloa
 }
 
 /**
+ * Counts the groundedness of a successful operation's wire result. The preSerialization hook calls it for
+ * JSON answers; a streamed answer, which no hook sees, calls it with its `done` result.
+ */
+export function recordResultMetrics(metrics: Metrics, request: FastifyRequest, payload: unknown): void {
+  const endpoint = endpoints[request.routeOptions.url ?? ""];
+  if (endpoint === undefined) return;
+  const model = metrics.modelLabel(
+    request.verified?.model ?? (endpoint === "check" ? "(none)" : "(unknown)"),
+  );
+  observeResult(metrics, endpoint, model, payload);
+}
+
+/**
  * Registers the metric hooks and `GET /metrics` (Prometheus text format). When the service has API keys,
  * `/metrics` needs one of them, like every other route that tells about usage; otherwise it is open, like
  * the rest of the service.
@@ -220,13 +233,7 @@ export function registerMetrics(
     metrics.requestSeconds.observe({ route, method: request.method }, reply.elapsedTime / 1000);
   });
   app.addHook("preSerialization", async (request: FastifyRequest, reply, payload) => {
-    const endpoint = endpoints[request.routeOptions.url ?? ""];
-    if (endpoint !== undefined && reply.statusCode === 200) {
-      const model = metrics.modelLabel(
-        request.verified?.model ?? (endpoint === "check" ? "(none)" : "(unknown)"),
-      );
-      observeResult(metrics, endpoint, model, payload);
-    }
+    if (reply.statusCode === 200) recordResultMetrics(metrics, request, payload);
     return payload;
   });
   const checkKey = options.apiKeys ? createKeyChecker(options.apiKeys) : undefined;

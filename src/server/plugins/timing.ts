@@ -43,13 +43,17 @@ export function registerServerTiming(app: FastifyInstance, operationPaths: reado
     const timed = request.verified?.timedGateway;
     // Every operation gets the header; check, which calls no model, reports gateway time 0.
     if (timed || operationPaths.includes(request.routeOptions.url ?? "")) {
-      const total = reply.elapsedTime;
-      const gatewayMs = Math.min(timed?.gatewayMs() ?? 0, total);
-      reply.header(
-        "server-timing",
-        `gateway;dur=${gatewayMs.toFixed(1)}, verify;dur=${(total - gatewayMs).toFixed(1)}, total;dur=${total.toFixed(1)}`,
-      );
+      reply.header("server-timing", serverTimingOf(timed, reply.elapsedTime));
     }
     return payload;
   });
+}
+
+/**
+ * The `Server-Timing` value of an answer `totalMs` into its request: the gateway's share, the rest, and the
+ * total. A streamed answer sends it with its headers, so its figures run up to the moment the stream opened.
+ */
+export function serverTimingOf(timed: TimedGateway | undefined, totalMs: number): string {
+  const gatewayMs = Math.min(timed?.gatewayMs() ?? 0, totalMs);
+  return `gateway;dur=${gatewayMs.toFixed(1)}, verify;dur=${(totalMs - gatewayMs).toFixed(1)}, total;dur=${totalMs.toFixed(1)}`;
 }

@@ -75,14 +75,20 @@ interface HookHost {
 
 /** Echoes the request id on every answer and puts it into every error body as `error.request_id`. */
 export function registerRequestIds(app: HookHost): void {
-  app.addHook("preSerialization", async (request, _reply, payload) => {
-    if (!isErrorBody(payload)) return payload;
-    return { ...payload, error: { ...payload.error, request_id: request.id } };
-  });
+  app.addHook("preSerialization", async (request, _reply, payload) => withRequestId(payload, request.id));
   app.addHook("onSend", async (request, reply, payload) => {
     reply.header(requestIdHeader, request.id);
     return payload;
   });
+}
+
+/**
+ * An error body `{error: {…}}` with `request_id` added; any other payload as it is. For the hook above, and
+ * for the answers that never pass it: a stream's `error` event, and the 400 of a path Fastify cannot decode.
+ */
+export function withRequestId<T>(payload: T, requestId: string): T {
+  if (!isErrorBody(payload)) return payload;
+  return { ...payload, error: { ...payload.error, request_id: requestId } };
 }
 
 function isErrorBody(payload: unknown): payload is { error: Record<string, unknown> } {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { mapFrameworkError } from "../errors.js";
+import { requestIdHeader, serverTimingOf, withRequestId } from "../plugins/index.js";
 
 /** A `text/event-stream` answer, opened on first use. */
 export interface EventStream {
@@ -9,7 +10,7 @@ export interface EventStream {
   open(): void;
   /** Sends one event: `event: {name}` and its JSON `data:` line. */
   send(name: string, data: unknown): void;
-  /** Sends `error` with the error envelope of `error`, then ends the stream. */
+  /** Sends `error` with the error envelope of `error` (with the request's id), then ends the stream. */
   fail(error: unknown): void;
   /** Ends the stream (idempotent). */
   end(): void;
@@ -55,6 +56,9 @@ export function createEventStream(
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-cache, no-transform",
         "x-accel-buffering": "no",
+        // Fastify's onSend hooks never see a hijacked reply: the id and timing are set here.
+        [requestIdHeader]: request.id,
+        "server-timing": serverTimingOf(request.verified?.timedGateway, reply.elapsedTime),
       });
       // Sends the headers now: the caller knows the request was accepted before the first event.
       raw.flushHeaders();
@@ -74,7 +78,7 @@ export function createEventStream(
           "unexpected error",
         );
       }
-      stream.send("error", serviceError.toBody());
+      stream.send("error", withRequestId(serviceError.toBody(), request.id));
       stream.end();
     },
     end() {

@@ -32,7 +32,9 @@ export async function streamCreate(
     });
     request.verified.modelCalls = outcome.usage.modelCalls;
     request.verified.coverage = outcome.coverage;
-    events.send("done", createResultToWire(deps.newId("vfd"), input.model, outcome));
+    const result = createResultToWire(deps.newId("vfd"), input.model, outcome);
+    deps.recordResult(request, result);
+    events.send("done", result);
     events.end();
   } catch (error) {
     if (!events.opened) throw error;
@@ -71,7 +73,9 @@ export async function streamEval(
     );
     request.verified.modelCalls = outcome.usage.modelCalls;
     request.verified.coverage = outcome.aggregate.coverageMean;
-    events.send("done", evalResultToWire(outcome));
+    const result = evalResultToWire(outcome);
+    deps.recordResult(request, result);
+    events.send("done", result);
     events.end();
   } catch (error) {
     if (!events.opened) throw error;
