@@ -40,9 +40,10 @@ function requestOf(body: typeof checkBody): string {
 }
 /** The model's reply for `body`'s claims, cut after each claim. */
 function replyPieces(body: typeof checkBody): string[] {
-  return body.claims.map(
+  const claims = body.claims ?? [];
+  return claims.map(
     (claim, index) =>
-      `${index === 0 ? '{"claims": [' : ""}${JSON.stringify(claim)}${index === body.claims.length - 1 ? "]}" : ","}`,
+      `${index === 0 ? '{"claims": [' : ""}${JSON.stringify(claim)}${index === claims.length - 1 ? "]}" : ","}`,
   );
 }
 let currentReply: string[] = [];
