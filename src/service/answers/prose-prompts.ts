@@ -50,7 +50,7 @@ function whyDropped(entry: AnswerUnsupported): string {
       const foundIn = detail !== undefined && "foundIn" in detail ? (detail.foundIn ?? []) : [];
       return foundIn.length === 0
         ? "the source it cites does not say this"
-        : `the source it cites does not say this, but ${foundIn.map((id) => `[${id}]`).join(", ")} does: cite that one`;
+        : `the source it cites does not say this, but ${foundIn.map((id) => `[${id}]`).join(", ")} ${foundIn.length === 1 ? "does: cite that one" : "do: cite one of those"}`;
     }
     case "unknown_source":
       return "its marker names no source";
