@@ -118,6 +118,8 @@ export interface CreateParams {
   explain?: boolean;
   /** Return a flagged plain answer (`grounded: false`) instead of an `UngroundedError`. Default false. */
   allowUngrounded?: boolean;
+  /** `json` (default): claims with quotes; `text`: prose with `[id]` markers, checked as an answer. */
+  answerFormat?: "json" | "text";
   temperature?: number;
   maxTokens?: number;
 }
@@ -182,6 +184,8 @@ export interface EvalParams {
   checkNumbers?: CheckNumbers;
   retry?: number;
   minCoverage?: number;
+  /** `json` (default) or `text`: how the model answers each case, as for create. */
+  answerFormat?: "json" | "text";
   /** When true, each scored case also carries `result`: its create-style answer. Default false. */
   details?: boolean;
 }

@@ -12,6 +12,8 @@ export interface ChatMessage {
  */
 export type GenerateTask =
   | { kind: "claims"; sources: Source[]; messages: ChatMessage[] }
+  /** A plain answer in prose with `[id]` citation markers (create's `answer_format: "text"`). */
+  | { kind: "prose"; sources: Source[]; messages: ChatMessage[] }
   | { kind: "fields"; sources: Source[]; schema: Record<string, string> }
   | { kind: "answer"; messages: ChatMessage[] };
 

@@ -9,15 +9,19 @@ import {
   type UnsupportedClaim,
 } from "../core/index.js";
 import type { GenerateStream } from "../models/index.js";
+import type { CreateResult } from "../wire/index.js";
 import { createStreamedClaims, sameClaim } from "./claim-stream-reader.js";
 import { judgeClaimsReporting, judgeClaimsYielding } from "./judge-yielding.js";
 
-/** What a streamed create reports before its result, in the service's own terms. */
+/**
+ * What a streamed create reports before its result, in the service's own terms (a prose answer's citations
+ * carry answer mode's fields, already in the wire's shape).
+ */
 export type CreateProgress =
   /** A claim that passed the check, as soon as its object closed in the model's output. */
-  | { type: "claim"; citation: Citation }
+  | { type: "claim"; citation: Citation | CreateResult["citations"][number] }
   /** A claim that failed the check. */
-  | { type: "unsupported"; unsupported: UnsupportedClaim }
+  | { type: "unsupported"; unsupported: UnsupportedClaim | CreateResult["unsupported"][number] }
   /** Model call `attempt` (2, 3, …) for claims starts: what came before belongs to an earlier call. */
   | { type: "attempt"; attempt: number };
 

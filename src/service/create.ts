@@ -9,6 +9,8 @@ import {
 } from "../core/index.js";
 import { ServiceError } from "../errors/index.js";
 import type { ChatMessage } from "../models/index.js";
+import type { CreateResult } from "../wire/index.js";
+import { createProseAnswer } from "./answers/index.js";
 import { checkSources } from "./check-sources.js";
 
 import { type CreateObserver, createClaimEvents } from "./claim-events.js";
@@ -33,13 +35,16 @@ export interface CreateInput {
   allowUngrounded?: boolean | undefined;
   temperature?: number | undefined;
   maxTokens?: number | undefined;
+  /** `json` (default): claims with quotes; `text`: prose with `[id]` markers, checked as an answer. */
+  answerFormat?: "json" | "text" | undefined;
 }
 
 /** A create result before the wire mapper adds `id` and `model`. */
 export interface CreateOutcome {
   text: string;
-  citations: ReturnType<typeof assembleClaims>["citations"];
-  unsupported: ReturnType<typeof assembleClaims>["unsupported"];
+  /** A prose answer's citations and unsupported claims carry answer mode's fields (already snake_case). */
+  citations: CreateResult["citations"];
+  unsupported: CreateResult["unsupported"];
   coverage: number;
   abstained: boolean;
   grounded: boolean;
@@ -88,6 +93,21 @@ export async function createVerified(
     return plainAnswer(input, context, usage, [], generation);
   }
   checkSources(input.sources, context.sourcesBudget);
+  if (input.answerFormat === "text") {
+    const prose = await createProseAnswer(
+      {
+        ...generation,
+        messages: input.messages,
+        sources: input.sources,
+        options: { mode: input.mode, checkNumbers: input.checkNumbers, explain: input.explain },
+        retry: input.retry,
+      },
+      context,
+      usage,
+      behaviour.observer,
+    );
+    return finishCreate(prose, input, context, usage, behaviour, generation);
+  }
 
   const prepared = prepareSources(input.sources);
   const options = { mode: input.mode, checkNumbers: input.checkNumbers, explain: input.explain };
@@ -129,7 +149,18 @@ export async function createVerified(
     messages = [...baseMessages, ...buildRetryFeedback(reply.content, failures)];
   }
 
-  const result = assembleClaims(best ?? []);
+  return finishCreate(assembleClaims(best ?? []), input, context, usage, behaviour, generation);
+}
+
+/** The outcome of the best attempt: a flagged plain answer or `ungrounded` when nothing holds. */
+async function finishCreate(
+  result: Pick<CreateOutcome, "text" | "citations" | "unsupported" | "coverage">,
+  input: CreateInput,
+  context: OperationContext,
+  usage: UsageTotal,
+  behaviour: CreateBehaviour,
+  generation: { model: string; temperature?: number | undefined; maxTokens?: number | undefined },
+): Promise<CreateOutcome> {
   if (result.citations.length === 0 && behaviour.failWhenUngrounded) {
     if (input.allowUngrounded) return plainAnswer(input, context, usage, result.unsupported, generation);
     throw new ServiceError(

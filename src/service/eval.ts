@@ -19,6 +19,8 @@ export interface EvalInput {
   checkNumbers?: CheckNumbers | undefined;
   retry?: number | undefined;
   minCoverage?: number | undefined;
+  /** How the model answers each case, as for create (`json` by default). */
+  answerFormat?: "json" | "text" | undefined;
   /** When true, each scored case keeps its create-style result (`result`). */
   details?: boolean | undefined;
   cases: { id?: string | number | undefined; messages: ChatMessage[]; sources: Source[] }[];
@@ -89,6 +91,7 @@ export async function evalVerified(
               checkNumbers: input.checkNumbers,
               retry: input.retry,
               minCoverage: input.minCoverage,
+              answerFormat: input.answerFormat,
             },
             caseContext,
             { failWhenUngrounded: false, usage: caseUsage },

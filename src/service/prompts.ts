@@ -1,7 +1,8 @@
 import type { Source } from "../core/index.js";
 import type { ChatMessage } from "../models/index.js";
 
-function formatSources(sources: readonly Source[]): string {
+/** The sources as the model reads them: each in a `<source id="…">` block. */
+export function formatSources(sources: readonly Source[]): string {
   return sources
     .map((source) => `<source id=${JSON.stringify(source.id)}>\n${source.text}\n</source>`)
     .join("\n\n");

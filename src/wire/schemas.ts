@@ -68,6 +68,11 @@ const retry = Type.Integer({
   description: "Regenerate up to N more times while any claim is unsupported.",
 });
 
+const answerFormat = Type.Union([Type.Literal("json"), Type.Literal("text")], {
+  description:
+    "`json` (default): the model answers with claims and quotes. `text`: the model answers in prose with `[id]` markers, checked sentence by sentence as an answer (see `answer` of check).",
+});
+
 const explain = Type.Boolean({
   description:
     "Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against.",
@@ -84,6 +89,7 @@ export const CreateRequestSchema = Type.Object(
     check_numbers: Type.Optional(CheckNumbersSchema),
     explain: Type.Optional(explain),
     allow_ungrounded: Type.Optional(Type.Boolean()),
+    answer_format: Type.Optional(answerFormat),
     temperature: Type.Optional(Type.Number({ minimum: 0, description: "Passed through to the gateway." })),
     max_tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Passed through to the gateway." })),
     stream: Type.Optional(
@@ -133,6 +139,7 @@ export const EvalRequestSchema = Type.Object(
     check_numbers: Type.Optional(CheckNumbersSchema),
     retry: Type.Optional(retry),
     min_coverage: Type.Optional(minCoverage),
+    answer_format: Type.Optional(answerFormat),
     details: Type.Optional(
       Type.Boolean({
         description:

@@ -5,6 +5,7 @@ import {
   type ScriptedGateway,
   type ScriptedGatewayOptions,
   startScriptedGateway,
+  streamReply,
 } from "../support/scripted-gateway.js";
 import { type RunningService, type StartServiceOptions, startService } from "../support/start-service.js";
 
@@ -109,4 +110,18 @@ export async function startWithoutGateway(
 /** Registers anything else with a `close()` to be closed after the test. */
 export function closeAfterTest(item: { close(): Promise<void> }): void {
   running.push(item);
+}
+
+/** Scripts one streamed reply of `pieces` that stops before piece `held` until `release()` is called. */
+export function scriptHeldStream(
+  gateway: ScriptedGateway,
+  pieces: string[],
+  held: number,
+): { release(): void } {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  gateway.script(() => streamReply(pieces, { gate: (index) => (index === held ? gate : Promise.resolve()) }));
+  return { release: () => release() };
 }

@@ -305,3 +305,43 @@ describe("createLocalModel: streaming", () => {
     expect(seen).toEqual([result.content]);
   });
 });
+
+describe("createLocalModel: prose with citation markers", () => {
+  const proseTask = (sources: Source[], question: string): GenerateTask => ({
+    kind: "prose",
+    sources,
+    messages: [{ role: "user", content: question }],
+  });
+
+  it("writes the sentences the claims would quote, each followed by its source's marker", async () => {
+    const claims = await claimsFor(sampleSources, sampleQuestion);
+    const result = await model.generate(request(proseTask(sampleSources, sampleQuestion)));
+    expect(result.content).toBe(claims.claims.map((claim) => `${claim.quote} [${claim.source}]`).join(" "));
+  });
+
+  it("cites by position a source whose id a marker cannot spell, and ends a line after a sentence without end punctuation", async () => {
+    const sources: Source[] = [
+      { id: "annual report", text: "Revenue for 2024 was $18.4 million" },
+      { id: "notes", text: "Revenue rose in 2024 because of the new plant." },
+    ];
+    const result = await model.generate(request(proseTask(sources, "What was revenue?")));
+    expect(result.content).toBe(
+      "Revenue for 2024 was $18.4 million [1]\nRevenue rose in 2024 because of the new plant. [notes]",
+    );
+  });
+
+  it("streams one piece per sentence, joined the reply", async () => {
+    const pieces: string[] = [];
+    const result = await model.generate({
+      ...request(proseTask(sampleSources, sampleQuestion)),
+      stream: { onOpen: () => {}, onText: (text) => pieces.push(text) },
+    });
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join("")).toBe(result.content);
+  });
+
+  it("abstains with an empty answer when no sentence answers", async () => {
+    const result = await model.generate(request(proseTask(sampleSources, "Who painted the Mona Lisa?")));
+    expect(result.content).toBe("");
+  });
+});

@@ -1,5 +1,6 @@
+import type { Source } from "../../core/index.js";
 import type { ChatMessage, GenerateRequest, GenerateTask, ModelBackend, TokenUsage } from "../types.js";
-import { claimSentenceSteps } from "./claim-sentences.js";
+import { type ClaimSentence, claimSentenceSteps } from "./claim-sentences.js";
 import { fieldValueSteps } from "./field-values.js";
 import { runStepsYielding, yieldToEventLoop } from "./run-steps.js";
 import { countTokens } from "./terms.js";
@@ -12,7 +13,8 @@ const QUESTION_PREVIEW_LENGTH = 120;
 /**
  * The built-in local model: extractive, deterministic and in process. For claims it quotes the source
  * sentences that best match the latest user message (see `findClaimSentences`); for fields it copies
- * the labelled value that best matches each field (see `findFieldValues`); for a plain answer it says
+ * the labelled value that best matches each field (see `findFieldValues`); for prose with citation markers
+ * it writes the same sentences, each followed by the marker of its source; for a plain answer it says
  * that it answers only from the sources. Its output follows the model output contract exactly, so the
  * service checks it like any other model's.
  */
@@ -27,7 +29,7 @@ export function createLocalModel(): ModelBackend {
       const content = pieces.join("");
       if (request.stream !== undefined) {
         request.stream.onOpen();
-        // One piece per claim object, as a remote model's stream would close them one by one.
+        // One piece per claim object (or sentence of prose), as a remote model's stream would close them.
         for (const piece of pieces) request.stream.onText(piece);
       }
       return { content, usage: await countUsage(request, content, request.signal) };
@@ -35,19 +37,21 @@ export function createLocalModel(): ModelBackend {
   };
 }
 
-/** The reply in the pieces a stream delivers: for claims, `{"claims":[`, each claim and `,`, then `]}`. */
+/**
+ * The reply in the pieces a stream delivers: for claims, `{"claims":[`, each claim and `,`, then `]}`; for
+ * prose, each sentence with its marker and what separates it from the next.
+ */
 async function respondInPieces(task: GenerateTask, signal: AbortSignal | undefined): Promise<string[]> {
-  return task.kind === "claims" ? claimPieces(task, signal) : [await respond(task, signal)];
+  if (task.kind === "claims") return claimPieces(task, signal);
+  if (task.kind === "prose") return prosePieces(task, signal);
+  return [await respond(task, signal)];
 }
 
 async function claimPieces(
   task: Extract<GenerateTask, { kind: "claims" }>,
   signal: AbortSignal | undefined,
 ): Promise<string[]> {
-  const sentences = await runStepsYielding(
-    claimSentenceSteps(task.sources, latestUserMessage(task.messages)),
-    signal,
-  );
+  const sentences = await chosenSentences(task, signal);
   const claims = sentences.map((sentence) =>
     JSON.stringify({ claim: sentence.text, quote: sentence.text, source: sentence.source }),
   );
@@ -55,10 +59,57 @@ async function claimPieces(
   return ['{"claims":[', ...claims.flatMap((claim, index) => (index === 0 ? [claim] : [",", claim])), "]}"];
 }
 
+/** The source sentences that answer the task's latest user message (see `findClaimSentences`). */
+function chosenSentences(
+  task: { sources: Source[]; messages: ChatMessage[] },
+  signal: AbortSignal | undefined,
+): Promise<ClaimSentence[]> {
+  return runStepsYielding(claimSentenceSteps(task.sources, latestUserMessage(task.messages)), signal);
+}
+
+/**
+ * Prose with citation markers: the sentences the claims would quote, each on one line (its spaces made one)
+ * and followed by the marker of its source: `[id]`, or `[n]` (its position) for an id a marker cannot
+ * spell. A sentence that ends with end punctuation is followed by a space, others by a line break, so the
+ * answer's sentence splitter reads the same sentences back. No sentence (an abstention) is an empty answer.
+ */
+async function prosePieces(
+  task: Extract<GenerateTask, { kind: "prose" }>,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  const sentences = await chosenSentences(task, signal);
+  const position = new Map<string, number>();
+  for (const [index, source] of task.sources.entries()) {
+    if (!position.has(source.id)) position.set(source.id, index + 1);
+  }
+  return sentences.map((sentence, index) => {
+    const text = sentence.text.replace(/\s+/g, " ").trim();
+    const spellable = MARKER_ID.test(sentence.source) && HAS_WORD.test(sentence.source);
+    const marker = spellable ? sentence.source : String(position.get(sentence.source));
+    const last = index === sentences.length - 1;
+    return `${text} [${marker}]${last ? "" : endsSentence(text) ? " " : "\n"}`;
+  });
+}
+
+// An id a `[id]` marker can spell: one token without brackets or list separators, with a letter or digit.
+const MARKER_ID = /^[^\s[\],;]{1,64}$/u;
+const HAS_WORD = /[\p{L}\p{N}]/u;
+const CLOSERS = "\"'”’)]";
+const END_PUNCTUATION = ".!?。！？";
+
+/** Whether `text` ends with end punctuation, perhaps followed by closing quotes or brackets. */
+function endsSentence(text: string): boolean {
+  let end = text.length;
+  while (end > 0 && CLOSERS.includes(text[end - 1] as string)) end--;
+  return end > 0 && END_PUNCTUATION.includes(text[end - 1] as string);
+}
+
 async function respond(task: GenerateTask, signal: AbortSignal | undefined): Promise<string> {
   switch (task.kind) {
     case "claims":
       return (await claimPieces(task, signal)).join("");
+    case "prose":
+      return (await prosePieces(task, signal)).join("");
     case "fields": {
       const found = await runStepsYielding(fieldValueSteps(task.sources, task.schema), signal);
       const fields = Object.fromEntries(
@@ -151,6 +202,7 @@ function pieceEnd(text: string, start: number): number {
 function taskTexts(task: GenerateTask): string[] {
   switch (task.kind) {
     case "claims":
+    case "prose":
       return [
         ...task.sources.map((source) => source.text),
         ...task.messages.map((message) => message.content),

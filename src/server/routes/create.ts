@@ -54,6 +54,7 @@ export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
         checkNumbers: body.check_numbers,
         explain: body.explain,
         allowUngrounded: body.allow_ungrounded,
+        answerFormat: body.answer_format,
         temperature: body.temperature,
         maxTokens: body.max_tokens,
       };

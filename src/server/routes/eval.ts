@@ -62,6 +62,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
         checkNumbers: body.check_numbers,
         retry: body.retry,
         minCoverage: body.min_coverage,
+        answerFormat: body.answer_format,
         details: body.details,
         cases: body.cases,
       };

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { checkAnswer, type Source } from "../../core/index.js";
+import type { CreateProgress } from "../claim-events.js";
+import { createSentenceEvents, STREAM_CHECK_WORK_FACTOR } from "./sentence-events.js";
+
+const report: Source = {
+  id: "report",
+  text: "Northwind was founded in 2016 in Lyon. Revenue for 2024 was $18.4 million. The company employs 240 people.",
+};
+
+/** Lets pending checks run: each yields a few turns of the event loop. */
+async function turns(count = 20): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+function observe() {
+  const events: CreateProgress[] = [];
+  return { events, observer: { open: () => {}, progress: (event: CreateProgress) => events.push(event) } };
+}
+
+const rangeOf = (event: CreateProgress): unknown =>
+  event.type === "claim"
+    ? (event.citation as { answer_range?: unknown }).answer_range
+    : event.type === "unsupported"
+      ? (event.unsupported as { answer_range?: unknown }).answer_range
+      : undefined;
+
+describe("createSentenceEvents", () => {
+  it("reports a sentence once the next one begins, with ranges into the whole answer, and the rest at settle", async () => {
+    const { events, observer } = observe();
+    const sentences = createSentenceEvents([report], {}, observer);
+    const stream = sentences.nextCall();
+    const first = "Northwind was founded in 2016 in Lyon [report]. ";
+    const second = "It has a bakery in Paris [report]. ";
+    const third = "The company employs 240 people [report].";
+
+    stream.onText(first);
+    await turns();
+    expect(events).toEqual([]);
+    stream.onText(second);
+    await turns();
+    expect(events.map(rangeOf)).toEqual([[0, first.length - 1]]);
+    stream.onText(third);
+    await turns();
+    expect(events).toHaveLength(2);
+    expect(rangeOf(events[1] as CreateProgress)).toEqual([first.length, first.length + second.length - 1]);
+
+    const answer = first + second + third;
+    const result = await sentences.settle(answer);
+    expect(result).toEqual(checkAnswer([report], answer));
+    expect(events.map((event) => event.type)).toEqual(["claim", "unsupported", "claim"]);
+    expect(events.map(rangeOf)).toEqual([
+      result.citations[0]?.answerRange,
+      result.unsupported[0]?.answerRange,
+      result.citations[1]?.answerRange,
+    ]);
+  });
+
+  it("with large sources checks fewer, larger pieces: its work stays a bounded multiple of sources and answer", async () => {
+    const large: Source = { id: "report", text: `${report.text} ${"Filler words here. ".repeat(2_000)}` };
+    const { events, observer } = observe();
+    const sentences = createSentenceEvents([large], {}, observer);
+    const stream = sentences.nextCall();
+    const sentence = "The company employs 240 people [report]. ";
+    const count = 32;
+    for (let index = 0; index < count; index++) {
+      stream.onText(sentence);
+      await turns(200);
+    }
+    const streamed = events.length;
+    await sentences.settle(sentence.repeat(count));
+
+    // Each streamed check reads the sources once; without the bound each sentence would have been checked
+    // (and reported) as the next began: count - 1 of them.
+    const answerChars = sentence.length * count;
+    const checks = Math.floor(
+      (STREAM_CHECK_WORK_FACTOR * (large.text.length + answerChars)) / large.text.length,
+    );
+    expect(streamed).toBeGreaterThan(0);
+    expect(streamed).toBeLessThanOrEqual(checks);
+    expect(streamed).toBeLessThan(count - 1);
+    expect(events).toHaveLength(count);
+  });
+
+  it("reports every sentence at settle when the stream delivered nothing, and an attempt from the second call", async () => {
+    const { events, observer } = observe();
+    const sentences = createSentenceEvents([report], {}, observer);
+    sentences.nextCall();
+    const answer = "Northwind was founded in 2016 in Lyon [report]. It employs 240 people [report].";
+    await sentences.settle(answer);
+    sentences.nextCall();
+    expect(events.map((event) => event.type)).toEqual(["claim", "claim", "attempt"]);
+  });
+});

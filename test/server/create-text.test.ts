@@ -1,0 +1,239 @@
+import { describe, expect, it } from "vitest";
+import { sampleQuestion, sampleSources } from "../../src/sample.js";
+import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
+import { sseChunks } from "../support/scripted-gateway.js";
+import {
+  chatBody,
+  question,
+  report,
+  scriptHeldStream,
+  startWithGateway,
+  startWithoutGateway,
+  table,
+} from "./harness.js";
+
+// `"answer_format": "text"` on create, end to end over HTTP: the model answers in prose with `[id]` markers,
+// and the answer is checked sentence by sentence (answer mode), retried with feedback, and streamed.
+
+const supported = "Northwind was founded in 2016 in Lyon [report].";
+const invented = "Northwind also runs a bakery in Paris [report].";
+const staff = "The company employs 240 people [report].";
+
+/** The sample question on the local model, answered in prose. */
+const localBody = {
+  model: "local",
+  messages: [{ role: "user", content: sampleQuestion }],
+  sources: sampleSources,
+  answer_format: "text",
+};
+
+const textBody = (extra: Record<string, unknown> = {}) => ({
+  model: "gpt-test",
+  messages: question,
+  sources: [report, table],
+  answer_format: "text",
+  ...extra,
+});
+
+async function post(url: string, body: unknown) {
+  const response = await fetch(`${url}/v1/verified`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer test-key" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const streamed = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  return {
+    status: response.status,
+    events: streamed ? parseEventStream(text).events : ([] as StreamEvent[]),
+    json: streamed ? undefined : JSON.parse(text),
+  };
+}
+
+/** The claim and unsupported events a result implies, in answer order. */
+function eventsOf(result: {
+  citations: { answer_range: [number, number] }[];
+  unsupported: { answer_range: [number, number] }[];
+}): StreamEvent[] {
+  return [
+    ...result.citations.map((data) => ({ at: data.answer_range[0], event: { event: "claim", data } })),
+    ...result.unsupported.map((data) => ({
+      at: data.answer_range[0],
+      event: { event: "unsupported", data },
+    })),
+  ]
+    .sort((a, b) => a.at - b.at)
+    .map(({ event }) => event);
+}
+
+describe('POST /v1/verified with "answer_format": "text"', () => {
+  it("asks the model for prose with [id] markers and keeps only the sentences the sources support", async () => {
+    const { gateway, service } = await startWithGateway();
+    const answer = `${supported} ${invented} ${staff}`;
+    gateway.script(() => answer);
+
+    const { status, json } = await post(service.url, textBody({ explain: true }));
+
+    expect(status).toBe(200);
+    const sent = chatBody(gateway.calls[0]);
+    expect(sent.response_format).toBeUndefined();
+    expect(sent.messages[0]?.content).toContain("[doc-a]");
+    expect(sent.messages[0]?.content).toContain(report.text);
+    expect(json.text).toBe(`${supported} ${staff}`);
+    expect(json.citations.map((citation: { source: string }) => citation.source)).toEqual([
+      "report",
+      "report",
+    ]);
+    expect(json.citations[0]).toMatchObject({
+      claim: "Northwind was founded in 2016 in Lyon.",
+      source: "report",
+      support: 1,
+      answer_range: [0, supported.length],
+    });
+    const [start, end] = json.citations[0].range;
+    expect(report.text.slice(start, end)).toBe(json.citations[0].quote);
+    expect(json.unsupported).toEqual([
+      expect.objectContaining({
+        claim: "Northwind also runs a bakery in Paris.",
+        reason: "entity_not_found",
+        answer_range: [supported.length + 1, supported.length + 1 + invented.length],
+        detail: { entity: "Paris" },
+      }),
+    ]);
+    expect(json.coverage).toBeCloseTo(2 / 3);
+    expect(json.grounded).toBe(true);
+    expect(json.abstained).toBe(false);
+    expect(json.usage.model_calls).toBe(1);
+  });
+
+  it("abstains below min_coverage and fails as ungrounded when no sentence holds", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script.replyWith([`${supported} ${invented}`, invented]);
+
+    const abstained = await post(service.url, textBody({ min_coverage: 0.9 }));
+    const ungrounded = await post(service.url, textBody());
+
+    expect(abstained.json).toMatchObject({ coverage: 0.5, abstained: true, grounded: true });
+    expect(ungrounded.status).toBe(422);
+    expect(ungrounded.json.error.type).toBe("ungrounded");
+  });
+
+  it("retries with feedback naming each dropped sentence and why, and keeps the best attempt", async () => {
+    const { gateway, service } = await startWithGateway();
+    const wrongSource = "The company employs 240 people [table].";
+    gateway.script.replyWith([`${supported} ${wrongSource}`, `${supported} ${staff}`]);
+
+    const { json } = await post(service.url, textBody({ retry: 2 }));
+
+    expect(gateway.calls).toHaveLength(2);
+    const feedback = chatBody(gateway.calls[1]).messages;
+    expect(feedback.at(-2)).toEqual({ role: "assistant", content: `${supported} ${wrongSource}` });
+    expect(feedback.at(-1)?.content).toContain('"The company employs 240 people.": the source it cites');
+    expect(feedback.at(-1)?.content).toContain("[report] does: cite that one");
+    expect(json.text).toBe(`${supported} ${staff}`);
+    expect(json.unsupported).toEqual([]);
+    expect(json.coverage).toBe(1);
+    expect(json.usage.model_calls).toBe(2);
+  });
+
+  it("keeps the earlier attempt when a retry does worse", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script.replyWith([`${supported} ${invented}`, invented]);
+
+    const { json } = await post(service.url, textBody({ retry: 1 }));
+
+    expect(json.text).toBe(supported);
+    expect(json.unsupported).toHaveLength(1);
+    expect(json.usage.model_calls).toBe(2);
+  });
+
+  it("on the local model: answers in prose with a marker after each sentence, all of them supported", async () => {
+    const service = await startWithoutGateway();
+    const body = localBody;
+
+    const { status, json } = await post(service.url, body);
+
+    expect(status).toBe(200);
+    expect(json.citations.length).toBeGreaterThan(1);
+    expect(json.unsupported).toEqual([]);
+    expect(json.coverage).toBe(1);
+    for (const citation of json.citations) {
+      expect(json.text).toContain(`${citation.quote} [${citation.source}]`);
+      expect(citation.support).toBe(1);
+      expect(json.text.slice(...citation.answer_range)).toBe(`${citation.quote} [${citation.source}]`);
+    }
+  });
+
+  it("streams a claim or unsupported event per sentence, agreeing with done, which equals the JSON answer", async () => {
+    const { gateway, service } = await startWithGateway();
+    const answer = `${supported} ${invented}\n${staff}`;
+    gateway.script(() => answer);
+
+    const plain = await post(service.url, textBody());
+    const streamed = await post(service.url, textBody({ stream: true }));
+
+    expect(gateway.calls[1]?.body).toMatchObject({ stream: true });
+    expect(plain.json.citations).toHaveLength(2);
+    expect(streamed.events).toEqual([...eventsOf(plain.json), { event: "done", data: plain.json }]);
+    expect(streamed.events.map((event) => event.event)).toEqual(["claim", "unsupported", "claim", "done"]);
+  });
+
+  it("sends a sentence's verdict once the next sentence begins, before the model has finished", async () => {
+    const { gateway, service } = await startWithGateway();
+    const answer = `${supported} ${invented} ${staff}`;
+    const pieces = sseChunks(answer, { pieceChars: 3 });
+    // Piece i (from 1) carries answer[3(i - 1), 3i); the stream is held 24 characters into the second
+    // sentence, so only the first sentence has closed.
+    const hold = scriptHeldStream(gateway, pieces, Math.floor(supported.length / 3) + 10);
+
+    const stream = await openEventStream(`${service.url}/v1/verified`, textBody({ stream: true }));
+    const first = await stream.next();
+    hold.release();
+    const rest = await stream.rest();
+
+    expect(first).toMatchObject({ event: "claim", data: { answer_range: [0, supported.length] } });
+    expect(rest.map((event) => event.event)).toEqual(["unsupported", "claim", "done"]);
+  });
+
+  it("streams on the local model, and an attempt event before a retry's sentences", async () => {
+    const service = await startWithoutGateway();
+    const body = localBody;
+    const plain = await post(service.url, body);
+    const streamed = await post(service.url, { ...body, stream: true });
+    expect(streamed.events).toEqual([...eventsOf(plain.json), { event: "done", data: plain.json }]);
+
+    const { gateway, service: gatewayService } = await startWithGateway();
+    gateway.script.replyWith([`${supported} ${invented}`, `${supported} ${staff}`]);
+    const retried = await post(gatewayService.url, textBody({ retry: 1, stream: true }));
+    expect(retried.events.map((event) => event.event)).toEqual([
+      "claim",
+      "unsupported",
+      "attempt",
+      "claim",
+      "claim",
+      "done",
+    ]);
+    expect(retried.events.at(-1)?.data.text).toBe(`${supported} ${staff}`);
+  });
+
+  it("runs eval cases in text format", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script(() => `${supported} ${invented}`);
+
+    const response = await fetch(`${service.url}/v1/verified/eval`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer test-key" },
+      body: JSON.stringify({
+        model: "gpt-test",
+        answer_format: "text",
+        details: true,
+        cases: [{ id: "a", messages: question, sources: [report] }],
+      }),
+    });
+    const json = await response.json();
+
+    expect(json.cases[0]).toMatchObject({ id: "a", coverage: 0.5, citations: 1, unsupported: 1 });
+    expect(json.cases[0].result.text).toBe(supported);
+    expect(chatBody(gateway.calls[0]).response_format).toBeUndefined();
+  });
+});
