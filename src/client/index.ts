@@ -61,6 +61,7 @@ export type {
   ModelList,
   ModelListEntry,
   NumberMiss,
+  OffsetUnit,
   Range,
   RequestOptions,
   Source,

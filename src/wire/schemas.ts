@@ -67,6 +67,11 @@ const retry = Type.Integer({
   description: "Regenerate up to N more times while any claim is unsupported.",
 });
 
+const offsets = Type.Union([Type.Literal("utf16"), Type.Literal("codepoint"), Type.Literal("utf8")], {
+  description:
+    "The unit every `range` of the answer counts: `utf16` code units (default; JavaScript's string index), `codepoint` (Python's `str` index) or `utf8` bytes.",
+});
+
 const explain = Type.Boolean({
   description:
     "Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against.",
@@ -82,6 +87,7 @@ export const CreateRequestSchema = Type.Object(
     retry: Type.Optional(retry),
     check_numbers: Type.Optional(CheckNumbersSchema),
     explain: Type.Optional(explain),
+    offsets: Type.Optional(offsets),
     allow_ungrounded: Type.Optional(Type.Boolean()),
     temperature: Type.Optional(Type.Number({ minimum: 0, description: "Passed through to the gateway." })),
     max_tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Passed through to the gateway." })),
@@ -106,6 +112,7 @@ export const ExtractRequestSchema = Type.Object(
       description: `Field name mapped to a short, concrete description of the wanted value (1 to ${MAX_EXTRACT_FIELDS} fields).`,
     }),
     mode: Type.Optional(ModeSchema),
+    offsets: Type.Optional(offsets),
   },
   closed,
 );
@@ -132,6 +139,7 @@ export const EvalRequestSchema = Type.Object(
     check_numbers: Type.Optional(CheckNumbersSchema),
     retry: Type.Optional(retry),
     min_coverage: Type.Optional(minCoverage),
+    offsets: Type.Optional(offsets),
     details: Type.Optional(
       Type.Boolean({
         description:
@@ -164,6 +172,7 @@ const checkFields = {
   mode: Type.Optional(ModeSchema),
   check_numbers: Type.Optional(CheckNumbersSchema),
   explain: Type.Optional(explain),
+  offsets: Type.Optional(offsets),
 };
 
 /** A `verified check` document: no bound on claims, since the command owns its process. */
@@ -195,6 +204,7 @@ export const CheckFieldsRequestSchema = Type.Object(
       ),
     ),
     mode: Type.Optional(ModeSchema),
+    offsets: Type.Optional(offsets),
   },
   closed,
 );
@@ -203,7 +213,8 @@ export type CheckFieldsRequest = Static<typeof CheckFieldsRequestSchema>;
 // Responses.
 
 const range = Type.Tuple([Type.Integer(), Type.Integer()], {
-  description: "[start, end) in UTF-16 code units; text.slice(start, end) === quote.",
+  description:
+    "[start, end) into the source's text, in the request's `offsets` unit (UTF-16 code units by default); the text between them is the quote.",
 });
 
 export const CitationSchema = Type.Object({

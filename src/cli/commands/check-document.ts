@@ -5,7 +5,15 @@ import {
   verifyClaims,
   verifyFields,
 } from "../../core/index.js";
-import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
+import {
+  CheckDocumentSchema,
+  CheckFieldsRequestSchema,
+  compileValidator,
+  convertFieldRanges,
+  convertResultRanges,
+  type OffsetUnit,
+  sourceTexts,
+} from "../../wire/index.js";
 import type { RecentSources } from "./jsonl-batch.js";
 
 const validateClaimsDocument = compileValidator(CheckDocumentSchema);
@@ -19,12 +27,14 @@ export type CheckDocumentOutcome =
 /**
  * Checks one parsed document: `{sources, claims, mode?, check_numbers?}` gives the claims result,
  * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones. With `recent`, sources
- * seen by earlier documents are reused already prepared.
+ * seen by earlier documents are reused already prepared. Ranges count in the document's `offsets`, else
+ * in `offsets` (`--offsets`), else in UTF-16 code units.
  */
 export function checkDocument(
   document: unknown,
   explain = false,
   recent?: RecentSources,
+  offsets?: OffsetUnit,
 ): CheckDocumentOutcome {
   const isFields =
     typeof document === "object" && document !== null && "fields" in document && !("claims" in document);
@@ -33,13 +43,19 @@ export function checkDocument(
     if (!validation.ok) return validation;
     const duplicate = findDuplicateSourceId(validation.value.sources);
     if (duplicate >= 0) return duplicateError(duplicate);
+    const { sources } = validation.value;
+    const result = verifyFields(
+      recent?.prepare(sources) ?? sources,
+      validation.value.fields,
+      validation.value,
+    );
+    const unit = validation.value.offsets ?? offsets;
     return {
       ok: true,
-      result: verifyFields(
-        recent?.prepare(validation.value.sources) ?? validation.value.sources,
-        validation.value.fields,
-        validation.value,
-      ),
+      result: {
+        ...result,
+        fields: convertFieldRanges(result.fields, unit, { sources: sourceTexts(sources) }),
+      },
     };
   }
   const validation = validateClaimsDocument(document);
@@ -52,7 +68,8 @@ export function checkDocument(
     checkNumbers,
     explain: explain || validation.value.explain === true,
   });
-  return { ok: true, result };
+  const unit = validation.value.offsets ?? offsets;
+  return { ok: true, result: convertResultRanges(result, unit, { sources: sourceTexts(sources) }) };
 }
 
 /** One line per claim a number check dropped: the claim and why (`--explain`). */

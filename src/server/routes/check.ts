@@ -4,7 +4,9 @@ import {
   type CheckRequest,
   CheckRequestSchema,
   CheckResultSchema,
+  convertResultRanges,
   ErrorBodySchema,
+  sourceTexts,
 } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
 
@@ -34,7 +36,11 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
       });
       request.verified.modelCalls = 0;
       request.verified.coverage = result.coverage;
-      return { ...result, usage: { model_calls: 0, total_tokens: 0 } };
+      const texts = { sources: sourceTexts(body.sources) };
+      return {
+        ...convertResultRanges(result, body.offsets, texts),
+        usage: { model_calls: 0, total_tokens: 0 },
+      };
     },
   );
 }

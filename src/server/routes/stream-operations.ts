@@ -7,10 +7,11 @@ import {
   type EvalInput,
   evalVerified,
 } from "../../service/index.js";
+import type { OffsetUnit } from "../../wire/index.js";
 import { type AppDeps, defaultStreamHeartbeatMs } from "../config.js";
 import { operationContext } from "../request-state.js";
 import { createEventStream } from "./event-stream.js";
-import { caseToWire, createResultToWire, evalResultToWire } from "./to-wire.js";
+import { caseToWire, createResultToWire, entryToWire, evalResultToWire } from "./to-wire.js";
 
 /**
  * A streamed create: 200 `text/event-stream` once the first model call is accepted, `claim`/`unsupported`
@@ -23,7 +24,9 @@ export async function streamCreate(
   reply: FastifyReply,
   deps: AppDeps,
   input: CreateInput,
+  unit: OffsetUnit | undefined,
 ): Promise<void> {
+  const ranges = { unit, sources: input.sources };
   const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
   try {
     const outcome = await createVerified(input, operationContext(request, reply, deps), {
@@ -32,7 +35,7 @@ export async function streamCreate(
     });
     request.verified.modelCalls = outcome.usage.modelCalls;
     request.verified.coverage = outcome.coverage;
-    events.send("done", createResultToWire(deps.newId("vfd"), input.model, outcome));
+    events.send("done", createResultToWire(deps.newId("vfd"), input.model, outcome, ranges));
     events.end();
   } catch (error) {
     if (!events.opened) throw error;
@@ -40,8 +43,8 @@ export async function streamCreate(
   }
 
   function send(event: CreateProgress): void {
-    if (event.type === "claim") events.send("claim", event.citation);
-    else if (event.type === "unsupported") events.send("unsupported", event.unsupported);
+    if (event.type === "claim") events.send("claim", entryToWire(event.citation, ranges));
+    else if (event.type === "unsupported") events.send("unsupported", entryToWire(event.unsupported, ranges));
     else events.send("attempt", { attempt: event.attempt });
   }
 }
@@ -56,6 +59,7 @@ export async function streamEval(
   reply: FastifyReply,
   deps: AppDeps,
   input: EvalInput,
+  unit: OffsetUnit | undefined,
 ): Promise<void> {
   const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
   try {
@@ -66,12 +70,15 @@ export async function streamEval(
       (index, result) => {
         // A case failing for the whole batch is reported once, as the batch's error.
         if ("error" in result && batchFatal.has(result.error.type)) return;
-        events.send("case", { index, ...caseToWire(result) });
+        events.send("case", {
+          index,
+          ...caseToWire(result, { unit, sources: input.cases[index]?.sources ?? [] }),
+        });
       },
     );
     request.verified.modelCalls = outcome.usage.modelCalls;
     request.verified.coverage = outcome.aggregate.coverageMean;
-    events.send("done", evalResultToWire(outcome));
+    events.send("done", evalResultToWire(outcome, unit, input.cases));
     events.end();
   } catch (error) {
     if (!events.opened) throw error;
