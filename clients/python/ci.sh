@@ -13,7 +13,7 @@ trap 'rm -rf "$work" build src/*.egg-info' EXIT
 "$python" -m venv --system-site-packages "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet --no-build-isolation --no-index .
 echo "== mypy --strict (clients/python)"
-"$work/venv/bin/python" -m mypy --strict
+"$work/venv/bin/python" -m mypy --strict --cache-dir "$work/mypy-cache"
 echo "== pytest (clients/python) on $("$work/venv/bin/python" --version), node $(node --version)"
-# The installed copy is imported: the run starts outside the source tree's src/ and nothing is on PYTHONPATH.
-env -u PYTHONPATH "$work/venv/bin/python" -m pytest -p no:cacheprovider -q tests
+# The installed copy is what the tests import: nothing puts src/ on the path.
+env -u PYTHONPATH PYTHONDONTWRITEBYTECODE=1 "$work/venv/bin/python" -m pytest -p no:cacheprovider -q tests
