@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Verified } from "../../src/client/index.js";
 import type { Source } from "../../src/core/types.js";
 import type { OffsetUnit } from "../../src/wire/index.js";
 import { parseEventStream } from "../support/event-stream.js";
@@ -124,6 +125,13 @@ describe("offsets", () => {
       }),
     );
     expect(new Set(ranges.map(String)).size).toBe(3);
+  });
+
+  it.each(units)("the TypeScript client sends offsets: %s", async (unit) => {
+    const { service } = await startWithGateway();
+    const client = new Verified({ baseURL: service.url, apiKey: "test-key" });
+    const result = await client.check({ sources: [notes], claims: [opened, orders], offsets: unit });
+    expect(cut(unit, result.citations)).toEqual(expected);
   });
 
   it("rejects an unknown unit with the parameter named", async () => {

@@ -425,13 +425,20 @@ _STATUS_BY_TYPE = {
     "invalid_key": 401,
     "insufficient_quota": 402,
     "model_not_found": 404,
-    "rate_limited": 429,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "request_timeout": 408,
+    "payload_too_large": 413,
+    "unsupported_media_type": 415,
     "ungrounded": 422,
+    "rate_limited": 429,
+    "internal_error": 500,
     "extraction_failed": 502,
     "gateway_error": 502,
     "shutting_down": 503,
     "gateway_timeout": 504,
 }
+"""Each error type's HTTP status (the service's error registry), for ``error`` events, which carry none."""
 
 
 def _status_of(error_type: object) -> int:
