@@ -1,10 +1,12 @@
 import { Command, CommanderError } from "commander";
 import { OPERATION_PATHS } from "../api-paths.js";
+import type { OffsetUnit } from "../wire/index.js";
 import {
   defineAskCommand,
   defineEvalCommand,
   defineExtractCommand,
   environmentOnlySettings,
+  offsetsOption,
   runCheckCommand,
   type ServeFlags,
 } from "./commands/index.js";
@@ -39,7 +41,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description("Check claims or fields against sources with no model: JSON in, JSON out.")
     .argument(
       "[file]",
-      "a JSON document {sources, claims | fields, mode?, check_numbers?}; stdin when absent",
+      "a JSON document {sources, claims | fields, mode?, check_numbers?, offsets?}; stdin when absent",
     )
     .option("--jsonl", "read one document per line and write one result per line")
     .addHelpText(
@@ -58,9 +60,15 @@ Examples:
       "--explain",
       "keep each dropped claim's `detail` (the number that failed and the cells or line it was checked against) and describe it on stderr",
     )
-    .action(async (file: string | undefined, options: { jsonl?: boolean; explain?: boolean }) => {
-      exitCode = await runCheckCommand(file, options, io);
-    });
+    .addOption(offsetsOption())
+    .action(
+      async (
+        file: string | undefined,
+        options: { jsonl?: boolean; explain?: boolean; offsets?: OffsetUnit },
+      ) => {
+        exitCode = await runCheckCommand(file, options, io);
+      },
+    );
 
   program
     .command("serve")

@@ -62,6 +62,7 @@ export type {
   ModelList,
   ModelListEntry,
   NumberMiss,
+  OffsetUnit,
   Range,
   RequestOptions,
   Source,

@@ -11,7 +11,13 @@ export type MatchMode = "strict" | "lenient";
  */
 export type CheckNumbers = boolean | "source" | "row" | "quote";
 
-/** `[start, end)` in UTF-16 code units into a source's original text. */
+/**
+ * The unit every `range` of a result counts: UTF-16 code units (default; JavaScript's string index), code
+ * points (Python's `str` index) or UTF-8 bytes.
+ */
+export type OffsetUnit = "utf16" | "codepoint" | "utf8";
+
+/** `[start, end)` into a source's original text, in the request's `offsets` unit (UTF-16 code units by default). */
 export type Range = [start: number, end: number];
 
 /** A caller-supplied source chunk; `id` comes back in citations as `source`. */
@@ -108,6 +114,8 @@ export interface CreateParams {
   sources: Source[];
   /** Default `strict`. */
   mode?: MatchMode;
+  /** The unit of every `range` in the result. Default `utf16`. */
+  offsets?: OffsetUnit;
   /** 0..1; when the result's coverage is below it, the result has `abstained: true`. Default 0 (off). */
   minCoverage?: number;
   /** Regenerate up to N more times while any claim is unsupported. Default 0. */
@@ -150,6 +158,8 @@ export interface ExtractParams<S extends ExtractSchema = ExtractSchema> {
   schema: S;
   /** Default `strict`. */
   mode?: MatchMode;
+  /** The unit of every `range` in the result. Default `utf16`. */
+  offsets?: OffsetUnit;
 }
 
 /** One extracted field: a verbatim substring of a source, or null when it was not found. */
@@ -181,6 +191,8 @@ export interface EvalParams {
   cases: EvalCase[];
   /** Default `strict`. */
   mode?: MatchMode;
+  /** The unit of every `range` in the result. Default `utf16`. */
+  offsets?: OffsetUnit;
   checkNumbers?: CheckNumbers;
   retry?: number;
   minCoverage?: number;
@@ -303,6 +315,8 @@ export interface CheckParams {
   messages?: Message[];
   /** Default `strict`. */
   mode?: MatchMode;
+  /** The unit of every `range` in the result. Default `utf16`. */
+  offsets?: OffsetUnit;
   checkNumbers?: CheckNumbers;
   /** Give each claim the number check dropped a `detail` of why. Default false. */
   explain?: boolean;

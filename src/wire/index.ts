@@ -1,4 +1,13 @@
 export {
+  convertFieldRanges,
+  convertOffsets,
+  convertRanges,
+  convertResultRanges,
+  type OffsetUnit,
+  type RangeTexts,
+  sourceTexts,
+} from "./offsets.js";
+export {
   CheckDocumentSchema,
   CheckFieldsRequestSchema,
   type CheckRequest,

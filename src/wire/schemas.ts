@@ -73,6 +73,11 @@ const answerFormat = Type.Union([Type.Literal("json"), Type.Literal("text")], {
     "`json` (default): the model answers with claims and quotes. `text`: the model answers in prose with `[id]` markers, checked sentence by sentence as an answer (see `answer` of check).",
 });
 
+const offsets = Type.Union([Type.Literal("utf16"), Type.Literal("codepoint"), Type.Literal("utf8")], {
+  description:
+    "The unit every `range` of the answer counts: `utf16` code units (default; JavaScript's string index), `codepoint` (Python's `str` index) or `utf8` bytes.",
+});
+
 const explain = Type.Boolean({
   description:
     "Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against.",
@@ -88,6 +93,7 @@ export const CreateRequestSchema = Type.Object(
     retry: Type.Optional(retry),
     check_numbers: Type.Optional(CheckNumbersSchema),
     explain: Type.Optional(explain),
+    offsets: Type.Optional(offsets),
     allow_ungrounded: Type.Optional(Type.Boolean()),
     answer_format: Type.Optional(answerFormat),
     temperature: Type.Optional(Type.Number({ minimum: 0, description: "Passed through to the gateway." })),
@@ -113,6 +119,7 @@ export const ExtractRequestSchema = Type.Object(
       description: `Field name mapped to a short, concrete description of the wanted value (1 to ${MAX_EXTRACT_FIELDS} fields).`,
     }),
     mode: Type.Optional(ModeSchema),
+    offsets: Type.Optional(offsets),
   },
   closed,
 );
@@ -140,6 +147,7 @@ export const EvalRequestSchema = Type.Object(
     retry: Type.Optional(retry),
     min_coverage: Type.Optional(minCoverage),
     answer_format: Type.Optional(answerFormat),
+    offsets: Type.Optional(offsets),
     details: Type.Optional(
       Type.Boolean({
         description:
@@ -184,6 +192,7 @@ const checkFields = {
   mode: Type.Optional(ModeSchema),
   check_numbers: Type.Optional(CheckNumbersSchema),
   explain: Type.Optional(explain),
+  offsets: Type.Optional(offsets),
 };
 
 /** A `verified check` document: no bound on claims, since the command owns its process. */
@@ -217,6 +226,7 @@ export const CheckFieldsRequestSchema = Type.Object(
       ),
     ),
     mode: Type.Optional(ModeSchema),
+    offsets: Type.Optional(offsets),
   },
   closed,
 );
@@ -225,7 +235,8 @@ export type CheckFieldsRequest = Static<typeof CheckFieldsRequestSchema>;
 // Responses.
 
 const range = Type.Tuple([Type.Integer(), Type.Integer()], {
-  description: "[start, end) in UTF-16 code units; text.slice(start, end) === quote.",
+  description:
+    "[start, end) into the source's text, in the request's `offsets` unit (UTF-16 code units by default); the text between them is the quote.",
 });
 
 const answerRange = Type.Tuple([Type.Integer(), Type.Integer()], {

@@ -7,6 +7,7 @@ import {
   type CreateParams,
   type CreateResult,
   type MatchMode,
+  type OffsetUnit,
   toWire,
   UngroundedError,
 } from "../../client/index.js";
@@ -21,6 +22,7 @@ export interface AskFlags extends ConnectionFlags {
   source: string[];
   model: string;
   mode?: MatchMode | undefined;
+  offsets?: OffsetUnit | undefined;
   checkNumbers?: "source" | "row" | "quote" | undefined;
   retry?: number | undefined;
   allowUngrounded?: boolean | undefined;
@@ -110,6 +112,7 @@ export async function runAskCommand(question: string, flags: AskFlags, io: CliIo
     messages: [{ role: "user", content: question }],
     sources,
     ...(flags.mode === undefined ? {} : { mode: flags.mode }),
+    ...(flags.offsets === undefined ? {} : { offsets: flags.offsets }),
     ...(flags.checkNumbers === undefined ? {} : { checkNumbers: flags.checkNumbers satisfies CheckNumbers }),
     ...(flags.retry === undefined ? {} : { retry: flags.retry }),
     ...(flags.allowUngrounded ? { allowUngrounded: true } : {}),

@@ -8,7 +8,15 @@ import {
   verifyFields,
 } from "../../core/index.js";
 import { answerResultToWire, questionOf } from "../../service/index.js";
-import { CheckDocumentSchema, CheckFieldsRequestSchema, compileValidator } from "../../wire/index.js";
+import {
+  CheckDocumentSchema,
+  CheckFieldsRequestSchema,
+  compileValidator,
+  convertFieldRanges,
+  convertResultRanges,
+  type OffsetUnit,
+  sourceTexts,
+} from "../../wire/index.js";
 import type { RecentSources } from "./jsonl-batch.js";
 
 const validateClaimsDocument = compileValidator(CheckDocumentSchema);
@@ -22,12 +30,14 @@ export type CheckDocumentOutcome =
 /**
  * Checks one parsed document: `{sources, claims, mode?, check_numbers?}` gives the claims result,
  * `{sources, fields, mode?}` the fields result. Field names are the HTTP ones. With `recent`, sources
- * seen by earlier documents are reused already prepared.
+ * seen by earlier documents are reused already prepared. Ranges count in the document's `offsets`, else
+ * in `offsets` (`--offsets`), else in UTF-16 code units.
  */
 export function checkDocument(
   document: unknown,
   explain = false,
   recent?: RecentSources,
+  offsets?: OffsetUnit,
 ): CheckDocumentOutcome {
   const isFields =
     typeof document === "object" && document !== null && "fields" in document && !("claims" in document);
@@ -36,13 +46,19 @@ export function checkDocument(
     if (!validation.ok) return validation;
     const duplicate = findDuplicateSourceId(validation.value.sources);
     if (duplicate >= 0) return duplicateError(duplicate);
+    const { sources } = validation.value;
+    const result = verifyFields(
+      recent?.prepare(sources) ?? sources,
+      validation.value.fields,
+      validation.value,
+    );
+    const unit = validation.value.offsets ?? offsets;
     return {
       ok: true,
-      result: verifyFields(
-        recent?.prepare(validation.value.sources) ?? validation.value.sources,
-        validation.value.fields,
-        validation.value,
-      ),
+      result: {
+        ...result,
+        fields: convertFieldRanges(result.fields, unit, { sources: sourceTexts(sources) }),
+      },
     };
   }
   const validation = validateClaimsDocument(document);
@@ -64,14 +80,17 @@ export function checkDocument(
       explain: explain || validation.value.explain === true,
       question: questionOf(validation.value.messages),
     });
-    return { ok: true, result: answerResultToWire(checked) };
+    const answerUnit = validation.value.offsets ?? offsets;
+    const texts = { sources: sourceTexts(sources), answer };
+    return { ok: true, result: convertResultRanges(answerResultToWire(checked), answerUnit, texts) };
   }
   const result = verifyClaims(recent?.prepare(sources) ?? sources, claims ?? [], {
     mode,
     checkNumbers,
     explain: explain || validation.value.explain === true,
   });
-  return { ok: true, result };
+  const unit = validation.value.offsets ?? offsets;
+  return { ok: true, result: convertResultRanges(result, unit, { sources: sourceTexts(sources) }) };
 }
 
 /** One line per claim a number check dropped: the claim and why (`--explain`). */

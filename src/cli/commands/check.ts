@@ -1,5 +1,6 @@
 import { createReadStream, readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
+import type { OffsetUnit } from "../../wire/index.js";
 import type { ParsedJson } from "../input/index.js";
 import { checkDocument, explainDropped } from "./check-document.js";
 import { LineSplitter, RecentSources } from "./jsonl-batch.js";
@@ -14,12 +15,12 @@ export interface CheckIo {
 /** Runs `verified check [FILE] [--jsonl]` and resolves to the exit code (0 ok, 2 on a malformed document). */
 export async function runCheckCommand(
   file: string | undefined,
-  options: { jsonl?: boolean; explain?: boolean },
+  options: { jsonl?: boolean; explain?: boolean; offsets?: OffsetUnit },
   io: CheckIo,
 ): Promise<number> {
   const name = file ?? "stdin";
   const explain = options.explain === true;
-  if (options.jsonl) return runJsonl(file, name, io, explain);
+  if (options.jsonl) return runJsonl(file, name, io, explain, options.offsets);
   let text: string;
   try {
     text = file === undefined ? await readAll(io.stdin) : readFileSync(file, "utf8");
@@ -34,7 +35,7 @@ export async function runCheckCommand(
     io.stderr.write(`verified check: ${name}: line ${parsed.line}: ${parsed.message}\n`);
     return 2;
   }
-  const outcome = checkDocument(parsed.value, explain);
+  const outcome = checkDocument(parsed.value, explain, undefined, options.offsets);
   if (!outcome.ok) {
     io.stderr.write(`verified check: ${name}: line 1: ${outcome.message}\n`);
     return 2;
@@ -68,6 +69,7 @@ async function runJsonl(
   name: string,
   io: CheckIo,
   explain: boolean,
+  offsets: OffsetUnit | undefined,
 ): Promise<number> {
   const input: Readable = file === undefined ? io.stdin : createReadStream(file, { highWaterMark: 1 << 18 });
   const splitter = new LineSplitter();
@@ -77,7 +79,7 @@ async function runJsonl(
   let output = "";
   const answer = (parsed: ParsedJson): void => {
     const outcome = parsed.ok
-      ? checkDocument(parsed.value, explain, recent)
+      ? checkDocument(parsed.value, explain, recent, offsets)
       : { ok: false as const, param: undefined, message: parsed.message };
     if (outcome.ok) {
       if (explain) {

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import pc from "picocolors";
-import type { EvalAllParams, MatchMode } from "../../client/index.js";
+import type { EvalAllParams, MatchMode, OffsetUnit } from "../../client/index.js";
 import { CliInputError, readDataset } from "../input/index.js";
 import type { CliIo } from "../io.js";
 import { runWithErrorLine, shouldUseColor } from "../output/index.js";
@@ -22,6 +22,7 @@ import { addClaimOptions, addConnectionOptions, addModelOptions, parseNumberOpti
 export interface EvalFlags extends ConnectionFlags {
   model: string;
   mode?: MatchMode | undefined;
+  offsets?: OffsetUnit | undefined;
   checkNumbers?: "source" | "row" | "quote" | undefined;
   retry?: number | undefined;
   minCoverage: number;
@@ -117,6 +118,7 @@ export async function runEvalCommand(dataset: string, flags: EvalFlags, io: CliI
     // Each case's dropped claims feed the reports and the baseline comparison.
     details: true,
     ...(flags.mode === undefined ? {} : { mode: flags.mode }),
+    ...(flags.offsets === undefined ? {} : { offsets: flags.offsets }),
     ...(flags.checkNumbers === undefined ? {} : { checkNumbers: flags.checkNumbers }),
     ...(flags.retry === undefined ? {} : { retry: flags.retry }),
   };

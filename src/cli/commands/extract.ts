@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { type ExtractParams, type MatchMode, toWire } from "../../client/index.js";
+import { type ExtractParams, type MatchMode, type OffsetUnit, toWire } from "../../client/index.js";
 import { parseFieldFlags, readSourceFiles } from "../input/index.js";
 import type { CliIo } from "../io.js";
 import { renderExtractResult, runWithErrorLine, shouldUseColor } from "../output/index.js";
@@ -13,6 +13,7 @@ export interface ExtractFlags extends ConnectionFlags {
   field: string[];
   model: string;
   mode?: MatchMode | undefined;
+  offsets?: OffsetUnit | undefined;
   json?: boolean | undefined;
 }
 
@@ -57,6 +58,7 @@ export async function runExtractCommand(flags: ExtractFlags, io: CliIo): Promise
     sources,
     schema,
     ...(flags.mode === undefined ? {} : { mode: flags.mode }),
+    ...(flags.offsets === undefined ? {} : { offsets: flags.offsets }),
   };
   const { client, close } = await createCliClient(flags, io.env, DEFAULT_TIMEOUT_SECONDS);
   try {

@@ -3,9 +3,18 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 // The options the ask, extract and eval commands share, defined once so their names, defaults and help
 // read the same everywhere.
 
-/** `--model`, `--mode`: every model command. */
+/** `--offsets <unit>`: the unit of every range printed (model commands and `check`). */
+export function offsetsOption(): Option {
+  return new Option(
+    "--offsets <unit>",
+    "count ranges in utf16 code units (default; JavaScript), codepoint (Python's str index) or utf8 bytes",
+  ).choices(["utf16", "codepoint", "utf8"]);
+}
+
+/** `--model`, `--mode`, `--offsets`: every model command. */
 export function addModelOptions(command: Command): Command {
   return command
+    .addOption(offsetsOption())
     .addOption(
       new Option("-m, --model <id>", '"local" for the built-in model, or a gateway model id').default(
         "local",

@@ -14,7 +14,9 @@ import {
   type CheckRequest,
   CheckRequestSchema,
   CheckResultSchema,
+  convertResultRanges,
   ErrorBodySchema,
+  sourceTexts,
 } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
 
@@ -47,7 +49,11 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
           question: questionOf(body.messages),
         });
         request.verified.coverage = checked.coverage;
-        return { ...answerResultToWire(checked), usage: { model_calls: 0, total_tokens: 0 } };
+        const answerTexts = { sources: sourceTexts(body.sources), answer: input.answer };
+        return {
+          ...convertResultRanges(answerResultToWire(checked), body.offsets, answerTexts),
+          usage: { model_calls: 0, total_tokens: 0 },
+        };
       }
       // Checked in slices with turns of the event loop between them: see docs/performance.md.
       const result = await verifyClaimsYielding(body.sources, body.claims ?? [], {
@@ -56,7 +62,11 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
         explain: body.explain,
       });
       request.verified.coverage = result.coverage;
-      return { ...result, usage: { model_calls: 0, total_tokens: 0 } };
+      const texts = { sources: sourceTexts(body.sources) };
+      return {
+        ...convertResultRanges(result, body.offsets, texts),
+        usage: { model_calls: 0, total_tokens: 0 },
+      };
     },
   );
 }

@@ -58,11 +58,14 @@ export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
         temperature: body.temperature,
         maxTokens: body.max_tokens,
       };
-      if (body.stream === true) return streamCreate(request, reply, deps, input);
+      if (body.stream === true) return streamCreate(request, reply, deps, input, body.offsets);
       const outcome = await createVerified(input, operationContext(request, reply, deps));
       request.verified.modelCalls = outcome.usage.modelCalls;
       request.verified.coverage = outcome.coverage;
-      return createResultToWire(deps.newId("vfd"), body.model, outcome);
+      return createResultToWire(deps.newId("vfd"), body.model, outcome, {
+        unit: body.offsets,
+        sources: body.sources,
+      });
     },
   );
 }

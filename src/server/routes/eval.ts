@@ -66,7 +66,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
         details: body.details,
         cases: body.cases,
       };
-      if (body.stream === true) return streamEval(request, reply, deps, input);
+      if (body.stream === true) return streamEval(request, reply, deps, input, body.offsets);
       const outcome = await evalVerified(
         input,
         operationContext(request, reply, deps),
@@ -74,7 +74,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
       );
       request.verified.modelCalls = outcome.usage.modelCalls;
       request.verified.coverage = outcome.aggregate.coverageMean;
-      return evalResultToWire(outcome);
+      return evalResultToWire(outcome, body.offsets, body.cases);
     },
   );
 }

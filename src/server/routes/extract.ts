@@ -3,10 +3,12 @@ import { OPERATION_PATHS } from "../../api-paths.js";
 import { MAX_REQUEST_BODY_BYTES } from "../../limits.js";
 import { checkSourceIds, extractVerified, usageToWire } from "../../service/index.js";
 import {
+  convertFieldRanges,
   ErrorBodySchema,
   type ExtractRequest,
   ExtractRequestSchema,
   ExtractResultSchema,
+  sourceTexts,
 } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
@@ -38,7 +40,7 @@ export function registerExtractRoute(app: FastifyInstance, deps: AppDeps): void 
       return {
         id: deps.newId("ext"),
         model: body.model,
-        fields: outcome.fields,
+        fields: convertFieldRanges(outcome.fields, body.offsets, { sources: sourceTexts(body.sources) }),
         coverage: outcome.coverage,
         usage: usageToWire(outcome.usage),
       };

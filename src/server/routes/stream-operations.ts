@@ -7,10 +7,11 @@ import {
   type EvalInput,
   evalVerified,
 } from "../../service/index.js";
+import type { OffsetUnit } from "../../wire/index.js";
 import { type AppDeps, defaultStreamHeartbeatMs } from "../config.js";
 import { operationContext } from "../request-state.js";
 import { createEventStream } from "./event-stream.js";
-import { caseToWire, createResultToWire, evalResultToWire } from "./to-wire.js";
+import { caseToWire, createResultToWire, entryToWire, evalResultToWire } from "./to-wire.js";
 
 /**
  * A streamed create: 200 `text/event-stream` once the first model call is accepted, `claim`/`unsupported`
@@ -23,7 +24,9 @@ export async function streamCreate(
   reply: FastifyReply,
   deps: AppDeps,
   input: CreateInput,
+  unit: OffsetUnit | undefined,
 ): Promise<void> {
+  const ranges = { unit, sources: input.sources };
   const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
   try {
     const outcome = await createVerified(input, operationContext(request, reply, deps), {
@@ -32,7 +35,7 @@ export async function streamCreate(
     });
     request.verified.modelCalls = outcome.usage.modelCalls;
     request.verified.coverage = outcome.coverage;
-    const result = createResultToWire(deps.newId("vfd"), input.model, outcome);
+    const result = createResultToWire(deps.newId("vfd"), input.model, outcome, ranges);
     deps.recordResult(request, result);
     events.send("done", result);
     events.end();
@@ -42,8 +45,8 @@ export async function streamCreate(
   }
 
   function send(event: CreateProgress): void {
-    if (event.type === "claim") events.send("claim", event.citation);
-    else if (event.type === "unsupported") events.send("unsupported", event.unsupported);
+    if (event.type === "claim") events.send("claim", entryToWire(event.citation, ranges));
+    else if (event.type === "unsupported") events.send("unsupported", entryToWire(event.unsupported, ranges));
     else events.send("attempt", { attempt: event.attempt });
   }
 }
@@ -58,6 +61,7 @@ export async function streamEval(
   reply: FastifyReply,
   deps: AppDeps,
   input: EvalInput,
+  unit: OffsetUnit | undefined,
 ): Promise<void> {
   const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
   try {
@@ -68,12 +72,15 @@ export async function streamEval(
       (index, result) => {
         // A case failing for the whole batch is reported once, as the batch's error.
         if ("error" in result && batchFatal.has(result.error.type)) return;
-        events.send("case", { index, ...caseToWire(result) });
+        events.send("case", {
+          index,
+          ...caseToWire(result, { unit, sources: input.cases[index]?.sources ?? [] }),
+        });
       },
     );
     request.verified.modelCalls = outcome.usage.modelCalls;
     request.verified.coverage = outcome.aggregate.coverageMean;
-    const result = evalResultToWire(outcome);
+    const result = evalResultToWire(outcome, unit, input.cases);
     deps.recordResult(request, result);
     events.send("done", result);
     events.end();

@@ -1,0 +1,31 @@
+// Verify inside a TypeScript app: wrap the Vercel AI SDK's `generateText` so its answer comes back only with
+// claims whose quotes are found, character for character, in your sources. The check runs in process through
+// the library entry (`verified-answers`): no service, no second model.
+import { generateText, type LanguageModel, Output } from "ai";
+import { type ClaimsResult, type Source, verifyClaims } from "verified-answers";
+import { z } from "zod";
+
+/** What the model is asked for: each claim of its answer with a verbatim quote and the id of its source. */
+const claimsSchema = z.object({
+  claims: z.array(z.object({ claim: z.string(), quote: z.string(), source: z.string() })),
+});
+
+/** A question answered by `model` from `sources` only, every claim checked against them. */
+export async function generateVerified(options: {
+  model: LanguageModel;
+  question: string;
+  sources: Source[];
+}): Promise<ClaimsResult> {
+  const { output } = await generateText({
+    model: options.model,
+    output: Output.object({ schema: claimsSchema }),
+    system:
+      "Answer only from the sources. For each claim, copy a quote verbatim from one source and give that source's id.",
+    prompt: [
+      ...options.sources.map((source) => `<source id="${source.id}">\n${source.text}\n</source>`),
+      `Question: ${options.question}`,
+    ].join("\n\n"),
+  });
+  // Claims whose quote is not in the named source are dropped and listed in `unsupported` with the reason.
+  return verifyClaims(options.sources, output.claims, { checkNumbers: true });
+}

@@ -1,0 +1,158 @@
+// Offsets in the caller's units. Inside the code every range counts UTF-16 code units (JavaScript's string
+// index); a request's `offsets` asks for code points (Python's `str` index) or UTF-8 bytes instead, and the
+// answer's ranges are converted here, once, as the result leaves for the wire.
+
+/** The unit a response's ranges count: UTF-16 code units (default), Unicode code points or UTF-8 bytes. */
+export type OffsetUnit = "utf16" | "codepoint" | "utf8";
+
+/** Which texts a result's ranges point into: the request's sources by id (and, later, the answer). */
+export interface RangeTexts {
+  /** Source id → the source's original text. */
+  sources: ReadonlyMap<string, string>;
+  /** The text an `answer_range` counts into, when the request had one. */
+  answer?: string | undefined;
+}
+
+type RangeEntry = Record<string, unknown>;
+
+/**
+ * The range fields a result may carry, each with the text it counts into. A new range field is one line
+ * here; every converter below finds it by name.
+ */
+const rangeFields: Readonly<Record<string, (entry: RangeEntry, texts: RangeTexts) => string | undefined>> = {
+  range: (entry, texts) => (typeof entry.source === "string" ? texts.sources.get(entry.source) : undefined),
+  answer_range: (_entry, texts) => texts.answer,
+};
+
+/** Source id → text, for `RangeTexts`. */
+export function sourceTexts(sources: readonly { id: string; text: string }[]): ReadonlyMap<string, string> {
+  return new Map(sources.map((source) => [source.id, source.text]));
+}
+
+/**
+ * `entries` with every named range field (`range`, `answer_range`) converted from UTF-16 code units to
+ * `unit`, counted in the text the field points into. Entries are copied, never changed; with `utf16` (or
+ * no unit) the same array comes back. O(n + k log k) for texts of total length n and k ranges: each text is
+ * walked once for all the offsets that point into it.
+ */
+export function convertRanges<Entry extends object>(
+  entries: readonly Entry[],
+  unit: OffsetUnit | undefined,
+  texts: RangeTexts,
+): Entry[] {
+  if (unit === undefined || unit === "utf16" || entries.length === 0) return entries as Entry[];
+  // First pass: every offset each text is asked for; then one walk per text; then the copies.
+  const wanted = new Map<string, number[]>();
+  const each = (visit: (range: [number, number], text: string) => void) => {
+    for (const entry of entries) {
+      for (const [field, textOf] of Object.entries(rangeFields)) {
+        const range = (entry as RangeEntry)[field];
+        const text = textOf(entry as RangeEntry, texts);
+        if (isRange(range) && text !== undefined) visit(range, text);
+      }
+    }
+  };
+  each((range, text) => {
+    const offsets = wanted.get(text) ?? [];
+    offsets.push(range[0], range[1]);
+    wanted.set(text, offsets);
+  });
+  const converted = new Map<string, Map<number, number>>();
+  for (const [text, offsets] of wanted) converted.set(text, convertOffsets(text, offsets, unit));
+  return entries.map((entry) => {
+    let copy: RangeEntry | undefined;
+    for (const [field, textOf] of Object.entries(rangeFields)) {
+      const range = (entry as RangeEntry)[field];
+      const text = textOf(entry as RangeEntry, texts);
+      if (!isRange(range) || text === undefined) continue;
+      const table = converted.get(text);
+      if (table === undefined) continue;
+      copy ??= { ...(entry as RangeEntry) };
+      copy[field] = [table.get(range[0]) ?? range[0], table.get(range[1]) ?? range[1]];
+    }
+    return (copy ?? entry) as Entry;
+  });
+}
+
+/** A create-style result (`citations`, `unsupported`) with its ranges in `unit`. */
+export function convertResultRanges<Result extends { citations: object[]; unsupported: object[] }>(
+  result: Result,
+  unit: OffsetUnit | undefined,
+  texts: RangeTexts,
+): Result {
+  if (unit === undefined || unit === "utf16") return result;
+  return {
+    ...result,
+    citations: convertRanges(result.citations, unit, texts),
+    unsupported: convertRanges(result.unsupported, unit, texts),
+  };
+}
+
+/** Extract's `fields` map with each found field's range in `unit`. */
+export function convertFieldRanges<Field extends object>(
+  fields: Record<string, Field>,
+  unit: OffsetUnit | undefined,
+  texts: RangeTexts,
+): Record<string, Field> {
+  if (unit === undefined || unit === "utf16") return fields;
+  const names = Object.keys(fields);
+  const values = convertRanges(
+    names.map((name) => fields[name] as Field),
+    unit,
+    texts,
+  );
+  // Object.fromEntries defines properties, so a field named "__proto__" stays an ordinary key.
+  return Object.fromEntries(names.map((name, index) => [name, values[index] as Field]));
+}
+
+/**
+ * Each UTF-16 offset of `offsets` into `text` → the same position counted in `unit`. One walk over the text
+ * up to the largest offset: O(n + k log k). An offset inside a surrogate pair counts the pair as before it;
+ * a lone surrogate counts as one code point (three bytes, as WTF-8 writes it).
+ */
+export function convertOffsets(
+  text: string,
+  offsets: readonly number[],
+  unit: OffsetUnit,
+): Map<number, number> {
+  const sorted = [...new Set(offsets)].sort((a, b) => a - b);
+  const result = new Map<number, number>();
+  let index = 0;
+  let counted = 0;
+  for (const offset of sorted) {
+    while (index < offset && index < text.length) {
+      counted += unitsOf(text, index, unit);
+      index += 1;
+    }
+    result.set(offset, counted);
+  }
+  return result;
+}
+
+/**
+ * What the code unit at `index` adds in `unit`: a surrogate pair's high half carries the whole character
+ * (1 code point, 4 bytes) and its low half nothing, so the count never depends on where a walk stops.
+ */
+function unitsOf(text: string, index: number, unit: OffsetUnit): number {
+  if (unit === "utf16") return 1;
+  const code = text.charCodeAt(index);
+  if (isLowSurrogate(code) && index > 0 && isHighSurrogate(text.charCodeAt(index - 1))) return 0;
+  if (unit === "codepoint") return 1;
+  if (isHighSurrogate(code) && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1)))
+    return 4;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function isRange(value: unknown): value is [number, number] {
+  return (
+    Array.isArray(value) && value.length === 2 && Number.isInteger(value[0]) && Number.isInteger(value[1])
+  );
+}

@@ -1,0 +1,144 @@
+// Runs the composite GitHub Action (action.yml) as a runner would: each `run` step in order, through
+// `bash --noprofile --norc -eo pipefail` (what `shell: bash` means), with `${{ inputs.* }}` replaced by the
+// inputs given or their defaults, and the runner's files and variables (GITHUB_STEP_SUMMARY, GITHUB_OUTPUT,
+// RUNNER_TEMP, GITHUB_ACTION_PATH, GITHUB_WORKSPACE). `uses` steps are the runner's own (setup-node): the
+// Node first on PATH stands in. The package is this repository's tarball (`npm pack`; needs a built dist/,
+// and npm installs its dependencies from the registry, as test/install/install-check.sh does).
+// Checks a passing gate (exit 0, step summary, JUnit and JSON reports, outputs) and a failing one (exit 1).
+// Usage: node test/action/run-action.mjs
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+const root = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const action = parse(readFileSync(join(root, "action.yml"), "utf8"));
+const work = mkdtempSync(join(tmpdir(), "verified-action-"));
+const failures = [];
+const check = (condition, message) => {
+  if (!condition) failures.push(message);
+};
+
+try {
+  check(action.runs?.using === "composite", "action.yml is a composite action");
+  const npmrc = join(work, "npmrc");
+  writeFileSync(npmrc, "");
+  const packed = spawnSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_userconfig: npmrc },
+  });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const tarball = join(work, packed.stdout.trim().split("\n").at(-1));
+
+  const workspace = join(work, "workspace");
+  mkdirSync(workspace);
+  const question = [{ role: "user", content: "When are refunds accepted?" }];
+  const policy = { id: "policy", text: "Refunds are accepted within 30 days of purchase. 😀" };
+  const menu = { id: "menu", text: "Soup of the day: leek. Dessert: tarte tatin." };
+  writeFileSync(
+    join(workspace, "dataset.jsonl"),
+    [
+      { id: "refunds", messages: question, sources: [policy] },
+      { id: "unrelated", messages: question, sources: [menu] },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join("\n"),
+  );
+  const runnerTemp = join(work, "runner-temp");
+  mkdirSync(runnerTemp);
+
+  const passing = runAction({ dataset: "dataset.jsonl", package: tarball, "min-coverage": "0.4" });
+  check(passing.code === 0, `a coverage_mean over the gate passes (exit ${passing.code}): ${passing.stderr}`);
+  check(/coverage/i.test(passing.summary), "the step summary holds the Markdown report");
+  check(
+    readIfExists(join(workspace, "verified-junit.xml")).includes("<testsuite"),
+    "a JUnit file is written",
+  );
+  const report = JSON.parse(readIfExists(join(workspace, "verified-report.json")) || "{}");
+  check(report.aggregate?.n === 2, "the JSON report scores both cases");
+  check(
+    passing.output.includes("junit=verified-junit.xml") &&
+      passing.output.includes("report=verified-report.json"),
+    "the outputs name the reports",
+  );
+
+  const failing = runAction({ dataset: "dataset.jsonl", package: tarball, "min-coverage": "0.9" });
+  check(
+    failing.code === 1,
+    `a coverage_mean under the gate fails the job with exit 1 (exit ${failing.code})`,
+  );
+
+  const regressed = runAction({
+    dataset: "dataset.jsonl",
+    package: tarball,
+    baseline: "verified-report.json",
+    report: "now.json",
+  });
+  check(
+    regressed.code === 0,
+    `the same run against its own baseline has no regression (exit ${regressed.code})`,
+  );
+
+  /** Runs every step with `inputs`; returns the exit code of the first step that failed (0 when none). */
+  function runAction(given) {
+    const inputs = Object.fromEntries(
+      Object.entries(action.inputs).map(([name, spec]) => [name, given[name] ?? String(spec.default ?? "")]),
+    );
+    for (const [name, spec] of Object.entries(action.inputs)) {
+      if (spec.required && !inputs[name]) throw new Error(`input ${name} is required`);
+    }
+    const expand = (text) =>
+      String(text).replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name) => {
+        if (!(name in inputs)) throw new Error(`action.yml uses an undeclared input: ${name}`);
+        return inputs[name];
+      });
+    const summary = join(work, `summary-${Math.random().toString(36).slice(2)}.md`);
+    const output = join(work, `output-${Math.random().toString(36).slice(2)}.txt`);
+    writeFileSync(summary, "");
+    writeFileSync(output, "");
+    let code = 0;
+    let stderr = "";
+    for (const [index, step] of action.runs.steps.entries()) {
+      if (step.uses !== undefined) continue;
+      check(step.shell === "bash", `step ${index} says shell: bash`);
+      const script = join(work, `step-${index}.sh`);
+      writeFileSync(script, expand(step.run));
+      const env = {
+        ...process.env,
+        ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value)])),
+        GITHUB_STEP_SUMMARY: summary,
+        GITHUB_OUTPUT: output,
+        GITHUB_ACTION_PATH: root,
+        GITHUB_WORKSPACE: workspace,
+        RUNNER_TEMP: runnerTemp,
+        CI: "true",
+        npm_config_userconfig: npmrc,
+        npm_config_update_notifier: "false",
+      };
+      const run = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+        cwd: workspace,
+        env,
+        encoding: "utf8",
+      });
+      code = run.status ?? 1;
+      stderr = run.stderr;
+      if (code !== 0) break;
+    }
+    return { code, stderr, summary: readIfExists(summary), output: readIfExists(output) };
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+function readIfExists(path) {
+  return existsSync(path) ? readFileSync(path, "utf8") : "";
+}
+
+if (failures.length > 0) {
+  console.error(`run-action: ${failures.length} check(s) failed:\n- ${failures.join("\n- ")}`);
+  process.exit(1);
+}
+console.log("run-action: the action's steps pass a good gate, fail a bad one and write their reports");
