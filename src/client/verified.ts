@@ -107,7 +107,10 @@ export class Verified {
     return this.#stream("/v1/verified/eval", params, toEvalEvent, options);
   }
 
-  /** Checks claims you already have against `sources`, with no model (`POST /v1/verified/check`). */
+  /**
+   * Checks claims you already have (`claims`), or a plain answer with citation markers (`answer`), against
+   * `sources`, with no model (`POST /v1/verified/check`).
+   */
   check(params: CheckParams, options?: RequestOptions): Promise<CheckResult> {
     return this.#post("/v1/verified/check", params, options) as Promise<CheckResult>;
   }
