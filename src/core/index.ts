@@ -13,12 +13,14 @@ export {
 } from "./answers/index.js";
 export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
 export {
+  type AnswerMissDetail,
   addSourceMarker,
   aggregateCases,
   assembleClaims,
   type CaseScore,
   type ClaimVerdict,
   checkNumbers,
+  describeDrop,
   describeNumberMiss,
   type EvalAggregate,
   explainNumbers,
