@@ -225,15 +225,18 @@ function spanOf(item: UnsupportedClaim): Span | undefined {
     : { source: item.source, range: item.range };
 }
 
-// A dropped sentence: struck through, its reason in words, and what failed (the detail `explain` asked for).
+// A dropped sentence: struck through, and what failed (the detail `explain` asked for), else its reason in
+// words; the reason in words is also its tooltip.
 function droppedItem(item: UnsupportedClaim): HTMLElement {
-  const why = describeDrop(item);
   return h(
     "li",
     { "data-reason": item.reason },
     h("del", {}, item.claim),
     " ",
-    h("span", { class: "reason" }, `— ${reasonInWords(item.reason)}`),
-    why !== undefined && h("span", { class: "why" }, `: ${why}`),
+    h(
+      "span",
+      { class: "reason", title: reasonInWords(item.reason) },
+      `— ${describeDrop(item) ?? reasonInWords(item.reason)}`,
+    ),
   );
 }
