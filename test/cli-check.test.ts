@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -134,8 +134,8 @@ describe.concurrent("verified check", { timeout: 40_000 }, () => {
   });
 
   it("exits 2 with one line on an unknown option", async () => {
-    const run = await runBinary(["check", "--nope"]);
-    expect(run).toEqual({ code: 2, stdout: "", stderr: "error: unknown option '--nope'\n" });
+    const run = await runBinary(["check", "--xyzzy"]);
+    expect(run).toEqual({ code: 2, stdout: "", stderr: "error: unknown option '--xyzzy'\n" });
   });
 
   it("prints help for check, with its exit codes and an example that works as printed", async () => {
@@ -156,5 +156,157 @@ describe.concurrent("verified check", { timeout: 40_000 }, () => {
       unsupported: [],
       coverage: 1,
     });
+  });
+});
+
+describe("verified check with a plain answer", () => {
+  const facts = "Paris is the capital of France. It has about two million inhabitants.\n";
+  const report = "Revenue in Q3 was 12.5 million. Profit was 2 million.\n";
+  const answerText =
+    "Paris is the capital of France [1]. Revenue in Q3 was 12.5 million [facts.md]. Profit was 2 million in Zorgland [2].\n";
+  const answerSources = [
+    { id: "facts.md", text: facts },
+    { id: "report_q3.txt", text: report },
+  ];
+  const answerResult = {
+    text: "Paris is the capital of France [1].\n",
+    citations: [
+      {
+        claim: "Paris is the capital of France.",
+        quote: "Paris is the capital of France.",
+        source: "facts.md",
+        range: [0, 31],
+        support: 1,
+        answer_range: [0, 35],
+      },
+    ],
+    unsupported: [
+      {
+        claim: "Revenue in Q3 was 12.5 million.",
+        reason: "wrong_source",
+        source: "report_q3.txt",
+        quote: "Revenue in Q3 was 12.5 million.",
+        range: [0, 31],
+        support: 1,
+        answer_range: [36, 78],
+        detail: { found_in: ["report_q3.txt"] },
+      },
+      { claim: "Profit was 2 million in Zorgland.", reason: "entity_not_found", answer_range: [79, 116] },
+    ],
+    coverage: 1 / 3,
+  };
+  const directory = mkdtempSync(join(tmpdir(), "verified-check-answer-"));
+  const file = (name: string, text: string) => {
+    const path = join(directory, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const answerFile = file("answer.md", answerText);
+  const factsFile = file("facts.md", facts);
+  const reportFile = file("report_q3.txt", report);
+  mkdirSync(join(directory, "other"));
+  file("other/facts.md", facts);
+  /** `verified check --answer ANSWER --source …` with the given sources (both by default) and flags. */
+  const checkAnswerFile = (answer: string, flags: string[] = [], sourceFiles = [factsFile, reportFile]) =>
+    runBinary(["check", "--answer", answer, ...sourceFiles.flatMap((path) => ["--source", path]), ...flags]);
+
+  it("checks --answer against --source files, each named by its file name", async () => {
+    const run = await checkAnswerFile(answerFile);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(run.stdout)).toEqual(answerResult);
+  });
+
+  it("with --explain describes each dropped sentence on stderr and keeps its detail", async () => {
+    const run = await checkAnswerFile(answerFile, ["--explain"]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).unsupported[1].detail).toEqual({ entity: "Zorgland" });
+    expect(run.stderr).toBe(
+      [
+        `verified check: ${answerFile}: dropped "Revenue in Q3 was 12.5 million.": its cited source does not support it; report_q3.txt does`,
+        `verified check: ${answerFile}: dropped "Profit was 2 million in Zorgland.": "Zorgland" is in no source and not in the question`,
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("with --question, the question's words are context, not new facts", async () => {
+    const answer = file("asked.md", "Paris, unlike Zorgland, is the capital of France [facts.md].");
+    const alone = await checkAnswerFile(answer, [], [factsFile]);
+    expect(JSON.parse(alone.stdout)).toMatchObject({ unsupported: [{ reason: "entity_not_found" }] });
+    const asked = await checkAnswerFile(answer, ["--question", "Is Zorgland the capital?"], [factsFile]);
+    expect(asked.code).toBe(0);
+    expect(JSON.parse(asked.stdout)).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+
+  it("checks numbers against the supporting source unless --no-check-numbers", async () => {
+    const answer = file("numbers.md", "Profit was 9 million [report_q3.txt].");
+    const checked = await checkAnswerFile(answer, [], [reportFile]);
+    expect(JSON.parse(checked.stdout).unsupported).toEqual([
+      expect.objectContaining({ reason: "number_not_found", answer_range: [0, 37] }),
+    ]);
+    const unchecked = await checkAnswerFile(answer, ["--no-check-numbers"], [reportFile]);
+    expect(JSON.parse(unchecked.stdout)).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+
+  it.each([
+    ["no --source", ["--answer", "answer.md"], "verified check: --answer needs at least one --source FILE\n"],
+    [
+      "two sources with one id",
+      ["--answer", "answer.md", "--source", "facts.md", "--source", "other/facts.md"],
+      'verified check: other/facts.md: source id "facts.md" is already used by facts.md; ids must be unique (rename the file or change its id).\n',
+    ],
+    [
+      "a document and --answer",
+      ["doc.json", "--answer", "answer.md", "--source", "facts.md"],
+      "verified check: give either a JSON document (FILE or --jsonl) or --answer with --source files, not both\n",
+    ],
+    [
+      "an answer-only flag without --answer",
+      ["--mode", "lenient"],
+      "verified check: --mode goes with --answer; a JSON document sets it itself\n",
+    ],
+    [
+      "a missing source file",
+      ["--answer", "answer.md", "--source", "missing.md"],
+      "verified check: cannot read missing.md: no such file (ENOENT)\n",
+    ],
+  ])("exits 2 with one line on %s", async (_name, args, stderr) => {
+    const run = await runBinary(["check", ...args], { cwd: directory });
+    expect(run).toEqual({ code: 2, stdout: "", stderr });
+  });
+
+  it("checks JSONL documents with an answer, one result per line", async () => {
+    const document = { sources: answerSources, answer: answerText };
+    const asked = {
+      sources: answerSources,
+      answer: "Paris, unlike Zorgland, is the capital of France [1].",
+      messages: [{ role: "user", content: "Is Zorgland the capital?" }],
+    };
+    const both = { sources: answerSources, answer: answerText, claims: [] };
+    const input = [document, asked, both].map((line) => JSON.stringify(line)).join("\n");
+    const run = await runBinary(["check", "--jsonl"], { input });
+    expect(run.code).toBe(2);
+    const lines = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      answerResult,
+      {
+        text: asked.answer,
+        citations: [expect.objectContaining({ source: "facts.md", answer_range: [0, 53] })],
+        unsupported: [],
+        coverage: 1,
+      },
+      {
+        error: {
+          type: "invalid_request",
+          code: "invalid_request",
+          message: 'the document has both "claims" and "answer"; give exactly one',
+          param: "answer",
+          line: 3,
+        },
+      },
+    ]);
   });
 });

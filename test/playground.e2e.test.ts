@@ -496,6 +496,72 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await page.screenshot({ path: join(screenshots, "ask-dropped-claims.png") });
   });
 
+  it("checks a pasted answer: each sentence marked by its verdict, its support lit in the source, each drop's reason", async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#tab-check");
+    await expect(page.locator("#panel-check").isVisible()).resolves.toBe(true);
+    // The sample loads the sample sources (and checks the sample answer); then a person pastes their own.
+    await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-sample")]);
+    await page.locator("#check-answer-text .claim-mark").first().waitFor();
+    const answer =
+      "The strongest quarter was Q4 [annual-report-2024]. The chief executive is Amélie Durand [1].\n\n- It opened an office in Berlin [2].";
+    await page.fill("#check-answer", answer);
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/check")),
+      page.click("#check-submit"),
+    ]);
+    expect(response.status()).toBe(200);
+    const body = response.request().postDataJSON() as { answer: string; explain: boolean };
+    expect(body).toMatchObject({ answer, explain: true });
+    const result = (await response.json()) as {
+      citations: (Citation & { answer_range: [number, number] })[];
+      unsupported: { claim: string; reason: string; answer_range: [number, number] }[];
+    };
+    expect(result.citations.map((citation) => citation.answer_range)).toEqual([[0, 50]]);
+    expect(result.unsupported.map((item) => item.reason)).toEqual(["wrong_source", "entity_not_found"]);
+
+    // Each sentence is marked in place, in the answer as pasted, by its verdict.
+    const marks = page.locator("#check-answer-text .claim-mark");
+    await expect.poll(() => marks.count()).toBe(3);
+    await expect(
+      marks.evaluateAll((all) => all.map((mark) => mark.getAttribute("data-verdict"))),
+    ).resolves.toEqual(["supported", "dropped", "dropped"]);
+    const ranges = [
+      result.citations[0]?.answer_range,
+      ...result.unsupported.map((item) => item.answer_range),
+    ];
+    await expect(marks.allTextContents()).resolves.toEqual(
+      ranges.map((range) => answer.slice(...(range ?? [0, 0]))),
+    );
+    await expect(page.locator("#check-answer-text").textContent()).resolves.toBe(answer);
+    await expect(page.locator("#check-result .coverage-figure").textContent()).resolves.toContain(
+      "1 of 3 sentences grounded",
+    );
+
+    // Hovering the supported sentence lights up its support at its exact range in the source.
+    const citation = result.citations[0] as Citation;
+    await marks.first().hover();
+    const mark = page.locator("#sources-viewer mark.quote-highlight");
+    await expect.poll(() => mark.textContent()).toBe(citation.quote);
+    await expect(markOffset(page)).resolves.toBe(citation.range[0]);
+    await expect(marks.first().getAttribute("aria-label")).resolves.toBe(
+      "Supported by annual-report-2024 (100% of its words)",
+    );
+
+    // A dropped sentence says why, in place and in the list of drops.
+    await expect(marks.nth(1).getAttribute("aria-label")).resolves.toBe(
+      "Dropped: its cited source does not support it; fact-sheet does",
+    );
+    const drops = page.locator("#check-result .dropped li");
+    await expect(
+      drops.evaluateAll((all) => all.map((item) => item.getAttribute("data-reason"))),
+    ).resolves.toEqual(["wrong_source", "entity_not_found"]);
+    await expect(drops.nth(1).textContent()).resolves.toBe(
+      'It opened an office in Berlin. — "Berlin" is in no source and not in the question',
+    );
+    await page.screenshot({ path: join(screenshots, "check.png") });
+  });
+
   it("asked nothing of any other origin (no CDN, no external fonts) and raised no script or CSP errors", () => {
     expect(pageProblems).toEqual([]);
     expect(requestedUrls.length).toBeGreaterThan(0);
@@ -574,6 +640,11 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect(small.locator(".bars .bar").count()).resolves.toBe(sample.cases.length);
     expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await small.screenshot({ path: join(screenshots, "eval-360-dark.png"), fullPage: true });
+    await small.click("#tab-check");
+    await Promise.all([small.waitForResponse(isPost("/v1/verified/check")), small.click("#check-sample")]);
+    await small.locator("#check-answer-text .claim-mark").first().waitFor();
+    expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await small.screenshot({ path: join(screenshots, "check-360-dark.png"), fullPage: true });
     await narrow.close();
   });
 });

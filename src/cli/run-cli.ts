@@ -1,12 +1,14 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { OPERATION_PATHS } from "../api-paths.js";
 import type { OffsetUnit } from "../wire/index.js";
 import {
+  type AnswerCheckFlags,
   defineAskCommand,
   defineEvalCommand,
   defineExtractCommand,
   environmentOnlySettings,
   offsetsOption,
+  runAnswerCheck,
   runCheckCommand,
   type ServeFlags,
 } from "./commands/index.js";
@@ -38,10 +40,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program
     .command("check")
-    .description("Check claims or fields against sources with no model: JSON in, JSON out.")
+    .description(
+      "Check claims, fields or a plain answer with citation markers against sources with no model: JSON out.",
+    )
     .argument(
       "[file]",
-      "a JSON document {sources, claims | fields, mode?, check_numbers?, offsets?}; stdin when absent",
+      "a JSON document {sources, claims | answer | fields, messages?, mode?, check_numbers?, offsets?}; stdin when absent",
     )
     .option("--jsonl", "read one document per line and write one result per line")
     .addHelpText(
@@ -50,23 +54,75 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 Checks each claim's quote (or each field's value) against the sources, character for character, with no
 model and no service, and prints the result as JSON (as POST ${OPERATION_PATHS.check} answers it). An unsupported
 claim is a result, not a failure.
+With --answer, checks a plain answer (markers such as [1], [policy.md], [^1]) sentence by sentence against
+the --source files instead; a source's id is its file name (as for ask), and [n] names the n-th source.
 Exit codes: 0 checked (whatever the verdicts), 2 unreadable or malformed input (with --jsonl: any bad line).
 
 Examples:
   echo '${checkExample}' | verified check
-  verified check --jsonl claims.jsonl > results.jsonl`,
+  verified check --jsonl claims.jsonl > results.jsonl
+  verified check --answer answer.md --source policy.md --source faq.md --explain`,
     )
     .option(
       "--explain",
-      "keep each dropped claim's `detail` (the number that failed and the cells or line it was checked against) and describe it on stderr",
+      "keep each dropped claim's `detail` (the number, name, quotation or marker that failed, or the sources that do support it) and describe it on stderr",
     )
+    .option("--answer <file>", "a plain answer with citation markers to check, instead of a JSON document")
+    .option(
+      "--source <file>",
+      "with --answer: a source file (repeat for each source)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option("--question <text>", "with --answer: the user's question; its words are context, not new facts")
+    .addOption(
+      new Option(
+        "--mode <mode>",
+        "with --answer: quotation matching, strict (boundary-exact) or lenient (ignores case and punctuation)",
+      ).choices(["strict", "lenient"]),
+    )
+    .addOption(
+      new Option(
+        "--check-numbers [where]",
+        "with --answer: numbers in a claim must appear in its supporting source (the default), with `row` in the same table row and column, with `quote` in its support span",
+      )
+        .choices(["source", "row", "quote"])
+        .preset("source"),
+    )
+    .option("--no-check-numbers", "with --answer: do not check the claims' numbers")
     .addOption(offsetsOption())
     .action(
       async (
         file: string | undefined,
-        options: { jsonl?: boolean; explain?: boolean; offsets?: OffsetUnit },
+        options: { jsonl?: boolean; explain?: boolean; offsets?: OffsetUnit } & Partial<AnswerCheckFlags>,
       ) => {
-        exitCode = await runCheckCommand(file, options, io);
+        const { jsonl, explain, answer, offsets, ...answerOnly } = options;
+        if (answer === undefined) {
+          const misplaced = Object.keys(answerOnly)[0];
+          if (misplaced !== undefined) {
+            const flag = `--${misplaced.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+            io.stderr.write(`verified check: ${flag} goes with --answer; a JSON document sets it itself\n`);
+            exitCode = 2;
+            return;
+          }
+          const documentOptions = { jsonl: jsonl === true, explain: explain === true };
+          exitCode = await runCheckCommand(
+            file,
+            offsets === undefined ? documentOptions : { ...documentOptions, offsets },
+            io,
+          );
+          return;
+        }
+        if (file !== undefined || jsonl === true) {
+          io.stderr.write(
+            "verified check: give either a JSON document (FILE or --jsonl) or --answer with --source files, not both\n",
+          );
+          exitCode = 2;
+          return;
+        }
+        exitCode = await runAnswerCheck(
+          { ...answerOnly, answer, explain: explain === true, ...(offsets === undefined ? {} : { offsets }) },
+          io,
+        );
       },
     );
 

@@ -212,6 +212,74 @@ describe("every method against the real service", () => {
     });
   });
 
+  it("check with an answer: camelCase answer ranges, supports and misses", async () => {
+    const answer =
+      "Paris is the capital of France [1]. Revenue in Q3 was 12.5 million [facts]. Profit was 2 million in Zorgland [2].";
+    const result = await client().check({ sources, answer, explain: true });
+    expect(result).toEqual({
+      text: "Paris is the capital of France [1].",
+      citations: [
+        {
+          claim: "Paris is the capital of France.",
+          quote: "Paris is the capital of France.",
+          source: "facts",
+          range: [0, 31],
+          support: 1,
+          answerRange: [0, 35],
+        },
+      ],
+      unsupported: [
+        {
+          claim: "Revenue in Q3 was 12.5 million.",
+          reason: "wrong_source",
+          answerRange: [36, 75],
+          source: "report_q3",
+          quote: "Revenue in Q3 was 12.5 million.",
+          range: [0, 31],
+          support: 1,
+          detail: { foundIn: ["report_q3"] },
+        },
+        {
+          claim: "Profit was 2 million in Zorgland.",
+          reason: "entity_not_found",
+          answerRange: [76, 113],
+          detail: { entity: "Zorgland" },
+        },
+      ],
+      coverage: 1 / 3,
+      usage: { modelCalls: 0, totalTokens: 0 },
+    });
+    for (const item of [...result.citations, ...result.unsupported]) {
+      const claimRange = item.answerRange ?? [0, 0];
+      expect(answer.slice(...claimRange)).toContain(item.claim.slice(0, -1));
+    }
+  });
+
+  it("check with an answer and messages: the user's words are context, not new facts", async () => {
+    const answer = "Paris, unlike Zorgland, is the capital of France [1].";
+    const alone = await client().check({ sources, answer });
+    expect(alone.unsupported).toEqual([
+      expect.objectContaining({ reason: "entity_not_found", answerRange: [0, 53] }),
+    ]);
+    const asked = await client().check({
+      sources,
+      answer,
+      messages: [{ role: "user", content: "What about Zorgland?" }],
+    });
+    expect(asked).toMatchObject({ text: answer, unsupported: [], coverage: 1 });
+    expect(asked.citations).toEqual([
+      expect.objectContaining({ source: "facts", range: [0, 31], answerRange: [0, 53] }),
+    ]);
+  });
+
+  it("check: both claims and answer is an InvalidRequestError naming the param", async () => {
+    const error = await client()
+      .check({ sources, answer: "Paris is the capital of France [1].", claims: [] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toMatchObject({ status: 400, type: "invalid_request", param: "answer" });
+  });
+
   it("eval: the service's own aggregate equals the client's merge of the same cases", async () => {
     const cases = [
       { messages, sources },

@@ -108,7 +108,10 @@ export class Verified {
     return this.#stream(OPERATION_PATHS.eval, params, toEvalEvent, options);
   }
 
-  /** Checks claims you already have against `sources`, with no model (`POST /v1/verified/check`). */
+  /**
+   * Checks claims you already have (`claims`), or a plain answer with citation markers (`answer`), against
+   * `sources`, with no model (`POST /v1/verified/check`).
+   */
   check(params: CheckParams, options?: RequestOptions): Promise<CheckResult> {
     return this.#post(OPERATION_PATHS.check, params, options) as Promise<CheckResult>;
   }

@@ -14,6 +14,7 @@ export {
 } from "./answers/index.js";
 export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
 export {
+  type AnswerMissDetail,
   addSourceMarker,
   aggregateCases,
   assembleClaims,
@@ -21,6 +22,7 @@ export {
   type ClaimVerdict,
   checkNumbers,
   createPendingClaims,
+  describeDrop,
   describeNumberMiss,
   type EvalAggregate,
   explainNumbers,

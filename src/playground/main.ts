@@ -1,16 +1,17 @@
 import type { MatchMode } from "../client/index.js";
 import { byId } from "./dom.js";
 import { pageClient } from "./page-client.js";
-import { sampleDataset, sampleFields, sampleQuestion, sampleSources } from "./sample.js";
+import { sampleAnswer, sampleDataset, sampleFields, sampleQuestion, sampleSources } from "./sample.js";
 import {
   bindApiKeyField,
   createAskView,
+  createCheckView,
   createEvalView,
   createExtractView,
   createSourcesPanel,
 } from "./views/index.js";
 
-type TabName = "ask" | "extract" | "eval";
+type TabName = "ask" | "extract" | "eval" | "check";
 
 function sessionStore(): Storage | null {
   try {
@@ -97,7 +98,20 @@ const evaluation = createEvalView(
   },
 );
 
-const tabNames: TabName[] = ["ask", "extract", "eval"];
+const check = createCheckView(
+  {
+    form: byId<HTMLFormElement>("check-form"),
+    answer: byId<HTMLTextAreaElement>("check-answer"),
+    question: byId<HTMLInputElement>("check-question"),
+    submit: byId<HTMLButtonElement>("check-submit"),
+    status: byId("check-status"),
+    error: byId("check-error"),
+    result: byId("check-result"),
+  },
+  { client, sources, mode },
+);
+
+const tabNames: TabName[] = ["ask", "extract", "eval", "check"];
 const tabs = tabNames.map((name) => byId<HTMLButtonElement>(`tab-${name}`));
 
 function selectTab(name: TabName, focus = false): void {
@@ -114,6 +128,7 @@ function selectTab(name: TabName, focus = false): void {
   byId("layout").classList.toggle("single", name === "eval");
   if (name === "ask") sources.showSnapshot(ask.snapshot());
   if (name === "extract") sources.showSnapshot(extract.snapshot());
+  if (name === "check") sources.showSnapshot(check.snapshot());
 }
 
 for (const [index, tab] of tabs.entries()) {
@@ -143,4 +158,8 @@ byId("extract-sample").addEventListener("click", () => {
 byId("eval-sample").addEventListener("click", () => {
   evaluation.setDataset(sampleDataset, "the sample dataset");
   void evaluation.run();
+});
+byId("check-sample").addEventListener("click", () => {
+  check.load(sampleAnswer, sampleSources);
+  void check.run();
 });

@@ -1,7 +1,7 @@
 import {
-  type ClaimsResult,
+  type AnswerMissDetail,
   checkAnswer,
-  describeNumberMiss,
+  describeDrop,
   findDuplicateSourceId,
   type NumberMiss,
   verifyClaims,
@@ -93,14 +93,29 @@ export function checkDocument(
   return { ok: true, result: convertResultRanges(result, unit, { sources: sourceTexts(sources) }) };
 }
 
-/** One line per claim a number check dropped: the claim and why (`--explain`). */
+/**
+ * One line per dropped claim whose `detail` says why (`--explain`): the number that failed, or in answer
+ * mode the entity, quotation, marker, missing words or the sources that do support it.
+ */
 export function explainDropped(result: object): string[] {
-  const unsupported = (result as Partial<ClaimsResult>).unsupported ?? [];
-  return unsupported.flatMap((item) =>
-    item.detail === undefined || !("number" in item.detail)
-      ? []
-      : [`dropped ${JSON.stringify(item.claim)}: ${describeNumberMiss(item.detail as NumberMiss)}`],
-  );
+  const unsupported = (result as { unsupported?: WireUnsupported[] }).unsupported ?? [];
+  return unsupported.flatMap((item) => {
+    const why = describeDrop({ reason: item.reason, detail: detailOf(item.detail) });
+    return why === undefined ? [] : [`dropped ${JSON.stringify(item.claim)}: ${why}`];
+  });
+}
+
+/** An unsupported entry as the wire has it: answer mode's `found_in` in snake_case. */
+interface WireUnsupported {
+  claim: string;
+  reason: string;
+  detail?: NumberMiss | (Omit<AnswerMissDetail, "foundIn"> & { found_in?: string[] });
+}
+
+function detailOf(detail: WireUnsupported["detail"]): NumberMiss | AnswerMissDetail | undefined {
+  if (detail === undefined || "number" in detail) return detail;
+  const { found_in: foundIn, ...rest } = detail;
+  return foundIn === undefined ? rest : { ...rest, foundIn };
 }
 
 function duplicateError(index: number): CheckDocumentOutcome {

@@ -1,5 +1,5 @@
 export { defineAskCommand } from "./ask.js";
-export { runCheckCommand } from "./check.js";
+export { type AnswerCheckFlags, runAnswerCheck, runCheckCommand } from "./check.js";
 export { defineEvalCommand } from "./eval.js";
 export { defineExtractCommand } from "./extract.js";
 export { offsetsOption } from "./options.js";

@@ -20,3 +20,34 @@ export function describeNumberMiss(miss: NumberMiss): string {
     }
   }
 }
+
+/** Why an answer-mode check dropped a claim (`detail` of `wrong_source`, `no_support` and the like). */
+export interface AnswerMissDetail {
+  foundIn?: readonly string[];
+  words?: readonly string[];
+  entity?: string;
+  quotation?: string;
+  marker?: string;
+}
+
+/**
+ * A dropped claim's reason and detail in one sentence: `"Zorgland" is in no source and not in the question`,
+ * `its cited source does not support it; report_q3 does`. Undefined when there is no detail to tell (the
+ * reason code says it all). For the CLI's `--explain` and the playground's reasons.
+ */
+export function describeDrop(item: {
+  reason: string;
+  detail?: NumberMiss | AnswerMissDetail | undefined;
+}): string | undefined {
+  const detail = item.detail;
+  if (detail === undefined) return undefined;
+  if ("number" in detail) return describeNumberMiss(detail);
+  if (detail.foundIn !== undefined && detail.foundIn.length > 0)
+    return `its cited source does not support it; ${detail.foundIn.join(", ")} ${detail.foundIn.length === 1 ? "does" : "do"}`;
+  if (detail.entity !== undefined) return `"${detail.entity}" is in no source and not in the question`;
+  if (detail.quotation !== undefined) return `the quotation "${detail.quotation}" is not in its cited source`;
+  if (detail.marker !== undefined) return `the marker ${detail.marker} names no source`;
+  if (detail.words !== undefined && detail.words.length > 0)
+    return `no span of its sources holds ${detail.words.map((word) => `"${word}"`).join(", ")}`;
+  return undefined;
+}

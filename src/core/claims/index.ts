@@ -1,5 +1,5 @@
 export { aggregateCases, type CaseScore, type EvalAggregate } from "./aggregate.js";
-export { describeNumberMiss } from "./describe-miss.js";
+export { type AnswerMissDetail, describeDrop, describeNumberMiss } from "./describe-miss.js";
 export { createPendingClaims, type PendingClaims } from "./pending-claims.js";
 export {
   addSourceMarker,

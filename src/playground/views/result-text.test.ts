@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { Citation, Range } from "../../client/index.js";
-import { type AnswerSegment, answerSegments, highlightRange, reasonInWords } from "./result-text.js";
+import type { Citation, Range, UnsupportedClaim } from "../../client/index.js";
+import {
+  type AnswerClaimSegment,
+  type AnswerSegment,
+  answerClaimSegments,
+  answerSegments,
+  highlightRange,
+  reasonInWords,
+} from "./result-text.js";
 
 const cite = (source: string, quote = "q"): Citation => ({
   claim: "c",
@@ -128,9 +135,88 @@ describe("reasonInWords", () => {
     ["unknown_source", "cites a source that was not supplied"],
     ["number_not_found", "a number is not in the cited source/cell"],
     ["not_found", "not found in any source"],
+    ["no_support", "no span of the sources supports it"],
+    ["entity_not_found", "names something no source mentions"],
+    ["wrong_source", "its cited source does not support it; another does"],
     ["something_new", "something_new"],
     ["toString", "toString"],
   ])("%s → %s", (reason, expected) => {
     expect(reasonInWords(reason)).toBe(expected);
+  });
+});
+
+describe("answerClaimSegments", () => {
+  const answer = "A holds [1]. B and C [1][2].\n\nD is new [2].";
+  const citeAt = (source: string, answerRange: Range): Citation => ({
+    ...cite(source),
+    answerRange,
+  });
+  const dropAt = (answerRange: Range): UnsupportedClaim => ({
+    claim: "D is new.",
+    reason: "no_support",
+    answerRange,
+  });
+
+  it("cuts the answer at each claim's answer range, one claim for citations that share a range", () => {
+    const expected: AnswerClaimSegment[] = [
+      {
+        kind: "claim",
+        text: "A holds [1].",
+        range: [0, 12],
+        citationIndexes: [0],
+        unsupportedIndex: undefined,
+      },
+      { kind: "text", text: " " },
+      {
+        kind: "claim",
+        text: "B and C [1][2].",
+        range: [13, 28],
+        citationIndexes: [1, 2],
+        unsupportedIndex: undefined,
+      },
+      { kind: "text", text: "\n\n" },
+      { kind: "claim", text: "D is new [2].", range: [30, 43], citationIndexes: [], unsupportedIndex: 0 },
+    ];
+    expect(
+      answerClaimSegments(
+        answer,
+        [citeAt("1", [0, 12]), citeAt("1", [13, 28]), citeAt("2", [13, 28])],
+        [dropAt([30, 43])],
+      ),
+    ).toEqual(expected);
+  });
+
+  it("orders claims by position whatever the order of citations and drops", () => {
+    const segments = answerClaimSegments(answer, [citeAt("1", [13, 28])], [dropAt([0, 12])]);
+    expect(segments.map((segment) => segment.text)).toEqual([
+      "A holds [1].",
+      " ",
+      "B and C [1][2].",
+      "\n\nD is new [2].",
+    ]);
+  });
+
+  it("leaves a range that does not fit or overlaps an earlier claim as plain text", () => {
+    const segments = answerClaimSegments(
+      answer,
+      [citeAt("1", [0, 12]), citeAt("1", [5, 20]), citeAt("2", [40, 99])],
+      [],
+    );
+    expect(segments).toEqual([
+      {
+        kind: "claim",
+        text: "A holds [1].",
+        range: [0, 12],
+        citationIndexes: [0],
+        unsupportedIndex: undefined,
+      },
+      { kind: "text", text: answer.slice(12) },
+    ]);
+  });
+
+  it("gives the whole answer as text when nothing carries an answer range (a claims result)", () => {
+    expect(answerClaimSegments(answer, [cite("1")], [{ claim: "x", reason: "quote_not_found" }])).toEqual([
+      { kind: "text", text: answer },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 // How a result reads on the page: the answer cut at its citation markers, a source cut at a cited range,
 // and reason codes in words.
-import type { Citation, Range } from "../../client/index.js";
+import type { Citation, Range, UnsupportedClaim } from "../../client/index.js";
 
 /** A run of answer text, or one `[id]` marker tied to the citation it stands for. */
 export type AnswerSegment =
@@ -46,6 +46,58 @@ export function answerSegments(text: string, citations: readonly Citation[]): An
   return segments;
 }
 
+/** A run of a checked answer: text between claims, or one claim with its verdict and what it refers to. */
+export type AnswerClaimSegment =
+  | { kind: "text"; text: string }
+  | {
+      kind: "claim";
+      text: string;
+      range: Range;
+      /** Indexes into the result's `citations` (a kept claim may cite several sources). */
+      citationIndexes: number[];
+      /** Index into the result's `unsupported` for a dropped claim; undefined when the claim is kept. */
+      unsupportedIndex: number | undefined;
+    };
+
+/**
+ * Cuts the answer sent to answer-mode check into plain runs and its claims, by each citation's and each
+ * dropped claim's `answerRange`. Citations with the same range are one claim. A range that does not fit the
+ * answer or overlaps an earlier claim is left out (its text stays plain) rather than guessed at.
+ */
+export function answerClaimSegments(
+  answer: string,
+  citations: readonly Citation[],
+  unsupported: readonly UnsupportedClaim[],
+): AnswerClaimSegment[] {
+  const claims = new Map<string, Extract<AnswerClaimSegment, { kind: "claim" }>>();
+  const claimAt = (range: Range) => {
+    const key = `${range[0]}:${range[1]}`;
+    let claim = claims.get(key);
+    if (claim === undefined) {
+      claim = { kind: "claim", text: "", range, citationIndexes: [], unsupportedIndex: undefined };
+      claims.set(key, claim);
+    }
+    return claim;
+  };
+  for (const [index, citation] of citations.entries())
+    if (citation.answerRange !== undefined) claimAt(citation.answerRange).citationIndexes.push(index);
+  for (const [index, item] of unsupported.entries())
+    if (item.answerRange !== undefined) claimAt(item.answerRange).unsupportedIndex = index;
+  const ordered = [...claims.values()].sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1]);
+  const segments: AnswerClaimSegment[] = [];
+  let cursor = 0;
+  for (const claim of ordered) {
+    const [start, end] = claim.range;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < cursor || end < start) continue;
+    if (end > answer.length) continue;
+    if (start > cursor) segments.push({ kind: "text", text: answer.slice(cursor, start) });
+    segments.push({ ...claim, text: answer.slice(start, end) });
+    cursor = end;
+  }
+  if (cursor < answer.length) segments.push({ kind: "text", text: answer.slice(cursor) });
+  return segments;
+}
+
 /** A source text cut into the part before a range, the range itself and the part after it. */
 export interface HighlightParts {
   before: string;
@@ -70,6 +122,9 @@ const words: Record<string, string> = {
   unknown_source: "cites a source that was not supplied",
   number_not_found: "a number is not in the cited source/cell",
   not_found: "not found in any source",
+  no_support: "no span of the sources supports it",
+  entity_not_found: "names something no source mentions",
+  wrong_source: "its cited source does not support it; another does",
 };
 
 /** The reason code of a dropped claim or field, said in words; an unknown code is shown as it is. */
