@@ -10,7 +10,7 @@ import Fastify, {
   LogController,
 } from "fastify";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
-import { type ModelBackend, maskSecrets } from "../models/index.js";
+import { localModelId, type ModelBackend, maskSecrets } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError, writeClientError } from "./errors.js";
@@ -64,7 +64,12 @@ function randomId(prefix: string): string {
 
 /** Builds the HTTP service: routes, validation, auth, errors, logs and the OpenAPI document. */
 export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
-  const metrics = createServiceMetrics();
+  // The local model and the routes' exact ids are labelled from the start; other ids once a gateway answers.
+  const metrics = createServiceMetrics({
+    configuredModels: options.config.models
+      ?.filter((entry) => entry.match === "exact")
+      .map((entry) => entry.id) ?? [localModelId],
+  });
   const deps: AppDeps = {
     gateway: metrics.instrumentGateway(options.gateway),
     config: options.config,
