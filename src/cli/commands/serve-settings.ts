@@ -46,7 +46,10 @@ export interface ServeFlags {
 
 /** Settings only the environment sets (no flag), for `serve --help`: name and what it does. */
 export const environmentOnlySettings: readonly (readonly [string, string])[] = [
-  ["VERIFIED_API_KEYS", "comma-separated keys callers must send; unset, the service is open"],
+  [
+    "VERIFIED_API_KEYS",
+    "comma-separated keys callers must send; unset, the service is open (set but empty: refused)",
+  ],
   ["VERIFIED_GATEWAY_KEY", "key sent to gateways when VERIFIED_API_KEYS is set (and no api_key_env)"],
   ["VERIFIED_GATEWAY_HEADERS", 'JSON object of extra gateway headers, e.g. {"x-portkey-provider":"openai"}'],
   [
@@ -217,6 +220,14 @@ export function readServeSettings(
   const apiKeys = env.VERIFIED_API_KEYS?.split(",")
     .map((key) => key.trim())
     .filter((key) => key !== "");
+  // Set but empty (`""`, spaces, `,`) is a mistake, not a wish for an open service: refuse rather than open.
+  if (apiKeys !== undefined && apiKeys.length === 0) {
+    return {
+      ok: false,
+      message:
+        "VERIFIED_API_KEYS is set but holds no key; give it comma-separated keys, or unset it to run an open service.",
+    };
+  }
 
   const backend = { gatewayURL, gatewayHeaders, gatewayTimeoutMs: timeout as number, gateways, routes };
   return {
@@ -231,7 +242,7 @@ export function readServeSettings(
       shutdownDelayMs: shutdownDelay as number,
       config: {
         models: listModelsOf(backend),
-        apiKeys: apiKeys && apiKeys.length > 0 ? apiKeys : undefined,
+        apiKeys,
         gatewayKey: env.VERIFIED_GATEWAY_KEY || undefined,
         evalConcurrency: evalConcurrency as number,
         sourcesBudget: sourcesBudget as number,

@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import { isIPv4 } from "node:net";
 import type { Writable } from "node:stream";
 
 import { createModelBackend, gatewaysOf } from "../../models/index.js";
@@ -79,12 +80,14 @@ async function serve(
     },
     "verified is serving",
   );
+  const firstProcess = cluster.isPrimary || cluster.worker?.id === 1;
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : settings.port;
+  // Said on stderr, not in the log only: an open service reachable by others is rarely what was meant.
+  const openWarning = openServiceWarning(settings, port);
+  if (openWarning !== undefined && firstProcess) io.stderr.write(`verified serve: warning: ${openWarning}\n`);
   // A person at a terminal gets one line that says where to go; log collectors get the JSON line above.
-  if (isTerminal(io.stdout) && (cluster.isPrimary || cluster.worker?.id === 1)) {
-    const address = app.server.address();
-    const port = typeof address === "object" && address !== null ? address.port : settings.port;
-    io.stdout.write(`${startLine(settings, port)}\n`);
-  }
+  if (isTerminal(io.stdout) && firstProcess) io.stdout.write(`${startLine(settings, port)}\n`);
 
   // Graceful shutdown: /readyz turns 503 at once; after the shutdown delay (load balancers stop routing), stop
   // accepting, let requests in flight finish until the shutdown deadline, then end the rest with 503
@@ -165,4 +168,21 @@ export function startWarnings(settings: ServeSettings): string[] {
     );
   }
   return warnings;
+}
+
+/** Whether `host` names this machine only: `localhost`, 127.0.0.0/8, `::1` (or 127.x mapped into IPv6). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
+  if (bare === "localhost" || bare === "::1" || bare === "0:0:0:0:0:0:0:1") return true;
+  const ipv4 = bare.startsWith("::ffff:") ? bare.slice("::ffff:".length) : bare;
+  return isIPv4(ipv4) && ipv4.startsWith("127.");
+}
+
+/** The one-line warning for an open service (no VERIFIED_API_KEYS) listening beyond loopback, else undefined. */
+export function openServiceWarning(settings: ServeSettings, port: number): string | undefined {
+  if (settings.config.apiKeys !== undefined || isLoopbackHost(settings.host)) return undefined;
+  return `VERIFIED_API_KEYS is not set, so anyone who reaches ${settings.host}:${port} can use every route (gateway models with their own key, /metrics included); set VERIFIED_API_KEYS, or listen on 127.0.0.1.`;
 }
