@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { type Static, Type } from "@sinclair/typebox";
 import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { MAX_CONFIG_FILE_BYTES } from "../../limits.js";
 import { type GatewaySettings, localModelId, type ModelRoute } from "../../models/index.js";
 import { firstSchemaProblem } from "../../wire/index.js";
 
@@ -56,17 +57,39 @@ const findProblem = firstSchemaProblem(ServeConfigFileSchema);
 
 /**
  * The config file `--config` or VERIFIED_CONFIG names, read as text; undefined when neither names one, or a
- * message for a file that cannot be read.
+ * message for a file that cannot be read, is not a regular file (a FIFO would hang start-up, a device never
+ * end) or is over MAX_CONFIG_FILE_BYTES. Opened without blocking and checked on the open descriptor, so what
+ * is checked is what is read.
  */
 export function readConfigFileText(
   path: string | undefined,
 ): { path: string; text: string } | { error: string } | undefined {
   if (path === undefined || path.trim() === "") return undefined;
+  let descriptor: number | undefined;
   try {
-    return { path, text: readFileSync(path, "utf8") };
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(descriptor).isFile()) {
+      return { error: `the config file ${path} is not a regular file; give the path of a JSON file.` };
+    }
+    // One byte past the limit tells a file that grew after the check from one at the limit.
+    const buffer = Buffer.alloc(MAX_CONFIG_FILE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(descriptor, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > MAX_CONFIG_FILE_BYTES) {
+      return {
+        error: `the config file ${path} is larger than ${MAX_CONFIG_FILE_BYTES.toLocaleString("en-US")} bytes, the limit.`,
+      };
+    }
+    return { path, text: buffer.toString("utf8", 0, length) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return { error: `cannot read the config file ${path}: ${code}` };
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
   }
 }
 
