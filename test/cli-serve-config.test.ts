@@ -43,6 +43,19 @@ function collector(): Writable & { text(): string } {
   return Object.assign(stream, { text: () => text });
 }
 
+/** Runs `serve --config file` in process (it ends before listening when the file is refused). */
+async function serveWithConfig(file: string) {
+  const stdout = collector();
+  const stderr = collector();
+  const code = await runCli(["serve", "--config", file, "--port", "0"], {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    env: {},
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
 describe("the serve config file", () => {
   it("reads gateways with their defaults and routes in order", () => {
     const outcome = parse(valid, { OPENAI_API_KEY: "sk-test" });
@@ -194,49 +207,23 @@ describe("the serve config file", () => {
     const folder = mkdtempSync(join(tmpdir(), "verified-config-"));
     const file = join(folder, "verified.config.json");
     writeFileSync(file, '{\n  "gateways": {},\n  "routes": []\n}\n');
-    const stdout = collector();
-    const stderr = collector();
-    const code = await runCli(["serve", "--config", file, "--port", "0"], {
-      stdin: new PassThrough(),
-      stdout,
-      stderr,
-      env: {},
+    expect(await serveWithConfig(file)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `verified serve: ${file}:2:3: "gateways" must have 1 to any number of fields; got 0.\n`,
     });
-    expect(code).toBe(2);
-    expect(stderr.text()).toBe(
-      `verified serve: ${file}:2:3: "gateways" must have 1 to any number of fields; got 0.\n`,
-    );
-    expect(stdout.text()).toBe("");
   });
 
   it("makes `serve` exit 2 when the file cannot be read", async () => {
-    const stderr = collector();
-    const code = await runCli(["serve", "--config", "/nonexistent/verified.config.json"], {
-      stdin: new PassThrough(),
-      stdout: collector(),
-      stderr,
-      env: {},
+    expect(await serveWithConfig("/nonexistent/verified.config.json")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "verified serve: cannot read the config file /nonexistent/verified.config.json: ENOENT\n",
     });
-    expect(code).toBe(2);
-    expect(stderr.text()).toBe(
-      "verified serve: cannot read the config file /nonexistent/verified.config.json: ENOENT\n",
-    );
   });
 });
 
 describe("the serve config file's kind and size", () => {
-  async function serveWithConfig(file: string) {
-    const stdout = collector();
-    const stderr = collector();
-    const code = await runCli(["serve", "--config", file, "--port", "0"], {
-      stdin: new PassThrough(),
-      stdout,
-      stderr,
-      env: {},
-    });
-    return { code, stdout: stdout.text(), stderr: stderr.text() };
-  }
-
   it("refuses a FIFO without waiting for a writer: exit 2 naming it", async () => {
     const fifo = join(mkdtempSync(join(tmpdir(), "verified-config-")), "config.fifo");
     execFileSync("mkfifo", [fifo]);
