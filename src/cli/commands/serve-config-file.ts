@@ -1,9 +1,14 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { validateHeaderName, validateHeaderValue } from "node:http";
 import { type Static, Type } from "@sinclair/typebox";
 import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { MAX_CONFIG_FILE_BYTES } from "../../limits.js";
-import { type GatewaySettings, localModelId, type ModelRoute } from "../../models/index.js";
+import {
+  firstInvalidHeader,
+  type GatewaySettings,
+  localModelId,
+  type ModelRoute,
+  maskURLCredentials,
+} from "../../models/index.js";
 import { firstSchemaProblem } from "../../wire/index.js";
 
 // `verified serve --config verified.config.json`: named gateways and the routes from model ids to them, in
@@ -140,7 +145,7 @@ export function parseServeConfigFile(
     if (!isHttpURL(gateway.base_url)) {
       return fail(
         [...path, "base_url"],
-        `"gateways.${name}.base_url" must be an http:// or https:// URL; got ${JSON.stringify(gateway.base_url)}.`,
+        `"gateways.${name}.base_url" must be an http:// or https:// URL; got ${JSON.stringify(maskURLCredentials(gateway.base_url))}.`,
       );
     }
     const headers: Record<string, string> = { ...gateway.headers };
@@ -154,18 +159,14 @@ export function parseServeConfigFile(
       }
       headers[header] = headerValue;
     }
-    for (const [header, headerValue] of Object.entries(headers)) {
-      try {
-        validateHeaderName(header);
-        validateHeaderValue(header, headerValue);
-      } catch {
-        // The value may be a secret from the environment: the message names the header only.
-        const where = gateway.headers?.[header] === undefined ? "headers_env" : "headers";
-        return fail(
-          [...path, where, header],
-          `header "${header}" of gateway "${name}" is not a valid header.`,
-        );
-      }
+    const invalidHeader = firstInvalidHeader(headers);
+    if (invalidHeader !== undefined) {
+      // The value may be a secret from the environment: the message names the header only.
+      const where = gateway.headers?.[invalidHeader] === undefined ? "headers_env" : "headers";
+      return fail(
+        [...path, where, invalidHeader],
+        `header "${invalidHeader}" of gateway "${name}" is not a valid header.`,
+      );
     }
     const apiKey = gateway.api_key_env === undefined ? undefined : env[gateway.api_key_env] || undefined;
     if (gateway.api_key_env !== undefined && apiKey === undefined) {

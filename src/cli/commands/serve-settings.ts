@@ -6,7 +6,13 @@ import {
   MAX_EVAL_CONCURRENCY,
 } from "../../limits.js";
 
-import { type GatewaySettings, listModelsOf, type ModelRoute } from "../../models/index.js";
+import {
+  firstInvalidHeader,
+  type GatewaySettings,
+  listModelsOf,
+  type ModelRoute,
+  maskURLCredentials,
+} from "../../models/index.js";
 import { defaultServerConfig, type ServerConfig } from "../../server/index.js";
 import { parseServeConfigFile } from "./serve-config-file.js";
 
@@ -190,13 +196,21 @@ export function readServeSettings(
           'VERIFIED_GATEWAY_HEADERS must be a JSON object of strings, e.g. {"x-portkey-provider": "openai"}.',
       };
     }
+    const invalidHeader = firstInvalidHeader(gatewayHeaders);
+    if (invalidHeader !== undefined) {
+      // Named, never quoted: a header's value is often a key.
+      return {
+        ok: false,
+        message: `VERIFIED_GATEWAY_HEADERS: header ${JSON.stringify(invalidHeader)} is not a valid header (a name of token characters, a value without control characters such as line breaks); its value is not shown.`,
+      };
+    }
   }
 
   const gatewayURL = (flags.gatewayUrl ?? env.VERIFIED_GATEWAY_URL)?.trim() || undefined;
   if (gatewayURL !== undefined && !/^https?:\/\/[^\s]+$/i.test(gatewayURL)) {
     return {
       ok: false,
-      message: `The gateway URL must start with http:// or https://; got ${JSON.stringify(gatewayURL)}.`,
+      message: `The gateway URL must start with http:// or https://; got ${JSON.stringify(maskURLCredentials(gatewayURL))}.`,
     };
   }
   let gateways: GatewaySettings[] | undefined;
