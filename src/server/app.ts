@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
+import type { Registry } from "prom-client";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
 import { localModelId, type ModelBackend, maskSecrets } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
@@ -121,6 +122,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   });
   registerRequestIds(app);
   registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
+  // `serve` adds the process-level metrics only it knows (workers replaced by the primary).
+  app.decorate("metricsRegistry", metrics.registry);
   app.decorate("inFlight", createInFlightRequests());
   // Closing by any path (a signal in `serve`, or an embedder's app.close()) turns /readyz to 503.
   app.addHook("preClose", async () => app.inFlight.beginShutdown());
@@ -286,4 +289,11 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerModelsRoute(app, deps);
   await registerPlayground(app, options.playgroundRoot === undefined ? {} : { root: options.playgroundRoot });
   return app;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The app's Prometheus registry (GET /metrics), for metrics of the process that runs it. */
+    metricsRegistry: Registry;
+  }
 }
