@@ -29,22 +29,22 @@ describe("markdownText", () => {
     {
       name: "an image",
       text: "![x](https://evil.example/p.png)",
-      expected: "\\!\\[x\\]\\(https://evil.example/p.png\\)",
+      expected: "!\\[x\\](https://evil.example/p.png)",
     },
     {
       name: "a link",
       text: "[click](javascript:alert(1))",
-      expected: "\\[click\\]\\(javascript:alert\\(1\\)\\)",
+      expected: "\\[click\\](javascript:alert(1))",
     },
     {
       name: "HTML",
       text: "<img src=x onerror=alert(1)>",
-      expected: "&lt;img src=x onerror=alert\\(1\\)&gt;",
+      expected: "&lt;img src=x onerror=alert(1)&gt;",
     },
     {
       name: "a table break and emphasis",
       text: "a | *b* _c_ ~d~",
-      expected: "a \\| \\*b\\* \\_c\\_ \\~d\\~",
+      expected: "a \\| \\*b\\* _c_ \\~d\\~",
     },
     { name: "a backslash and backticks", text: "\\`x`", expected: "\\\\\\`x\\`" },
     { name: "an ANSI escape and a line break", text: "a\u001b[31m\nb", expected: "a\\\\x1b\\[31m b" },
@@ -147,11 +147,11 @@ describe("hostile case ids", () => {
   it("reach the Markdown report as text: no controls, no image, link or HTML markup", () => {
     const markdown = renderMarkdownReport(reportWith(["![gone](https://evil.example/x.png)"]));
     expect(markdown).not.toMatch(controls);
-    expect(markdown).not.toMatch(/(?<!\\)!(?<!\\)\[/);
+    expect(markdown).not.toMatch(/!\[/);
     expect(markdown).not.toMatch(/(?<!\\)\]\(/);
     expect(markdown).not.toContain("<b>");
-    expect(markdown).toContain("\\!\\[pixel\\]\\(https://evil.example/track.png\\)");
-    expect(markdown).toContain("Removed: \\!\\[gone\\]\\(https://evil.example/x.png\\).");
+    expect(markdown).toContain("!\\[pixel\\](https://evil.example/track.png)");
+    expect(markdown).toContain("Removed: !\\[gone\\](https://evil.example/x.png).");
   });
 });
 

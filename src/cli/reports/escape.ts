@@ -23,14 +23,18 @@ export function terminalText(text: string): string {
   return text.replace(CONTROL, visible);
 }
 
-/** Markdown's punctuation that can start markup inside a line (links, images, emphasis, code, tables, escapes). */
-const MARKDOWN_PUNCTUATION = /[\\`*_[\]()!|~]/g;
+/**
+ * Markdown's punctuation that makes markup inside a line: brackets (links, images), backticks, `*` and `~`
+ * (emphasis, strike), `|` (table cells) and the backslash itself. `_` and parentheses do nothing without
+ * these (GitHub does not emphasise inside words), so reason codes such as `quote_not_found` stay readable.
+ */
+const MARKDOWN_PUNCTUATION = /[\\`*[\]|~]/g;
 
 const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 
 /**
  * Text for inline Markdown or a table cell: whitespace runs become one space, control characters are written
- * out, HTML is escaped as entities and Markdown punctuation with a backslash, so it renders as the text it is
+ * out, HTML is escaped as entities and Markdown's markup characters with a backslash, so it renders as the text it is
  * (no link, image, emphasis or table break).
  */
 export function markdownText(text: string): string {
