@@ -13,7 +13,9 @@ RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production
-# Listen on every interface of the container; set VERIFIED_API_KEYS so that only your callers get in.
+# Listen on every interface of the container; set VERIFIED_API_KEYS so that only your callers get in
+# (docker run -e VERIFIED_API_KEYS=k1,k2 …). Without it the service is open and says so in one warning line
+# on stderr; set but empty, it refuses to start (exit 2).
 ENV VERIFIED_HOST=0.0.0.0
 ENV VERIFIED_PORT=8787
 WORKDIR /app

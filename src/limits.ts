@@ -74,6 +74,9 @@ export const MAX_MODEL_JSON_DEPTH = 64;
  */
 export const MAX_MODEL_JSON_VALUES = 500_000;
 
+/** The largest serve config file read (bytes); a larger one, or anything but a regular file, is refused. */
+export const MAX_CONFIG_FILE_BYTES = 1_048_576;
+
 /** Default of VERIFIED_REQUEST_TIMEOUT_MS: the whole request must arrive within it, else 408. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 

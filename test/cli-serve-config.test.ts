@@ -1,12 +1,14 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { startLine, startWarnings } from "../src/cli/commands/serve.js";
-import { parseServeConfigFile } from "../src/cli/commands/serve-config-file.js";
+import { parseServeConfigFile, readConfigFileText } from "../src/cli/commands/serve-config-file.js";
 import { readServeSettings } from "../src/cli/commands/serve-settings.js";
 import { runCli } from "../src/cli/run-cli.js";
+import { MAX_CONFIG_FILE_BYTES } from "../src/limits.js";
 
 // `verified serve --config`: the file's checks name file, line and column; the start line, the start-up
 // warnings and `serve --help`'s list of environment-only settings.
@@ -39,6 +41,19 @@ function collector(): Writable & { text(): string } {
     },
   });
   return Object.assign(stream, { text: () => text });
+}
+
+/** Runs `serve --config file` in process (it ends before listening when the file is refused). */
+async function serveWithConfig(file: string) {
+  const stdout = collector();
+  const stderr = collector();
+  const code = await runCli(["serve", "--config", file, "--port", "0"], {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    env: {},
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 describe("the serve config file", () => {
@@ -192,33 +207,57 @@ describe("the serve config file", () => {
     const folder = mkdtempSync(join(tmpdir(), "verified-config-"));
     const file = join(folder, "verified.config.json");
     writeFileSync(file, '{\n  "gateways": {},\n  "routes": []\n}\n');
-    const stdout = collector();
-    const stderr = collector();
-    const code = await runCli(["serve", "--config", file, "--port", "0"], {
-      stdin: new PassThrough(),
-      stdout,
-      stderr,
-      env: {},
+    expect(await serveWithConfig(file)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `verified serve: ${file}:2:3: "gateways" must have 1 to any number of fields; got 0.\n`,
     });
-    expect(code).toBe(2);
-    expect(stderr.text()).toBe(
-      `verified serve: ${file}:2:3: "gateways" must have 1 to any number of fields; got 0.\n`,
-    );
-    expect(stdout.text()).toBe("");
   });
 
   it("makes `serve` exit 2 when the file cannot be read", async () => {
-    const stderr = collector();
-    const code = await runCli(["serve", "--config", "/nonexistent/verified.config.json"], {
-      stdin: new PassThrough(),
-      stdout: collector(),
-      stderr,
-      env: {},
+    expect(await serveWithConfig("/nonexistent/verified.config.json")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "verified serve: cannot read the config file /nonexistent/verified.config.json: ENOENT\n",
     });
-    expect(code).toBe(2);
-    expect(stderr.text()).toBe(
-      "verified serve: cannot read the config file /nonexistent/verified.config.json: ENOENT\n",
-    );
+  });
+});
+
+describe("the serve config file's kind and size", () => {
+  it("refuses a FIFO without waiting for a writer: exit 2 naming it", async () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), "verified-config-")), "config.fifo");
+    execFileSync("mkfifo", [fifo]);
+    expect(await serveWithConfig(fifo)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `verified serve: the config file ${fifo} is not a regular file; give the path of a JSON file.\n`,
+    });
+  });
+
+  it("refuses a device such as /dev/zero", async () => {
+    expect(await serveWithConfig("/dev/zero")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "verified serve: the config file /dev/zero is not a regular file; give the path of a JSON file.\n",
+    });
+  });
+
+  it("refuses a file one byte over MAX_CONFIG_FILE_BYTES, and reads one at the limit", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "verified-config-"));
+    const over = join(folder, "over.json");
+    writeFileSync(over, " ".repeat(MAX_CONFIG_FILE_BYTES + 1));
+    expect(await serveWithConfig(over)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `verified serve: the config file ${over} is larger than 1,048,576 bytes, the limit.\n`,
+    });
+    const valid =
+      '{"gateways": {"a": {"base_url": "http://127.0.0.1:9/v1"}}, "routes": [{"model": "*", "gateway": "a"}]}';
+    const atLimit = join(folder, "at-limit.json");
+    writeFileSync(atLimit, valid.padEnd(MAX_CONFIG_FILE_BYTES, " "));
+    const read = readConfigFileText(atLimit);
+    expect(read !== undefined && "text" in read && read.text.length).toBe(MAX_CONFIG_FILE_BYTES);
   });
 });
 

@@ -14,6 +14,6 @@ export type {
   TokenParameter,
 } from "./gateways.js";
 export { runStepsYielding } from "./local/index.js";
-export { maskSecrets } from "./openai/index.js";
+export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./openai/index.js";
 export { localModelId, modelNeedsCallerKey } from "./router.js";
 export type { ChatMessage, GenerateRequest, GenerateStream, ModelBackend, TokenUsage } from "./types.js";

@@ -9,9 +9,10 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from "fastify";
+import type { Registry } from "prom-client";
 import { API_PATHS, OPERATION_PATHS } from "../api-paths.js";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
-import { type ModelBackend, maskSecrets } from "../models/index.js";
+import { localModelId, type ModelBackend, maskSecrets } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError, writeClientError } from "./errors.js";
@@ -68,7 +69,12 @@ function randomId(prefix: string): string {
 
 /** Builds the HTTP service: routes, validation, auth, errors, logs and the OpenAPI document. */
 export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
-  const metrics = createServiceMetrics();
+  // The local model and the routes' exact ids are labelled from the start; other ids once a gateway answers.
+  const metrics = createServiceMetrics({
+    configuredModels: options.config.models
+      ?.filter((entry) => entry.match === "exact")
+      .map((entry) => entry.id) ?? [localModelId],
+  });
   const deps: AppDeps = {
     gateway: metrics.instrumentGateway(options.gateway),
     config: options.config,
@@ -125,6 +131,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   });
   registerRequestIds(app);
   registerMetrics(app, metrics, { apiKeys: options.config.apiKeys });
+  // `serve` adds the process-level metrics only it knows (workers replaced by the primary).
+  app.decorate("metricsRegistry", metrics.registry);
   app.decorate("inFlight", createInFlightRequests());
   // Closing by any path (a signal in `serve`, or an embedder's app.close()) turns /readyz to 503.
   app.addHook("preClose", async () => app.inFlight.beginShutdown());
@@ -290,4 +298,11 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerModelsRoute(app, deps);
   await registerPlayground(app, options.playgroundRoot === undefined ? {} : { root: options.playgroundRoot });
   return app;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The app's Prometheus registry (GET /metrics), for metrics of the process that runs it. */
+    metricsRegistry: Registry;
+  }
 }

@@ -88,20 +88,28 @@ export async function closeGracefully(
   app: FastifyInstance,
   timeoutMs: number,
   graceMs = Math.min(2_000, Math.max(100, timeoutMs)),
+  /** Aborted, it brings the deadline forward to now (a second Ctrl-C). */
+  hurry?: AbortSignal,
 ): Promise<void> {
   let deadline: NodeJS.Timeout | undefined;
   let grace: NodeJS.Timeout | undefined;
   app.inFlight.closeConnectionsAfterAnswer();
   const closed = app.close();
-  deadline = setTimeout(() => {
+  const endRequests = () => {
+    if (grace !== undefined) return;
+    clearTimeout(deadline);
     deadline = undefined;
     if (app.inFlight.abortAll() > 0)
       app.log.warn({ timeout_ms: timeoutMs }, "shutdown deadline: requests ended");
     grace = setTimeout(() => app.server.closeAllConnections(), graceMs);
-  }, timeoutMs);
+  };
+  deadline = setTimeout(endRequests, timeoutMs);
+  if (hurry?.aborted) endRequests();
+  hurry?.addEventListener("abort", endRequests, { once: true });
   try {
     await closed;
   } finally {
+    hurry?.removeEventListener("abort", endRequests);
     clearTimeout(deadline);
     clearTimeout(grace);
   }

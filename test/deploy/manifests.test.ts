@@ -193,8 +193,12 @@ describe("compose.yaml", () => {
     );
     expect(named.length).toBeGreaterThan(3);
     expect(named.filter((name) => !known.has(name))).toEqual([]);
-    // Compose's defaults (empty keys) are settings serve accepts.
-    const env = { ...runtime?.env, ...verified.environment, VERIFIED_API_KEYS: "", VERIFIED_GATEWAY_KEY: "" };
+    // Compose's defaults are settings serve accepts: a variable with no value is passed on only when the
+    // shell sets it (so VERIFIED_API_KEYS is unset, never empty), `${OPENAI_API_KEY:-}` is empty.
+    const passedOn = Object.entries(verified.environment).filter(([, value]) => value !== null);
+    expect(Object.keys(verified.environment)).toContain("VERIFIED_API_KEYS");
+    expect(verified.environment.VERIFIED_API_KEYS).toBeNull();
+    const env = { ...runtime?.env, ...Object.fromEntries(passedOn), VERIFIED_GATEWAY_KEY: "" };
     expect(readServeSettings(env).ok).toBe(true);
   });
 });

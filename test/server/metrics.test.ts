@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { metricNames } from "../../src/server/plugins/metrics.js";
+import { maxModelLabels, metricNames } from "../../src/server/plugins/metrics.js";
 import { errorReply } from "../support/scripted-gateway.js";
 import {
   chatBody,
@@ -77,12 +77,12 @@ describe("GET /metrics", () => {
       'verified_http_requests_total{route="/v1/verified/eval",method="POST",status="200"} 1',
     ]);
     expect(samples(text, "verified_gateway_calls_total")).toEqual([
-      'verified_gateway_calls_total{gateway="default",model="gpt-missing",outcome="model_not_found"} 1',
+      'verified_gateway_calls_total{gateway="default",model="(other)",outcome="model_not_found"} 1',
       // 2 creates, 3 eval cases, and the re-ask of the broken one.
       'verified_gateway_calls_total{gateway="default",model="gpt-test",outcome="ok"} 6',
     ]);
     expect(samples(text, "verified_gateway_call_duration_seconds_count")).toEqual([
-      'verified_gateway_call_duration_seconds_count{gateway="default",model="gpt-missing",outcome="model_not_found"} 1',
+      'verified_gateway_call_duration_seconds_count{gateway="default",model="(other)",outcome="model_not_found"} 1',
       'verified_gateway_call_duration_seconds_count{gateway="default",model="gpt-test",outcome="ok"} 6',
     ]);
     expect(samples(text, "verified_claims_total")).toEqual([
@@ -199,6 +199,49 @@ describe("GET /metrics", () => {
       expect.stringMatching(
         /^verified_gateway_calls_total\{gateway="local",model="local",outcome="[a-z_]+"\} 1$/,
       ),
+    ]);
+  });
+
+  it("gives a model label only to ids a gateway answered, so refused ids cannot squat the slots", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script((call) =>
+      chatBody(call).model.startsWith("made-up-")
+        ? errorReply(404, "The model does not exist", { code: "model_not_found" })
+        : claimsContent(founded),
+    );
+    for (let index = 0; index <= maxModelLabels; index += 1) {
+      const refused = { model: `made-up-${index}`, messages: question, sources: [report] };
+      expect((await service.post("/v1/verified", refused)).status).toBe(404);
+    }
+    const real = { model: "gpt-real", messages: question, sources: [report] };
+    expect((await service.post("/v1/verified", real)).status).toBe(200);
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    expect(samples(text, "verified_gateway_calls_total")).toEqual([
+      `verified_gateway_calls_total{gateway="default",model="(other)",outcome="model_not_found"} ${maxModelLabels + 1}`,
+      'verified_gateway_calls_total{gateway="default",model="gpt-real",outcome="ok"} 1',
+    ]);
+    expect(samples(text, "verified_claims_total")).toEqual([
+      'verified_claims_total{model="gpt-real",outcome="grounded",reason=""} 1',
+    ]);
+  });
+
+  it("labels a configured model from the start, even when its calls fail", async () => {
+    const { gateway, service } = await startWithGateway({
+      config: { models: [{ id: "gpt-pinned", match: "exact", gateway: "default" }] },
+    });
+    gateway.script(() => errorReply(404, "The model does not exist", { code: "model_not_found" }));
+    for (const model of [
+      ...Array.from({ length: maxModelLabels }, (_, index) => `made-up-${index}`),
+      "gpt-pinned",
+    ]) {
+      expect(
+        (await service.post("/v1/verified", { model, messages: question, sources: [report] })).status,
+      ).toBe(404);
+    }
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    expect(samples(text, "verified_gateway_calls_total")).toEqual([
+      `verified_gateway_calls_total{gateway="default",model="(other)",outcome="model_not_found"} ${maxModelLabels}`,
+      'verified_gateway_calls_total{gateway="default",model="gpt-pinned",outcome="model_not_found"} 1',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_BASE_URL, type FetchLike, Verified } from "../../client/index.js";
-import { createModelBackend } from "../../models/index.js";
+import { createModelBackend, maskURLCredentials } from "../../models/index.js";
 import { createApp } from "../../server/index.js";
 import { CliInputError } from "../input/index.js";
 import { readConfigFileText } from "./serve-config-file.js";
@@ -60,7 +60,7 @@ export async function createCliClient(
   const baseURL = flags.baseUrl ?? (nonEmpty(env.VERIFIED_BASE_URL) || DEFAULT_BASE_URL);
   if (!/^https?:\/\/[^\s/]+/i.test(baseURL)) {
     throw new CliInputError(
-      `the base URL must start with http:// or https://; got ${JSON.stringify(baseURL)} (--base-url or VERIFIED_BASE_URL).`,
+      `the base URL must start with http:// or https://; got ${JSON.stringify(maskURLCredentials(baseURL))} (--base-url or VERIFIED_BASE_URL).`,
     );
   }
   const apiKey = flags.apiKey ?? (nonEmpty(env.VERIFIED_API_KEY) || undefined);

@@ -1,8 +1,14 @@
-import { readFileSync } from "node:fs";
-import { validateHeaderName, validateHeaderValue } from "node:http";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
-import { type GatewaySettings, localModelId, type ModelRoute } from "../../models/index.js";
+import { MAX_CONFIG_FILE_BYTES } from "../../limits.js";
+import {
+  firstInvalidHeader,
+  type GatewaySettings,
+  localModelId,
+  type ModelRoute,
+  maskURLCredentials,
+} from "../../models/index.js";
 import { firstSchemaProblem } from "../../wire/index.js";
 
 // `verified serve --config verified.config.json`: named gateways and the routes from model ids to them, in
@@ -56,17 +62,39 @@ const findProblem = firstSchemaProblem(ServeConfigFileSchema);
 
 /**
  * The config file `--config` or VERIFIED_CONFIG names, read as text; undefined when neither names one, or a
- * message for a file that cannot be read.
+ * message for a file that cannot be read, is not a regular file (a FIFO would hang start-up, a device never
+ * end) or is over MAX_CONFIG_FILE_BYTES. Opened without blocking and checked on the open descriptor, so what
+ * is checked is what is read.
  */
 export function readConfigFileText(
   path: string | undefined,
 ): { path: string; text: string } | { error: string } | undefined {
   if (path === undefined || path.trim() === "") return undefined;
+  let descriptor: number | undefined;
   try {
-    return { path, text: readFileSync(path, "utf8") };
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(descriptor).isFile()) {
+      return { error: `the config file ${path} is not a regular file; give the path of a JSON file.` };
+    }
+    // One byte past the limit tells a file that grew after the check from one at the limit.
+    const buffer = Buffer.alloc(MAX_CONFIG_FILE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(descriptor, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > MAX_CONFIG_FILE_BYTES) {
+      return {
+        error: `the config file ${path} is larger than ${MAX_CONFIG_FILE_BYTES.toLocaleString("en-US")} bytes, the limit.`,
+      };
+    }
+    return { path, text: buffer.toString("utf8", 0, length) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return { error: `cannot read the config file ${path}: ${code}` };
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
   }
 }
 
@@ -117,7 +145,7 @@ export function parseServeConfigFile(
     if (!isHttpURL(gateway.base_url)) {
       return fail(
         [...path, "base_url"],
-        `"gateways.${name}.base_url" must be an http:// or https:// URL; got ${JSON.stringify(gateway.base_url)}.`,
+        `"gateways.${name}.base_url" must be an http:// or https:// URL; got ${JSON.stringify(maskURLCredentials(gateway.base_url))}.`,
       );
     }
     const headers: Record<string, string> = { ...gateway.headers };
@@ -131,18 +159,14 @@ export function parseServeConfigFile(
       }
       headers[header] = headerValue;
     }
-    for (const [header, headerValue] of Object.entries(headers)) {
-      try {
-        validateHeaderName(header);
-        validateHeaderValue(header, headerValue);
-      } catch {
-        // The value may be a secret from the environment: the message names the header only.
-        const where = gateway.headers?.[header] === undefined ? "headers_env" : "headers";
-        return fail(
-          [...path, where, header],
-          `header "${header}" of gateway "${name}" is not a valid header.`,
-        );
-      }
+    const invalidHeader = firstInvalidHeader(headers);
+    if (invalidHeader !== undefined) {
+      // The value may be a secret from the environment: the message names the header only.
+      const where = gateway.headers?.[invalidHeader] === undefined ? "headers_env" : "headers";
+      return fail(
+        [...path, where, invalidHeader],
+        `header "${invalidHeader}" of gateway "${name}" is not a valid header.`,
+      );
     }
     const apiKey = gateway.api_key_env === undefined ? undefined : env[gateway.api_key_env] || undefined;
     if (gateway.api_key_env !== undefined && apiKey === undefined) {

@@ -25,3 +25,20 @@ describe("VERIFIED_SHUTDOWN_DELAY_MS", () => {
     });
   });
 });
+
+describe("VERIFIED_API_KEYS", () => {
+  it.each(["", " ", ",", " , ,"])("set to %j (no key) refuses to start rather than run open", (value) => {
+    expect(readServeSettings({ VERIFIED_API_KEYS: value })).toEqual({
+      ok: false,
+      message:
+        "VERIFIED_API_KEYS is set but holds no key; give it comma-separated keys, or unset it to run an open service.",
+    });
+  });
+
+  it("unset runs an open service; set, its keys trimmed", () => {
+    const open = readServeSettings({});
+    expect(open.ok && open.settings.config.apiKeys).toBeUndefined();
+    const keyed = readServeSettings({ VERIFIED_API_KEYS: " k1, ,k2 " });
+    expect(keyed.ok && keyed.settings.config.apiKeys).toEqual(["k1", "k2"]);
+  });
+});

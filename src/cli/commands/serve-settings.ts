@@ -6,7 +6,13 @@ import {
   MAX_EVAL_CONCURRENCY,
 } from "../../limits.js";
 
-import { type GatewaySettings, listModelsOf, type ModelRoute } from "../../models/index.js";
+import {
+  firstInvalidHeader,
+  type GatewaySettings,
+  listModelsOf,
+  type ModelRoute,
+  maskURLCredentials,
+} from "../../models/index.js";
 import { defaultServerConfig, type ServerConfig } from "../../server/index.js";
 import { parseServeConfigFile } from "./serve-config-file.js";
 
@@ -46,7 +52,10 @@ export interface ServeFlags {
 
 /** Settings only the environment sets (no flag), for `serve --help`: name and what it does. */
 export const environmentOnlySettings: readonly (readonly [string, string])[] = [
-  ["VERIFIED_API_KEYS", "comma-separated keys callers must send; unset, the service is open"],
+  [
+    "VERIFIED_API_KEYS",
+    "comma-separated keys callers must send; unset, the service is open (set but empty: refused)",
+  ],
   ["VERIFIED_GATEWAY_KEY", "key sent to gateways when VERIFIED_API_KEYS is set (and no api_key_env)"],
   ["VERIFIED_GATEWAY_HEADERS", 'JSON object of extra gateway headers, e.g. {"x-portkey-provider":"openai"}'],
   [
@@ -187,13 +196,21 @@ export function readServeSettings(
           'VERIFIED_GATEWAY_HEADERS must be a JSON object of strings, e.g. {"x-portkey-provider": "openai"}.',
       };
     }
+    const invalidHeader = firstInvalidHeader(gatewayHeaders);
+    if (invalidHeader !== undefined) {
+      // Named, never quoted: a header's value is often a key.
+      return {
+        ok: false,
+        message: `VERIFIED_GATEWAY_HEADERS: header ${JSON.stringify(invalidHeader)} is not a valid header (a name of token characters, a value without control characters such as line breaks); its value is not shown.`,
+      };
+    }
   }
 
   const gatewayURL = (flags.gatewayUrl ?? env.VERIFIED_GATEWAY_URL)?.trim() || undefined;
   if (gatewayURL !== undefined && !/^https?:\/\/[^\s]+$/i.test(gatewayURL)) {
     return {
       ok: false,
-      message: `The gateway URL must start with http:// or https://; got ${JSON.stringify(gatewayURL)}.`,
+      message: `The gateway URL must start with http:// or https://; got ${JSON.stringify(maskURLCredentials(gatewayURL))}.`,
     };
   }
   let gateways: GatewaySettings[] | undefined;
@@ -217,6 +234,14 @@ export function readServeSettings(
   const apiKeys = env.VERIFIED_API_KEYS?.split(",")
     .map((key) => key.trim())
     .filter((key) => key !== "");
+  // Set but empty (`""`, spaces, `,`) is a mistake, not a wish for an open service: refuse rather than open.
+  if (apiKeys !== undefined && apiKeys.length === 0) {
+    return {
+      ok: false,
+      message:
+        "VERIFIED_API_KEYS is set but holds no key; give it comma-separated keys, or unset it to run an open service.",
+    };
+  }
 
   const backend = { gatewayURL, gatewayHeaders, gatewayTimeoutMs: timeout as number, gateways, routes };
   return {
@@ -231,7 +256,7 @@ export function readServeSettings(
       shutdownDelayMs: shutdownDelay as number,
       config: {
         models: listModelsOf(backend),
-        apiKeys: apiKeys && apiKeys.length > 0 ? apiKeys : undefined,
+        apiKeys,
         gatewayKey: env.VERIFIED_GATEWAY_KEY || undefined,
         evalConcurrency: evalConcurrency as number,
         sourcesBudget: sourcesBudget as number,

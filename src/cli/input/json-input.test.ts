@@ -52,3 +52,33 @@ describe("jsonElementLines", () => {
     expect(jsonElementLines(text, path)).toEqual(lines);
   });
 });
+
+describe("jsonElementLines' cost", () => {
+  /** A pretty-printed dataset of `cases` cases, each over several lines. */
+  function prettyDataset(cases: number): string {
+    const items = Array.from({ length: cases }, (_, index) => ({
+      id: `case-${index}`,
+      question: "How long is the warranty?",
+      sources: [{ id: "handbook", text: "The warranty lasts two years." }],
+    }));
+    return JSON.stringify({ cases: items }, null, 2);
+  }
+
+  it.each([1_000, 4_000])(
+    "passes each newline once for %i pretty-printed cases (linear, not cases × lines)",
+    (cases) => {
+      const text = prettyDataset(cases);
+      const steps = { steps: 0 };
+      const lines = jsonElementLines(text, ["cases"], steps);
+      expect(lines).toHaveLength(cases);
+      const lastLine = lines.at(-1) ?? 0;
+      // Line L starts after L - 1 newlines: exactly those before the last case are passed, each once.
+      expect(steps.steps).toBe(lastLine - 1);
+      expect(steps.steps).toBeLessThan(text.length);
+      // The lines are right: each names the line where its case's `{` stands.
+      const textLines = text.split("\n");
+      for (const [index, line] of lines.entries())
+        expect(textLines[line - 1]?.trim(), `case ${index}`).toBe("{");
+    },
+  );
+});

@@ -1,6 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 
+/** Counts newlines passed, so a test can assert the one-pass bound without timing (as core's StepCounter). */
+interface StepCounter {
+  steps: number;
+}
+
 const reasons: Record<string, string> = {
   ENOENT: "no such file",
   EISDIR: "it is a directory",
@@ -54,19 +59,40 @@ export function parseJsonDocument(text: string, firstLine = 1): ParsedJson {
 /**
  * The 1-based line on which each element of the array at `path` starts, in JSON `text` that is already
  * known to be valid; empty when there is no array there. Lets input errors name the line of a case.
+ * O(n + elements): one pass over the text, however many elements (`steps` counts the newlines passed).
  */
-export function jsonElementLines(text: string, path: readonly (string | number)[]): number[] {
+export function jsonElementLines(
+  text: string,
+  path: readonly (string | number)[],
+  steps?: StepCounter,
+): number[] {
   const root = parseTree(text);
   const array = root === undefined ? undefined : findNodeAtLocation(root, [...path]);
   if (array?.type !== "array") return [];
-  return (array.children ?? []).map((node) => lineAt(text, node.offset));
+  return linesOfOffsets(
+    text,
+    (array.children ?? []).map((node) => node.offset),
+    steps,
+  );
 }
 
-function lineAt(text: string, offset: number): number {
+/**
+ * The 1-based line of each offset, for offsets in ascending order (as a JSON array's elements are): the
+ * newlines before one offset are counted once and carried to the next, so the text is read once.
+ */
+function linesOfOffsets(text: string, offsets: readonly number[], steps?: StepCounter): number[] {
+  const lines: number[] = [];
   let line = 1;
-  for (let index = text.indexOf("\n"); index !== -1 && index < offset; index = text.indexOf("\n", index + 1))
-    line += 1;
-  return line;
+  let nextNewline = text.indexOf("\n");
+  for (const offset of offsets) {
+    while (nextNewline !== -1 && nextNewline < offset) {
+      line += 1;
+      nextNewline = text.indexOf("\n", nextNewline + 1);
+      if (steps) steps.steps += 1;
+    }
+    lines.push(line);
+  }
+  return lines;
 }
 
 /**

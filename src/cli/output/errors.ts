@@ -1,6 +1,7 @@
 import type { Writable } from "node:stream";
 import { AuthenticationError, ConnectionError, TimeoutError, VerifiedError } from "../../client/index.js";
 import { CliInputError } from "../input/index.js";
+import { terminalText } from "../reports/index.js";
 
 /**
  * The one line a command prints for an error that ends it (exit 2): bad input as is, a service error with
@@ -29,8 +30,9 @@ function errorLine(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** One line, control characters written out (a case id or file name from a dataset cannot drive the terminal). */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
+  return terminalText(text.replace(/\s*\n\s*/g, " ").trim());
 }
 
 /**

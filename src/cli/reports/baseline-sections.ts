@@ -1,5 +1,6 @@
 import type pc from "picocolors";
 import { describeDroppedClaim } from "./dropped-claims.js";
+import { cappedList, markdownCode, terminalText } from "./escape.js";
 import type { BaselineComparison, CaseChange } from "./eval-report.js";
 import { formatScore } from "./format.js";
 
@@ -46,7 +47,7 @@ function outcome(entry: CaseChange): string {
 export function baselineMarkdown(comparison: BaselineComparison, cell: (text: string) => string): string[] {
   const shown = comparison.changed.slice(0, MAX_CHANGES_SHOWN);
   const lines = [
-    `### Against the baseline \`${comparison.file.replace(/`/g, "'")}\` (tolerance ${formatScore(comparison.tolerance)})`,
+    `### Against the baseline \`${markdownCode(comparison.file)}\` (tolerance ${formatScore(comparison.tolerance)})`,
     "",
     `${describeComparison(comparison)}.`,
   ];
@@ -66,8 +67,8 @@ export function baselineMarkdown(comparison: BaselineComparison, cell: (text: st
         `${comparison.changed.length - shown.length} more changed cases are in the JSON report.`,
       );
   }
-  if (comparison.added.length > 0) lines.push("", `Added: ${comparison.added.map(cell).join(", ")}.`);
-  if (comparison.removed.length > 0) lines.push("", `Removed: ${comparison.removed.map(cell).join(", ")}.`);
+  if (comparison.added.length > 0) lines.push("", `Added: ${cappedList(comparison.added.map(cell))}.`);
+  if (comparison.removed.length > 0) lines.push("", `Removed: ${cappedList(comparison.removed.map(cell))}.`);
   return [...lines, ""];
 }
 
@@ -75,17 +76,21 @@ export function baselineMarkdown(comparison: BaselineComparison, cell: (text: st
 export function baselineSummary(comparison: BaselineComparison, colors: Colors): string[] {
   const lines = [
     "",
-    colors.bold(`Against the baseline ${comparison.file} (tolerance ${formatScore(comparison.tolerance)})`),
+    colors.bold(
+      `Against the baseline ${terminalText(comparison.file)} (tolerance ${formatScore(comparison.tolerance)})`,
+    ),
     `  ${describeComparison(comparison)}`,
   ];
   for (const entry of comparison.changed.slice(0, MAX_CHANGES_SHOWN)) {
     const paint = entry.regressed ? colors.red : (text: string) => text;
     lines.push(
-      `  ${entry.label}  ${coverage(entry.before)} -> ${coverage(entry.after)} (${paint(signed(entry.change))})${entry.regressed ? ` ${colors.red("REGRESSED")}` : ""}`,
+      `  ${terminalText(entry.label)}  ${coverage(entry.before)} -> ${coverage(entry.after)} (${paint(signed(entry.change))})${entry.regressed ? ` ${colors.red("REGRESSED")}` : ""}`,
     );
-    for (const claim of entry.newlyFailed) lines.push(`    newly failed: ${describeDroppedClaim(claim)}`);
+    for (const claim of entry.newlyFailed)
+      lines.push(`    newly failed: ${terminalText(describeDroppedClaim(claim))}`);
   }
-  if (comparison.added.length > 0) lines.push(`  added: ${comparison.added.join(", ")}`);
-  if (comparison.removed.length > 0) lines.push(`  removed: ${comparison.removed.join(", ")}`);
+  if (comparison.added.length > 0) lines.push(`  added: ${cappedList(comparison.added.map(terminalText))}`);
+  if (comparison.removed.length > 0)
+    lines.push(`  removed: ${cappedList(comparison.removed.map(terminalText))}`);
   return lines;
 }

@@ -1,5 +1,6 @@
 import { baselineMarkdown } from "./baseline-sections.js";
 import { droppedClaimsMarkdown } from "./dropped-claims.js";
+import { markdownCode, markdownText } from "./escape.js";
 import type { EvalReport } from "./eval-report.js";
 import { describeCase, describeGate, formatScore, lowestCases } from "./format.js";
 
@@ -34,17 +35,8 @@ export function renderMarkdownReport(report: EvalReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Text safe inside a table cell: no pipes, line breaks or HTML. */
-function cell(text: string): string {
-  return text
-    .replace(/\s+/g, " ")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\|/g, "\\|");
-}
+/** Text safe inside a table cell or a line: no pipes, line breaks, controls, HTML or Markdown markup. */
+const cell = markdownText;
 
 /** Text safe inside an inline code span. */
-function code(text: string): string {
-  return text.replace(/`/g, "'").replace(/\s+/g, " ");
-}
+const code = markdownCode;

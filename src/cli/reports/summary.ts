@@ -1,6 +1,7 @@
 import type pc from "picocolors";
 import { baselineSummary } from "./baseline-sections.js";
 import { droppedClaimLines } from "./dropped-claims.js";
+import { terminalText } from "./escape.js";
 import type { EvalReport } from "./eval-report.js";
 import { describeCase, describeGate, formatScore, lowestCases } from "./format.js";
 
@@ -23,14 +24,14 @@ export function renderEvalSummary(report: EvalReport, colors: Colors): string {
     ["tokens", usage.totalTokens.toLocaleString("en-US")],
   ];
   const lines = [
-    colors.bold(`verified eval: ${report.dataset}`) +
-      colors.dim(` (model ${report.model}, mode ${report.mode})`),
+    colors.bold(`verified eval: ${terminalText(report.dataset)}`) +
+      colors.dim(` (model ${terminalText(report.model)}, mode ${report.mode})`),
     "",
     ...metrics.map(([name, value]) => `  ${name.padEnd(18)}${value}`),
   ];
 
   const lowest = lowestCases(report.cases);
-  const labels = lowest.map((entry) => truncate(entry.label, LABEL_WIDTH));
+  const labels = lowest.map((entry) => truncate(terminalText(entry.label), LABEL_WIDTH));
   const width = Math.max(4, ...labels.map((label) => label.length));
   lines.push(
     "",
@@ -41,9 +42,9 @@ export function renderEvalSummary(report: EvalReport, colors: Colors): string {
     const coverage = entry.coverage === undefined ? "error" : formatScore(entry.coverage);
     const paint = entry.passed ? (text: string) => text : colors.red;
     lines.push(
-      `  ${(labels[index] ?? "").padEnd(width)}  ${paint(coverage.padEnd(8))}  ${describeCase(entry)}`,
+      `  ${(labels[index] ?? "").padEnd(width)}  ${paint(coverage.padEnd(8))}  ${terminalText(describeCase(entry))}`,
     );
-    for (const line of droppedClaimLines(entry)) lines.push(colors.dim(`    dropped ${line}`));
+    for (const line of droppedClaimLines(entry)) lines.push(colors.dim(`    dropped ${terminalText(line)}`));
   }
   if (report.baseline !== undefined) lines.push(...baselineSummary(report.baseline, colors));
 

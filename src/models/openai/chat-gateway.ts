@@ -1,4 +1,3 @@
-import { validateHeaderName, validateHeaderValue } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
 import type { GatewayAuthHeader, StructuredOutputLevel, TokenParameter } from "../gateways.js";
@@ -7,7 +6,7 @@ import { parseChatCompletion } from "./completion.js";
 import { readCompletionStream } from "./completion-stream.js";
 import { type GatewayFailure, mapGatewayError } from "./error-mapping.js";
 import { createHttpTransport } from "./http-transport.js";
-import { maskSecrets } from "./masking.js";
+import { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./masking.js";
 import { backoffDelayMs, createCallDeadline } from "./timing.js";
 import { fetchTransport, type LimitedBody, type TransportResponse } from "./transport.js";
 
@@ -100,9 +99,12 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
     throw new RangeError("maxRetries must be a whole number ≥ 0");
   // Validated and lower-cased once, at start-up, rather than on every call.
   const extraHeaders: Record<string, string> = {};
+  const invalidHeader = firstInvalidHeader(options.headers ?? {});
+  if (invalidHeader !== undefined) {
+    // Named, never quoted: a header's value is often a key.
+    throw new TypeError(`The gateway header ${JSON.stringify(invalidHeader)} is not a valid header.`);
+  }
   new Headers(options.headers).forEach((value, name) => {
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
     extraHeaders[name] = value;
   });
 
@@ -345,7 +347,7 @@ function completionsURL(baseURL: string, query: Record<string, string>): string 
   try {
     parsed = new URL(base);
   } catch {
-    throw new TypeError(`The gateway URL ${JSON.stringify(baseURL)} is not a valid URL.`);
+    throw new TypeError(`The gateway URL ${JSON.stringify(maskURLCredentials(baseURL))} is not a valid URL.`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new TypeError(`The gateway URL must start with http:// or https://, not ${parsed.protocol}//.`);

@@ -1,2 +1,2 @@
 export { createOpenAIChatGateway } from "./chat-gateway.js";
-export { maskSecrets } from "./masking.js";
+export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./masking.js";

@@ -24,17 +24,28 @@ export const metricNames = [
 /** Fraction buckets for coverage. */
 const coverageBuckets = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1];
 
-/** Distinct model labels kept; callers choose model ids, so later ones share the label `(other)`. */
+/** Distinct answered model ids kept as labels (configured exact routes come on top); later ones are `(other)`. */
 export const maxModelLabels = 100;
 
-/** Bounds the label values a caller can create: known models keep their id, the rest become `(other)`. */
-function modelLabeler(): (model: string) => string {
-  const seen = new Set<string>();
-  return (model) => {
-    if (seen.has(model)) return model;
-    if (seen.size >= maxModelLabels || model.length > 200) return "(other)";
-    seen.add(model);
-    return model;
+/** Labels this service makes itself, never a caller's model id. */
+const fixedModelLabels = new Set(["(none)", "(unknown)", "(other)"]);
+
+/**
+ * Bounds the label values a caller can create. A model id earns its own label only once a gateway (or the
+ * local model) answered a call for it, or when a route names it exactly; ids refused (no route, 404, 401) stay
+ * `(other)`, so made-up ids cannot take the slots of real models.
+ */
+function modelLabeler(configuredModels: readonly string[]): {
+  label: (model: string) => string;
+  admit: (model: string) => void;
+} {
+  const labelled = new Set(configuredModels);
+  const cap = labelled.size + maxModelLabels;
+  return {
+    label: (model) => (labelled.has(model) || fixedModelLabels.has(model) ? model : "(other)"),
+    admit(model) {
+      if (labelled.size < cap && model.length <= 200) labelled.add(model);
+    },
   };
 }
 
@@ -46,7 +57,13 @@ export interface ServiceMetrics {
 }
 
 /** Creates the registry (with Node process metrics) and the service's metrics in it. */
-export function createServiceMetrics(now: () => number = () => performance.now()): ServiceMetrics & {
+export function createServiceMetrics(
+  options: {
+    now?: () => number;
+    /** Model ids that have a label from the start: the local model and the exact ids of the routes. */
+    configuredModels?: readonly string[];
+  } = {},
+): ServiceMetrics & {
   modelLabel: (model: string) => string;
   requests: Counter<"route" | "method" | "status">;
   requestSeconds: Histogram<"route" | "method">;
@@ -56,7 +73,9 @@ export function createServiceMetrics(now: () => number = () => performance.now()
   evalCases: Counter<"model" | "outcome">;
 } {
   const registry = new Registry();
-  const modelLabel = modelLabeler();
+  const now = options.now ?? (() => performance.now());
+  const labeler = modelLabeler(options.configuredModels ?? []);
+  const modelLabel = labeler.label;
   collectDefaultMetrics({ register: registry, prefix: "verified_" });
   const registers = [registry];
   const gatewayCalls = new Counter({
@@ -86,12 +105,16 @@ export function createServiceMetrics(now: () => number = () => performance.now()
         async generate(request) {
           const started = now();
           let outcome = "ok";
+          // Counted when the call ends, under the label the model has then (answered or not).
+          const retriesByGateway = new Map<string, number>();
           const onRetry = (gatewayName: string) => {
-            gatewayRetries.inc({ gateway: gatewayName, model: modelLabel(request.model) });
+            retriesByGateway.set(gatewayName, (retriesByGateway.get(gatewayName) ?? 0) + 1);
             request.onRetry?.(gatewayName);
           };
           try {
-            return await gateway.generate({ ...request, onRetry });
+            const answer = await gateway.generate({ ...request, onRetry });
+            labeler.admit(request.model);
+            return answer;
           } catch (error) {
             outcome = error instanceof ServiceError ? error.type : "aborted";
             throw error;
@@ -103,6 +126,8 @@ export function createServiceMetrics(now: () => number = () => performance.now()
               outcome,
             };
             gatewayCalls.inc(labels);
+            for (const [gatewayName, retries] of retriesByGateway)
+              gatewayRetries.inc({ gateway: gatewayName, model: labels.model }, retries);
             gatewaySeconds.observe(labels, (now() - started) / 1000);
           }
         },
