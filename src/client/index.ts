@@ -52,6 +52,7 @@ export type {
   EvalParams,
   EvalProgress,
   EvalResult,
+  ExpectedMatch,
   ExtractField,
   ExtractParams,
   ExtractResult,

@@ -43,6 +43,15 @@ export interface UnsupportedClaim {
   reason: UnsupportedReason;
   /** With `number_not_found`: the number that failed and what it was checked against. */
   detail?: NumberMiss;
+  /** The quote the model tried, as it wrote it; absent when it gave none. */
+  quote?: string;
+  /** The source id the model named, as it wrote it; absent when it named none. */
+  source?: string;
+  /**
+   * With `quote_not_found` in strict mode: where the named source holds the quote under lenient matching
+   * (case, punctuation or spacing differ), and that source text.
+   */
+  near?: { quote: string; range: Range };
 }
 
 /** Why a number check dropped a claim: the failing number and the cells, line, quote or source checked. */
@@ -137,6 +146,11 @@ export interface EvalCase {
   id?: string | number;
   messages: Message[];
   sources: Source[];
+  /**
+   * An acceptable answer, or a list of 1 to 20: the case is `correct` when one occurs in a grounded claim
+   * (case and punctuation ignored, numbers compared by value).
+   */
+  expected?: string | string[];
 }
 
 /** Body of `eval` (`POST /v1/verified/eval`): 1 to 200 cases. */
@@ -175,9 +189,23 @@ export interface EvalCaseScore {
   citations: number;
   /** Count of unsupported claims. */
   unsupported: number;
+  /** With `expected`: whether one of its answers occurs in a grounded claim. */
+  correct?: boolean;
+  /** With `correct: true`: which expected answer matched and where. */
+  match?: ExpectedMatch;
   /** The create-style result, with `details: true`. */
   result?: EvalCaseDetails;
   error?: undefined;
+}
+
+/** Which expected answer a correct case's grounded claims hold, and where. */
+export interface ExpectedMatch {
+  /** The expected answer that matched, as the case wrote it. */
+  expected: string;
+  /** The index, in the case's citations, of the grounded claim that holds it. */
+  citation: number;
+  /** `[start, end)` in that claim's text (UTF-16). */
+  range: Range;
 }
 
 /** Why a single case failed; the case is left out of the aggregate. */
@@ -206,6 +234,8 @@ export interface EvalAggregate {
   /** Every case, errored ones included. */
   n: number;
   errored: number;
+  /** Correct cases over the cases without an error that carry `expected`; absent when there are none. */
+  correctRate?: number;
 }
 
 /** Result of `eval`. */

@@ -10,9 +10,11 @@ export {
   checkNumbers,
   describeNumberMiss,
   type EvalAggregate,
+  type ExpectedMatch,
   explainNumbers,
   judgeClaimSteps,
   judgeClaims,
+  matchExpected,
   type SourcesInput,
   verifyClaims,
 } from "./claims/index.js";

@@ -30,6 +30,7 @@ export function evalResultToWire(outcome: EvalOutcome): EvalResult {
       unsupported_rate: outcome.aggregate.unsupportedRate,
       n: outcome.aggregate.n,
       errored: outcome.aggregate.errored,
+      ...(outcome.aggregate.correctRate === undefined ? {} : { correct_rate: outcome.aggregate.correctRate }),
     },
     cases: outcome.cases.map(caseToWire) as EvalResult["cases"],
     usage: { total_tokens: outcome.usage.totalTokens, model_calls: outcome.usage.modelCalls },
