@@ -125,7 +125,7 @@ export const EvalCaseIdSchema = Type.Union(
 
 const expectedAnswer = Type.String({ minLength: 1 });
 
-/** An eval case's acceptable answers: one string or a list of them (docs/eval.md). */
+/** An eval case's acceptable answers: one string or a list of them (docs/evals.md). */
 export const ExpectedAnswersSchema = Type.Union(
   [expectedAnswer, Type.Array(expectedAnswer, { minItems: 1, maxItems: MAX_EXPECTED_ANSWERS })],
   {
