@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Citation, Range } from "../../client/index.js";
-import { type AnswerSegment, answerSegments, highlightRange, reasonInWords } from "./result-text.js";
+import {
+  type AnswerSegment,
+  answerSegments,
+  highlightRange,
+  reasonInWords,
+  triedInWords,
+} from "./result-text.js";
 
 const cite = (source: string, quote = "q"): Citation => ({
   claim: "c",
@@ -132,5 +138,21 @@ describe("reasonInWords", () => {
     ["toString", "toString"],
   ])("%s → %s", (reason, expected) => {
     expect(reasonInWords(reason)).toBe(expected);
+  });
+});
+
+describe("triedInWords", () => {
+  it("names the quote tried, the source named and the near match", () => {
+    expect(
+      triedInWords({
+        claim: "c",
+        reason: "quote_not_found",
+        quote: "WITHIN 30 days",
+        source: "policy",
+        near: { quote: "within 30 days", range: [21, 35] },
+      }),
+    ).toBe('tried "WITHIN 30 days" in policy · near match "within 30 days" at 21–35');
+    expect(triedInWords({ claim: "c", reason: "unknown_source", source: "faq" })).toBe("named faq");
+    expect(triedInWords({ claim: "c", reason: "quote_not_found" })).toBe("");
   });
 });

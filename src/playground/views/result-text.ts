@@ -1,6 +1,6 @@
 // How a result reads on the page: the answer cut at its citation markers, a source cut at a cited range,
 // and reason codes in words.
-import type { Citation, Range } from "../../client/index.js";
+import type { Citation, Range, UnsupportedClaim } from "../../client/index.js";
 
 /** A run of answer text, or one `[id]` marker tied to the citation it stands for. */
 export type AnswerSegment =
@@ -75,4 +75,18 @@ const words: Record<string, string> = {
 /** The reason code of a dropped claim or field, said in words; an unknown code is shown as it is. */
 export function reasonInWords(reason: string): string {
   return Object.hasOwn(words, reason) ? (words[reason] as string) : reason;
+}
+
+/**
+ * What the model tried for a dropped claim, in words: `tried "…" in policy · near match "…" at 21–47`; ""
+ * when it gave neither a quote nor a source.
+ */
+export function triedInWords(item: UnsupportedClaim): string {
+  const parts: string[] = [];
+  if (item.quote !== undefined) parts.push(`tried ${JSON.stringify(item.quote)}`);
+  if (item.source !== undefined) parts.push(`${parts.length === 0 ? "named" : "in"} ${item.source}`);
+  const tried = parts.join(" ");
+  if (item.near === undefined) return tried;
+  const near = `near match ${JSON.stringify(item.near.quote)} at ${item.near.range[0]}–${item.near.range[1]}`;
+  return tried === "" ? near : `${tried} · ${near}`;
 }
