@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import {
   defineAskCommand,
@@ -15,6 +16,15 @@ const checkExample = JSON.stringify({
   claims: [{ claim: "Refunds take up to 30 days.", quote: "within 30 days", source: "policy" }],
 });
 
+/**
+ * The package's version, from its package.json: two folders up from this module, whether it runs from
+ * `src/cli` or `dist/cli`, in a clone or installed.
+ */
+export function packageVersion(): string {
+  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 /** Parses `argv` (without `node` and the script) and runs the command; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
@@ -23,6 +33,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description(
       "Grounded answers, extraction and evaluation, checked character for character against your sources.",
     )
+    .version(packageVersion(), "-V, --version", "print the version and exit")
     .option("--debug", "print stack traces of unexpected errors")
     .exitOverride()
     .configureOutput({
