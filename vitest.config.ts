@@ -15,7 +15,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["src/**/*.test.ts"], pool: "threads" },
+        test: { name: "unit", include: ["src/**/*.test.ts", "scripts/**/*.test.ts"], pool: "threads" },
       },
       {
         extends: true,

@@ -132,3 +132,6 @@ export const ROW_READS_PER_CLAIM = 2_000;
 
 /** Units of `ROW_READS_PER_CLAIM` added per character of the claim. */
 export const ROW_READS_PER_CLAIM_CHAR = 2;
+
+/** Acceptable answers one eval case's `expected` may list: each is searched in every grounded claim. */
+export const MAX_EXPECTED_ANSWERS = 20;

@@ -296,7 +296,14 @@ describe("verified ask against a running service", () => {
       error: {
         type: "ungrounded",
         message: expect.any(String),
-        unsupported: [{ claim: "Refunds take 31 days.", reason: "number_not_found" }],
+        unsupported: [
+          {
+            claim: "Refunds take 31 days.",
+            reason: "number_not_found",
+            quote: "within 30 days",
+            source: "policy.txt",
+          },
+        ],
       },
     });
   });

@@ -15,7 +15,9 @@ const claimsDocument = {
 const claimsResult = {
   text: "Refunds take 30 days [policy].",
   citations: [{ claim: "Refunds take 30 days.", quote: "within 30 days", source: "policy", range: [21, 35] }],
-  unsupported: [{ claim: "Refunds take 60 days.", reason: "quote_not_found" }],
+  unsupported: [
+    { claim: "Refunds take 60 days.", reason: "quote_not_found", quote: "within 60 days", source: "policy" },
+  ],
   coverage: 0.5,
 };
 const fieldsDocument = { sources, fields: { window: { value: "30 days", source: "policy" } } };
@@ -114,6 +116,8 @@ describe.concurrent("verified check", { timeout: 40_000 }, () => {
         claim: "Refunds take 45 days.",
         reason: "number_not_found",
         detail: { number: "45", checked: "line", text: sources[0]?.text },
+        quote: "within 30 days",
+        source: "policy",
       },
     ]);
     expect(run.stderr).toBe(
@@ -129,7 +133,12 @@ describe.concurrent("verified check", { timeout: 40_000 }, () => {
     };
     const run = await runBinary(["check"], { input: JSON.stringify(document) });
     expect(JSON.parse(run.stdout).unsupported).toEqual([
-      { claim: "Refunds take 45 days.", reason: "number_not_found" },
+      {
+        claim: "Refunds take 45 days.",
+        reason: "number_not_found",
+        quote: "within 30 days",
+        source: "policy",
+      },
     ]);
   });
 

@@ -78,7 +78,7 @@ describe("verified eval: dropped claims in the reports", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      '  refund    0.5       1 of 2 claims grounded\n    dropped "Refunds are accepted for life." (quote_not_found)\n',
+      '  refund    0.5       1 of 2 claims grounded\n    dropped "Refunds are accepted for life." (quote_not_found: quote "refunds are accepted for life." in policy)\n',
     );
 
     expect(JSON.parse(readFileSync(json, "utf8")).cases).toEqual([
@@ -88,7 +88,10 @@ describe("verified eval: dropped claims in the reports", () => {
         coverage: 0.5,
         citations: 1,
         unsupported: 1,
-        dropped: [{ claim: lifetime.claim, reason: "quote_not_found" }],
+        dropped: [
+          { claim: lifetime.claim, reason: "quote_not_found", quote: lifetime.quote, source: "policy" },
+        ],
+        failures: ["below_min_coverage"],
         passed: false,
       },
       { index: 1, id: "shipping", coverage: 1, citations: 1, unsupported: 0, passed: true },
@@ -100,7 +103,7 @@ describe("verified eval: dropped claims in the reports", () => {
         "",
         "| case | claim (reason) |",
         "|---|---|",
-        '| refund | "Refunds are accepted for life." (quote_not_found) |',
+        '| refund | "Refunds are accepted for life." (quote_not_found: quote "refunds are accepted for life." in policy) |',
         "",
       ].join("\n"),
     );
@@ -116,8 +119,9 @@ describe("verified eval: dropped claims in the reports", () => {
       failure: {
         type: "below_min_coverage",
         message:
-          'coverage 0.5 is below min-coverage 0.9; dropped: "Refunds are accepted for life." (quote_not_found)',
-        "#text": '1 of 2 claims grounded\ndropped "Refunds are accepted for life." (quote_not_found)',
+          'coverage 0.5 is below min-coverage 0.9; dropped: "Refunds are accepted for life." (quote_not_found: quote "refunds are accepted for life." in policy)',
+        "#text":
+          '1 of 2 claims grounded\ndropped "Refunds are accepted for life." (quote_not_found: quote "refunds are accepted for life." in policy)',
       },
     });
   });
@@ -156,7 +160,7 @@ describe("verified eval --baseline", () => {
         `Against the baseline ${baseline} (tolerance 0)`,
         "  1 regressed, 1 improved, 0 otherwise changed, 1 added, 1 removed, 0 unchanged",
         "  shipping  1 -> 0 (-1) REGRESSED",
-        '    newly failed: "Support answers on weekends." (quote_not_found)',
+        '    newly failed: "Support answers on weekends." (quote_not_found: quote "support answers on weekends." in policy)',
         "  refund  0.5 -> 1 (+0.5)",
         "  added: cancel",
         "  removed: hours",
@@ -176,7 +180,7 @@ describe("verified eval --baseline", () => {
       "",
       "| case | before | after | change | outcome |",
       "|---|---:|---:|---:|---|",
-      '| shipping | 1 | 0 | -1 | regressed; newly failed: "Support answers on weekends." (quote_not_found) |',
+      '| shipping | 1 | 0 | -1 | regressed; newly failed: "Support answers on weekends." (quote_not_found: quote "support answers on weekends." in policy) |',
       "| refund | 0.5 | 1 | +0.5 |  |",
       "",
       "Added: cancel.",
@@ -194,7 +198,9 @@ describe("verified eval --baseline", () => {
           after: 0,
           change: -1,
           regressed: true,
-          newly_failed: [{ claim: weekends.claim, reason: "quote_not_found" }],
+          newly_failed: [
+            { claim: weekends.claim, reason: "quote_not_found", quote: weekends.quote, source: "policy" },
+          ],
         },
         { label: "refund", before: 0.5, after: 1, change: 0.5, regressed: false, newly_failed: [] },
       ],

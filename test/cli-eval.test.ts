@@ -175,8 +175,24 @@ describe.concurrent("verified eval --report", { timeout: 40_000 }, () => {
       usage: { total_tokens: expect.any(Number), model_calls: 3 },
       cases: [
         { index: 0, id: "refund-window", coverage: 1, citations: 1, unsupported: 0, passed: true },
-        { index: 1, id: "mars", coverage: 0, citations: 0, unsupported: 0, passed: false },
-        { index: 2, id: "pizza", coverage: 0, citations: 0, unsupported: 0, passed: false },
+        {
+          index: 1,
+          id: "mars",
+          coverage: 0,
+          citations: 0,
+          unsupported: 0,
+          failures: ["below_min_coverage"],
+          passed: false,
+        },
+        {
+          index: 2,
+          id: "pizza",
+          coverage: 0,
+          citations: 0,
+          unsupported: 0,
+          failures: ["below_min_coverage"],
+          passed: false,
+        },
       ],
     });
 
@@ -193,6 +209,7 @@ describe.concurrent("verified eval --report", { timeout: 40_000 }, () => {
       mode: "strict",
       min_coverage: "0.5",
       passed: "false",
+      gate: "coverage_mean 0.333 < min-coverage 0.5",
       coverage_mean: String(1 / 3),
       unsupported_rate: "0",
       n: "3",
@@ -259,7 +276,7 @@ describe.concurrent("verified eval --report", { timeout: 40_000 }, () => {
     expect(readFileSync(summary, "utf8")).toBe(`# Build\n\nAll good.\n${written}\n`);
   });
 
-  it("marks an errored case with <error> in JUnit, escapes XML, and leaves the error out of the aggregate", async () => {
+  it("marks an errored case of a passing run <skipped> in JUnit (no failure, as the exit code says), escapes XML, and leaves the error out of the aggregate", async () => {
     const [first, second] = highCases;
     const tooLarge: Case = {
       id: "too-large",
@@ -277,16 +294,110 @@ describe.concurrent("verified eval --report", { timeout: 40_000 }, () => {
     expect(run.stdout).toMatch(/^ {2}too-large +error +sources_too_large: .*the limit is \d+\./m);
 
     const suite = parseJunit(readFileSync(xml, "utf8")).testsuites.testsuite;
-    expect(suite).toMatchObject({ tests: "3", failures: "0", errors: "1" });
+    expect(suite).toMatchObject({ tests: "3", failures: "0", errors: "0", skipped: "1" });
     expect(suite.testcase.map((entry: { name: string }) => entry.name)).toEqual([
       "refund-window",
       "too-large",
       `<quote> & "double" 'single' bell\uFFFD`,
     ]);
-    expect(suite.testcase[1].error).toMatchObject({
-      type: "sources_too_large",
-      message: expect.stringContaining("the limit is"),
+    expect(suite.testcase[1].skipped).toMatchObject({
+      message: expect.stringMatching(/^not scored: sources_too_large: .*the limit is/),
     });
+
+    // The same case in a failing run is an <error>: it counts against the gate that failed.
+    const all = writeDataset("errored.jsonl", [tooLarge]);
+    const xml2 = join(scratch(), "junit.xml");
+    const allErrored = await runBinary(["eval", all, "--local", "--report", xml2], {
+      env: { VERIFIED_SOURCES_BUDGET: String(policyText.length + 10) },
+    });
+    expect(allErrored.code).toBe(1);
+    const failedSuite = parseJunit(readFileSync(xml2, "utf8")).testsuites.testsuite;
+    expect(failedSuite).toMatchObject({ tests: "1", failures: "0", errors: "1", skipped: "0" });
+    expect(failedSuite.testcase[0].error).toMatchObject({ type: "sources_too_large" });
+  });
+});
+
+describe("verified eval with expected answers", () => {
+  const [refund, shipping] = highCases;
+  const cases = [
+    { ...refund, expected: "30 days" },
+    // Grounded, but not the answer the dataset wanted: correct says so where coverage cannot.
+    { ...shipping, expected: ["$75", "seventy-five dollars"] },
+    { ...highCases[2] },
+  ];
+
+  it("scores correct_rate, gates on --min-correct, and fails in JUnit exactly the cases not correct", async () => {
+    const dataset = writeDataset("expected.jsonl", cases);
+    const dir = scratch();
+    const [json, xml] = ["r.json", "r.xml"].map((name) => join(dir, name));
+    const run = await runBinary([
+      "eval",
+      dataset,
+      "--local",
+      "--min-correct",
+      "0.9",
+      "--report",
+      json as string,
+      "--report",
+      xml as string,
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("  correct_rate      0.5\n");
+    expect(run.stdout).toMatch(
+      /Not correct \(1 of 1\)\n {2}free-shipping +not correct; 1 of 1 claims grounded/,
+    );
+    expect(run.stdout).toContain(
+      "FAIL coverage_mean 1 >= min-coverage 0; correct_rate 0.5 < min-correct 0.9\n",
+    );
+
+    const report = JSON.parse(readFileSync(json as string, "utf8"));
+    expect(report).toMatchObject({ min_correct: 0.9, passed: false, aggregate: { correct_rate: 0.5 } });
+    expect(report.cases[0]).toMatchObject({
+      correct: true,
+      match: { expected: "30 days", citation: 0, range: expect.any(Array) },
+      passed: true,
+    });
+    expect(report.cases[1]).toMatchObject({ correct: false, passed: false, failures: ["not_correct"] });
+    expect(report.cases[2]).not.toHaveProperty("correct");
+
+    const suite = parseJunit(readFileSync(xml as string, "utf8")).testsuites.testsuite;
+    expect(suite).toMatchObject({ tests: "3", failures: "1", errors: "0" });
+    expect(suite.testcase[1].failure).toMatchObject({
+      type: "not_correct",
+      message: "not correct, and correct_rate is below min-correct 0.9",
+    });
+
+    const passing = await runBinary([
+      "eval",
+      dataset,
+      "--local",
+      "--min-correct",
+      "0.5",
+      "--report",
+      xml as string,
+    ]);
+    expect(passing.code).toBe(0);
+    expect(parseJunit(readFileSync(xml as string, "utf8")).testsuites).toMatchObject({
+      failures: "0",
+      errors: "0",
+    });
+  });
+
+  it("refuses --min-correct when no case has expected", async () => {
+    const run = await runBinary(["eval", highJsonl, "--local", "--min-correct", "0.5"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--min-correct gates on correct_rate, but no case .* has "expected"/);
+  });
+
+  it("compares correctness with a baseline: a case no longer correct regresses", async () => {
+    const dir = scratch();
+    const base = join(dir, "base.json");
+    const right = writeDataset("right.jsonl", [{ ...refund, expected: "30 days" }]);
+    const wrong = writeDataset("wrong.jsonl", [{ ...refund, expected: "60 days" }]);
+    expect((await runBinary(["eval", right, "--local", "--report", base])).code).toBe(0);
+    const run = await runBinary(["eval", wrong, "--local", "--baseline", base, "--fail-on-regression"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/refund-window {2}1 -> 1 \(0\) REGRESSED\n {4}no longer correct/);
   });
 });
 

@@ -56,7 +56,9 @@ describe("the installed package", () => {
     expect(output.result.citations).toEqual([
       { claim: "Refunds take up to 30 days.", quote: "within 30 days", source: "policy", range: [19, 33] },
     ]);
-    expect(output.result.unsupported).toEqual([{ claim: "Refunds are instant.", reason: "quote_not_found" }]);
+    expect(output.result.unsupported).toEqual([
+      { claim: "Refunds are instant.", reason: "quote_not_found", quote: "instantly", source: "policy" },
+    ]);
     expect(output.range).toEqual([26, 33]);
     expect(output.fields.fields.window).toEqual({
       value: "30 days",

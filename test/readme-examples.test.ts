@@ -74,11 +74,24 @@ describe("README Quick start", () => {
       key: null,
     });
     expect(response.status).toBe(200);
-    expect(response.body.aggregate).toEqual({ coverage_mean: 0.5, unsupported_rate: 0, n: 2, errored: 0 });
+    expect(response.body.aggregate).toEqual({
+      coverage_mean: 0.5,
+      unsupported_rate: 0,
+      n: 2,
+      errored: 0,
+      correct_rate: 0.5,
+    });
     expect(response.body.cases).toEqual([
-      { coverage: 1, citations: 1, unsupported: 0 },
-      { coverage: 0, citations: 0, unsupported: 0 },
+      {
+        coverage: 1,
+        citations: 1,
+        unsupported: 0,
+        correct: true,
+        match: { expected: "30 days", citation: 0, range: expect.any(Array) },
+      },
+      { coverage: 0, citations: 0, unsupported: 0, correct: false },
     ]);
+    expect(response.body.aggregate.correct_rate).toBe(0.5);
   });
 
   it("check keeps the revenue cell and drops the profit figure claimed as revenue", async () => {
@@ -91,7 +104,14 @@ describe("README Quick start", () => {
       citations: [
         { claim: "Q3 revenue was 1,250.", quote: "| Q3 | 1,250 | 120 |", source: "q", range: [65, 85] },
       ],
-      unsupported: [{ claim: "Q3 revenue was 120.", reason: "number_not_found" }],
+      unsupported: [
+        {
+          claim: "Q3 revenue was 120.",
+          reason: "number_not_found",
+          quote: "| Q3 | 1,250 | 120 |",
+          source: "q",
+        },
+      ],
       coverage: 0.5,
       usage: { model_calls: 0, total_tokens: 0 },
     });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { OPERATION_PATHS } from "../api-paths.js";
 import type { OffsetUnit } from "../wire/index.js";
@@ -20,6 +21,15 @@ const checkExample = JSON.stringify({
   claims: [{ claim: "Refunds take up to 30 days.", quote: "within 30 days", source: "policy" }],
 });
 
+/**
+ * The package's version, from its package.json: two folders up from this module, whether it runs from
+ * `src/cli` or `dist/cli`, in a clone or installed.
+ */
+export function packageVersion(): string {
+  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 /** Parses `argv` (without `node` and the script) and runs the command; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
@@ -28,6 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description(
       "Grounded answers, extraction and evaluation, checked character for character against your sources.",
     )
+    .version(packageVersion(), "-V, --version", "print the version and exit")
     .option("--debug", "print stack traces of unexpected errors")
     .exitOverride()
     .configureOutput({

@@ -306,6 +306,22 @@ describe("mergeEvalResults", () => {
     });
   });
 
+  it("merges correctRate over the cases with expected across pages, not as a mean of page rates", () => {
+    const scored = (correct?: boolean) => ({
+      coverage: 1,
+      citations: 1,
+      unsupported: 0,
+      ...(correct === undefined ? {} : { correct }),
+    });
+    // Page rates 1/1 and 1/3 would average to 2/3; over the cases it is 2/4.
+    const merged = mergeEvalResults([
+      page([scored(true), scored()], 2, 0, 0),
+      page([scored(true), scored(false), scored(false)], 3, 0, 0),
+    ]);
+    expect(merged.aggregate.correctRate).toBe(0.5);
+    expect(mergeEvalResults([page([scored()], 1, 0, 0)]).aggregate).not.toHaveProperty("correctRate");
+  });
+
   it("is 0, not NaN, when every case errored or had no claims", () => {
     const failed = { error: { type: "t", code: "t", message: "m" } };
     expect(mergeEvalResults([page([failed], 1, 1, 0)]).aggregate).toEqual({

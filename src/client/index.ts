@@ -53,6 +53,7 @@ export type {
   EvalParams,
   EvalProgress,
   EvalResult,
+  ExpectedMatch,
   ExtractField,
   ExtractParams,
   ExtractResult,

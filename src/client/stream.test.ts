@@ -82,7 +82,15 @@ describe("verified.stream", () => {
     await expect(reading).rejects.toBeInstanceOf(UngroundedError);
     await expect(stream.finalResult()).rejects.toBeInstanceOf(UngroundedError);
     expect(events).toEqual([
-      { type: "unsupported", unsupported: { claim: "Made up.", reason: "quote_not_found" } },
+      {
+        type: "unsupported",
+        unsupported: {
+          claim: "Made up.",
+          reason: "quote_not_found",
+          quote: "not there",
+          source: "annual-report-2024",
+        },
+      },
     ]);
   });
 

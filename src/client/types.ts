@@ -64,11 +64,18 @@ export interface UnsupportedClaim {
   detail?: NumberMiss | AnswerMiss;
   /** Answer mode: `[start, end)` of the claim in the answer, its markers included. */
   answerRange?: Range;
-  /** Answer mode: the claim's best span (its source, text, range and support), when one was found. */
-  source?: string;
+  /** Claims: the quote the model tried, as it wrote it. Answer mode: the claim's best span, when one was found. */
   quote?: string;
+  /** Claims: the source id the model named, as it wrote it. Answer mode: the source of the best span. */
+  source?: string;
+  /** Answer mode: the best span's range and support. */
   range?: Range;
   support?: number;
+  /**
+   * With `quote_not_found` in strict mode: where the named source holds the quote under lenient matching
+   * (case, punctuation or spacing differ), and that source text.
+   */
+  near?: { quote: string; range: Range };
 }
 
 /** Answer mode: why a claim was dropped (`foundIn` always comes with `wrong_source`). */
@@ -183,6 +190,11 @@ export interface EvalCase {
   id?: string | number;
   messages: Message[];
   sources: Source[];
+  /**
+   * An acceptable answer, or a list of 1 to 20: the case is `correct` when one occurs in a grounded claim
+   * (case and punctuation ignored, numbers compared by value).
+   */
+  expected?: string | string[];
 }
 
 /** Body of `eval` (`POST /v1/verified/eval`): 1 to 200 cases. */
@@ -225,9 +237,23 @@ export interface EvalCaseScore {
   citations: number;
   /** Count of unsupported claims. */
   unsupported: number;
+  /** With `expected`: whether one of its answers occurs in a grounded claim. */
+  correct?: boolean;
+  /** With `correct: true`: which expected answer matched and where. */
+  match?: ExpectedMatch;
   /** The create-style result, with `details: true`. */
   result?: EvalCaseDetails;
   error?: undefined;
+}
+
+/** Which expected answer a correct case's grounded claims hold, and where. */
+export interface ExpectedMatch {
+  /** The expected answer that matched, as the case wrote it. */
+  expected: string;
+  /** The index, in the case's citations, of the grounded claim that holds it. */
+  citation: number;
+  /** `[start, end)` in that claim's text (UTF-16). */
+  range: Range;
 }
 
 /** Why a single case failed; the case is left out of the aggregate. */
@@ -256,6 +282,8 @@ export interface EvalAggregate {
   /** Every case, errored ones included. */
   n: number;
   errored: number;
+  /** Correct cases over the cases without an error that carry `expected`; absent when there are none. */
+  correctRate?: number;
 }
 
 /** Result of `eval`. */

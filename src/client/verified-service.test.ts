@@ -150,7 +150,14 @@ describe("every method against the real service", () => {
           range: [0, 30],
         },
       ],
-      unsupported: [{ claim: "The moon is made of cheese", reason: "quote_not_found" }],
+      unsupported: [
+        {
+          claim: "The moon is made of cheese",
+          reason: "quote_not_found",
+          quote: "made of cheese",
+          source: "facts",
+        },
+      ],
       coverage: 2 / 3,
       abstained: true,
       grounded: true,
@@ -204,8 +211,18 @@ describe("every method against the real service", () => {
         },
       ],
       unsupported: [
-        { claim: "Q3 profit was 3 million", reason: "number_not_found" },
-        { claim: "Paris is the capital", reason: "unknown_source" },
+        {
+          claim: "Q3 profit was 3 million",
+          reason: "number_not_found",
+          quote: "Profit was 2 million",
+          source: "report_q3",
+        },
+        {
+          claim: "Paris is the capital",
+          reason: "unknown_source",
+          quote: "Paris is the capital",
+          source: "atlas",
+        },
       ],
       coverage: 1 / 3,
       usage: { modelCalls: 0, totalTokens: 0 },
@@ -323,7 +340,14 @@ describe("eval details against the real service", () => {
         result: {
           text: expect.stringContaining("[facts]"),
           citations: [{ claim: quote, quote, source: "facts", range: [0, quote.length] }],
-          unsupported: [{ claim: "The moon is made of cheese", reason: "quote_not_found" }],
+          unsupported: [
+            {
+              claim: "The moon is made of cheese",
+              reason: "quote_not_found",
+              quote: "made of cheese",
+              source: "facts",
+            },
+          ],
           coverage: 1 / 2,
           abstained: false,
           grounded: true,
@@ -513,7 +537,12 @@ describe("each error class from the real service", () => {
       .create({ model: "liar", messages, sources })
       .catch((caught: unknown) => caught);
     expect((error as UngroundedError).unsupported).toEqual([
-      { claim: "The moon is made of cheese", reason: "quote_not_found" },
+      {
+        claim: "The moon is made of cheese",
+        reason: "quote_not_found",
+        quote: "made of cheese",
+        source: "facts",
+      },
     ]);
   });
 

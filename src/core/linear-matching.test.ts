@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildLabelIndex } from "./binding/label-index.js";
 import { findNamedLabels } from "./binding/named-labels.js";
 import { bindClaimToTable } from "./binding/row-binding.js";
+import { judgeClaims } from "./claims/index.js";
 import {
   referenceBindClaimToTable,
   referenceLenientQuote,
@@ -10,7 +11,7 @@ import {
   referenceStrictQuote,
 } from "./matchers.reference.js";
 import { findNumberSpans, findNumbers } from "./numbers/scan.js";
-import type { PreparedSource } from "./prepared-source.js";
+import { type PreparedSource, prepareSources } from "./prepared-source.js";
 import { expectQuotes, findQuote, quoteSearchSteps, trimQuote } from "./quotes/find-quote.js";
 import { findLenientQuote } from "./quotes/lenient-match.js";
 import { findQuotesAtOnce } from "./quotes/quote-batch.js";
@@ -331,6 +332,26 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
       }
     },
   );
+
+  it("a strict claim check's near matches (lenient searches of its quotes not found) stay within 8·(n + Σm) steps", () => {
+    for (const scale of SCALES) {
+      const text = "a b ".repeat(250 * scale);
+      // Strict misses (a capital letter) that lenient matching finds, and misses both ways.
+      const quotes = Array.from({ length: 20 * scale }, (_, index) =>
+        index % 2 === 0 ? `A ${"b a ".repeat(50 + index)}b` : `${"a b ".repeat(50 + index)}b a`,
+      );
+      const prepared = prepareSources([{ id: "s", text }]);
+      const verdicts = judgeClaims(
+        prepared,
+        quotes.map((quote) => ({ claim: "c", quote, source: "s" })),
+      );
+      expect(verdicts.every((verdict) => !verdict.grounded)).toBe(true);
+      const near = verdicts.filter((verdict) => !verdict.grounded && verdict.unsupported.near !== undefined);
+      expect(near.length).toBe(10 * scale);
+      const size = text.length + quotes.reduce((sum, quote) => sum + quote.length, 0);
+      expect(quoteSearchSteps(prepared.get("s") as PreparedSource)).toBeLessThanOrEqual(C * size);
+    }
+  });
 
   it("finding quotes at once stays within 8·(n + Σm) steps on generated near misses", () => {
     fc.assert(

@@ -60,6 +60,15 @@ export interface UnsupportedClaim {
   reason: UnsupportedReason;
   /** With `number_not_found`: the number that failed and what it was checked against. */
   detail?: NumberMiss;
+  /** The quote the model tried, as it wrote it; absent when it gave none. */
+  quote?: string;
+  /** The source id the model named, as it wrote it; absent when it named none. */
+  source?: string;
+  /**
+   * With `quote_not_found` in strict mode: where the named source holds the quote under lenient matching
+   * (case, punctuation or spacing differ), and that source text. Absent when lenient matching fails too.
+   */
+  near?: { quote: string; range: Range };
 }
 
 /** Options for checking claims. */

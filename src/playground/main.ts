@@ -1,5 +1,6 @@
 import type { MatchMode } from "../client/index.js";
 import { byId } from "./dom.js";
+import { loadModelOptions } from "./model-options.js";
 import { pageClient } from "./page-client.js";
 import { sampleAnswer, sampleDataset, sampleFields, sampleQuestion, sampleSources } from "./sample.js";
 import {
@@ -28,6 +29,10 @@ const client = pageClient({ getKey, pageUrl: document.baseURI });
 const modelInput = byId<HTMLInputElement>("model");
 const modeSelect = byId<HTMLSelectElement>("mode");
 const model = () => modelInput.value.trim();
+// The model box lists what the service accepts (`GET /v1/models`), again once a key is typed.
+const modelList = byId<HTMLDataListElement>("model-options");
+void loadModelOptions(client(), modelList);
+keyInput.addEventListener("change", () => void loadModelOptions(client(), modelList));
 const mode = () => modeSelect.value as MatchMode;
 
 const sources = createSourcesPanel({

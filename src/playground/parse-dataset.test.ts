@@ -38,19 +38,41 @@ describe("parseDataset: accepted formats", () => {
     expect(parseDataset(text, fileName)).toEqual({ ok: true, cases: [first, second] });
   });
 
-  it("keeps a numeric id as text and drops fields the service would reject", () => {
+  it("keeps a numeric id as text and expected answers, and drops fields the service would reject", () => {
     const text = JSON.stringify([
       {
         id: 7,
         expected: "x",
+        notes: "n",
         messages: [{ role: "user", content: "q", name: "n" }],
         sources: [{ id: "s", text: "t", url: "u" }],
       },
     ]);
     expect(parseDataset(text, "d.json")).toEqual({
       ok: true,
-      cases: [{ id: "7", messages: [{ role: "user", content: "q" }], sources: [{ id: "s", text: "t" }] }],
+      cases: [
+        {
+          id: "7",
+          expected: "x",
+          messages: [{ role: "user", content: "q" }],
+          sources: [{ id: "s", text: "t" }],
+        },
+      ],
     });
+  });
+
+  it.each([
+    { expected: "", error: "must not be empty" },
+    { expected: [], error: "must list 1 to 20 answers" },
+    { expected: ["a", 3], error: "must list non-empty strings" },
+    { expected: 3, error: "must be a string or a list of strings" },
+  ])("rejects expected $expected: $error", ({ expected, error }) => {
+    const text = JSON.stringify([
+      { expected, messages: [{ role: "user", content: "q" }], sources: [{ id: "s", text: "t" }] },
+    ]);
+    const parsed = parseDataset(text, "d.json");
+    expect(parsed.ok).toBe(false);
+    expect(parsed.ok ? "" : parsed.error).toContain(`"expected" ${error}`);
   });
 });
 

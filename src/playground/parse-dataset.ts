@@ -1,8 +1,11 @@
 import { evalCaseIdProblem, type Message, type Source } from "../client/index.js";
+import { MAX_EXPECTED_ANSWERS } from "../limits.js";
 
 /** One evaluation case as the dataset file holds it: the request part plus an optional label. */
 export interface DatasetCase {
   id?: string;
+  /** Acceptable answers: the case is correct when one occurs in a grounded claim. */
+  expected?: string | string[];
   messages: Message[];
   sources: Source[];
 }
@@ -14,7 +17,8 @@ const roles = new Set(["system", "user", "assistant"]);
 
 /**
  * Parses an evaluation dataset in the formats `verified eval` reads: JSON `{"cases": [...]}` or a bare
- * array, or JSONL with one case per line. Each case is `{messages, sources}` plus an optional `id`; other
+ * array, or JSONL with one case per line. Each case is `{messages, sources}` plus an optional `id` and
+ * `expected`; other
  * fields are ignored so they never reach the service, which rejects unknown fields.
  */
 export function parseDataset(text: string, fileName = ""): ParseDatasetResult {
@@ -77,9 +81,11 @@ function parseJsonLines(text: string): ParseDatasetResult {
 /** Validates one case; returns the error text when it is not a case. */
 function toCase(value: unknown, where: string): DatasetCase | string {
   if (!isObject(value)) return `${where}: expected an object {messages, sources}.`;
-  const { id, messages, sources } = value;
+  const { id, messages, sources, expected } = value;
   const idProblem = id === undefined ? undefined : evalCaseIdProblem(id);
   if (idProblem !== undefined) return `${where}: "id" ${idProblem}.`;
+  const expectedProblem = expected === undefined ? undefined : expectedAnswersProblem(expected);
+  if (expectedProblem !== undefined) return `${where}: "expected" ${expectedProblem}.`;
   if (!Array.isArray(messages) || messages.length === 0) {
     return `${where}: "messages" must be a non-empty array of {role, content}.`;
   }
@@ -105,7 +111,19 @@ function toCase(value: unknown, where: string): DatasetCase | string {
   }
   const result: DatasetCase = { messages: caseMessages, sources: caseSources };
   if (id !== undefined) result.id = String(id);
+  if (expected !== undefined) result.expected = expected as string | string[];
   return result;
+}
+
+/** Why `expected` is not an answer or a list of 1 to MAX_EXPECTED_ANSWERS answers (the service's rule). */
+function expectedAnswersProblem(expected: unknown): string | undefined {
+  if (typeof expected === "string") return expected === "" ? "must not be empty" : undefined;
+  if (!Array.isArray(expected)) return "must be a string or a list of strings";
+  if (expected.length === 0 || expected.length > MAX_EXPECTED_ANSWERS)
+    return `must list 1 to ${MAX_EXPECTED_ANSWERS} answers`;
+  return expected.every((answer) => typeof answer === "string" && answer !== "")
+    ? undefined
+    : "must list non-empty strings";
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

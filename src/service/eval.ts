@@ -3,7 +3,9 @@ import {
   aggregateCases,
   type CheckNumbers,
   type EvalAggregate,
+  type ExpectedMatch,
   type MatchMode,
+  matchExpected,
   type Source,
 } from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
@@ -23,12 +25,26 @@ export interface EvalInput {
   answerFormat?: "json" | "text" | undefined;
   /** When true, each scored case keeps its create-style result (`result`). */
   details?: boolean | undefined;
-  cases: { id?: string | number | undefined; messages: ChatMessage[]; sources: Source[] }[];
+  cases: {
+    id?: string | number | undefined;
+    messages: ChatMessage[];
+    sources: Source[];
+    /** Acceptable answers; the case is `correct` when one occurs in a grounded claim. */
+    expected?: string | string[] | undefined;
+  }[];
 }
 
 /** One case's score (with its create-style result when `details` was asked), or why it failed. */
 export type EvalCaseOutcome =
-  | { id?: string; coverage: number; citations: number; unsupported: number; result?: CreateOutcome }
+  | {
+      id?: string;
+      coverage: number;
+      citations: number;
+      unsupported: number;
+      correct?: boolean;
+      match?: ExpectedMatch;
+      result?: CreateOutcome;
+    }
   | { id?: string; error: { type: ErrorType; code: ErrorType; message: string } };
 
 /** The eval result in the service's own terms. */
@@ -36,6 +52,23 @@ export interface EvalOutcome {
   aggregate: EvalAggregate;
   cases: EvalCaseOutcome[];
   usage: { totalTokens: number; modelCalls: number };
+}
+
+/**
+ * Whether a case with `expected` was answered correctly: one of its answers occurs in a grounded claim (the
+ * claims of the answer text, not its source markers), and which one and where; nothing without `expected`.
+ */
+function correctness(
+  expected: string | string[] | undefined,
+  outcome: CreateOutcome,
+): { correct?: boolean; match?: ExpectedMatch } {
+  if (expected === undefined) return {};
+  const answers = typeof expected === "string" ? [expected] : expected;
+  const match = matchExpected(
+    outcome.citations.map((citation) => citation.claim),
+    answers,
+  );
+  return match === null ? { correct: false } : { correct: true, match };
 }
 
 /** Errors that mean no case can succeed, so the whole batch fails with them. */
@@ -101,6 +134,7 @@ export async function evalVerified(
             coverage: outcome.coverage,
             citations: outcome.citations.length,
             unsupported: outcome.unsupported.length,
+            ...correctness(testCase.expected, outcome),
             ...(input.details ? { result: { ...outcome, usage: { ...outcome.usage } } } : {}),
           });
         } catch (error) {

@@ -4,6 +4,7 @@ import {
   MAX_CHECK_CLAIMS,
   MAX_EVAL_CASE_ID_LENGTH,
   MAX_EVAL_CASES,
+  MAX_EXPECTED_ANSWERS,
   MAX_EXTRACT_FIELDS,
   MAX_RETRY,
 } from "../limits.js";
@@ -136,7 +137,20 @@ export const EvalCaseIdSchema = Type.Union(
   },
 );
 
-export const EvalCaseSchema = Type.Object({ id: Type.Optional(EvalCaseIdSchema), messages, sources }, closed);
+const expectedAnswer = Type.String({ minLength: 1 });
+
+/** An eval case's acceptable answers: one string or a list of them (docs/evals.md). */
+export const ExpectedAnswersSchema = Type.Union(
+  [expectedAnswer, Type.Array(expectedAnswer, { minItems: 1, maxItems: MAX_EXPECTED_ANSWERS })],
+  {
+    description: `An acceptable answer, or a list of 1 to ${MAX_EXPECTED_ANSWERS}: the case is \`correct\` when one of them occurs in a grounded claim (case, punctuation and thousands separators ignored; numbers compared by value).`,
+  },
+);
+
+export const EvalCaseSchema = Type.Object(
+  { id: Type.Optional(EvalCaseIdSchema), messages, sources, expected: Type.Optional(ExpectedAnswersSchema) },
+  closed,
+);
 
 export const EvalRequestSchema = Type.Object(
   {
@@ -310,12 +324,32 @@ export const UnsupportedClaimSchema = Type.Object({
   ]),
   detail: Type.Optional(Type.Union([NumberMissSchema, AnswerMissSchema])),
   answer_range: Type.Optional(answerRange),
-  source: Type.Optional(
-    Type.String({ description: "Answer mode: the source of the claim's best span, if any." }),
+  quote: Type.Optional(
+    Type.String({
+      description:
+        "Claims: the quote the model tried, as it wrote it (absent when it gave none). Answer mode: the claim's best span, if any.",
+    }),
   ),
-  quote: Type.Optional(Type.String({ description: "Answer mode: the claim's best span, if any." })),
+  source: Type.Optional(
+    Type.String({
+      description:
+        "Claims: the source id the model named, as it wrote it (absent when it named none). Answer mode: the source of the claim's best span, if any.",
+    }),
+  ),
   range: Type.Optional(range),
   support: Type.Optional(support),
+  near: Type.Optional(
+    Type.Object(
+      {
+        quote: Type.String({ description: "The source's text at `range`." }),
+        range,
+      },
+      {
+        description:
+          "With `quote_not_found` in strict mode: where the named source holds the quote under lenient matching (case, punctuation or spacing differ). Absent when lenient matching finds it nowhere either.",
+      },
+    ),
+  ),
 });
 
 export const UsageSchema = Type.Object({
@@ -370,12 +404,34 @@ export const EvalCaseDetailsSchema = Type.Object({
   usage: UsageSchema,
 });
 
+/** Which expected answer a correct case's grounded claims hold, and where. */
+export const ExpectedMatchSchema = Type.Object(
+  {
+    expected: Type.String({ description: "The expected answer that matched, as the case wrote it." }),
+    citation: Type.Integer({
+      minimum: 0,
+      description: "The index, in the case's citations, of the grounded claim that holds it.",
+    }),
+    range: Type.Tuple([Type.Integer(), Type.Integer()], {
+      description: "[start, end) in that claim's text, in UTF-16 code units.",
+    }),
+  },
+  { description: "With `correct: true`: which expected answer matched and where." },
+);
+
 export const EvalCaseResultSchema = Type.Union([
   Type.Object({
     id: Type.Optional(Type.String()),
     coverage: Type.Number(),
     citations: Type.Integer(),
     unsupported: Type.Integer(),
+    correct: Type.Optional(
+      Type.Boolean({
+        description:
+          "Present when the case carried `expected`: whether one of its answers occurs in a grounded claim.",
+      }),
+    ),
+    match: Type.Optional(ExpectedMatchSchema),
     result: Type.Optional(EvalCaseDetailsSchema),
   }),
   Type.Object({ id: Type.Optional(Type.String()), error: CaseErrorSchema }),
@@ -387,6 +443,12 @@ export const EvalResultSchema = Type.Object({
     unsupported_rate: Type.Number(),
     n: Type.Integer(),
     errored: Type.Integer(),
+    correct_rate: Type.Optional(
+      Type.Number({
+        description:
+          "Correct cases over the cases without an error that carry `expected`; absent when there are none.",
+      }),
+    ),
   }),
   cases: Type.Array(EvalCaseResultSchema),
   usage: Type.Object({ total_tokens: Type.Integer(), model_calls: Type.Integer() }),

@@ -85,7 +85,12 @@ function planClaims(tag: string, random: () => number) {
     source,
     messages: [{ role: "user", content: `${tag}: when did the vault open?` }],
     citations: [{ ...grounded, range: rangeIn(source.text, quote) }],
-    unsupported: invented.map(({ claim }) => ({ claim, reason: "quote_not_found" })),
+    unsupported: invented.map(({ claim, quote, source }) => ({
+      claim,
+      reason: "quote_not_found",
+      quote,
+      source,
+    })),
     coverage: 1 / (1 + invented.length),
   };
 }

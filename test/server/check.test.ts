@@ -63,8 +63,8 @@ describe("POST /v1/verified/check", () => {
         },
       ],
       unsupported: [
-        { claim: "Profit doubled.", reason: "quote_not_found" },
-        { claim: "It has a brochure.", reason: "unknown_source" },
+        { claim: "Profit doubled.", reason: "quote_not_found", quote: "profit doubled", source: "report" },
+        { claim: "It has a brochure.", reason: "unknown_source", quote: "Lyon", source: "brochure" },
       ],
       coverage: 0.5,
       usage: { model_calls: 0, total_tokens: 0 },
@@ -111,7 +111,12 @@ describe("POST /v1/verified/check", () => {
     expect(response.body.unsupported).toEqual(
       claims
         .filter((_, index) => !grounded[index])
-        .map((claim) => ({ claim: claim.claim, reason: "number_not_found" })),
+        .map((claim) => ({
+          claim: claim.claim,
+          reason: "number_not_found",
+          quote: claim.quote,
+          source: claim.source,
+        })),
     );
   });
 
@@ -132,6 +137,8 @@ describe("POST /v1/verified/check", () => {
         claim: "Q3 revenue was 230.",
         reason: "number_not_found",
         detail: { number: "230", checked: "cells", cells: [{ row: "Q3", column: "Revenue", text: "1,250" }] },
+        quote,
+        source: "table",
       },
     ]);
   });

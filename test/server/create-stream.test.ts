@@ -200,7 +200,9 @@ describe('POST /v1/verified with "stream": true', () => {
         type: "ungrounded",
         code: "ungrounded",
         message: expect.stringContaining("None of the model's 1 claims"),
-        unsupported: [{ claim: "Profit doubled.", reason: "quote_not_found" }],
+        unsupported: [
+          { claim: "Profit doubled.", reason: "quote_not_found", quote: "profit doubled", source: "report" },
+        ],
         request_id: streamed.headers.get("x-request-id"),
       },
     });

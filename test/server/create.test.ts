@@ -74,8 +74,8 @@ describe("POST /v1/verified: claims and citations", () => {
       text: "Northwind was founded in 2016 in Lyon [report].",
       citations: [citation(founded)],
       unsupported: [
-        { claim: "Profit doubled.", reason: "quote_not_found" },
-        { claim: "It has 240 staff.", reason: "unknown_source" },
+        { claim: "Profit doubled.", reason: "quote_not_found", quote: "profit doubled", source: "report" },
+        { claim: "It has 240 staff.", reason: "unknown_source", quote: "240 people", source: "brochure" },
       ],
       coverage: 1 / 3,
       abstained: false,
@@ -199,8 +199,8 @@ describe("POST /v1/verified: retry", () => {
       text: "Revenue for 2024 was $18.4 million [report]. The company employs 240 people [report].",
       citations: [citation(revenue), citation(staff)],
       unsupported: [
-        { claim: "Profit doubled.", reason: "quote_not_found" },
-        { claim: "It has 240 staff.", reason: "unknown_source" },
+        { claim: "Profit doubled.", reason: "quote_not_found", quote: "profit doubled", source: "report" },
+        { claim: "It has 240 staff.", reason: "unknown_source", quote: "240 people", source: "brochure" },
       ],
       coverage: 0.5,
       abstained: false,
@@ -281,7 +281,12 @@ describe("POST /v1/verified: check_numbers", () => {
     expect(response.body.unsupported).toEqual(
       all
         .filter((claim) => !grounded.includes(claim))
-        .map((claim) => ({ claim: claim.claim, reason: "number_not_found" })),
+        .map((claim) => ({
+          claim: claim.claim,
+          reason: "number_not_found",
+          quote: claim.quote,
+          source: claim.source,
+        })),
     );
     expect(response.body.coverage).toBe(grounded.length / all.length);
   });
@@ -311,7 +316,9 @@ describe("POST /v1/verified: min_coverage", () => {
         model: "gpt-test",
         text: "Northwind was founded in 2016 in Lyon [report].",
         citations: [citation(founded)],
-        unsupported: [{ claim: "Profit doubled.", reason: "quote_not_found" }],
+        unsupported: [
+          { claim: "Profit doubled.", reason: "quote_not_found", quote: "profit doubled", source: "report" },
+        ],
         coverage: 0.5,
         abstained,
         grounded: true,
@@ -337,8 +344,8 @@ describe("POST /v1/verified: allow_ungrounded", () => {
         message:
           'None of the model\'s 2 claims could be grounded in the sources. See "unsupported" for why; set allow_ungrounded for a flagged plain answer.',
         unsupported: [
-          { claim: "Profit doubled.", reason: "quote_not_found" },
-          { claim: "It has 240 staff.", reason: "unknown_source" },
+          { claim: "Profit doubled.", reason: "quote_not_found", quote: "profit doubled", source: "report" },
+          { claim: "It has 240 staff.", reason: "unknown_source", quote: "240 people", source: "brochure" },
         ],
       },
     });
@@ -380,8 +387,8 @@ describe("POST /v1/verified: allow_ungrounded", () => {
       text: "It probably did well.",
       citations: [],
       unsupported: [
-        { claim: "Profit doubled.", reason: "quote_not_found" },
-        { claim: "It has 240 staff.", reason: "unknown_source" },
+        { claim: "Profit doubled.", reason: "quote_not_found", quote: "profit doubled", source: "report" },
+        { claim: "It has 240 staff.", reason: "unknown_source", quote: "240 people", source: "brochure" },
       ],
       coverage: 0,
       abstained: false,
@@ -410,7 +417,9 @@ describe("POST /v1/verified: allow_ungrounded", () => {
     expect(response.status).toBe(200);
     expect(response.body.grounded).toBe(false);
     expect(response.body.text).toBe("Plain.");
-    expect(response.body.unsupported).toEqual([{ claim: "Profit doubled.", reason: "quote_not_found" }]);
+    expect(response.body.unsupported).toEqual([
+      { claim: "Profit doubled.", reason: "quote_not_found", quote: "profit doubled", source: "report" },
+    ]);
     expect(response.body.usage).toEqual(scriptedUsage(3));
   });
 
@@ -485,7 +494,19 @@ describe("POST /v1/verified: mode", () => {
       const response = await service.post("/v1/verified", createBody(mode === undefined ? {} : { mode }));
       expect(response.status).toBe(200);
       expect(response.body.citations).toEqual([citation(founded)]);
-      expect(response.body.unsupported).toEqual([{ claim: loose.claim, reason: "quote_not_found" }]);
+      expect(response.body.unsupported).toEqual([
+        {
+          claim: loose.claim,
+          reason: "quote_not_found",
+          quote: loose.quote,
+          source: "report",
+          // Strict mode names where the quote is under lenient matching.
+          near: {
+            quote: "Revenue for 2024 was $18.4 million",
+            range: rangeOf(report, "Revenue for 2024 was $18.4 million"),
+          },
+        },
+      ]);
     }
   });
 

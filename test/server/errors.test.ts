@@ -403,7 +403,7 @@ describe("413, 415, 422, 404, 405", () => {
       error(
         "ungrounded",
         'None of the model\'s 1 claims could be grounded in the sources. See "unsupported" for why; set allow_ungrounded for a flagged plain answer.',
-        { unsupported: [{ claim: "Paris.", reason: "quote_not_found" }] },
+        { unsupported: [{ claim: "Paris.", reason: "quote_not_found", quote: "Paris", source: "report" }] },
       ),
     );
   });

@@ -55,7 +55,9 @@ describe("POST /v1/verified/eval: case ids and details", () => {
     const result = {
       text: "Northwind was founded in 2016 in Lyon [report].",
       citations: [{ ...founded, range: rangeOf(report, founded.quote) }],
-      unsupported: [{ claim: invented.claim, reason: "quote_not_found" }],
+      unsupported: [
+        { claim: invented.claim, reason: "quote_not_found", quote: invented.quote, source: invented.source },
+      ],
       coverage: 0.5,
       abstained: false,
       grounded: true,

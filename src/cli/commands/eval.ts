@@ -26,6 +26,8 @@ export interface EvalFlags extends ConnectionFlags {
   checkNumbers?: "source" | "row" | "quote" | undefined;
   retry?: number | undefined;
   minCoverage: number;
+  /** The correctness gate: the lowest correct_rate that passes; unset, no gate. */
+  minCorrect?: number | undefined;
   report: string[];
   json?: boolean | undefined;
   /** A JSON report of an earlier run to compare with, case by case. */
@@ -41,11 +43,11 @@ const DEFAULT_TIMEOUT_SECONDS = 600;
 export function defineEvalCommand(command: Command, io: CliIo, done: (code: number) => void): Command {
   command
     .description(
-      "Score a dataset's groundedness and gate on it: exit 1 when coverage_mean is below --min-coverage.",
+      "Score a dataset's groundedness (and correctness, for cases with expected) and gate on it: exit 1 when coverage_mean is below --min-coverage or correct_rate below --min-correct.",
     )
     .argument(
       "<dataset>",
-      'a JSON file {"cases": [...]} or an array of cases, or JSONL with one case per line; each case {messages, sources, id?}',
+      'a JSON file {"cases": [...]} or an array of cases, or JSONL with one case per line; each case {messages, sources, id?, expected?}',
     );
   addModelOptions(command);
   addClaimOptions(command);
@@ -54,6 +56,12 @@ export function defineEvalCommand(command: Command, io: CliIo, done: (code: numb
       new Option("--min-coverage <fraction>", "the gate: the lowest coverage_mean that passes, 0 to 1")
         .default(0)
         .argParser(parseNumberOption({ min: 0, max: 1 })),
+    )
+    .addOption(
+      new Option(
+        "--min-correct <fraction>",
+        "a second gate: the lowest correct_rate (correct cases over cases with expected) that passes, 0 to 1",
+      ).argParser(parseNumberOption({ min: 0, max: 1 })),
     )
     .addOption(
       new Option("--report <file>", "also write a report: .md (Markdown), .json or .xml (JUnit); repeatable")
@@ -84,15 +92,20 @@ export function defineEvalCommand(command: Command, io: CliIo, done: (code: numb
   command.addHelpText(
     "after",
     `
-Shows progress on stderr, then a summary: n, errored, coverage_mean, unsupported_rate, model calls,
-tokens and the ten lowest cases. A Markdown report is also appended to $GITHUB_STEP_SUMMARY when set.
+Shows progress on stderr, then a summary: n, errored, coverage_mean, unsupported_rate, correct_rate (when
+cases carry "expected"), model calls, tokens, the ten lowest cases and the cases not correct. A case is
+correct when one of its expected answers occurs in a grounded claim (checked by code, not by a model).
+A Markdown report is also appended to $GITHUB_STEP_SUMMARY when set. A case fails in the JUnit report
+exactly when it counts against a gate that failed, so a passing run writes failures="0".
 With --baseline, also lists the cases whose coverage changed (regressed ones first) and the claims that
 newly failed; the Markdown report puts them first. Reports name the claims the lowest cases dropped.
-Exit codes: 0 coverage_mean >= --min-coverage (default 0: report only), 1 below it (or every case
-errored, or with --fail-on-regression a case regressed), 2 bad input, usage, auth or connection error.
+Exit codes: 0 coverage_mean >= --min-coverage (default 0: report only) and correct_rate >= --min-correct
+when given, 1 below either (or every case errored, or with --fail-on-regression a case regressed or is no
+longer correct), 2 bad input, usage, auth or connection error.
 
 Example:
   verified eval --local dataset.jsonl --min-coverage 0.8 --report report.md --report junit.xml
+  verified eval --local dataset.jsonl --min-correct 0.9 --report junit.xml
   verified eval --local dataset.jsonl --baseline main-report.json --fail-on-regression --report now.json`,
   );
   return command.action(async (dataset: string, flags: EvalFlags, self: Command) => {
@@ -107,6 +120,11 @@ export async function runEvalCommand(dataset: string, flags: EvalFlags, io: CliI
     throw new CliInputError("--fail-on-regression needs --baseline <report.json> to compare with.");
   }
   const cases = await readDataset(dataset);
+  if (flags.minCorrect !== undefined && !cases.some((entry) => entry.expected !== undefined)) {
+    throw new CliInputError(
+      `--min-correct gates on correct_rate, but no case in ${dataset} has "expected"; give cases "expected": "answer" (or a list).`,
+    );
+  }
   // Read before the run, so a bad baseline fails in a second rather than after a long eval.
   const baseline = flags.baseline === undefined ? undefined : await readBaselineReport(flags.baseline);
   const { client, close } = await createCliClient(flags, io.env, DEFAULT_TIMEOUT_SECONDS);
@@ -135,6 +153,7 @@ export async function runEvalCommand(dataset: string, flags: EvalFlags, io: CliI
     model: flags.model,
     mode: flags.mode ?? "strict",
     minCoverage: flags.minCoverage,
+    ...(flags.minCorrect === undefined ? {} : { minCorrect: flags.minCorrect }),
   });
   const report =
     baseline === undefined || flags.baseline === undefined

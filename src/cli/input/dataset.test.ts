@@ -32,18 +32,25 @@ describe("readDataset", () => {
     expect(await readDataset(path())).toEqual([good, good]);
   });
 
-  it("keeps ids (numbers as strings) and drops keys the service does not take", async () => {
+  it("keeps ids (numbers as strings) and expected answers, and drops keys the service does not take", async () => {
     const path = file(
       "d.jsonl",
       jsonl(
         { id: 7, expected: "30 days", messages: [{ ...messages[0], name: "x" }], sources },
-        { id: "b", ...good, sources: [{ ...sources[0], title: "Policy" }] },
+        { id: "b", ...good, sources: [{ ...sources[0], title: "Policy" }], notes: "x" },
+        { ...good, expected: ["30 days", "a month"] },
       ),
     );
     expect(await readDataset(path)).toEqual([
-      { id: "7", messages, sources },
+      { id: "7", messages, sources, expected: "30 days" },
       { id: "b", messages, sources },
+      { messages, sources, expected: ["30 days", "a month"] },
     ]);
+  });
+
+  it("names a case's bad expected answers the way the service does", async () => {
+    const path = file("d.jsonl", jsonl({ ...good, expected: [] }));
+    await expect(readDataset(path)).rejects.toThrow(/line 1: "expected"/);
   });
 
   it.each([

@@ -11,8 +11,8 @@ const validateCase = compileValidator(EvalCaseSchema);
  * Reads an eval dataset: a JSON file holding `{"cases": [...]}` or a bare array of cases, or JSONL with one
  * case per line (`.jsonl`/`.ndjson`, or any file that is not one JSON document but whose first line is).
  * Each case is `{messages, sources}` with an optional `id` (as the service takes it: 1 to 256 characters or a
- * number); other keys of a case, a
- * message or a source (an expected answer, a title) are ignored.
+ * number) and optional `expected` (an answer or a list of them); other keys of a case, a message or a source
+ * (a title, a URL) are ignored.
  * Throws `CliInputError` naming the file and the line of the first problem.
  */
 export async function readDataset(path: string): Promise<EvalAllCase[]> {
@@ -54,7 +54,7 @@ function looksLikeJsonl(text: string): boolean {
   return first !== undefined && parseJsonDocument(first).ok;
 }
 
-/** Checks one case and keeps what the service takes (`messages`, `sources`) plus its `id`. */
+/** Checks one case and keeps what the service takes (`messages`, `sources`, `expected`) plus its `id`. */
 function readCase(value: unknown, where: string): EvalAllCase {
   if (!isRecord(value)) throw new CliInputError(`${where}: a case must be an object {messages, sources}.`);
   if (value.sources === undefined || (Array.isArray(value.sources) && value.sources.length === 0)) {
@@ -70,6 +70,7 @@ function readCase(value: unknown, where: string): EvalAllCase {
   // The service's own case schema judges the id too, so the CLI accepts exactly the ids the endpoint does.
   const validation = validateCase({
     ...(value.id === undefined ? {} : { id: value.id }),
+    ...(value.expected === undefined ? {} : { expected: value.expected }),
     messages: pickKeys(value.messages, ["role", "content"]),
     sources: pickKeys(value.sources, ["id", "text"]),
   });
@@ -80,8 +81,13 @@ function readCase(value: unknown, where: string): EvalAllCase {
       `${where}: "sources[${duplicate}].id" repeats an earlier source id; ids must be unique.`,
     );
   }
-  const { id, messages, sources } = validation.value;
-  return id === undefined ? { messages, sources } : { id: String(id), messages, sources };
+  const { id, messages, sources, expected } = validation.value;
+  return {
+    ...(id === undefined ? {} : { id: String(id) }),
+    messages,
+    sources,
+    ...(expected === undefined ? {} : { expected }),
+  };
 }
 
 /** Keeps only `keys` of each object in an array (a source's title or URL is not sent); else returns as is. */

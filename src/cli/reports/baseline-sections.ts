@@ -34,6 +34,8 @@ function signed(value: number): string {
 function outcome(entry: CaseChange): string {
   const parts: string[] = [];
   if (entry.regressed) parts.push("regressed");
+  if (entry.correctness === "lost") parts.push("no longer correct");
+  if (entry.correctness === "gained") parts.push("now correct");
   if (entry.newlyFailed.length > 0)
     parts.push(`newly failed: ${entry.newlyFailed.map(describeDroppedClaim).join("; ")}`);
   return parts.join("; ");
@@ -86,6 +88,8 @@ export function baselineSummary(comparison: BaselineComparison, colors: Colors):
     lines.push(
       `  ${terminalText(entry.label)}  ${coverage(entry.before)} -> ${coverage(entry.after)} (${paint(signed(entry.change))})${entry.regressed ? ` ${colors.red("REGRESSED")}` : ""}`,
     );
+    if (entry.correctness !== undefined)
+      lines.push(`    ${entry.correctness === "lost" ? "no longer correct" : "now correct"}`);
     for (const claim of entry.newlyFailed)
       lines.push(`    newly failed: ${terminalText(describeDroppedClaim(claim))}`);
   }

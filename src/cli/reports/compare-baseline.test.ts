@@ -31,6 +31,7 @@ const was = (label: string, coverage: number | null, dropped: string[] = []): Ba
   label,
   coverage,
   dropped: dropped.map(claim),
+  correct: null,
 });
 
 describe("compareWithBaseline", () => {
@@ -111,6 +112,24 @@ describe("compareWithBaseline", () => {
     expect(comparison.regressed).toBe(0);
   });
 
+  it("counts a case that is no longer correct as regressed, and one now correct as changed", () => {
+    const now = (label: string, correct: boolean): ReportCase => ({ ...scored(label, 1), correct });
+    const earlier = (label: string, correct: boolean | null): BaselineCase => ({ ...was(label, 1), correct });
+    const comparison = compareWithBaseline(
+      [now("lost", false), now("gained", true), now("same", true), now("new", false)],
+      [earlier("lost", true), earlier("gained", false), earlier("same", true), earlier("new", null)],
+      options,
+    );
+    expect(comparison.regressed).toBe(1);
+    expect(
+      comparison.changed.map(({ label, regressed, correctness }) => ({ label, regressed, correctness })),
+    ).toEqual([
+      { label: "lost", regressed: true, correctness: "lost" },
+      { label: "gained", regressed: false, correctness: "gained" },
+    ]);
+    expect(comparison.unchanged).toBe(2);
+  });
+
   it("pairs repeated labels in order and counts a surplus as added or removed", () => {
     const comparison = compareWithBaseline(
       [scored("#1", 1), scored("dup", 1), scored("dup", 0)],
@@ -138,16 +157,16 @@ describe("readBaselineReport", () => {
     const file = write(
       JSON.stringify({
         cases: [
-          { index: 0, id: "a", coverage: 0.5, dropped: [claim("x")] },
+          { index: 0, id: "a", coverage: 0.5, dropped: [claim("x")], correct: true },
           { index: 1, coverage: 1 },
           { index: 2, error: { code: "gateway_error" } },
         ],
       }),
     );
     expect(await readBaselineReport(file)).toEqual([
-      { label: "a", coverage: 0.5, dropped: [claim("x")] },
-      { label: "#2", coverage: 1, dropped: [] },
-      { label: "#3", coverage: null, dropped: [] },
+      { label: "a", coverage: 0.5, dropped: [claim("x")], correct: true },
+      { label: "#2", coverage: 1, dropped: [], correct: null },
+      { label: "#3", coverage: null, dropped: [], correct: null },
     ]);
   });
 
@@ -162,6 +181,11 @@ describe("readBaselineReport", () => {
       name: "a case without coverage, by case and line",
       text: '{\n  "cases": [\n    {"index": 0, "coverage": 1},\n    {"index": 1}\n  ]\n}',
       message: /base\.json: case 2 \(line 4\): a case needs "coverage"/,
+    },
+    {
+      name: "a correct that is not a boolean",
+      text: '{"cases": [{"index": 0, "coverage": 1, "correct": "yes"}]}',
+      message: /"correct" must be true or false/,
     },
     {
       name: "a malformed dropped list",

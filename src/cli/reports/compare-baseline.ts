@@ -8,6 +8,7 @@ import {
   EPSILON,
   type EvalReport,
   type ReportCase,
+  withVerdicts,
 } from "./eval-report.js";
 
 /**
@@ -32,7 +33,7 @@ export async function readBaselineReport(path: string): Promise<BaselineCase[]> 
 
 function readBaselineCase(entry: unknown, where: string): BaselineCase {
   if (!isRecord(entry)) throw new CliInputError(`${where}: a case must be an object.`);
-  const { index, id, coverage, error, dropped } = entry;
+  const { index, id, coverage, error, dropped, correct } = entry;
   if (!Number.isInteger(index) || (index as number) < 0) {
     throw new CliInputError(`${where}: "index" must be the case's 0-based position.`);
   }
@@ -54,17 +55,21 @@ function readBaselineCase(entry: unknown, where: string): BaselineCase {
   ) {
     throw new CliInputError(`${where}: "dropped" must be a list of {claim, reason}.`);
   }
+  if (correct !== undefined && typeof correct !== "boolean") {
+    throw new CliInputError(`${where}: "correct" must be true or false.`);
+  }
   return {
     label: typeof id === "string" ? id : `#${(index as number) + 1}`,
     coverage: errored ? null : (coverage as number),
     dropped: (dropped as UnsupportedClaim[] | undefined) ?? [],
+    correct: errored || correct === undefined ? null : correct,
   };
 }
 
 /**
  * Compares a run with a baseline, case by case: cases pair up by label (the `id`, else `#N`), repeated labels in
- * order. A case regressed when its coverage fell by more than `tolerance`, or when it errored now and not
- * before. O(n + m) over the two runs' cases, plus their dropped claims.
+ * order. A case regressed when its coverage fell by more than `tolerance`, when it errored now and not
+ * before, or when it was correct before and is not now. O(n + m) over the two runs' cases, plus their dropped claims.
  */
 export function compareWithBaseline(
   cases: readonly ReportCase[],
@@ -90,11 +95,15 @@ export function compareWithBaseline(
     const failedBefore = new Set(before.dropped.map((claim) => claim.claim));
     const newlyFailed = (entry.dropped ?? []).filter((claim) => !failedBefore.has(claim.claim));
     const change = (after ?? 0) - (before.coverage ?? 0);
-    if (after === before.coverage && newlyFailed.length === 0) {
+    const correctness = correctnessChange(before.correct, entry.correct);
+    if (after === before.coverage && newlyFailed.length === 0 && correctness === undefined) {
       unchanged += 1;
       continue;
     }
-    const regressed = -change > options.tolerance + EPSILON || (after === null && before.coverage !== null);
+    const regressed =
+      -change > options.tolerance + EPSILON ||
+      (after === null && before.coverage !== null) ||
+      correctness === "lost";
     changed.push({
       label: entry.label,
       before: before.coverage,
@@ -102,6 +111,7 @@ export function compareWithBaseline(
       change,
       regressed,
       newlyFailed,
+      ...(correctness === undefined ? {} : { correctness }),
       order,
     });
   }
@@ -124,10 +134,15 @@ export function compareWithBaseline(
   };
 }
 
+/** How a case's correctness moved: only a case with `expected` on both sides can lose or gain it. */
+function correctnessChange(before: boolean | null, after: boolean | undefined): CaseChange["correctness"] {
+  if (before === null || after === undefined || before === after) return undefined;
+  return before ? "lost" : "gained";
+}
+
 /** The report with its baseline comparison; with `--fail-on-regression`, a regression fails the gate. */
 export function withBaseline(report: EvalReport, comparison: BaselineComparison): EvalReport {
-  const failsGate = comparison.failOnRegression && comparison.regressed > 0;
-  return { ...report, baseline: comparison, passed: report.passed && !failsGate };
+  return withVerdicts({ ...report, baseline: comparison });
 }
 
 /** The baseline's part of the verdict, or undefined when it does not fail the run. */

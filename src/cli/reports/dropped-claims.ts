@@ -4,9 +4,24 @@ import type { ReportCase } from "./eval-report.js";
 /** Dropped claims a report shows per case; the JSON report keeps them all. */
 export const MAX_DROPPED_SHOWN = 5;
 
-/** A claim and why it was dropped, on one line: `"Profit doubled." (quote_not_found)`. */
+/**
+ * A claim and why it was dropped, on one line, with what the model tried: `"Profit doubled."
+ * (quote_not_found: quote "profit doubled" in report; near "Profit Doubled" at 10-24)`.
+ */
 export function describeDroppedClaim(claim: UnsupportedClaim): string {
-  return `${JSON.stringify(claim.claim.replace(/\s+/g, " "))} (${claim.reason})`;
+  const tried: string[] = [];
+  if (claim.quote !== undefined) tried.push(`quote ${oneLine(claim.quote)}`);
+  if (claim.source !== undefined) tried.push(`in ${claim.source.replace(/\s+/g, " ")}`);
+  const near =
+    claim.near === undefined
+      ? ""
+      : `; near ${oneLine(claim.near.quote)} at ${claim.near.range[0]}-${claim.near.range[1]}`;
+  const detail = tried.length === 0 && near === "" ? "" : `: ${tried.join(" ")}${near}`;
+  return `${oneLine(claim.claim)} (${claim.reason}${detail})`;
+}
+
+function oneLine(text: string): string {
+  return JSON.stringify(text.replace(/\s+/g, " "));
 }
 
 /** Up to `MAX_DROPPED_SHOWN` dropped claims of a case, one per entry, then `… and N more`. */

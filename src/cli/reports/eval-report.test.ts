@@ -16,7 +16,7 @@ function result(cases: EvalAllResult["cases"], coverageMean: number): EvalAllRes
 }
 
 describe("buildEvalReport", () => {
-  it("labels cases by id or position and marks each against the threshold", () => {
+  it("labels cases by id or position, and fails no case of a passing run (agreeing with the exit code)", () => {
     const report = buildEvalReport(
       result(
         [
@@ -36,10 +36,51 @@ describe("buildEvalReport", () => {
       usage: { totalTokens: 10, modelCalls: 2 },
       cases: [
         { index: 0, id: "a", label: "a", coverage: 1, citations: 2, unsupported: 0, passed: true },
-        { index: 1, label: "#2", coverage: 0.5, citations: 1, unsupported: 1, passed: false },
-        { index: 2, id: "c", label: "c", error: failure.error, passed: false },
+        // Below min-coverage, but the run's gate (coverage_mean) passed, so the case does not fail.
+        { index: 1, label: "#2", coverage: 0.5, citations: 1, unsupported: 1, passed: true },
+        { index: 2, id: "c", label: "c", error: failure.error, passed: true },
       ],
     });
+  });
+
+  it("fails, in a failing run, the cases below min-coverage and the errored ones, naming why", () => {
+    const report = buildEvalReport(
+      result(
+        [
+          { id: "a", coverage: 1, citations: 2, unsupported: 0 },
+          { id: "b", coverage: 0.5, citations: 1, unsupported: 1 },
+          { id: "c", ...failure },
+        ],
+        0.75,
+      ),
+      { ...run, minCoverage: 0.8 },
+    );
+    expect(report.passed).toBe(false);
+    expect(report.cases.map(({ label, passed, failures }) => ({ label, passed, failures }))).toEqual([
+      { label: "a", passed: true, failures: undefined },
+      { label: "b", passed: false, failures: ["below_min_coverage"] },
+      { label: "c", passed: false, failures: ["errored"] },
+    ]);
+  });
+
+  it("gates on correct_rate with minCorrect and fails only the cases not correct", () => {
+    const cases = [
+      { id: "a", coverage: 0.5, citations: 1, unsupported: 1, correct: true },
+      { id: "b", coverage: 1, citations: 1, unsupported: 0, correct: false },
+      { id: "c", coverage: 1, citations: 1, unsupported: 0 },
+    ];
+    const scored = {
+      ...result(cases, 5 / 6),
+      aggregate: { ...result(cases, 5 / 6).aggregate, correctRate: 0.5 },
+    };
+    const failing = buildEvalReport(scored, { ...run, minCoverage: 0.8, minCorrect: 0.9 });
+    expect(failing.passed).toBe(false);
+    expect(failing.cases.map((entry) => entry.failures)).toEqual([undefined, ["not_correct"], undefined]);
+    const passing = buildEvalReport(scored, { ...run, minCoverage: 0.8, minCorrect: 0.5 });
+    expect(passing.passed).toBe(true);
+    expect(passing.cases.every((entry) => entry.passed)).toBe(true);
+    // Without minCorrect, correctness is reported but gates nothing.
+    expect(buildEvalReport(scored, { ...run, minCoverage: 0 }).passed).toBe(true);
   });
 
   it.each([

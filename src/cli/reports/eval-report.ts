@@ -3,6 +3,7 @@ import type {
   EvalAggregate,
   EvalAllResult,
   EvalCaseError,
+  ExpectedMatch,
   MatchMode,
   UnsupportedClaim,
 } from "../../client/index.js";
@@ -21,9 +22,23 @@ export interface ReportCase {
   error?: EvalCaseError;
   /** The claims the check dropped, with why; present when the run had details and some were dropped. */
   dropped?: UnsupportedClaim[];
-  /** Not errored and coverage at least `minCoverage`. */
+  /** With `expected`: whether an expected answer is in a grounded claim. */
+  correct?: boolean;
+  /** With `correct: true`: which expected answer matched, and where. */
+  match?: ExpectedMatch;
+  /** Why the case fails the gate the run failed; absent when it does not (always, when the run passed). */
+  failures?: CaseFailure[];
+  /** Whether the case passes the gate the command applied: it has no `failures`. */
   passed: boolean;
 }
+
+/**
+ * How a case counts against a gate that failed: it errored, its coverage is below `--min-coverage` (when
+ * coverage_mean failed it), it is not correct (when correct_rate failed `--min-correct`), or it regressed
+ * (with `--fail-on-regression`). A case fails in the reports exactly when it has one, so a passing run has
+ * no failed case.
+ */
+export type CaseFailure = "errored" | "below_min_coverage" | "not_correct" | "regressed";
 
 /** Everything `verified eval` prints and writes: the run, its aggregate, the gate and every case. */
 export interface EvalReport {
@@ -31,7 +46,12 @@ export interface EvalReport {
   model: string;
   mode: MatchMode;
   minCoverage: number;
-  /** The gate: `coverageMean >= minCoverage`, and at least one case scored. */
+  /** `--min-correct`: the lowest correct_rate that passes; absent when the run does not gate on it. */
+  minCorrect?: number;
+  /**
+   * The gate: `coverageMean >= minCoverage` with at least one case scored, `correctRate >= minCorrect` when
+   * that is set, and no regression with `--fail-on-regression`.
+   */
   passed: boolean;
   aggregate: EvalAggregate;
   usage: CallUsage;
@@ -49,41 +69,96 @@ export function meetsThreshold(coverage: number, minCoverage: number): boolean {
   return coverage + EPSILON >= minCoverage;
 }
 
+/** Which gates of a report failed: its verdict, kept apart so each case can say which it fails. */
+export interface GateVerdicts {
+  /** Every case errored, so nothing was scored. */
+  nothingScored: boolean;
+  coverage: boolean;
+  /** Undefined when the run does not gate on correctness. */
+  correct: boolean | undefined;
+  /** Undefined without `--fail-on-regression`. */
+  regression: boolean | undefined;
+}
+
+/** Whether each gate of `report` passes. */
+export function gateVerdicts(report: EvalReport): GateVerdicts {
+  const { aggregate } = report;
+  const nothingScored = aggregate.n === aggregate.errored;
+  const comparison = report.baseline;
+  return {
+    nothingScored,
+    coverage: !nothingScored && meetsThreshold(aggregate.coverageMean, report.minCoverage),
+    correct:
+      report.minCorrect === undefined
+        ? undefined
+        : aggregate.correctRate !== undefined && meetsThreshold(aggregate.correctRate, report.minCorrect),
+    regression:
+      comparison === undefined || !comparison.failOnRegression ? undefined : comparison.regressed === 0,
+  };
+}
+
 /**
- * Builds the report of an eval run. The gate passes when `coverageMean >= minCoverage`; a run in which every
- * case errored never passes, since its `coverageMean` of 0 measures nothing.
+ * Sets the report's verdict and each case's: a case fails when it counts against a gate that failed (see
+ * `CaseFailure`), so the JUnit file agrees with the exit code.
+ */
+export function withVerdicts(report: EvalReport): EvalReport {
+  const gates = gateVerdicts(report);
+  const passed = gates.coverage && gates.correct !== false && gates.regression !== false;
+  const regressed = new Set(
+    (report.baseline?.changed ?? []).filter((entry) => entry.regressed).map((entry) => entry.label),
+  );
+  const cases = report.cases.map(({ failures: _failures, passed: _passed, ...entry }): ReportCase => {
+    const failures: CaseFailure[] = [];
+    if (!passed && entry.error !== undefined) failures.push("errored");
+    if (
+      !gates.coverage &&
+      entry.error === undefined &&
+      !meetsThreshold(entry.coverage ?? 0, report.minCoverage)
+    )
+      failures.push("below_min_coverage");
+    if (gates.correct === false && entry.correct === false) failures.push("not_correct");
+    if (gates.regression === false && regressed.has(entry.label)) failures.push("regressed");
+    return failures.length === 0 ? { ...entry, passed: true } : { ...entry, failures, passed: false };
+  });
+  return { ...report, passed, cases };
+}
+
+/**
+ * Builds the report of an eval run. The gate passes when `coverageMean >= minCoverage` (and `correctRate >=
+ * minCorrect` when that is set); a run in which every case errored never passes, since its `coverageMean` of
+ * 0 measures nothing.
  */
 export function buildEvalReport(
   result: EvalAllResult,
-  run: { dataset: string; model: string; mode: MatchMode; minCoverage: number },
+  run: { dataset: string; model: string; mode: MatchMode; minCoverage: number; minCorrect?: number },
 ): EvalReport {
-  const meets = (coverage: number) => meetsThreshold(coverage, run.minCoverage);
   const cases = result.cases.map((entry, index): ReportCase => {
     const named = {
       index,
       ...(entry.id === undefined ? {} : { id: entry.id }),
       label: entry.id ?? `#${index + 1}`,
     };
-    if (entry.error !== undefined) return { ...named, error: entry.error, passed: false };
+    if (entry.error !== undefined) return { ...named, error: entry.error, passed: true };
     return {
       ...named,
       coverage: entry.coverage,
       citations: entry.citations,
       unsupported: entry.unsupported,
+      ...(entry.correct === undefined ? {} : { correct: entry.correct }),
+      ...(entry.match === undefined ? {} : { match: entry.match }),
       ...(entry.result !== undefined && entry.result.unsupported.length > 0
         ? { dropped: entry.result.unsupported }
         : {}),
-      passed: meets(entry.coverage),
+      passed: true,
     };
   });
-  const scored = result.aggregate.n - result.aggregate.errored;
-  return {
+  return withVerdicts({
     ...run,
-    passed: scored > 0 && meets(result.aggregate.coverageMean),
+    passed: true,
     aggregate: result.aggregate,
     usage: result.usage,
     cases,
-  };
+  });
 }
 
 // The comparison with a baseline report (built by compare-baseline.ts) is part of the report.
@@ -92,6 +167,8 @@ export interface BaselineCase {
   label: string;
   coverage: number | null;
   dropped: UnsupportedClaim[];
+  /** Whether the case was correct; null when it had no `expected` (or errored). */
+  correct: boolean | null;
 }
 
 /** How one case moved against the baseline. */
@@ -107,6 +184,8 @@ export interface CaseChange {
   regressed: boolean;
   /** Claims dropped now that were not dropped in the baseline (compared by claim text). */
   newlyFailed: UnsupportedClaim[];
+  /** `lost`: correct in the baseline, not now (a regression); `gained`: the other way round. */
+  correctness?: "lost" | "gained";
 }
 
 /** The comparison of a run with `--baseline`: what changed, case by case (by id, else by position). */
@@ -115,7 +194,7 @@ export interface BaselineComparison {
   tolerance: number;
   /** Whether regressions fail the run (`--fail-on-regression`). */
   failOnRegression: boolean;
-  /** How many cases regressed. */
+  /** How many cases regressed (lost coverage beyond the tolerance, errored anew, or are no longer correct). */
   regressed: number;
   /** Changed cases: regressed ones first (largest loss first), then the other changes. */
   changed: CaseChange[];

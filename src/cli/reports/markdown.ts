@@ -2,7 +2,7 @@ import { baselineMarkdown } from "./baseline-sections.js";
 import { droppedClaimsMarkdown } from "./dropped-claims.js";
 import { markdownCode, markdownText } from "./escape.js";
 import type { EvalReport } from "./eval-report.js";
-import { describeCase, describeGate, formatScore, lowestCases } from "./format.js";
+import { describeCase, describeGate, formatScore, incorrectCases, lowestCases } from "./format.js";
 
 /**
  * The Markdown report (GitHub-flavoured, for `$GITHUB_STEP_SUMMARY` and pull-request comments): the verdict,
@@ -12,15 +12,17 @@ import { describeCase, describeGate, formatScore, lowestCases } from "./format.j
 export function renderMarkdownReport(report: EvalReport): string {
   const { aggregate, usage } = report;
   const lowest = lowestCases(report.cases);
+  const correct = aggregate.correctRate === undefined ? undefined : formatScore(aggregate.correctRate);
+  const incorrect = incorrectCases(report.cases);
   const lines = [
     `## verified eval: ${report.passed ? "✅ passed" : "❌ failed"}`,
     "",
     ...(report.baseline === undefined ? [] : baselineMarkdown(report.baseline, cell)),
     `${describeGate(report)}. Dataset \`${code(report.dataset)}\`, model \`${code(report.model)}\`, mode \`${report.mode}\`.`,
     "",
-    "| n | errored | coverage_mean | unsupported_rate | model calls | tokens |",
-    "|---:|---:|---:|---:|---:|---:|",
-    `| ${aggregate.n} | ${aggregate.errored} | ${formatScore(aggregate.coverageMean)} | ${formatScore(aggregate.unsupportedRate)} | ${usage.modelCalls} | ${usage.totalTokens} |`,
+    `| n | errored | coverage_mean | unsupported_rate |${correct === undefined ? "" : " correct_rate |"} model calls | tokens |`,
+    `|---:|---:|---:|---:|${correct === undefined ? "" : "---:|"}---:|---:|`,
+    `| ${aggregate.n} | ${aggregate.errored} | ${formatScore(aggregate.coverageMean)} | ${formatScore(aggregate.unsupportedRate)} |${correct === undefined ? "" : ` ${correct} |`} ${usage.modelCalls} | ${usage.totalTokens} |`,
     "",
     `### Lowest coverage (${lowest.length} of ${report.cases.length})`,
     "",
@@ -31,6 +33,19 @@ export function renderMarkdownReport(report: EvalReport): string {
         `| ${cell(entry.label)} | ${entry.coverage === undefined ? "error" : formatScore(entry.coverage)} | ${cell(describeCase(entry))} |`,
     ),
     ...droppedClaimsMarkdown(lowest, cell),
+    ...(incorrect.length === 0
+      ? []
+      : [
+          "",
+          `### Not correct (${incorrect.length} of ${report.cases.filter((entry) => entry.correct === false).length})`,
+          "",
+          "| case | coverage | outcome |",
+          "|---|---:|---|",
+          ...incorrect.map(
+            (entry) =>
+              `| ${cell(entry.label)} | ${formatScore(entry.coverage ?? 0)} | ${cell(describeCase(entry))} |`,
+          ),
+        ]),
   ];
   return `${lines.join("\n")}\n`;
 }

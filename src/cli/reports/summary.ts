@@ -3,7 +3,15 @@ import { baselineSummary } from "./baseline-sections.js";
 import { droppedClaimLines } from "./dropped-claims.js";
 import { terminalText } from "./escape.js";
 import type { EvalReport } from "./eval-report.js";
-import { describeCase, describeGate, formatScore, lowestCases } from "./format.js";
+import {
+  describeCase,
+  describeCorrectness,
+  describeGate,
+  describeGrounding,
+  formatScore,
+  incorrectCases,
+  lowestCases,
+} from "./format.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -20,6 +28,9 @@ export function renderEvalSummary(report: EvalReport, colors: Colors): string {
     ["errored", aggregate.errored === 0 ? "0" : colors.red(String(aggregate.errored))],
     ["coverage_mean", formatScore(aggregate.coverageMean)],
     ["unsupported_rate", formatScore(aggregate.unsupportedRate)],
+    ...(aggregate.correctRate === undefined
+      ? []
+      : [["correct_rate", formatScore(aggregate.correctRate)] as [string, string]]),
     ["model calls", usage.modelCalls.toLocaleString("en-US")],
     ["tokens", usage.totalTokens.toLocaleString("en-US")],
   ];
@@ -45,6 +56,15 @@ export function renderEvalSummary(report: EvalReport, colors: Colors): string {
       `  ${(labels[index] ?? "").padEnd(width)}  ${paint(coverage.padEnd(8))}  ${terminalText(describeCase(entry))}`,
     );
     for (const line of droppedClaimLines(entry)) lines.push(colors.dim(`    dropped ${terminalText(line)}`));
+  }
+  const incorrect = incorrectCases(report.cases);
+  if (incorrect.length > 0) {
+    const total = report.cases.filter((entry) => entry.correct === false).length;
+    lines.push("", colors.bold(`Not correct (${incorrect.length} of ${total})`));
+    for (const entry of incorrect)
+      lines.push(
+        `  ${truncate(entry.label, LABEL_WIDTH)}  ${describeCorrectness(entry)}; ${describeGrounding(entry)}`,
+      );
   }
   if (report.baseline !== undefined) lines.push(...baselineSummary(report.baseline, colors));
 

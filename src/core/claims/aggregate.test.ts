@@ -23,6 +23,17 @@ describe("aggregateCases", () => {
       expected: { coverageMean: 1, unsupportedRate: 0, n: 1, errored: 0 },
     },
     {
+      name: "correct_rate is over the scored cases that carry expected",
+      cases: [
+        { coverage: 1, citations: 1, unsupported: 0, correct: true },
+        { coverage: 1, citations: 1, unsupported: 0, correct: false },
+        { coverage: 1, citations: 1, unsupported: 0, correct: true },
+        { coverage: 1, citations: 1, unsupported: 0 },
+        { error: "x" },
+      ],
+      expected: { coverageMean: 1, unsupportedRate: 0, n: 5, errored: 1, correctRate: 2 / 3 },
+    },
+    {
       name: "every case errored",
       cases: [{ error: "x" }, { error: "y" }],
       expected: { coverageMean: 0, unsupportedRate: 0, n: 2, errored: 2 },

@@ -1,5 +1,6 @@
 export { aggregateCases, type CaseScore, type EvalAggregate } from "./aggregate.js";
 export { type AnswerMissDetail, describeDrop, describeNumberMiss } from "./describe-miss.js";
+export { type ExpectedMatch, matchExpected } from "./expected-answer.js";
 export { createPendingClaims, type PendingClaims } from "./pending-claims.js";
 export {
   addSourceMarker,

@@ -46,7 +46,14 @@ describe("verifyClaims", () => {
       expected: {
         text: "",
         citations: [],
-        unsupported: [{ claim: "Refunds take 30 days.", reason: "unknown_source" }],
+        unsupported: [
+          {
+            claim: "Refunds take 30 days.",
+            reason: "unknown_source",
+            quote: "within 30 days",
+            source: "faq",
+          },
+        ],
         coverage: 0,
       },
     },
@@ -56,7 +63,7 @@ describe("verifyClaims", () => {
       expected: {
         text: "",
         citations: [],
-        unsupported: [{ claim: "Refunds take 30 days.", reason: "unknown_source" }],
+        unsupported: [{ claim: "Refunds take 30 days.", reason: "unknown_source", quote: "within 30 days" }],
         coverage: 0,
       },
     },
@@ -66,7 +73,14 @@ describe("verifyClaims", () => {
       expected: {
         text: "",
         citations: [],
-        unsupported: [{ claim: "Refunds take 60 days.", reason: "quote_not_found" }],
+        unsupported: [
+          {
+            claim: "Refunds take 60 days.",
+            reason: "quote_not_found",
+            quote: "within 60 days",
+            source: "policy",
+          },
+        ],
         coverage: 0,
       },
     },
@@ -76,7 +90,7 @@ describe("verifyClaims", () => {
       expected: {
         text: "",
         citations: [],
-        unsupported: [{ claim: "Refunds exist.", reason: "quote_not_found" }],
+        unsupported: [{ claim: "Refunds exist.", reason: "quote_not_found", quote: "  ", source: "policy" }],
         coverage: 0,
       },
     },
@@ -132,6 +146,8 @@ describe("verifyClaims", () => {
             claim: "Refunds take 45 days.",
             reason: "number_not_found",
             detail: { number: "45", checked: "source" },
+            quote: "within 30 days",
+            source: "policy",
           },
         ],
         coverage: 0,
@@ -149,6 +165,8 @@ describe("verifyClaims", () => {
             claim: "Refunds take 45 days.",
             reason: "number_not_found",
             detail: { number: "45", checked: "source" },
+            quote: "within 30 days",
+            source: "policy",
           },
         ],
         coverage: 0,
@@ -180,6 +198,8 @@ describe("verifyClaims", () => {
               checked: "cells",
               cells: [{ row: "Q3", column: "Revenue", text: "1,250" }],
             },
+            quote: "| Q3 | 1,250 | 120 |",
+            source: "results",
           },
         ],
         coverage: 0.5,
@@ -198,7 +218,14 @@ describe("verifyClaims", () => {
           { claim: "Shipping is free.", quote: "Shipping is free", source: "policy", range: [49, 65] },
           { claim: "Refunds take 30 days!", quote: "30 days", source: "policy", range: [28, 35] },
         ],
-        unsupported: [{ claim: "Returns cost $5.", reason: "quote_not_found" }],
+        unsupported: [
+          {
+            claim: "Returns cost $5.",
+            reason: "quote_not_found",
+            quote: "Returns cost $5",
+            source: "policy",
+          },
+        ],
         coverage: 2 / 3,
       },
     },
@@ -213,7 +240,29 @@ describe("verifyClaims", () => {
 
   it("the source check runs before the quote check", () => {
     const result = verifyClaims(sources, [{ claim: "x", quote: "nowhere", source: "missing" }]);
-    expect(result.unsupported).toEqual([{ claim: "x", reason: "unknown_source" }]);
+    expect(result.unsupported).toEqual([
+      { claim: "x", reason: "unknown_source", quote: "nowhere", source: "missing" },
+    ]);
+  });
+
+  it("gives a strict quote that was not found the lenient match as its near match", () => {
+    const claims = [
+      { claim: "Refunds take 30 days.", quote: "WITHIN 30 days, of purchase", source: "policy" },
+    ];
+    const [strict] = verifyClaims(sources, claims).unsupported;
+    expect(strict).toEqual({
+      claim: "Refunds take 30 days.",
+      reason: "quote_not_found",
+      quote: "WITHIN 30 days, of purchase",
+      source: "policy",
+      near: { quote: "within 30 days of purchase", range: [21, 47] },
+    });
+    const text = sources[0]?.text ?? "";
+    expect(text.slice(21, 47)).toBe(strict?.near?.quote);
+    // Lenient mode has no looser match to offer, and a quote found nowhere has no near match.
+    expect(verifyClaims(sources, claims, { mode: "lenient" }).citations).toHaveLength(1);
+    const nowhere = verifyClaims(sources, [{ claim: "x", quote: "within 90 days", source: "policy" }]);
+    expect(nowhere.unsupported[0]?.near).toBeUndefined();
   });
 
   it("ignores non-string fields a model may send", () => {

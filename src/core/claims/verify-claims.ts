@@ -104,7 +104,10 @@ function expectClaimQuotes(
   const mode = options.mode ?? "strict";
   for (const candidate of claims) {
     const source = prepared.get(text(candidate.source));
-    if (source !== undefined) expectQuotes(source, [text(candidate.quote)], mode);
+    if (source === undefined) continue;
+    expectQuotes(source, [text(candidate.quote)], mode);
+    // A strict quote not found is looked for leniently too, for the near match it reports.
+    if (mode === "strict") expectQuotes(source, [text(candidate.quote)], "lenient");
   }
 }
 
@@ -120,13 +123,26 @@ function rejected(
   quote: string,
   sourceId: string,
   reason: UnsupportedClaim["reason"],
-  detail?: NumberMiss,
+  more?: { detail?: NumberMiss | undefined; near?: UnsupportedClaim["near"] | undefined },
 ): ClaimVerdict {
-  return {
-    grounded: false,
-    unsupported: detail === undefined ? { claim, reason } : { claim, reason, detail },
-    candidate: { quote, source: sourceId },
-  };
+  const unsupported: UnsupportedClaim = { claim, reason };
+  if (more?.detail !== undefined) unsupported.detail = more.detail;
+  // What the model tried, so a reader sees the quote and source it named, not only the verdict.
+  if (quote !== "") unsupported.quote = quote;
+  if (sourceId !== "") unsupported.source = sourceId;
+  if (more?.near !== undefined) unsupported.near = more.near;
+  return { grounded: false, unsupported, candidate: { quote, source: sourceId } };
+}
+
+/**
+ * Where a strict quote that was not found is in the source under lenient matching (it differs only in case,
+ * punctuation or spacing), or undefined. The lenient quotes were announced with the strict ones, so a
+ * request's near misses cost O(n + Σm) in all, like its quotes.
+ */
+function nearMatch(source: PreparedSource, quote: string, mode: string): UnsupportedClaim["near"] {
+  if (mode !== "strict") return undefined;
+  const range = findQuote(source, quote, "lenient");
+  return range === null ? undefined : { quote: source.text.slice(range[0], range[1]), range };
 }
 
 /** The verdict on one candidate claim: it does not depend on the request's other claims. */
@@ -143,10 +159,13 @@ function judgeClaim(
   const source = prepared.get(sourceId);
   if (source === undefined) return rejected(claim, quote, sourceId, "unknown_source");
   const range = findQuote(source, quote, mode);
-  if (range === null) return rejected(claim, quote, sourceId, "quote_not_found");
+  if (range === null)
+    return rejected(claim, quote, sourceId, "quote_not_found", { near: nearMatch(source, quote, mode) });
   const miss = numbersMode === undefined ? null : explainNumbers(claim, source, range, numbersMode);
   if (miss !== null)
-    return rejected(claim, quote, sourceId, "number_not_found", options.explain === true ? miss : undefined);
+    return rejected(claim, quote, sourceId, "number_not_found", {
+      detail: options.explain === true ? miss : undefined,
+    });
   const sliced = source.text.slice(range[0], range[1]);
   return { grounded: true, citation: { claim, quote: sliced, source: source.id, range } };
 }

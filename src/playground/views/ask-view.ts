@@ -13,7 +13,7 @@ import { h, plural } from "../dom.js";
 
 import { clearError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
-import { answerSegments, reasonInWords } from "./result-text.js";
+import { answerSegments, reasonInWords, triedInWords } from "./result-text.js";
 import { createLatestRunner, showFailure } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 
@@ -264,7 +264,17 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         h(
           "ul",
           { class: "unsupported" },
-          ...result.unsupported.map((item) => h("li", {}, h("del", {}, item.claim), " ", reasonSpan(item))),
+          ...result.unsupported.map((item) => {
+            const tried = triedInWords(item);
+            return h(
+              "li",
+              {},
+              h("del", {}, item.claim),
+              " ",
+              reasonSpan(item),
+              tried !== "" && h("span", { class: "tried" }, tried),
+            );
+          }),
         ),
       );
 

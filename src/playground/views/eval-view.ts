@@ -113,6 +113,9 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
       ["Errored", String(aggregate.errored)],
       ["Coverage mean", percent(aggregate.coverageMean)],
       ["Unsupported rate", percent(aggregate.unsupportedRate)],
+      ...(aggregate.correctRate === undefined
+        ? []
+        : [["Correct rate", percent(aggregate.correctRate)] as [string, string]]),
       ["Model calls", usage.modelCalls.toLocaleString("en")],
       ["Tokens", usage.totalTokens.toLocaleString("en")],
     ];
@@ -120,15 +123,22 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
     const bars = result.cases.map((item, index) => {
       const source = cases[index];
       const label = `case ${index + 1}${source?.id === undefined ? "" : ` (${source.id})`}`;
+      const correctness =
+        item.error !== undefined || item.correct === undefined
+          ? ""
+          : item.match === undefined
+            ? ", not correct"
+            : `, correct (${JSON.stringify(item.match.expected)} in claim ${item.match.citation + 1})`;
       const description =
         item.error === undefined
-          ? `${label}: coverage ${percent(item.coverage)}, ${item.citations} grounded, ${item.unsupported} dropped`
+          ? `${label}: coverage ${percent(item.coverage)}, ${item.citations} grounded, ${item.unsupported} dropped${correctness}`
           : `${label}: errored, ${item.error.code}: ${item.error.message}`;
+      const marks = item.error === undefined && item.correct === false ? " incorrect" : "";
       const bar = h(
         "button",
         {
           type: "button",
-          class: item.error === undefined ? "bar" : "bar errored",
+          class: item.error === undefined ? `bar${marks}` : "bar errored",
           title: description,
           "aria-label": `${description}. Open in Ask.`,
           "data-case": index,
@@ -164,6 +174,8 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
             {},
             "Coverage per case",
             aggregate.errored > 0 && h("span", { class: "legend-errored" }, " · hatched: errored"),
+            result.cases.some((item) => item.error === undefined && item.correct === false) &&
+              h("span", { class: "legend-incorrect" }, " · outlined red: not correct"),
             " · choose a case to open it in Ask",
           ),
           h(

@@ -7,6 +7,7 @@ import {
   answerSegments,
   highlightRange,
   reasonInWords,
+  triedInWords,
 } from "./result-text.js";
 
 const cite = (source: string, quote = "q"): Citation => ({
@@ -218,5 +219,21 @@ describe("answerClaimSegments", () => {
     expect(answerClaimSegments(answer, [cite("1")], [{ claim: "x", reason: "quote_not_found" }])).toEqual([
       { kind: "text", text: answer },
     ]);
+  });
+});
+
+describe("triedInWords", () => {
+  it("names the quote tried, the source named and the near match", () => {
+    expect(
+      triedInWords({
+        claim: "c",
+        reason: "quote_not_found",
+        quote: "WITHIN 30 days",
+        source: "policy",
+        near: { quote: "within 30 days", range: [21, 35] },
+      }),
+    ).toBe('tried "WITHIN 30 days" in policy · near match "within 30 days" at 21–35');
+    expect(triedInWords({ claim: "c", reason: "unknown_source", source: "faq" })).toBe("named faq");
+    expect(triedInWords({ claim: "c", reason: "quote_not_found" })).toBe("");
   });
 });

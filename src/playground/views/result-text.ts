@@ -131,3 +131,17 @@ const words: Record<string, string> = {
 export function reasonInWords(reason: string): string {
   return Object.hasOwn(words, reason) ? (words[reason] as string) : reason;
 }
+
+/**
+ * What the model tried for a dropped claim, in words: `tried "…" in policy · near match "…" at 21–47`; ""
+ * when it gave neither a quote nor a source.
+ */
+export function triedInWords(item: UnsupportedClaim): string {
+  const parts: string[] = [];
+  if (item.quote !== undefined) parts.push(`tried ${JSON.stringify(item.quote)}`);
+  if (item.source !== undefined) parts.push(`${parts.length === 0 ? "named" : "in"} ${item.source}`);
+  const tried = parts.join(" ");
+  if (item.near === undefined) return tried;
+  const near = `near match ${JSON.stringify(item.near.quote)} at ${item.near.range[0]}–${item.near.range[1]}`;
+  return tried === "" ? near : `${tried} · ${near}`;
+}

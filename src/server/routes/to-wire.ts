@@ -62,6 +62,7 @@ export function evalResultToWire(
       unsupported_rate: outcome.aggregate.unsupportedRate,
       n: outcome.aggregate.n,
       errored: outcome.aggregate.errored,
+      ...(outcome.aggregate.correctRate === undefined ? {} : { correct_rate: outcome.aggregate.correctRate }),
     },
     cases: outcome.cases.map((result, index) =>
       caseToWire(result, { unit, sources: cases[index]?.sources ?? [] }),
