@@ -3,6 +3,12 @@ import type { FastifyInstance } from "fastify";
 import type { CreateAppOptions } from "./server/index.js";
 
 export {
+  type AnswerCheckOptions,
+  type AnswerCitation,
+  type AnswerMiss,
+  type AnswerReason,
+  type AnswerResult,
+  type AnswerUnsupported,
   aggregateCases,
   type CandidateClaim,
   type CandidateField,
@@ -11,6 +17,7 @@ export {
   type Citation,
   type ClaimCheckOptions,
   type ClaimsResult,
+  checkAnswer,
   type EvalAggregate,
   type FieldResult,
   type FieldsResult,

@@ -69,6 +69,24 @@ describe("the installed package", () => {
     expect(output).toMatchObject({ MAX_EVAL_CASES: 200, createApp: "function", fastifyLoaded: false });
   });
 
+  it("checks a plain answer through the main entry (answer mode)", async () => {
+    const script = `
+      import { checkAnswer } from "${manifest.name}";
+      const sources = [{ id: "policy", text: "Refunds are issued within 30 days of purchase." }];
+      const result = checkAnswer(sources, "Refunds are issued within 30 days [policy]. Refunds are paid in gold coins [1].");
+      console.log(JSON.stringify(result));
+    `;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
+    const output = JSON.parse(stdout);
+    expect(
+      output.citations.map((citation: { source: string; range: number[] }) => [
+        citation.source,
+        citation.range,
+      ]),
+    ).toEqual([["policy", [0, 46]]]);
+    expect(output.unsupported.map((entry: { reason: string }) => entry.reason)).toEqual(["no_support"]);
+  });
+
   it("serves through createApp from the main entry", async () => {
     const script = `
       import { createApp, createModelBackend, defaultServerConfig } from "${manifest.name}";

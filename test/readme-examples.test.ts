@@ -141,3 +141,42 @@ describe("README From TypeScript", () => {
     ]);
   });
 });
+
+// "Verify an answer you already have": its curl, run as written.
+const answerAt = readme.indexOf("## Verify an answer you already have");
+const answerSection = readme.slice(answerAt, readme.indexOf("\n## ", answerAt + 1));
+const answerRequest = [
+  ...answerSection.matchAll(/curl -s http:\/\/127\.0\.0\.1:8787(\S+) .*? -d '([^']+)'/gs),
+].map((match) => ({
+  path: match[1] as string,
+  body: JSON.parse(match[2] as string) as Record<string, unknown>,
+}));
+
+describe("README: verify an answer you already have", () => {
+  it("has one curl, to the check endpoint", () => {
+    expect(answerRequest.map((request) => request.path)).toEqual(["/v1/verified/check"]);
+  });
+
+  it("drops the wrongly cited and the unsupported sentences and keeps the shipping one", async () => {
+    const response = await service.post("/v1/verified/check", answerRequest[0]?.body, { key: null });
+    expect(response.status).toBe(200);
+    const body = response.body;
+    expect(body.text).toBe("Orders over $50 ship free [2].");
+    expect(body.citations).toEqual([
+      {
+        claim: "Orders over $50 ship free.",
+        quote: "Orders over $50 ship free.",
+        source: "shipping",
+        range: [37, 63],
+        support: 1,
+        answer_range: [103, 133],
+      },
+    ]);
+    expect(
+      body.unsupported.map((entry: { reason: string; detail?: unknown }) => [entry.reason, entry.detail]),
+    ).toEqual([
+      ["wrong_source", { found_in: ["returns"] }],
+      ["entity_not_found", { entity: "Gold" }],
+    ]);
+  });
+});

@@ -548,43 +548,45 @@ describe("body size limits", () => {
     expect(gateway.calls).toHaveLength(0);
   });
 
-  it.each(["/v1/verified", "/v1/verified/extract", "/v1/verified/check"])(
-    "%s refuses a chunked body (no Content-Length) once it passes 4 MiB",
-    async (path) => {
-      const { service } = await startWithGateway();
-      const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const request = httpRequest(`${service.url}${path}`, {
-          method: "POST",
-          agent: false,
-          headers: {
-            "content-type": "application/json",
-            authorization: "Bearer k",
-            "transfer-encoding": "chunked",
-          },
-        });
-        request.on("error", reject);
-        request.on("response", (answer) => {
-          let text = "";
-          answer.on("data", (chunk: Buffer) => (text += chunk.toString()));
-          answer.on("end", () => resolve({ status: answer.statusCode ?? 0, body: text }));
-        });
-        const piece = Buffer.alloc(256 * 1024, 0x20);
-        let sent = 0;
-        const pump = () => {
-          while (sent < 5 * 1024 * 1024) {
-            sent += piece.length;
-            if (!request.write(piece)) return void request.once("drain", pump);
-          }
-          request.end();
-        };
-        request.write('{"model": "x", "pad": "');
-        pump();
+  // The check takes 8 MiB: a 4 MiB answer with its sources.
+  it.each([
+    ["/v1/verified", "4 MiB", 4],
+    ["/v1/verified/extract", "4 MiB", 4],
+    ["/v1/verified/check", "8 MiB", 8],
+  ])("%s refuses a chunked body (no Content-Length) once it passes %s", async (path, _, mebibytes) => {
+    const { service } = await startWithGateway();
+    const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${service.url}${path}`, {
+        method: "POST",
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          authorization: "Bearer k",
+          "transfer-encoding": "chunked",
+        },
       });
+      request.on("error", reject);
+      request.on("response", (answer) => {
+        let text = "";
+        answer.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        answer.on("end", () => resolve({ status: answer.statusCode ?? 0, body: text }));
+      });
+      const piece = Buffer.alloc(256 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < (mebibytes + 1) * 1024 * 1024) {
+          sent += piece.length;
+          if (!request.write(piece)) return void request.once("drain", pump);
+        }
+        request.end();
+      };
+      request.write('{"model": "x", "pad": "');
+      pump();
+    });
 
-      expect(response.status).toBe(413);
-      expect(JSON.parse(response.body).error.type).toBe("payload_too_large");
-    },
-  );
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body).error.type).toBe("payload_too_large");
+  });
 });
 
 describe("no framework fingerprint in any answer", () => {

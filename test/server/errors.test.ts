@@ -85,7 +85,7 @@ describe("400 invalid_request", () => {
       name: "an unknown field lists the known ones",
       body: { ...createBody, top_p: 0.9 },
       message:
-        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, explain, allow_ungrounded, temperature, max_tokens, stream.',
+        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, explain, offsets, allow_ungrounded, answer_format, temperature, max_tokens, stream.',
       param: "top_p",
     },
     {
@@ -334,20 +334,26 @@ describe("413, 415, 422, 404, 405", () => {
   const bigMessage = (bytes: number) => [{ role: "user", content: "x".repeat(bytes) }];
 
   it.each([
-    { path: "/v1/verified", body: { ...createBody, messages: bigMessage(4 * 1024 * 1024) } },
-    { path: "/v1/verified/extract", body: { ...extractBody, schema: { city: "x".repeat(4 * 1024 * 1024) } } },
+    { path: "/v1/verified", limit: "4 MiB", body: { ...createBody, messages: bigMessage(4 * 1024 * 1024) } },
+    {
+      path: "/v1/verified/extract",
+      limit: "4 MiB",
+      body: { ...extractBody, schema: { city: "x".repeat(4 * 1024 * 1024) } },
+    },
+    // The check takes a 4 MiB answer with its sources.
     {
       path: "/v1/verified/check",
-      body: { sources: [report], claims: [{ quote: "x".repeat(4 * 1024 * 1024), source: "a" }] },
+      limit: "8 MiB",
+      body: { sources: [report], claims: [{ quote: "x".repeat(8 * 1024 * 1024), source: "a" }] },
     },
-  ])("a body over 4 MiB on $path is payload_too_large", async ({ path, body }) => {
+  ])("a body over $limit on $path is payload_too_large", async ({ path, limit, body }) => {
     const { gateway, service } = await startWithGateway();
 
     const response = await service.post(path, body);
 
     expect(response.status).toBe(413);
     expect(response.body).toEqual(
-      error("payload_too_large", "The request body is larger than 4 MiB, this endpoint's limit."),
+      error("payload_too_large", `The request body is larger than ${limit}, this endpoint's limit.`),
     );
     expect(gateway.calls).toHaveLength(0);
   });
