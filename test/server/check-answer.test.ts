@@ -79,3 +79,31 @@ describe("POST /v1/verified/check with an answer", () => {
     expect(response.body.error).toMatchObject({ code: "invalid_request", param: "answer" });
   });
 });
+
+describe("POST /v1/verified/check bounds an answer's claims", () => {
+  it("refuses more claims and clauses than MAX_ANSWER_CLAIMS, naming the answer", async () => {
+    const service = await startWithoutGateway();
+    const response = await service.post("/v1/verified/check", {
+      sources: [report],
+      answer: "Lyon. ".repeat(10_001),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({
+      code: "invalid_request",
+      param: "answer",
+      message: '"answer" holds 10,001 claims and clauses; the limit is 10,000. Check a long answer in parts.',
+    });
+  });
+
+  it("refuses more than twice as many markers before splitting the answer", async () => {
+    const service = await startWithoutGateway();
+    const response = await service.post("/v1/verified/check", {
+      sources: [report],
+      answer: `Lyon ${"[1]".repeat(20_001)}.`,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toBe(
+      '"answer" holds 20,001 markers; the limit is 20,000. Check a long answer in parts.',
+    );
+  });
+});

@@ -7,7 +7,7 @@ import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
-import { resolveMarkerName } from "./markers.js";
+import { findMarkers, resolveMarkerName } from "./markers.js";
 import { contentTerm, SupportIndex, type SupportSpan } from "./support.js";
 
 /** Options of an answer check. */
@@ -18,13 +18,17 @@ export interface AnswerCheckOptions {
   explain?: boolean | undefined;
   /** The user's messages: their words are context, not new facts. */
   question?: readonly string[] | undefined;
-  /** Refuse an answer of more claims and clauses than this (`tooManyClaims`) before checking any. */
+  /**
+   * Refuse an answer of more claims and clauses than this, or of more than twice as many markers
+   * (`TooManyClaims`), before checking any: the markers are counted first, in one cheap pass.
+   */
   maxClaims?: number | undefined;
 }
 
-/** An answer refused by `maxClaims`: how many claims and clauses it holds. */
+/** An answer refused by `maxClaims`: how many claims and clauses, or markers, it holds. */
 export interface TooManyClaims {
   tooManyClaims: number;
+  counted: "claims and clauses" | "markers";
 }
 
 /** Why a claim of an answer was removed. */
@@ -113,6 +117,17 @@ export function* answerCheckSteps(
   stepBudget: number,
   counter?: StepCounter,
 ): Steps<AnswerResult | TooManyClaims> {
+  if (options.maxClaims !== undefined) {
+    const markers = findMarkers(answer).markers.length;
+    if (markers > 2 * options.maxClaims) return { tooManyClaims: markers, counted: "markers" };
+  }
+  const claims = splitAnswerClaims(answer);
+  if (options.maxClaims !== undefined) {
+    let count = 0;
+    for (const claim of claims) count += claim.clauses.length;
+    if (count > options.maxClaims) return { tooManyClaims: count, counted: "claims and clauses" };
+  }
+  // The sources are indexed only for an answer that will be checked.
   const prepared = [...prepareSources(sources).values()];
   const index = new SupportIndex(prepared, counter);
   const context: CheckContext = {
@@ -123,12 +138,6 @@ export function* answerCheckSteps(
     options,
     ...(counter === undefined ? {} : { counter }),
   };
-  const claims = splitAnswerClaims(answer);
-  if (options.maxClaims !== undefined) {
-    let count = 0;
-    for (const claim of claims) count += claim.clauses.length;
-    if (count > options.maxClaims) return { tooManyClaims: count };
-  }
   const judged: (Judged | null)[] = [];
   let work = 0;
   for (const claim of claims) {
