@@ -246,9 +246,13 @@ describe("evalAll", () => {
   });
 
   it("rejects with UserAbortError when the caller aborts", async () => {
-    script = (request) => ({ status: 200, body: answerPage(request), delayMs: 1_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once both pages in flight have reached the service (not after a fixed delay, which a loaded
+    // machine may not honour): no third page may start after it.
+    script = (request, pageNumber) => {
+      if (pageNumber === 2) setTimeout(() => controller.abort(), 10);
+      return { status: 200, body: answerPage(request), delayMs: 1_000 };
+    };
     await expect(
       verified().evalAll({ model: "local", cases: dataset(600) }, { signal: controller.signal }),
     ).rejects.toBeInstanceOf(UserAbortError);
