@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -61,5 +61,15 @@ describe("the source layout", () => {
     };
     walk(srcRoot);
     expect(crowded).toEqual([]);
+  });
+
+  // V8's optimized String.prototype.codePointAt reads past the end of a sliced string (Node 24), so a quote
+  // cut inside an emoji matched the whole emoji: code points are read by the core's own codePointAt.
+  it("reads code points only through the core's codePointAt", () => {
+    const callers = graph
+      .filter((node) => node.file !== "core/text/characters.ts")
+      .filter((node) => readFileSync(join(srcRoot, node.file), "utf8").includes(".codePointAt("))
+      .map((node) => node.file);
+    expect(callers).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import {
 import type { FoundNumber } from "./numbers/index.js";
 
 import {
+  codePointAt,
   codePointBefore,
   isWhitespaceChar,
   isWordChar,
@@ -34,14 +35,14 @@ export function referenceStrictQuote(text: string, quote: string): Range | null 
   // The quote is trimmed, so splitting on runs leaves only non-empty segments.
   const segments = quote.split(/\s+/u);
   const first = segments[0] ?? "";
-  const wordAtStart = isWordChar(quote.codePointAt(0));
+  const wordAtStart = isWordChar(codePointAt(quote, 0));
   const wordAtEnd = isWordChar(codePointBefore(quote, quote.length));
   for (let start = text.indexOf(first); start >= 0; start = text.indexOf(first, start + 1)) {
     if (splitsSurrogatePair(text, start)) continue;
     if (wordAtStart && isWordChar(codePointBefore(text, start))) continue;
     const end = matchRemainingSegments(text, start + first.length, segments);
     if (end < 0 || splitsSurrogatePair(text, end)) continue;
-    if (wordAtEnd && isWordChar(text.codePointAt(end))) continue;
+    if (wordAtEnd && isWordChar(codePointAt(text, end))) continue;
     return [start, end];
   }
   return null;
@@ -129,7 +130,7 @@ function extendBackward(text: string, start: number, floor: number): number {
 function extendForward(text: string, end: number, ceiling: number): number {
   let cursor = end;
   while (cursor < ceiling && !isWhitespaceChar(text.charCodeAt(cursor))) {
-    cursor += (text.codePointAt(cursor) ?? 0) > 0xffff ? 2 : 1;
+    cursor += (codePointAt(text, cursor) ?? 0) > 0xffff ? 2 : 1;
   }
   return cursor;
 }

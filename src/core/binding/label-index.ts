@@ -1,6 +1,6 @@
 import type { MarkdownTable, TableLayout } from "../tables/index.js";
 import { foldLabelText, stripTrailingParenthetical } from "../tables/index.js";
-import { isWordChar, wordEnd } from "../text/index.js";
+import { codePointAt, isWordChar, wordEnd } from "../text/index.js";
 import { ruleOn } from "../wording/index.js";
 
 /** A folded label text of one table, and the body rows and header columns it names. */
@@ -35,7 +35,7 @@ export function labelKey(pattern: string): string {
 }
 
 function hasWordCharacter(text: string): boolean {
-  for (let index = 0; index < text.length; index += 1) if (isWordChar(text.codePointAt(index))) return true;
+  for (let index = 0; index < text.length; index += 1) if (isWordChar(codePointAt(text, index))) return true;
   return false;
 }
 

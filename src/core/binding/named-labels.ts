@@ -1,5 +1,5 @@
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
-import { codePointBefore, isWordChar } from "../text/index.js";
+import { codePointAt, codePointBefore, isWordChar } from "../text/index.js";
 import { type Mention, Mentions, type MentionTarget } from "../wording/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
@@ -21,7 +21,7 @@ function isNumberSeparator(text: string, index: number): boolean {
 // label `5` is not named by `2.5` and `234` is not named by `1,234`.
 /** True when a label mention may start at `start` of the folded claim (a word boundary, not inside a number). */
 export function startsWord(folded: string, start: number): boolean {
-  if (!isWordChar(folded.codePointAt(start))) return true;
+  if (!isWordChar(codePointAt(folded, start))) return true;
   if (isWordChar(codePointBefore(folded, start))) return false;
   return !(isDigit(folded, start) && isNumberSeparator(folded, start - 1) && isDigit(folded, start - 2));
 }
@@ -29,7 +29,7 @@ export function startsWord(folded: string, start: number): boolean {
 /** True when a label mention may end at `end` of the folded claim. */
 export function endsWord(folded: string, end: number): boolean {
   if (!isWordChar(codePointBefore(folded, end))) return true;
-  if (isWordChar(folded.codePointAt(end))) return false;
+  if (isWordChar(codePointAt(folded, end))) return false;
   return !(isDigit(folded, end - 1) && isNumberSeparator(folded, end) && isDigit(folded, end + 1));
 }
 
@@ -72,9 +72,10 @@ function labelStartAt(folded: string, start: number): number {
   // The second half of a surrogate pair is inside a word when the pair is a word character, else a symbol.
   if (code >= 0xdc00 && code <= 0xdfff && start > 0) {
     const high = folded.charCodeAt(start - 1);
-    if (high >= 0xd800 && high <= 0xdbff) return isWordChar(folded.codePointAt(start - 1)) ? 0 : SYMBOL_START;
+    if (high >= 0xd800 && high <= 0xdbff)
+      return isWordChar(codePointAt(folded, start - 1)) ? 0 : SYMBOL_START;
   }
-  if (!isWordChar(folded.codePointAt(start))) return SYMBOL_START;
+  if (!isWordChar(codePointAt(folded, start))) return SYMBOL_START;
   // A word character after another is inside a word, and `startsWord` says so.
   return startsWord(folded, start) ? WORD_START : 0;
 }

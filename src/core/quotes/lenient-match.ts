@@ -1,6 +1,12 @@
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
-import { codePointBefore, forEachLenientToken, isWhitespaceChar, searchIds } from "../text/index.js";
+import {
+  codePointAt,
+  codePointBefore,
+  forEachLenientToken,
+  isWhitespaceChar,
+  searchIds,
+} from "../text/index.js";
 import type { Range } from "../types.js";
 import { buildLenientIndex, type LenientIndex } from "./lenient-index.js";
 
@@ -89,7 +95,7 @@ function extendBackward(text: string, start: number, floor: number): number {
 function extendForward(text: string, end: number, ceiling: number): number {
   let cursor = end;
   while (cursor < ceiling && !isWhitespaceChar(text.charCodeAt(cursor))) {
-    cursor += (text.codePointAt(cursor) ?? 0) > 0xffff ? 2 : 1;
+    cursor += (codePointAt(text, cursor) ?? 0) > 0xffff ? 2 : 1;
   }
   return cursor;
 }

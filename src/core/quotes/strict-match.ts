@@ -1,6 +1,7 @@
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import {
+  codePointAt,
   codePointBefore,
   isWhitespaceChar,
   isWordChar,
@@ -51,7 +52,7 @@ function findStrictDirect(
   if (quote === "") return null;
   const segments = quote.split(/\s+/u);
   const first = segments[0] ?? "";
-  const wordAtStart = isWordChar(quote.codePointAt(0));
+  const wordAtStart = isWordChar(codePointAt(quote, 0));
   const wordAtEnd = isWordChar(codePointBefore(quote, quote.length));
   let steps = quote.length;
   let result: Range | null | undefined = null;
@@ -78,7 +79,7 @@ function findStrictDirect(
       break;
     }
     if (cursor < 0 || splitsSurrogatePair(text, cursor)) continue;
-    if (wordAtEnd && isWordChar(text.codePointAt(cursor))) continue;
+    if (wordAtEnd && isWordChar(codePointAt(text, cursor))) continue;
     result = [start, cursor];
     break;
   }
@@ -97,7 +98,7 @@ function findStrictIn(
 ): Range | null {
   if (quote === "") return null;
   const pattern = collapseWhitespace(quote, counter).text;
-  const wordAtStart = isWordChar(quote.codePointAt(0));
+  const wordAtStart = isWordChar(codePointAt(quote, 0));
   const wordAtEnd = isWordChar(codePointBefore(quote, quote.length));
   const { origin } = collapsed;
   let start = -1;
@@ -110,7 +111,7 @@ function findStrictIn(
     if (splitsSurrogatePair(text, start)) return false;
     if (wordAtStart && isWordChar(codePointBefore(text, start))) return false;
     if (splitsSurrogatePair(text, end)) return false;
-    return !(wordAtEnd && isWordChar(text.codePointAt(end)));
+    return !(wordAtEnd && isWordChar(codePointAt(text, end)));
   };
   return searchString(collapsed.text, pattern, accept, counter) < 0 ? null : [start, end];
 }

@@ -1,4 +1,4 @@
-import { isWhitespaceChar, isWordChar, wordEnd } from "../text/index.js";
+import { codePointAt, isWhitespaceChar, isWordChar, wordEnd } from "../text/index.js";
 
 /**
  * Strict tokens: each maximal run of word characters (as the boundary checks read them, by code point),
@@ -122,7 +122,7 @@ function readStrictToken(text: string, start: number, token: StrictToken): void 
   } else if (isWhitespaceChar(code)) {
     charClass = WHITESPACE;
   } else {
-    codePoint = text.codePointAt(start) as number;
+    codePoint = codePointAt(text, start) as number;
     charClass = isWordChar(codePoint) ? WORD : OTHER;
   }
   if (charClass === OTHER) {

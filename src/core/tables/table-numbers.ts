@@ -1,5 +1,5 @@
 import { findNumbers, nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
-import { isWordChar } from "../text/index.js";
+import { codePointAt, isWordChar } from "../text/index.js";
 import { isCircumstance, type Mentions } from "../wording/index.js";
 import { foldLabelText } from "./label-text.js";
 import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
@@ -147,7 +147,7 @@ function holdsMoreThan(text: string, start: number, end: number): boolean {
     if (index === start) index = end;
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) return true;
-    if (!isWordChar(text.codePointAt(index))) apart = true;
+    if (!isWordChar(codePointAt(text, index))) apart = true;
     else if (apart || index < start) return true;
   }
   return false;
@@ -216,7 +216,7 @@ function spelledStart(folded: string, start: number, end: number, cell: CellNumb
     cellEnd += 1;
   }
   const standsApart =
-    !isWordChar(folded.codePointAt(claimAt - 1)) && !isWordChar(folded.codePointAt(claimEnd));
+    !isWordChar(codePointAt(folded, claimAt - 1)) && !isWordChar(codePointAt(folded, claimEnd));
   return standsApart ? claimAt : -1;
 }
 
@@ -329,5 +329,5 @@ function isPlainNumber(cells: TableNumbers, row: number, column: number): boolea
 
 function isLetterAt(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
-  return (code >= 97 && code <= 122) || (code > 127 && isWordChar(text.codePointAt(index)));
+  return (code >= 97 && code <= 122) || (code > 127 && isWordChar(codePointAt(text, index)));
 }

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  codePointAt,
   codePointBefore,
   foldCodePoint,
   isWhitespaceChar,
@@ -7,6 +9,30 @@ import {
   splitsSurrogatePair,
   wordEnd,
 } from "./characters.js";
+
+describe("codePointAt", () => {
+  it("gives what String.prototype.codePointAt gives on a flat string, at every index and past both ends", () => {
+    const unit = fc.constantFrom("a", "\u00e9", "\u{1f600}", "\ud83d", "\ude00", "\u0301", " ");
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 20 }), (units) => {
+        const text = units.join("");
+        for (let index = -1; index <= text.length + 1; index += 1) {
+          expect(codePointAt(text, index)).toBe(text.codePointAt(index));
+        }
+      }),
+    );
+  });
+
+  // Node 24's optimized String.prototype.codePointAt pairs the high surrogate that ends a sliced string
+  // (13 units or more: a view of its parent) with the unit after the slice, once the caller is hot.
+  it("reads the high surrogate that ends a slice as itself, however often it is called", () => {
+    const parent = `${"abcdefghijkl".repeat(2)}\u{1f600}`;
+    const slice = parent.slice(0, parent.length - 1);
+    const seen = new Set<number | undefined>();
+    for (let call = 0; call < 20_000; call += 1) seen.add(codePointAt(slice, slice.length - 1));
+    expect([...seen]).toEqual([0xd83d]);
+  });
+});
 
 describe("codePointBefore", () => {
   it.each<{ name: string; text: string; index: number; expected: number | undefined }>([

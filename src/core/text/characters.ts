@@ -1,4 +1,20 @@
 /**
+ * The code point at `index` of `text` (a surrogate pair read as one), or undefined past either end: what
+ * `String.prototype.codePointAt` returns. The project reads code points only through this function because
+ * V8's optimized `codePointAt` on a sliced string (Node 24) pairs a trailing high surrogate with the unit
+ * after the slice in its parent string, so a quote cut inside an emoji could match the whole emoji.
+ */
+export function codePointAt(text: string, index: number): number | undefined {
+  if (index < 0 || index >= text.length) return undefined;
+  const high = text.charCodeAt(index);
+  if (high >= 0xd800 && high <= 0xdbff && index + 1 < text.length) {
+    const low = text.charCodeAt(index + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+  }
+  return high;
+}
+
+/**
  * The full code point that ends just before `index` in `text` (a surrogate pair read as one), or
  * undefined at the start of the text.
  */
@@ -103,7 +119,7 @@ export function wordEnd(text: string, start: number): number {
       }
       break;
     }
-    const codePoint = text.codePointAt(end) as number;
+    const codePoint = codePointAt(text, end) as number;
     if (!isWordChar(codePoint)) break;
     end += codePoint > 0xffff ? 2 : 1;
   }

@@ -2,7 +2,14 @@
 // tokens (the units lenient matching and the number checks compare) and words (the search terms of the local
 // model: UAX #29 word rules, CJK bigrams). Tokens and words differ on purpose (`don't` is one word but two
 // tokens); both live here so that nothing else tokenizes text on its own.
-export { codePointBefore, isWhitespaceChar, isWordChar, splitsSurrogatePair, wordEnd } from "./characters.js";
+export {
+  codePointAt,
+  codePointBefore,
+  isWhitespaceChar,
+  isWordChar,
+  splitsSurrogatePair,
+  wordEnd,
+} from "./characters.js";
 export { isStopWord, rankingStem, singularStem } from "./content-words.js";
 export { firstOccurrencesOfIds } from "./first-occurrences.js";
 export { searchIds, searchString } from "./linear-search.js";

@@ -1,4 +1,4 @@
-import { foldCodePoint } from "./characters.js";
+import { codePointAt, foldCodePoint } from "./characters.js";
 
 /** One lenient token: its folded `key` and its `[start, end)` range in the original text (UTF-16). */
 export interface LenientToken {
@@ -130,7 +130,7 @@ export function forEachLenientToken(
       index += 1;
       continue;
     }
-    const codePoint = text.codePointAt(index) ?? code;
+    const codePoint = codePointAt(text, index) ?? code;
     const end = index + (codePoint > 0xffff ? 2 : 1);
     const { chars, lowerCaseGrowth } = foldedCodePoint(codePoint);
     if (chars.length === 0) {

@@ -1,5 +1,5 @@
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
-import { isWordChar, wordEnd } from "../text/index.js";
+import { codePointAt, isWordChar, wordEnd } from "../text/index.js";
 import { Mentions, type MentionTarget } from "./mention.js";
 import { ABBREVIATIONS } from "./word-lists.js";
 
@@ -120,7 +120,7 @@ function nextWord(folded: string, from: number, digitText?: string): FoldedWord 
       const possessive =
         folded.charCodeAt(end) === 39 &&
         folded.charCodeAt(end + 1) === 115 &&
-        !isWordChar(folded.codePointAt(end + 2));
+        !isWordChar(codePointAt(folded, end + 2));
       return filled(at, possessive ? end + 2 : end, digitText);
     }
     const text = folded.slice(at, end);
@@ -128,7 +128,7 @@ function nextWord(folded: string, from: number, digitText?: string): FoldedWord 
     if (
       folded.charCodeAt(end) === 39 &&
       folded.charCodeAt(end + 1) === 115 &&
-      !isWordChar(folded.codePointAt(end + 2))
+      !isWordChar(codePointAt(folded, end + 2))
     )
       return filled(at, end + 2, `${text}'s`);
     return filled(at, end, text);
