@@ -2,7 +2,13 @@
 // claims whose quotes are found, character for character, in your sources. The check runs in process through
 // the library entry (`verified-answers`): no service, no second model.
 import { generateText, type LanguageModel, Output } from "ai";
-import { type ClaimsResult, type Source, verifyClaims } from "verified-answers";
+import {
+  type AnswerResult,
+  type ClaimsResult,
+  checkAnswer,
+  type Source,
+  verifyClaims,
+} from "verified-answers";
 import { z } from "zod";
 
 /** What the model is asked for: each claim of its answer with a verbatim quote and the id of its source. */
@@ -28,4 +34,28 @@ export async function generateVerified(options: {
   });
   // Claims whose quote is not in the named source are dropped and listed in `unsupported` with the reason.
   return verifyClaims(options.sources, output.claims, { checkNumbers: true });
+}
+
+/**
+ * A question answered in plain prose with `[source-id]` citations, as most apps already prompt for, the
+ * answer checked sentence by sentence (answer mode): each kept sentence comes back with the span of its
+ * source that supports it; a sentence without support, with a number or name no source holds, or citing the
+ * wrong source is cut from `text` and listed in `unsupported` with its `answerRange`.
+ */
+export async function generateChecked(options: {
+  model: LanguageModel;
+  question: string;
+  sources: Source[];
+}): Promise<AnswerResult> {
+  const { text } = await generateText({
+    model: options.model,
+    system:
+      "Answer only from the sources. End each sentence with the id of its source in brackets, like [policy].",
+    prompt: [
+      ...options.sources.map((source) => `<source id="${source.id}">\n${source.text}\n</source>`),
+      `Question: ${options.question}`,
+    ].join("\n\n"),
+  });
+  // The question's words are context, not new facts: an answer that repeats them is not penalised.
+  return checkAnswer(options.sources, text, { question: [options.question] });
 }
