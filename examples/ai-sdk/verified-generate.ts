@@ -27,10 +27,7 @@ export async function generateVerified(options: {
     output: Output.object({ schema: claimsSchema }),
     system:
       "Answer only from the sources. For each claim, copy a quote verbatim from one source and give that source's id.",
-    prompt: [
-      ...options.sources.map((source) => `<source id="${source.id}">\n${source.text}\n</source>`),
-      `Question: ${options.question}`,
-    ].join("\n\n"),
+    prompt: promptOf(options.sources, options.question),
   });
   // Claims whose quote is not in the named source are dropped and listed in `unsupported` with the reason.
   return verifyClaims(options.sources, output.claims, { checkNumbers: true });
@@ -51,11 +48,14 @@ export async function generateChecked(options: {
     model: options.model,
     system:
       "Answer only from the sources. End each sentence with the id of its source in brackets, like [policy].",
-    prompt: [
-      ...options.sources.map((source) => `<source id="${source.id}">\n${source.text}\n</source>`),
-      `Question: ${options.question}`,
-    ].join("\n\n"),
+    prompt: promptOf(options.sources, options.question),
   });
   // The question's words are context, not new facts: an answer that repeats them is not penalised.
   return checkAnswer(options.sources, text, { question: [options.question] });
+}
+
+/** The sources, each in a tagged block the model can cite by id, then the question. */
+function promptOf(sources: readonly Source[], question: string): string {
+  const blocks = sources.map((source) => `<source id="${source.id}">\n${source.text}\n</source>`);
+  return [...blocks, `Question: ${question}`].join("\n\n");
 }
