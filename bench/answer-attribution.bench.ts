@@ -6,8 +6,8 @@
 // answers must keep every claim and cite each span's own source with a range that covers the span; the same
 // answers with each marker moved to another source of the case must be dropped as `wrong_source` naming the
 // right source. Set VERBOSE=1 to print the misses.
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import { checkAnswer, splitSentences } from "../src/core/index.js";
 
 interface SpanLine {
@@ -18,7 +18,7 @@ interface SpanLine {
   start: number;
 }
 
-const DATA = fileURLToPath(new URL("../../shared/data/spans.jsonl", import.meta.url));
+const DATA = findBenchData("spans.jsonl");
 
 /** The sentence of `context` that holds `[start, end)`, or null when the span crosses sentences. */
 function sentenceHolding(context: string, start: number, end: number): string | null {
@@ -45,8 +45,8 @@ const tally = (): Tally => ({ cases: 0, kept: 0, spans: 0, covered: 0, moved: 0,
 const percent = (a: number, b: number): string => `${((a / b) * 100).toFixed(1)}%`;
 
 export default async function answerAttribution(): Promise<void> {
-  if (!existsSync(DATA)) {
-    console.log(`The span data is not here (${DATA}): this bench needs ../shared/data; skipped.`);
+  if (DATA === undefined) {
+    console.log(missingBenchData("spans.jsonl"));
     return;
   }
   const lines = readFileSync(DATA, "utf8")

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import { formatCount, median } from "./support/statistics.js";
 
 const DOCUMENTS = 12_000;
@@ -22,11 +23,11 @@ function readLines<T>(path: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-function corpus(dataDir: string): string {
+function corpus(cellsFile: string, spansFile: string): string {
   const cells = readLines<{ table_markdown: string; row_label: string; column: string; value: string }>(
-    join(dataDir, "table_cells.jsonl"),
+    cellsFile,
   );
-  const spans = readLines<{ context: string; answer: string }>(join(dataDir, "spans.jsonl"));
+  const spans = readLines<{ context: string; answer: string }>(spansFile);
   const documents: string[] = [];
   for (let index = 0; documents.length < DOCUMENTS; index += 1) {
     const cell = cells[index % cells.length];
@@ -95,17 +96,18 @@ function runOnce(cli: string, file: string): Promise<number> {
 
 /** Prints documents per second through `verified check --jsonl`, process start included. */
 export default async function run(): Promise<void> {
-  const dataDir = fileURLToPath(new URL("../../shared/data", import.meta.url));
+  const cellsFile = findBenchData("table_cells.jsonl");
+  const spansFile = findBenchData("spans.jsonl");
   const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-  if (!existsSync(join(dataDir, "spans.jsonl"))) {
-    console.log("skipped: ../shared/data not found");
+  if (cellsFile === undefined || spansFile === undefined) {
+    console.log(missingBenchData(cellsFile === undefined ? "table_cells.jsonl" : "spans.jsonl"));
     return;
   }
   if (!existsSync(cli)) throw new Error("dist/cli/main.js is missing: run `npm run build` first");
   const directory = mkdtempSync(join(tmpdir(), "verified-jsonl-"));
   try {
     const file = join(directory, "corpus.jsonl");
-    const text = corpus(dataDir);
+    const text = corpus(cellsFile, spansFile);
     writeFileSync(file, text);
     const loadBefore = loadavg()[0] ?? 0;
     await runOnce(cli, file);

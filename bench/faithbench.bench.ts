@@ -4,9 +4,9 @@
 // is hallucinated when any annotation carries an `Unwanted` label (the paper's worst-label pooling). The
 // eight detectors whose scores FaithBench stores are measured on the same summaries (a score under 0.5 is a
 // flag). Set VERBOSE=1 to print each flagged summary's first drop.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import { checkAnswer } from "../src/core/index.js";
 
 interface Annotation {
@@ -21,7 +21,7 @@ interface Sample {
   metadata: Record<string, string | number>;
 }
 
-const DATA = fileURLToPath(new URL("../../shared/data/raw/faithbench/data_for_release", import.meta.url));
+const FOLDER = "raw/faithbench/data_for_release";
 const DETECTORS = [
   "hhemv1",
   "hhem-2.1",
@@ -57,14 +57,15 @@ function row(name: string, c: Confusion): string {
   return `| ${name} | ${percent(balanced(c))} | ${percent(precision(c))} | ${percent(recall(c))} | ${c.tp + c.fn + c.tn + c.fp} |`;
 }
 
-/** Loads the 400 summaries, or null when ../shared/data is not there (a clone has none). */
+/** Loads the 400 summaries, or null when neither .bench-data nor ../shared/data holds them (a clone has none). */
 export function loadFaithBench(): Sample[] | null {
-  if (!existsSync(DATA)) return null;
-  const files = readdirSync(DATA)
+  const folder = findBenchData(FOLDER);
+  if (folder === undefined) return null;
+  const files = readdirSync(folder)
     .filter((name) => /^batch_\d+\.json$/.test(name))
     .sort((a, b) => Number(a.match(/\d+/)?.[0]) - Number(b.match(/\d+/)?.[0]));
   return files.flatMap(
-    (name) => (JSON.parse(readFileSync(join(DATA, name), "utf8")) as { samples: Sample[] }).samples,
+    (name) => (JSON.parse(readFileSync(join(folder, name), "utf8")) as { samples: Sample[] }).samples,
   );
 }
 
@@ -78,7 +79,7 @@ const isUnwanted = (sample: Sample, kind?: string): boolean =>
 export default async function faithBench(): Promise<void> {
   const samples = loadFaithBench();
   if (samples === null) {
-    console.log(`FaithBench is not here (${DATA}): this bench needs ../shared/data; skipped.`);
+    console.log(missingBenchData(FOLDER));
     return;
   }
   const ours = confusion();

@@ -4,8 +4,8 @@
 // is answered right when the model's first claim (its best-ranked sentence) contains the dataset's answer
 // span, falsely answered when it answers with a first claim that does not, and abstained when it returns
 // no claim. Set VERBOSE=1 to print the false answers.
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import { createLocalModel } from "../src/models/local/index.js";
 
 interface SpanLine {
@@ -46,11 +46,9 @@ async function firstQuote(
 
 /** Runs every triple through the local model and prints right, false-answer and abstention rates. */
 export default async function run(): Promise<void> {
-  const dataPath = fileURLToPath(new URL("../../shared/data/spans.jsonl", import.meta.url));
-  if (!existsSync(dataPath)) {
-    console.log(
-      `skipped: ${dataPath} not found (this benchmark needs the span data described in docs/local-model.md)`,
-    );
+  const dataPath = findBenchData("spans.jsonl");
+  if (dataPath === undefined) {
+    console.log(missingBenchData("spans.jsonl"));
     return;
   }
   const lines = readFileSync(dataPath, "utf8")

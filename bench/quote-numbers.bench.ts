@@ -5,9 +5,8 @@
 // number is somewhere in the source) and `row` on prose checks the whole quoted line, so only `quote`
 // binds the number to the claim's own quote. Deterministic: the swap takes the source's number nearest
 // to the span. Set VERBOSE=1 to print the misses.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import { judgeClaims } from "../src/core/claims/verify-claims.js";
 import { findNumbers } from "../src/core/numbers/scan.js";
 import { prepareSources } from "../src/core/prepared-source.js";
@@ -37,10 +36,9 @@ function swappedNumber(line: SpanLine, spanKeys: Set<string>): string | undefine
 
 /** Runs the benchmark and prints the share of exact claims kept and swapped claims dropped per mode. */
 export default async function run(): Promise<void> {
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const file = join(root, "..", "shared", "data", "spans.jsonl");
-  if (!existsSync(file)) {
-    console.log(`skipped: ${file} not found`);
+  const file = findBenchData("spans.jsonl");
+  if (file === undefined) {
+    console.log(missingBenchData("spans.jsonl"));
     return;
   }
   const lines = readFileSync(file, "utf8")

@@ -4,8 +4,8 @@
 // identical occurrence: the first match wins); re-cased and re-punctuated quotes by lenient at the same
 // place; edited quotes by neither mode. Perturbations are deterministic (a seeded PRNG picks the edits).
 // Set VERBOSE=1 to print the misses.
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import type { PreparedSource } from "../src/core/prepared-source.js";
 import { findQuote, trimQuote } from "../src/core/quotes/find-quote.js";
 import { tokenizeLenient } from "../src/core/text/tokens.js";
@@ -165,9 +165,9 @@ const rate = (target: Tally): string =>
 
 /** Runs every span case and prints a table of counts and rates per case kind. */
 export default async function run(): Promise<void> {
-  const dataPath = fileURLToPath(new URL("../../shared/data/spans.jsonl", import.meta.url));
-  if (!existsSync(dataPath)) {
-    console.log("skipped: ../shared/data not found");
+  const dataPath = findBenchData("spans.jsonl");
+  if (dataPath === undefined) {
+    console.log(missingBenchData("spans.jsonl"));
     return;
   }
   const lines = readFileSync(dataPath, "utf8")

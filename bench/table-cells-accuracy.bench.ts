@@ -3,9 +3,8 @@
 // claims (another row's value in the same column, another column's value in the same row) that must be
 // dropped. A negative whose numbers all equal the true cell's is skipped: no number check can tell them
 // apart. Set VERBOSE=1 to print the misses.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import { checkNumbers } from "../src/core/claims/verify-claims.js";
 import { findNumbers } from "../src/core/numbers/scan.js";
 import type { PreparedSource } from "../src/core/prepared-source.js";
@@ -87,10 +86,9 @@ function percent(tallied: Tally): string {
 
 /** Runs the benchmark and prints a markdown table of kept and caught rates per claim template and dataset. */
 export default async function run(): Promise<void> {
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const file = join(root, "..", "shared", "data", "table_cells.jsonl");
-  if (!existsSync(file)) {
-    console.log("skipped: ../shared/data not found");
+  const file = findBenchData("table_cells.jsonl");
+  if (file === undefined) {
+    console.log(missingBenchData("table_cells.jsonl"));
     return;
   }
   const cells = readFileSync(file, "utf8")

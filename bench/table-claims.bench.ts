@@ -13,8 +13,8 @@
 //   RULES_OFF=R3,R7  run with those binding rules turned off
 //   PER_RULE=1       also print each rule's effect: the row figures with that one rule off, on both splits
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import { BINDING_RULES } from "../src/core/binding/index.js";
 import { judgeClaims } from "../src/core/claims/verify-claims.js";
 import { prepareSources } from "../src/core/prepared-source.js";
@@ -151,14 +151,14 @@ function printMisses(split: Split): void {
 
 /** Runs the benchmark on dev and val and prints them side by side with the goals' verdicts. */
 export default async function run(): Promise<void> {
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const data = join(root, "..", "shared", "data");
-  const splits = [
-    readSplit(join(data, "tabfact-dev"), "dev"),
-    readSplit(join(data, "tabfact-val"), "val"),
-  ].filter((split): split is Split => split !== undefined);
+  const splits = (["dev", "val"] as const)
+    .map((name) => {
+      const folder = findBenchData(`tabfact-${name}`);
+      return folder === undefined ? undefined : readSplit(folder, name);
+    })
+    .filter((split): split is Split => split !== undefined);
   if (splits.length === 0) {
-    console.log(`skipped: ${data}/tabfact-dev and tabfact-val not found (cases.jsonl and cases.meta.jsonl)`);
+    console.log(missingBenchData("tabfact-dev/cases.jsonl"));
     return;
   }
   const off = (process.env.RULES_OFF ?? "")
