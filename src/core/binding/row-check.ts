@@ -25,7 +25,6 @@ import {
   type Bound,
   boundOf,
   buildHeaderStems,
-  countedBy,
   findHeaderStems,
   type HeaderStems,
   isDayOfMonth,
@@ -555,83 +554,6 @@ function quotedRow(view: RowView, quoteRange: Range): { table: number; row: numb
   return view.rowAt.get(lineStart);
 }
 
-// Tables wider than this, and headers longer than that, have no wider columns read: people's tables have
-// a few dozen columns of short headers.
-const WIDER_COLUMNS_READ = 64;
-const WIDER_HEADER_CHARS = 64;
-interface WiderColumns {
-  /** Each header's words without its trailing parenthetical, between spaces (empty when not read). */
-  headers: string[];
-  /** Per column, the columns whose header holds its header and more, read on first use. */
-  byColumn: (number[] | undefined)[];
-  /** Per columns list, the union of its columns' wider columns. */
-  byList: WeakMap<readonly number[], number[]>;
-}
-const widerCache = new WeakMap<TableNumbers, WiderColumns>();
-
-// The columns whose header holds, as whole words, the header of one of `columns` and more (`points for`
-// and `points against` for `points`; `profit (adjusted)` is no wider `profit`). Each column is read once
-// per table, and only in tables of at most `WIDER_COLUMNS_READ` columns: constant time per list.
-function widerColumns(cells: TableNumbers, columns: readonly number[]): readonly number[] {
-  let table = widerCache.get(cells);
-  if (table === undefined) {
-    const read = cells.columnCount <= WIDER_COLUMNS_READ;
-    const headers = Array.from({ length: read ? cells.columnCount : 0 }, (_, column) => {
-      const raw = cells.headerText(column);
-      if (raw.length > WIDER_HEADER_CHARS) return "";
-      const header = foldLabelText(raw).trim();
-      return ` ${stripTrailingParenthetical(header) ?? header} `;
-    });
-    table = { headers, byColumn: [], byList: new WeakMap() };
-    widerCache.set(cells, table);
-  }
-  if (table.headers.length === 0) return NO_LABELS;
-  let wider = table.byList.get(columns);
-  if (wider === undefined) {
-    wider = [];
-    for (const column of columns.slice(0, 8)) {
-      for (const other of widerOfColumn(table, column)) if (!wider.includes(other)) wider.push(other);
-    }
-    table.byList.set(columns, wider);
-  }
-  return wider;
-}
-
-function widerOfColumn(table: WiderColumns, column: number): number[] {
-  let wider = table.byColumn[column];
-  if (wider === undefined) {
-    wider = [];
-    const header = table.headers[column] as string;
-    if (header.trim() !== "") {
-      table.headers.forEach((other, at) => {
-        if (other.length > header.length && other.includes(header)) wider?.push(at);
-      });
-    }
-    table.byColumn[column] = wider;
-  }
-  return wider;
-}
-
-// True when the mention right after the number ending at `end` names one of `columns` and the number
-// counts it (`565 points`, `7.91 million viewers`): a binary search and a few reads.
-function countsItsColumn(
-  folded: string,
-  end: number,
-  occurrences: Mentions,
-  columns: readonly number[],
-): boolean {
-  let low = 0;
-  let high = occurrences.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (occurrences.start(middle) < end) low = middle + 1;
-    else high = middle;
-  }
-  if (low === occurrences.length || countedBy(folded, end, occurrences.start(low)) === 0) return false;
-  const named = occurrences.columns(low);
-  return named.length > 0 && columns.includes(named[0] as number);
-}
-
 /** Where a table fails a claim: the value, and the rows and columns it was looked for in. */
 interface TableMiss {
   table: number;
@@ -854,11 +776,6 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       }
       const bound = ruleOn("R12") ? boundOf(folded, valueStart) : null;
       if (someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
-      // `565 points` where the table has `points` and `points for`: the header's wider columns hold it.
-      if (ruleOn("R42") && countsItsColumn(folded, valueEnd, occurrences, constraining)) {
-        const wider = widerColumns(cells, constraining);
-        if (wider.length > 0 && someColumnHolds(cells, rows, wider, key)) continue;
-      }
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
       // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
       // number) must meet it.

@@ -1,6 +1,6 @@
 import { findNumbers, nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { codePointAt, isWordChar } from "../text/index.js";
-import { isCircumstance, type Mentions, MONTHS, ruleOn, statedAsValueAt } from "../wording/index.js";
+import { isCircumstance, type Mentions } from "../wording/index.js";
 import { foldLabelText } from "./label-text.js";
 import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
 
@@ -284,8 +284,7 @@ function namedBefore(occurrences: Mentions, start: number, column: number): bool
  * True when the claim writes out a cell of row `row` (the quoted row) around the value with key `key` at
  * `[start, end)`, and that cell is the value's to take: the value has no column, or the cell's column is
  * the one it is paired with or one of the few mentions before it names it (`if the thursday episode was
- * 196 buried the tuesday …`: `tuesday` is nearer, but the claim spells thursday's cell), or the cell holds
- * a name (`lga 775 has a brand name of …`: a number inside a name is that name's, whatever column is near).
+ * 196 buried the tuesday …`: `tuesday` is nearer, but the claim spells thursday's cell).
  */
 export function namesQuotedCell(
   folded: string,
@@ -301,47 +300,10 @@ export function namesQuotedCell(
   if (cell === undefined) return false;
   return (
     own.length === 0 ||
-    (ruleOn("R40") &&
-      holdsName(cells.cellText(row, cell.column)) &&
-      (!statedAsValueAt(folded, cell.start) ||
-        statesCellNear(folded, start, end, cells.cellText(row, own[0] as number)))) ||
     listsColumn(own, cell.column) ||
     namedBefore(occurrences, start, cell.column) ||
     ((cell.start === 0 || isCircumstance(folded, cell.start)) && holdsAtMostOnePlainNumber(cells, row, own))
   );
-}
-
-// The claim characters read on each side of a number for the text of a cell it states elsewhere.
-const STATED_NEAR_CHARS = 200;
-
-// True when the claim, within `STATED_NEAR_CHARS` of the number at `[start, end)` and spaces not counted,
-// states `raw`, a cell text of at least four characters with a letter (`w 106 - 104 (ot)` in
-// `… 18,828 is w 106-104 ( ot )`). Constant time per number.
-function statesCellNear(folded: string, start: number, end: number, raw: string): boolean {
-  if (raw.length > MAX_CELL_CHARS) return false;
-  const cell = foldLabelText(raw).replaceAll(" ", "");
-  if (cell.length < 4 || !/\p{L}/u.test(cell)) return false;
-  const near = folded.slice(Math.max(0, start - STATED_NEAR_CHARS), end + STATED_NEAR_CHARS);
-  return near.replaceAll(" ", "").includes(cell);
-}
-
-// True when the cell text `raw` holds a name: a word of two or more letters that is no month (`lga 775`,
-// `sporting '89`, `kobe bryant (31)`; not `12 june 2011` or `8.440 (4)`), in at most `MAX_CELL_CHARS`.
-function holdsName(raw: string): boolean {
-  if (raw.length > MAX_CELL_CHARS) return false;
-  const text = foldLabelText(raw);
-  let at = 0;
-  while (at < text.length) {
-    if (!isLetterAt(text, at)) {
-      at += 1;
-      continue;
-    }
-    let end = at;
-    while (end < text.length && isLetterAt(text, end)) end += 1;
-    if (end - at >= 2 && !MONTHS.has(text.slice(at, end))) return true;
-    at = end;
-  }
-  return false;
 }
 
 // True when each of the first columns of `columns` holds at `row` no number or one plain number (`30`,

@@ -7,12 +7,9 @@ export { statedAsValue } from "./subject-column.js";
 export {
   type Bound,
   boundOf,
-  countedBy,
   dateNumbers,
   isCircumstance,
   isDayOfMonth,
   numberUnits,
-  statedAsValueAt,
   valueColumns,
 } from "./value-columns.js";
-export { MONTHS } from "./word-lists.js";

@@ -10,13 +10,11 @@ import {
   BELOW,
   CIRCUMSTANCE,
   CLAUSE_VERBS,
-  COPULAS,
   COUNT_WORDS,
   LESS,
   LINKS,
   MONTHS,
   MORE,
-  NOUN_LINKS,
   NUMBER_WORDS,
   ORDINAL_SUFFIXES,
 } from "./word-lists.js";
@@ -148,17 +146,6 @@ function onlyNumberSigns(text: string, from: number, to: number): boolean {
 
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || code > 127;
-}
-
-/**
- * True when the text at `at` of the folded claim is stated as a value: right after a copula or a `:`
- * (`was lga 775`, `(socket): lga 775`), not as a name the claim talks about (`lga 775 has …`).
- */
-export function statedAsValueAt(folded: string, at: number): boolean {
-  let to = at;
-  while (to > 0 && folded.charCodeAt(to - 1) === 32) to -= 1;
-  if (to > 0 && folded.charCodeAt(to - 1) === 58) return true;
-  return COPULAS.has(wordBefore(folded, at));
 }
 
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
@@ -517,52 +504,6 @@ function isYear(text: string, start: number, end: number): boolean {
   return true;
 }
 
-// Which unit a mention between two belongs to by its wording, for the unit `[start, end)`: 1 when it is
-// this unit's, -1 when it is the other unit's, 0 when the wording does not say (then the nearer one).
-// A mention right after a unit (only spaces or one of `NOUN_LINKS` between: `7.91 million viewers`) is that
-// unit's; otherwise a mention beside the unit after it (`the televotes were 3909`) is that unit's.
-function sideByWording(
-  folded: string,
-  mentionStart: number,
-  mentionEnd: number,
-  start: number,
-  end: number,
-  previousEnd: number,
-  nextStart: number,
-): number {
-  // Mention to unit: 1 when counted by the unit before it (a word between), 2 when only a space stands
-  // between, 0 otherwise; a space alone yields to a linking word after the mention (`44 pf was 9`).
-  const before = mentionEnd <= start ? previousEnd : end;
-  const counted = before >= 0 ? countedBy(folded, before, mentionStart) : 0;
-  const after = mentionEnd <= start ? start : nextStart;
-  const linked = after <= folded.length && besideText(folded, mentionEnd, after);
-  const owner = counted === 1 || (counted === 2 && !linked) ? -1 : linked ? 1 : 0;
-  // `owner` is -1 for the unit before the mention, 1 for the one after, 0 for the nearer one.
-  if (owner === 0 || (counted === 2 && linked)) return 0;
-  return mentionEnd <= start ? owner : -owner;
-}
-
-/**
- * 1 when `text[from, to)` is spaces around one of `NOUN_LINKS` (`7.91 million viewers`), 2 when it is
- * only spaces (`44 pf`), else 0: between a number and a noun, whether the number counts or measures it.
- */
-export function countedBy(text: string, from: number, to: number): number {
-  if (to - from > 10) return 0;
-  let wordStart = -1;
-  let wordEnd = -1;
-  for (let index = from; index < to; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 32) {
-      if (wordStart >= 0 && wordEnd < 0) wordEnd = index;
-      continue;
-    }
-    if (wordStart < 0) wordStart = index;
-    else if (wordEnd >= 0) return 0;
-  }
-  if (wordStart < 0) return to > from ? 2 : 0;
-  return NOUN_LINKS.has(text.slice(wordStart, wordEnd < 0 ? to : wordEnd)) ? 1 : 0;
-}
-
 // The mentions a unit of values weighs, relative to the last one ending before it: that one, the one
 // before it, and the two after it.
 const CANDIDATE_OFFSETS = [0, -1, 1, 2] as const;
@@ -723,11 +664,7 @@ function pairColumns(
           : nextStart <= folded.length
             ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
-      // Unless the wording says whose it is (`16.15 million viewers was 4`: viewers is 16.15's).
-      const side = ruleOn("R41")
-        ? sideByWording(folded, mentionStart, mentionEnd, start, end, previousEnd, nextStart)
-        : 0;
-      if (side < 0 || (side === 0 && farSide < distance && ruleOn("R3"))) continue;
+      if (farSide < distance && ruleOn("R3")) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
       if (dateOrYear && mentionStart >= end && ruleOn("R8")) continue;

@@ -44,12 +44,6 @@ export const BELOW = words("under below");
 export const MORE = words("more greater larger higher bigger");
 export const LESS = words("less fewer smaller lower");
 
-/**
- * Words that may stand between a number and the noun it counts or measures (R41): `7.91 million viewers`,
- * `1,500 in attendance`.
- */
-export const NOUN_LINKS = words("million thousand billion percent % in");
-
 /** Cardinal numbers written as words (R21): `won one major`, `has five floors`. */
 export const NUMBER_WORDS = words(
   "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred",
