@@ -1,13 +1,16 @@
 import type { RuleId } from "../wording/index.js";
 
 /**
- * The named passes of the row check, in the order they run: each rule acts in one of them.
- * - `read the claim`: numbers, their units, dates and counts (`src/core/wording/value-columns.ts`);
- * - `find labels`: the row and column labels the claim names (`label-index.ts`, `label-text.ts`,
- *   `src/core/wording/header-words.ts`, `namingOccurrences` in `row-check.ts`);
- * - `bind rows`: which named row each number belongs to (`row-binding.ts`);
- * - `bind columns`: which named column each number belongs to (`valueColumns`, `subject-column.ts`);
- * - `check cells`: whether each number is in its cell, row or column (`checkTable` in `row-check.ts`).
+ * The named passes of the row check, in the order they run: each rule acts in one of them, and
+ * `explainRowNumbers` in `row-check.ts` runs them as functions of those names over one shared state.
+ * - `read the claim` (`readClaim`): numbers, their units, dates and counts
+ *   (`src/core/wording/value-columns.ts`);
+ * - `find labels` (`findLabels`, `findTableLabels`): the row and column labels the claim names
+ *   (`label-index.ts`, `label-text.ts`, `src/core/wording/header-words.ts`, `namingOccurrences`);
+ * - `bind rows` (`bindRows`): which named row each number belongs to (`row-binding.ts`);
+ * - `bind columns` (`bindColumns`): which named column each number belongs to (`valueColumns`,
+ *   `subject-column.ts`);
+ * - `check cells` (`checkCells`): whether each number is in its cell, row or column.
  */
 export const BINDING_PASSES = [
   "read the claim",

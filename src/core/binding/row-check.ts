@@ -35,7 +35,7 @@ import {
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
 import { findNamedLabels } from "./named-labels.js";
-import { bindClaimToTable } from "./row-binding.js";
+import { bindClaimToTable, type TableBinding } from "./row-binding.js";
 
 interface RowView {
   text: string;
@@ -599,27 +599,133 @@ function someColumnMeets(
   return meetsExtremes(view.extremes, bound, key);
 }
 
-/**
- * Checks the claim's values against one table, named by `occurrences`: undefined when the claim binds
- * nothing of the table, null when every value holds, else the first value that does not.
- */
-function checkTable(
-  folded: string,
-  numbers: NumberSpans,
-  cells: TableNumbers,
-  occurrences: Mentions,
-  quoteRow: number,
-): TableMiss | null | undefined {
-  const binding = bindClaimToTable(numbers, occurrences);
-  if (binding.rows.length === 0 && binding.columns.length === 0) return undefined;
-  const namedColumns = new Set(binding.columns);
-  const paired = valueColumns(
+// Until `find labels` sets the list of its claim's targets.
+const NO_MENTIONS = new Mentions();
+
+/** What the passes of the row check share for one claim: each pass reads what the passes before it wrote. */
+interface ClaimState {
+  /** Read the claim: the folded claim, its numbers, the source's tables and the row the quote cites. */
+  folded: string;
+  numbers: NumberSpans;
+  view: RowView;
+  quoted: { table: number; row: number } | undefined;
+  allowance: ReadAllowance;
+  /** Find labels: per table, the exact labels and the header stems the claim names, in claim order. */
+  exactBy: Map<number, Mentions>;
+  stemsBy: Map<number, Mentions>;
+  /** The list of a table that no label or stem names, read only. */
+  none: Mentions;
+}
+
+/** What the passes share for one table: its cells, the quoted row in it (or -1), and what each pass bound. */
+interface TableState {
+  cells: TableNumbers;
+  quoteRow: number;
+  /** Find labels: the occurrences that name something of this table. */
+  occurrences: Mentions;
+  /** Bind rows: the claim's values and the rows each belongs to. */
+  binding: TableBinding;
+  /** Bind columns: per value, the columns it belongs to. */
+  paired: (readonly number[])[];
+}
+
+/** Pass `read the claim`: the claim's numbers and what the source holds; null when it has no number. */
+function readClaim(claim: string, source: PreparedSource, quoteRange: Range): ClaimState | null {
+  const folded = foldLabelText(claim);
+  // Held in a typed array: a claim of megabytes holds hundreds of thousands of numbers.
+  const numbers = findNumberSpans(folded);
+  if (numbers.length === 0) return null;
+  const view = rowViewOf(source);
+  return {
     folded,
+    numbers,
+    view,
+    quoted: quotedRow(view, quoteRange),
+    allowance: rowReadAllowance(folded),
+    exactBy: new Map(),
+    stemsBy: new Map(),
+    none: NO_MENTIONS,
+  };
+}
+
+/**
+ * Pass `find labels`, over the whole claim: the exact labels and header stems it names, grouped by table.
+ * False when the claim costs more than its allowance.
+ */
+function findLabels(state: ClaimState): boolean {
+  const { folded, view, allowance } = state;
+  // Occurrences come grouped by table: bind each table's run on its own.
+  const exact = findNamedLabels(folded, view.labels, undefined, allowance);
+  // Stem matches name targets of the same list as exact ones, so the two merge by index.
+  const stems =
+    allowance.left < 0 || !ruleOn("R5")
+      ? new Mentions(exact.targets)
+      : findHeaderStems(folded, view.headers, undefined, allowance, exact.targets);
+  if (allowance.left < 0) return false;
+  // Exact occurrences come grouped by table (runs, read in place); stem matches are few and grouped here.
+  const { exactBy, stemsBy } = state;
+  for (let start = 0; start < exact.length; ) {
+    const table = exact.table(start);
+    let end = start + 1;
+    // Grouped by table in ascending order: when the first and last share a table, so do all (one look).
+    if (start === 0 && exact.table(exact.length - 1) === table) end = exact.length;
+    while (end < exact.length && exact.table(end) === table) end += 1;
+    exactBy.set(table, start === 0 && end === exact.length ? exact : exact.slice(start, end));
+    start = end;
+  }
+  for (let index = 0; index < stems.length; index += 1) {
+    const table = stems.table(index);
+    let run = stemsBy.get(table);
+    if (run === undefined) {
+      run = new Mentions(stems.targets);
+      stemsBy.set(table, run);
+    }
+    run.add(stems.start(index), stems.end(index), stems.targetOf(index));
+  }
+  state.none = new Mentions(exact.targets);
+  return true;
+}
+
+/** Pass `find labels`, for one table: the claim's occurrences that name something of it. */
+function findTableLabels(state: ClaimState, table: number, quoteRow: number): Mentions {
+  return namingOccurrences(
+    state.folded,
+    state.exactBy.get(table) ?? state.none,
+    state.stemsBy.get(table) ?? state.none,
+    quoteRow,
+    state.view.tables[table] as TableNumbers,
+  );
+}
+
+/** Pass `bind rows`: the claim's values and their rows in one table; undefined when it binds nothing there. */
+function bindRows(
+  state: ClaimState,
+  table: number,
+  quoteRow: number,
+  occurrences: Mentions,
+): TableState | undefined {
+  const binding = bindClaimToTable(state.numbers, occurrences);
+  if (binding.rows.length === 0 && binding.columns.length === 0) return undefined;
+  const cells = state.view.tables[table] as TableNumbers;
+  return { cells, quoteRow, occurrences, binding, paired: [] };
+}
+
+/** Pass `bind columns`: per value, the one named column it belongs to. */
+function bindColumns(state: ClaimState, tableState: TableState): void {
+  const { binding, occurrences } = tableState;
+  tableState.paired = valueColumns(
+    state.folded,
     binding.valueNumbers,
-    namedColumnMentions(occurrences, namedColumns),
+    namedColumnMentions(occurrences, new Set(binding.columns)),
     undefined,
     occurrences,
   );
+}
+
+/** Pass `check cells`: null when every value holds in its cell, row or column, else the first that does not. */
+function checkCells(state: ClaimState, tableState: TableState): TableMiss | null {
+  const { folded } = state;
+  const { cells, quoteRow, occurrences, binding, paired } = tableState;
   const allRows = cells.allRows();
   // The rows list and columns lists the last value used, with what they hold, kept by identity: a claim's
   // values mostly share them, and then look none of them up again.
@@ -701,50 +807,18 @@ function checkTable(
  * The `row` number check: each value of the claim must sit, within one table, in the cell (or row, or
  * column) the claim names; with no row named, in the row the claim quotes; when the claim names no label
  * of any table, on the quote's own line(s). Null when every number holds, else the first number that does
- * not and what it was checked against.
+ * not and what it was checked against. Runs the passes in order: read the claim, find labels, then per
+ * table bind rows, bind columns and check cells.
  */
 export function explainRowNumbers(
   claim: string,
   source: PreparedSource,
   quoteRange: Range,
 ): NumberMiss | null {
-  const folded = foldLabelText(claim);
-  // Held in a typed array: a claim of megabytes holds hundreds of thousands of numbers.
-  const numbers = findNumberSpans(folded);
-  if (numbers.length === 0) return null;
-  const view = rowViewOf(source);
-  const quoted = quotedRow(view, quoteRange);
-
-  const allowance = rowReadAllowance(folded);
-  // Occurrences come grouped by table: bind each table's run on its own.
-  const exact = findNamedLabels(folded, view.labels, undefined, allowance);
-  // Stem matches name targets of the same list as exact ones, so the two merge by index.
-  const stems =
-    allowance.left < 0 || !ruleOn("R5")
-      ? new Mentions(exact.targets)
-      : findHeaderStems(folded, view.headers, undefined, allowance, exact.targets);
-  if (allowance.left < 0) return unread(folded, numbers);
-  // Exact occurrences come grouped by table (runs, read in place); stem matches are few and grouped here.
-  const exactBy = new Map<number, Mentions>();
-  for (let start = 0; start < exact.length; ) {
-    const table = exact.table(start);
-    let end = start + 1;
-    // Grouped by table in ascending order: when the first and last share a table, so do all (one look).
-    if (start === 0 && exact.table(exact.length - 1) === table) end = exact.length;
-    while (end < exact.length && exact.table(end) === table) end += 1;
-    exactBy.set(table, start === 0 && end === exact.length ? exact : exact.slice(start, end));
-    start = end;
-  }
-  const stemsBy = new Map<number, Mentions>();
-  for (let index = 0; index < stems.length; index += 1) {
-    const table = stems.table(index);
-    let run = stemsBy.get(table);
-    if (run === undefined) {
-      run = new Mentions(stems.targets);
-      stemsBy.set(table, run);
-    }
-    run.add(stems.start(index), stems.end(index), stems.targetOf(index));
-  }
+  const state = readClaim(claim, source, quoteRange);
+  if (state === null) return null;
+  const { folded, numbers, view, quoted, allowance, exactBy, stemsBy } = state;
+  if (!findLabels(state)) return unread(folded, numbers);
   // Exact occurrences come in ascending table order: only stem matches can add tables to sort in.
   const tables =
     stemsBy.size === 0
@@ -757,25 +831,19 @@ export function explainRowNumbers(
     quoted !== undefined && (exactBy.has(quoted.table) || stemsBy.has(quoted.table)) ? quoted.table : -1;
   let firstMiss: TableMiss | null = null;
   let named = false;
-  // The list of a table that no label or stem names, read only.
-  const none = new Mentions(exact.targets);
   for (let at = quotedTable >= 0 ? -1 : 0; at < tables.length; at += 1) {
     const table = at < 0 ? quotedTable : (tables[at] as number);
     if (at >= 0 && table === quotedTable) continue;
     const quoteRow = table === quotedTable ? (quoted as { row: number }).row : -1;
-    const occurrences = namingOccurrences(
-      folded,
-      exactBy.get(table) ?? none,
-      stemsBy.get(table) ?? none,
-      quoteRow,
-      view.tables[table] as TableNumbers,
-    );
+    const occurrences = findTableLabels(state, table, quoteRow);
     // Each table read costs its occurrences and the claim's numbers: a claim naming thousands of tables
     // would otherwise read all its numbers in every one of them.
     allowance.left -= occurrences.length + numbers.length;
     if (allowance.left < 0) return unread(folded, numbers);
-    const outcome = checkTable(folded, numbers, view.tables[table] as TableNumbers, occurrences, quoteRow);
-    if (outcome === undefined) continue;
+    const tableState = bindRows(state, table, quoteRow, occurrences);
+    if (tableState === undefined) continue;
+    bindColumns(state, tableState);
+    const outcome = checkCells(state, tableState);
     named = true;
     if (outcome === null) return null;
     if (firstMiss === null || table < firstMiss.table) {

@@ -1,5 +1,5 @@
 /**
- * A row-binding rule's id (`R1` … `R39`, see the registry in `src/core/binding/binding-rules.ts`): the code
+ * A row-binding rule's id (`R1`, `R2`, …, see the registry in `src/core/binding/binding-rules.ts`): the code
  * that implements a rule names it with `ruleOn("R12")`.
  */
 export type RuleId = `R${number}`;
