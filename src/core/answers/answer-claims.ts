@@ -28,8 +28,9 @@ export interface Clause {
 const HEADING = /^[ \t]{0,3}#{1,6}(?:[ \t]|$)/;
 const BLOCK_QUOTE = /^[ \t]{0,3}>/;
 const WORD = /[\p{L}\p{N}]/u;
-// The answer's text without markers, for display: runs of spaces made one, no space before punctuation.
-const SPACES = /[ \t\u00a0]+/g;
+// The answer's text without markers, for display: runs of spaces made one, no space before punctuation. A lone
+// space is already right: only longer runs, tabs and no-break spaces are replaced, so prose costs no copy.
+const SPACES = /[ \t\u00a0]{2,}|[\t\u00a0]/g;
 const SPACE_BEFORE_PUNCTUATION = / (?=[.,;:!?)\]])/g;
 
 /**

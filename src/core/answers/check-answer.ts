@@ -8,7 +8,7 @@ import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
-import { contentTerm, SupportIndex, type SupportSpan } from "./support.js";
+import { contentTerm, type Lexicon, SupportIndex, type SupportSpan } from "./support.js";
 
 /** Options of an answer check. */
 export interface AnswerCheckOptions {
@@ -118,7 +118,7 @@ export function* answerCheckSteps(
   counter?: StepCounter,
 ): Steps<AnswerResult | TooManyClaims> {
   if (options.maxClaims !== undefined) {
-    const markers = findMarkers(answer).markers.length;
+    const markers = findMarkers(answer, 2 * options.maxClaims).markers.length;
     if (markers > 2 * options.maxClaims) return { tooManyClaims: markers, counted: "markers" };
   }
   const claims = splitAnswerClaims(answer);
@@ -232,34 +232,43 @@ interface JudgedClause {
   quotations: { quotation: string; sourceIndexes: number[] }[];
   /** The sources the clause's markers name, by index (empty when it cites none). */
   cited: number[];
-  terms: string[];
+  terms: number[];
   counted: boolean[];
 }
 
-// The terms of a clause: each distinct content term once, and whether it counts (is not the question's).
-function clauseTerms(clause: Clause, question: QuestionTerms, startsClaim: boolean): ClauseTerms {
-  const seen = new Set<string>();
+// The terms of a clause: each distinct content term once (by id), and whether it counts (is not the
+// question's).
+function clauseTerms(
+  clause: Clause,
+  question: QuestionTerms,
+  lexicon: Lexicon,
+  startsClaim: boolean,
+): ClauseTerms {
+  const seen = new Set<number>();
   const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [] };
+  const text = clause.masked;
   let first = true;
-  forEachWord(clause.masked, (word, start, end) => {
-    const term = contentTerm(word);
+  forEachWord(text, (word, start, end) => {
+    const id = lexicon.entry(word).term;
     const sentenceStart = first && startsClaim;
     first = false;
-    if (term === null) return;
-    const written = clause.masked.slice(start, end);
-    if (isEntity(written, sentenceStart)) read.entities.push({ word, term, written });
-    if (seen.has(term)) return;
-    seen.add(term);
-    read.terms.push(term);
+    if (id < 0) return;
+    const term = lexicon.terms[id] as string;
+    if (isEntityAt(text, start, end, sentenceStart)) {
+      read.entities.push({ word, term, written: text.slice(start, end) });
+    }
+    if (seen.has(id)) return;
+    seen.add(id);
+    read.terms.push(id);
     read.counted.push(!question.terms.has(term));
-    read.words.push(written);
+    read.words.push(text.slice(start, end));
   });
   return read;
 }
 
 /** A clause's content terms in order, whether each counts, their written forms, and its entities. */
 interface ClauseTerms {
-  terms: string[];
+  terms: number[];
   counted: boolean[];
   words: string[];
   entities: { word: string; term: string; written: string }[];
@@ -273,9 +282,8 @@ function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null 
   const clauses: JudgedClause[] = [];
   let statesSomething = false;
   for (const [position, clause] of claim.clauses.entries()) {
-    const read = clauseTerms(clause, context.question, position === 0);
-    const { terms, counted } = read;
-    if (counted.some(Boolean) || HAS_DIGIT.test(clause.masked)) statesSomething = true;
+    const read = clauseTerms(clause, context.question, context.index.lexicon, position === 0);
+    if (read.counted.some(Boolean) || HAS_DIGIT.test(clause.masked)) statesSomething = true;
     clauses.push(judgeClause(context, claim, clause, read));
   }
   return statesSomething ? { clauses } : null;
@@ -431,6 +439,20 @@ function missingEntity(context: CheckContext, entities: ClauseTerms["entities"])
     if (!context.index.knows(word, term)) return written;
   }
   return null;
+}
+
+// `isEntity` of `text.slice(start, end)`, without the slice for a word that starts with a lower-case ASCII
+// letter (most words): it is a name only as a code, when its letters run into a digit.
+function isEntityAt(text: string, start: number, end: number, sentenceStart: boolean): boolean {
+  const first = text.charCodeAt(start);
+  if (first < 97 || first > 122) return isEntity(text.slice(start, end), sentenceStart);
+  for (let at = start + 1; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) continue;
+    if (code >= 128) return isEntity(text.slice(start, end), sentenceStart);
+    return code >= 48 && code <= 57;
+  }
+  return false;
 }
 
 function isEntity(written: string, sentenceStart: boolean): boolean {
