@@ -149,7 +149,11 @@ function blankOut(answer: string, markers: readonly Marker[], hidden: readonly R
   let at = 0;
   for (const [start, end] of spans) {
     if (start < at) continue;
-    parts.push(answer.slice(at, start), answer.slice(start, end).replace(/[^\n]/g, " "));
+    const span = answer.slice(start, end);
+    parts.push(
+      answer.slice(at, start),
+      span.includes("\n") ? span.replace(/[^\n]/g, " ") : " ".repeat(end - start),
+    );
     at = end;
   }
   parts.push(answer.slice(at));
