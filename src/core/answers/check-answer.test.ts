@@ -129,6 +129,35 @@ describe("checkAnswer: verdicts", () => {
     ]);
   });
 
+  it("knows a name the sources write another way: a country's adjective, a country's short form", () => {
+    const clubs = [
+      {
+        id: "a",
+        text: "Beckford also has offers from clubs in Belgium. The road runs through the United States.",
+      },
+    ];
+    expect(checkAnswer(clubs, "He has offers from Belgian clubs [a].").unsupported).toEqual([]);
+    expect(checkAnswer(clubs, "The road runs through the USA [a].").unsupported).toEqual([]);
+    // A name of another group is still missing.
+    expect(
+      checkAnswer(clubs, "He has offers from Dutch clubs [a].", { explain: true }).unsupported.map(
+        (entry) => [entry.reason, entry.detail],
+      ),
+    ).toEqual([["entity_not_found", { entity: "Dutch" }]]);
+  });
+
+  it("reads a year range written short as holding its last year", () => {
+    const band = [{ id: "a", text: "He drummed for Rage Against the Machine (1991 -- 2000; 2007 -- 11)." }];
+    expect(
+      checkAnswer(band, "He drummed for Rage Against the Machine from 2007 to 2011 [a].").unsupported,
+    ).toEqual([]);
+    expect(
+      checkAnswer(band, "He drummed for Rage Against the Machine from 2007 to 2012 [a].").unsupported.map(
+        (entry) => entry.reason,
+      ),
+    ).toEqual(["number_not_found"]);
+  });
+
   it("checks a quotation against the cited source, strict or lenient", () => {
     expect(reasons('The policy says "returns are accepted for 30 days" [returns].')).toEqual([
       "quote_not_found",

@@ -6,6 +6,7 @@ import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
+import { aliasesOf } from "./aliases.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { contentTerm, type Lexicon, SupportIndex, type SupportSpan } from "./support.js";
@@ -436,9 +437,15 @@ const MIN_ENTITY_LETTERS = 3;
 function missingEntity(context: CheckContext, entities: ClauseTerms["entities"]): string | null {
   for (const { word, term, written } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
-    if (!context.index.knows(word, term)) return written;
+    if (!context.index.knows(word, term) && !knowsAlias(context.index, word)) return written;
   }
   return null;
+}
+
+// True when some source holds another name of `word` (`Belgium` for `Belgian`, `United States` for `USA`):
+// every word of that name.
+function knowsAlias(index: SupportIndex, word: string): boolean {
+  return aliasesOf(word).some((name) => name.every((part) => index.knows(part, null)));
 }
 
 // `isEntity` of `text.slice(start, end)`, without the slice for a word that starts with a lower-case ASCII
@@ -566,12 +573,19 @@ const SPELLED = `zero one two three four five six seven eight nine ten eleven tw
 sixteen seventeen eighteen nineteen twenty`.split(/\s+/);
 const SMALL_NUMBER = /(?<![\p{L}\p{N}.,])\d{1,2}(?![\p{N}]|[.,]\p{N})/gu;
 
-// The clause with each small whole number blanked out when some source spells it out.
+// A year written in full.
+const FULL_YEAR = /(?<![\p{L}\p{N}.,])\d{4}(?![\p{N}]|[.,]\p{N})/gu;
+
+// The clause with each small whole number blanked out when some source spells it out, and each year that
+// ends a source's year range written short (`2007–08` holds 2008).
 function withoutSpelledNumbers(text: string, index: SupportIndex): string {
-  return text.replace(SMALL_NUMBER, (digits) => {
+  const spelled = text.replace(SMALL_NUMBER, (digits) => {
     const word = SPELLED[Number(digits)];
     return word !== undefined && index.knows(word, null) ? " ".repeat(digits.length) : digits;
   });
+  const years = index.rangeEndYears();
+  if (years.size === 0) return spelled;
+  return spelled.replace(FULL_YEAR, (year) => (years.has(year) ? " ".repeat(year.length) : year));
 }
 
 // The clause with each number the question holds blanked out: the question's numbers are context.

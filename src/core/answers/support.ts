@@ -171,6 +171,26 @@ export class SupportIndex {
     }
   }
 
+  private shortRangeYears: Set<string> | undefined;
+
+  /**
+   * The years that the sources' year ranges written short end in (`2007–08` and `2007 -- 08` give 2008), read
+   * on first use. O(sources).
+   */
+  rangeEndYears(): ReadonlySet<string> {
+    if (this.shortRangeYears === undefined) {
+      const years = new Set<string>();
+      for (const source of this.sources) {
+        for (const match of source.text.matchAll(SHORT_YEAR_RANGE)) {
+          const [, century, start, end] = match as unknown as [string, string, string, string];
+          if (Number(end) > Number(start)) years.add(`${century}${end}`);
+        }
+      }
+      this.shortRangeYears = years;
+    }
+    return this.shortRangeYears;
+  }
+
   /** True when `word` (folded) or its term occurs in some source. O(1). */
   knows(word: string, term: string | null): boolean {
     return this.lexicon.inSources(word) || (term !== null && this.lexicon.inSources(term));
@@ -400,6 +420,9 @@ function topEntries(votes: ReadonlyMap<number, number>, count: number): number[]
   }
   return top.map(([entry]) => entry);
 }
+
+// A year range whose end is cut to two digits: `2007–08`, `2007 -- 11`.
+const SHORT_YEAR_RANGE = /(?<![\p{N}])(\d{2})(\d{2})[ \t]{0,2}(?:--?|–|—)[ \t]{0,2}(\d{2})(?![\p{N}])/gu;
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */
 const SLOTS = 2 ** 22;
