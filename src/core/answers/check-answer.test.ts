@@ -181,6 +181,33 @@ describe("checkAnswer: verdicts", () => {
     expect(withQuestion.unsupported).toEqual([]);
   });
 
+  it("checks a cited claim made only of the question's words where it points", () => {
+    const games = [
+      { id: "a", text: "The Broncos defeated the Steelers in the divisional round." },
+      { id: "b", text: "Peyton Manning is the oldest quarterback to play in the final." },
+    ];
+    const question = ["Who won the divisional round between the Broncos and the Steelers?"];
+    const right = checkAnswer(
+      games,
+      "The divisional round between the Broncos and the Steelers: Broncos [a].",
+      {
+        question,
+      },
+    );
+    expect(right.unsupported).toEqual([]);
+    expect(right.citations.map((citation) => citation.source)).toEqual(["a"]);
+    const moved = checkAnswer(
+      games,
+      "The divisional round between the Broncos and the Steelers: Broncos [b].",
+      {
+        question,
+      },
+    );
+    expect(moved.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
+      ["wrong_source", { foundIn: ["a"] }],
+    ]);
+  });
+
   it("skips headings, lead-in lines and sentences that state nothing, and removes dropped sentences from text", () => {
     const answer =
       "# Returns\n\nHere is what I found:\n\n- Returns are accepted for 30 days [returns].\n- Returns cost $9 [returns].\n\nHope this helps!";

@@ -284,7 +284,8 @@ function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null 
   let statesSomething = false;
   for (const [position, clause] of claim.clauses.entries()) {
     const read = clauseTerms(clause, context.question, context.index.lexicon, position === 0);
-    if (read.counted.some(Boolean) || HAS_DIGIT.test(clause.masked)) statesSomething = true;
+    if (read.counted.some(Boolean) || clause.markers.length > 0 || HAS_DIGIT.test(clause.masked))
+      statesSomething = true;
     clauses.push(judgeClause(context, claim, clause, read));
   }
   return statesSomething ? { clauses } : null;
