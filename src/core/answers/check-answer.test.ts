@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { StepCounter } from "../step-counter.js";
-import { checkAnswer } from "./check-answer.js";
+import { answerCheckSteps, checkAnswer } from "./check-answer.js";
 
 const sources = [
   {
@@ -282,6 +282,20 @@ describe("checkAnswer: invariants", () => {
         );
       }),
     );
+  });
+});
+
+describe("answerCheckSteps: slices", () => {
+  it("yields while it reads long sources, not only between claims", () => {
+    // 200,000 characters of sources and one claim: with a budget of 1,000 characters of claims (20,000 of
+    // sources) a slice, the sources are read in about ten slices.
+    const long = [{ id: "a", text: "Alpha beta gamma delta. ".repeat(200_000 / 24) }];
+    const steps = answerCheckSteps(long, "Alpha beta gamma [a].", {}, 1_000);
+    let yields = 0;
+    let step = steps.next();
+    for (; step.done !== true; step = steps.next()) yields++;
+    expect(yields).toBeGreaterThanOrEqual(9);
+    expect(step.value).toMatchObject({ unsupported: [], coverage: 1 });
   });
 });
 

@@ -9,7 +9,7 @@ import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../type
 import { aliasesOf } from "./aliases.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
-import { contentTerm, type Lexicon, SupportIndex, type SupportSpan } from "./support.js";
+import { contentTerm, indexSources, type Lexicon, type SupportIndex, type SupportSpan } from "./support.js";
 
 /** Options of an answer check. */
 export interface AnswerCheckOptions {
@@ -87,6 +87,11 @@ export interface AnswerResult {
 export const SUPPORT_THRESHOLD = 0.4;
 /** A clause is checked against at most this many of the sources it cites (the first it names). */
 export const MAX_CITED_SOURCES_PER_CLAUSE = 8;
+/**
+ * Characters of sources read in the work of one character of claims: reading a source costs a few steps a
+ * word, the support search of a claim a few dozen a character.
+ */
+const SOURCE_CHARS_PER_CLAIM_CHAR = 20;
 /** Words listed in an explained `no_support`. */
 const MAX_EXPLAINED_WORDS = 12;
 
@@ -130,7 +135,7 @@ export function* answerCheckSteps(
   }
   // The sources are indexed only for an answer that will be checked.
   const prepared = [...prepareSources(sources).values()];
-  const index = new SupportIndex(prepared, counter);
+  const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, counter);
   const context: CheckContext = {
     index,
     ids: prepared.map((source) => source.id),

@@ -80,7 +80,7 @@ export class Lexicon {
 const HEADER_TERMS_PER_ROW = 32;
 
 /** A source's sentences with their content terms (by id), and where each term occurs. */
-interface SourceTerms {
+export interface SourceTerms {
   sentences: Sentence[];
   /** Sentence i's distinct term ids are `termIds[termStarts[i]]` up to `termIds[termStarts[i + 1]]`. */
   termIds: number[];
@@ -90,8 +90,13 @@ interface SourceTerms {
 }
 
 // Reads a source's sentences once: every word's entry marked as held by the sources, each sentence's
-// distinct terms listed, each term's sentences posted. O(source).
-function readSource(text: string, lexicon: Lexicon): SourceTerms {
+// distinct terms listed, each term's sentences posted. Yields whenever `slice.read` reaches `slice.chars`
+// characters of sentences. O(source).
+function* readSource(
+  text: string,
+  lexicon: Lexicon,
+  slice: { read: number; chars: number },
+): Generator<void, SourceTerms, void> {
   const sentences = splitSentences(text);
   const termIds: number[] = [];
   const termStarts: number[] = [];
@@ -114,6 +119,11 @@ function readSource(text: string, lexicon: Lexicon): SourceTerms {
   };
   for (; current < sentences.length; current++) {
     const sentence = sentences[current] as Sentence;
+    if (slice.read >= slice.chars) {
+      yield;
+      slice.read = 0;
+    }
+    slice.read += sentence.text.length;
     termStarts.push(termIds.length);
     forEachWord(sentence.text, visit);
     if (sentence.header !== null) {
@@ -140,10 +150,29 @@ function termIdsOf(text: string, lexicon: Lexicon): number[] {
   return ids;
 }
 
+/**
+ * Indexes the sources of one answer check (`SupportIndex`), yielding after each `sliceChars` characters of
+ * their sentences read, so that 4 MiB of sources never hold the event loop at once. O(sources).
+ */
+export function* indexSources(
+  sources: readonly PreparedSource[],
+  sliceChars: number,
+  counter?: StepCounter,
+): Generator<void, SupportIndex, void> {
+  const lexicon = new Lexicon();
+  const terms: SourceTerms[] = [];
+  const slice = { read: 0, chars: sliceChars };
+  for (const source of sources) {
+    if (counter !== undefined) counter.steps += source.text.length;
+    terms.push(yield* readSource(source.text, lexicon, slice));
+  }
+  return new SupportIndex(sources, lexicon, terms, counter);
+}
+
 /** The sources of one answer check, indexed once: terms by sentence, and where each term occurs. */
 export class SupportIndex {
   readonly sources: readonly PreparedSource[];
-  readonly lexicon = new Lexicon();
+  readonly lexicon: Lexicon;
   private readonly terms: SourceTerms[];
   /** Per term id: the sources that hold it, ascending, and its occurrences (sentences) in all of them. */
   private readonly sourcesOf: number[][] = [];
@@ -151,12 +180,16 @@ export class SupportIndex {
   /** The distinct terms of the sentences scored so far, by `source × SLOTS + sentence`: made on first use. */
   private readonly sentenceSets = new Map<number, Set<number>>();
 
-  constructor(sources: readonly PreparedSource[], counter?: StepCounter) {
+  /** Made by `indexSources`, from the sources read into `lexicon` and `terms`. */
+  constructor(
+    sources: readonly PreparedSource[],
+    lexicon: Lexicon,
+    terms: SourceTerms[],
+    counter?: StepCounter,
+  ) {
     this.sources = sources;
-    this.terms = sources.map((source) => {
-      if (counter !== undefined) counter.steps += source.text.length;
-      return readSource(source.text, this.lexicon);
-    });
+    this.lexicon = lexicon;
+    this.terms = terms;
     const termCount = this.lexicon.terms.length;
     for (let id = 0; id < termCount; id++) {
       this.sourcesOf.push([]);
