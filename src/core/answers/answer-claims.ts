@@ -28,8 +28,9 @@ export interface Clause {
 const HEADING = /^[ \t]{0,3}#{1,6}(?:[ \t]|$)/;
 const BLOCK_QUOTE = /^[ \t]{0,3}>/;
 const WORD = /[\p{L}\p{N}]/u;
-// The answer's text without markers, for display: runs of spaces made one, no space before punctuation.
-const SPACES = /[ \t\u00a0]+/g;
+// The answer's text without markers, for display: runs of spaces made one, no space before punctuation. A lone
+// space is already right: only longer runs, tabs and no-break spaces are replaced, so prose costs no copy.
+const SPACES = /[ \t\u00a0]{2,}|[\t\u00a0]/g;
 const SPACE_BEFORE_PUNCTUATION = / (?=[.,;:!?)\]])/g;
 
 /**
@@ -148,7 +149,11 @@ function blankOut(answer: string, markers: readonly Marker[], hidden: readonly R
   let at = 0;
   for (const [start, end] of spans) {
     if (start < at) continue;
-    parts.push(answer.slice(at, start), answer.slice(start, end).replace(/[^\n]/g, " "));
+    const span = answer.slice(start, end);
+    parts.push(
+      answer.slice(at, start),
+      span.includes("\n") ? span.replace(/[^\n]/g, " ") : " ".repeat(end - start),
+    );
     at = end;
   }
   parts.push(answer.slice(at));

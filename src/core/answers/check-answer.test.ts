@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { StepCounter } from "../step-counter.js";
-import { checkAnswer } from "./check-answer.js";
+import { answerCheckSteps, checkAnswer } from "./check-answer.js";
 
 const sources = [
   {
@@ -129,6 +129,35 @@ describe("checkAnswer: verdicts", () => {
     ]);
   });
 
+  it("knows a name the sources write another way: a country's adjective, a country's short form", () => {
+    const clubs = [
+      {
+        id: "a",
+        text: "Beckford also has offers from clubs in Belgium. The road runs through the United States.",
+      },
+    ];
+    expect(checkAnswer(clubs, "He has offers from Belgian clubs [a].").unsupported).toEqual([]);
+    expect(checkAnswer(clubs, "The road runs through the USA [a].").unsupported).toEqual([]);
+    // A name of another group is still missing.
+    expect(
+      checkAnswer(clubs, "He has offers from Dutch clubs [a].", { explain: true }).unsupported.map(
+        (entry) => [entry.reason, entry.detail],
+      ),
+    ).toEqual([["entity_not_found", { entity: "Dutch" }]]);
+  });
+
+  it("reads a year range written short as holding its last year", () => {
+    const band = [{ id: "a", text: "He drummed for Rage Against the Machine (1991 -- 2000; 2007 -- 11)." }];
+    expect(
+      checkAnswer(band, "He drummed for Rage Against the Machine from 2007 to 2011 [a].").unsupported,
+    ).toEqual([]);
+    expect(
+      checkAnswer(band, "He drummed for Rage Against the Machine from 2007 to 2012 [a].").unsupported.map(
+        (entry) => entry.reason,
+      ),
+    ).toEqual(["number_not_found"]);
+  });
+
   it("checks a quotation against the cited source, strict or lenient", () => {
     expect(reasons('The policy says "returns are accepted for 30 days" [returns].')).toEqual([
       "quote_not_found",
@@ -150,6 +179,33 @@ describe("checkAnswer: verdicts", () => {
       question: ["When did Acme launch the Zephyr line?"],
     });
     expect(withQuestion.unsupported).toEqual([]);
+  });
+
+  it("checks a cited claim made only of the question's words where it points", () => {
+    const games = [
+      { id: "a", text: "The Broncos defeated the Steelers in the divisional round." },
+      { id: "b", text: "Peyton Manning is the oldest quarterback to play in the final." },
+    ];
+    const question = ["Who won the divisional round between the Broncos and the Steelers?"];
+    const right = checkAnswer(
+      games,
+      "The divisional round between the Broncos and the Steelers: Broncos [a].",
+      {
+        question,
+      },
+    );
+    expect(right.unsupported).toEqual([]);
+    expect(right.citations.map((citation) => citation.source)).toEqual(["a"]);
+    const moved = checkAnswer(
+      games,
+      "The divisional round between the Broncos and the Steelers: Broncos [b].",
+      {
+        question,
+      },
+    );
+    expect(moved.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
+      ["wrong_source", { foundIn: ["a"] }],
+    ]);
   });
 
   it("skips headings, lead-in lines and sentences that state nothing, and removes dropped sentences from text", () => {
@@ -226,6 +282,20 @@ describe("checkAnswer: invariants", () => {
         );
       }),
     );
+  });
+});
+
+describe("answerCheckSteps: slices", () => {
+  it("yields while it reads long sources, not only between claims", () => {
+    // 200,000 characters of sources and one claim: with a budget of 1,000 characters of claims (20,000 of
+    // sources) a slice, the sources are read in about ten slices.
+    const long = [{ id: "a", text: "Alpha beta gamma delta. ".repeat(200_000 / 24) }];
+    const steps = answerCheckSteps(long, "Alpha beta gamma [a].", {}, 1_000);
+    let yields = 0;
+    let step = steps.next();
+    for (; step.done !== true; step = steps.next()) yields++;
+    expect(yields).toBeGreaterThanOrEqual(9);
+    expect(step.value).toMatchObject({ unsupported: [], coverage: 1 });
   });
 });
 

@@ -6,9 +6,10 @@ import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
+import { aliasesOf } from "./aliases.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
-import { contentTerm, SupportIndex, type SupportSpan } from "./support.js";
+import { contentTerm, indexSources, type Lexicon, type SupportIndex, type SupportSpan } from "./support.js";
 
 /** Options of an answer check. */
 export interface AnswerCheckOptions {
@@ -86,6 +87,11 @@ export interface AnswerResult {
 export const SUPPORT_THRESHOLD = 0.4;
 /** A clause is checked against at most this many of the sources it cites (the first it names). */
 export const MAX_CITED_SOURCES_PER_CLAUSE = 8;
+/**
+ * Characters of sources read in the work of one character of claims: reading a source costs a few steps a
+ * word, the support search of a claim a few dozen a character.
+ */
+const SOURCE_CHARS_PER_CLAIM_CHAR = 20;
 /** Words listed in an explained `no_support`. */
 const MAX_EXPLAINED_WORDS = 12;
 
@@ -118,7 +124,7 @@ export function* answerCheckSteps(
   counter?: StepCounter,
 ): Steps<AnswerResult | TooManyClaims> {
   if (options.maxClaims !== undefined) {
-    const markers = findMarkers(answer).markers.length;
+    const markers = findMarkers(answer, 2 * options.maxClaims).markers.length;
     if (markers > 2 * options.maxClaims) return { tooManyClaims: markers, counted: "markers" };
   }
   const claims = splitAnswerClaims(answer);
@@ -129,7 +135,7 @@ export function* answerCheckSteps(
   }
   // The sources are indexed only for an answer that will be checked.
   const prepared = [...prepareSources(sources).values()];
-  const index = new SupportIndex(prepared, counter);
+  const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, counter);
   const context: CheckContext = {
     index,
     ids: prepared.map((source) => source.id),
@@ -232,34 +238,43 @@ interface JudgedClause {
   quotations: { quotation: string; sourceIndexes: number[] }[];
   /** The sources the clause's markers name, by index (empty when it cites none). */
   cited: number[];
-  terms: string[];
+  terms: number[];
   counted: boolean[];
 }
 
-// The terms of a clause: each distinct content term once, and whether it counts (is not the question's).
-function clauseTerms(clause: Clause, question: QuestionTerms, startsClaim: boolean): ClauseTerms {
-  const seen = new Set<string>();
+// The terms of a clause: each distinct content term once (by id), and whether it counts (is not the
+// question's).
+function clauseTerms(
+  clause: Clause,
+  question: QuestionTerms,
+  lexicon: Lexicon,
+  startsClaim: boolean,
+): ClauseTerms {
+  const seen = new Set<number>();
   const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [] };
+  const text = clause.masked;
   let first = true;
-  forEachWord(clause.masked, (word, start, end) => {
-    const term = contentTerm(word);
+  forEachWord(text, (word, start, end) => {
+    const id = lexicon.entry(word).term;
     const sentenceStart = first && startsClaim;
     first = false;
-    if (term === null) return;
-    const written = clause.masked.slice(start, end);
-    if (isEntity(written, sentenceStart)) read.entities.push({ word, term, written });
-    if (seen.has(term)) return;
-    seen.add(term);
-    read.terms.push(term);
+    if (id < 0) return;
+    const term = lexicon.terms[id] as string;
+    if (isEntityAt(text, start, end, sentenceStart)) {
+      read.entities.push({ word, term, written: text.slice(start, end) });
+    }
+    if (seen.has(id)) return;
+    seen.add(id);
+    read.terms.push(id);
     read.counted.push(!question.terms.has(term));
-    read.words.push(written);
+    read.words.push(text.slice(start, end));
   });
   return read;
 }
 
 /** A clause's content terms in order, whether each counts, their written forms, and its entities. */
 interface ClauseTerms {
-  terms: string[];
+  terms: number[];
   counted: boolean[];
   words: string[];
   entities: { word: string; term: string; written: string }[];
@@ -273,9 +288,9 @@ function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null 
   const clauses: JudgedClause[] = [];
   let statesSomething = false;
   for (const [position, clause] of claim.clauses.entries()) {
-    const read = clauseTerms(clause, context.question, position === 0);
-    const { terms, counted } = read;
-    if (counted.some(Boolean) || HAS_DIGIT.test(clause.masked)) statesSomething = true;
+    const read = clauseTerms(clause, context.question, context.index.lexicon, position === 0);
+    if (read.counted.some(Boolean) || clause.markers.length > 0 || HAS_DIGIT.test(clause.masked))
+      statesSomething = true;
     clauses.push(judgeClause(context, claim, clause, read));
   }
   return statesSomething ? { clauses } : null;
@@ -428,9 +443,29 @@ const MIN_ENTITY_LETTERS = 3;
 function missingEntity(context: CheckContext, entities: ClauseTerms["entities"]): string | null {
   for (const { word, term, written } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
-    if (!context.index.knows(word, term)) return written;
+    if (!context.index.knows(word, term) && !knowsAlias(context.index, word)) return written;
   }
   return null;
+}
+
+// True when some source holds another name of `word` (`Belgium` for `Belgian`, `United States` for `USA`):
+// every word of that name.
+function knowsAlias(index: SupportIndex, word: string): boolean {
+  return aliasesOf(word).some((name) => name.every((part) => index.knows(part, null)));
+}
+
+// `isEntity` of `text.slice(start, end)`, without the slice for a word that starts with a lower-case ASCII
+// letter (most words): it is a name only as a code, when its letters run into a digit.
+function isEntityAt(text: string, start: number, end: number, sentenceStart: boolean): boolean {
+  const first = text.charCodeAt(start);
+  if (first < 97 || first > 122) return isEntity(text.slice(start, end), sentenceStart);
+  for (let at = start + 1; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) continue;
+    if (code >= 128) return isEntity(text.slice(start, end), sentenceStart);
+    return code >= 48 && code <= 57;
+  }
+  return false;
 }
 
 function isEntity(written: string, sentenceStart: boolean): boolean {
@@ -544,12 +579,19 @@ const SPELLED = `zero one two three four five six seven eight nine ten eleven tw
 sixteen seventeen eighteen nineteen twenty`.split(/\s+/);
 const SMALL_NUMBER = /(?<![\p{L}\p{N}.,])\d{1,2}(?![\p{N}]|[.,]\p{N})/gu;
 
-// The clause with each small whole number blanked out when some source spells it out.
+// A year written in full.
+const FULL_YEAR = /(?<![\p{L}\p{N}.,])\d{4}(?![\p{N}]|[.,]\p{N})/gu;
+
+// The clause with each small whole number blanked out when some source spells it out, and each year that
+// ends a source's year range written short (`2007–08` holds 2008).
 function withoutSpelledNumbers(text: string, index: SupportIndex): string {
-  return text.replace(SMALL_NUMBER, (digits) => {
+  const spelled = text.replace(SMALL_NUMBER, (digits) => {
     const word = SPELLED[Number(digits)];
     return word !== undefined && index.knows(word, null) ? " ".repeat(digits.length) : digits;
   });
+  const years = index.rangeEndYears();
+  if (years.size === 0) return spelled;
+  return spelled.replace(FULL_YEAR, (year) => (years.has(year) ? " ".repeat(year.length) : year));
 }
 
 // The clause with each number the question holds blanked out: the question's numbers are context.

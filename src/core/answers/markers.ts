@@ -54,9 +54,10 @@ const TASK_BOX = /^[ \t]{0,8}[-*+][ \t]+$/;
  * Finds the citation markers of an answer: `[id]`, `[1]`, `[1, 3]`, `[1][2]`, `[^1]` (with its definition
  * line), `【1†source】`, `【4:0†name】` and `(source: id)`. Markdown links, task boxes (`- [x]`) and brackets of
  * prose (`[citation needed]`) are not markers. Footnote definition lines and fenced code blocks are returned
- * as hidden spans. O(n) in the answer.
+ * as hidden spans. With `atMost`, stops after `atMost + 1` markers: enough to tell an answer of too many.
+ * O(n) in the answer.
  */
-export function findMarkers(answer: string): AnswerMarkers {
+export function findMarkers(answer: string, atMost = Number.POSITIVE_INFINITY): AnswerMarkers {
   const hidden: Range[] = [];
   const definitions = new Map<string, string>();
   let inFence = false;
@@ -91,7 +92,11 @@ export function findMarkers(answer: string): AnswerMarkers {
   const markers: Marker[] = [];
   let hiddenIndex = 0;
   MARKER.lastIndex = 0;
-  for (let match = MARKER.exec(answer); match !== null; match = MARKER.exec(answer)) {
+  for (
+    let match = MARKER.exec(answer);
+    match !== null && markers.length <= atMost;
+    match = MARKER.exec(answer)
+  ) {
     const start = match.index;
     const end = start + match[0].length;
     while (hiddenIndex < hidden.length && (hidden[hiddenIndex] as Range)[1] <= start) hiddenIndex++;

@@ -1,5 +1,5 @@
 import { type Sentence, splitSentences } from "../blocks/index.js";
-import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
+import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
@@ -25,106 +25,220 @@ const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
   report reports reported indicate indicates indicated hope helps helpful glad sure certainly`.split(/\s+/),
 );
 
+/** A folded word as read once per answer check: its content term's id (-1 for none), whether a source holds it. */
+interface WordEntry {
+  term: number;
+  inSources: boolean;
+}
+
+/**
+ * The words and content terms of one answer check, each read once: a word's term is computed the first time
+ * the word is met (in a source or in the answer), and each distinct term gets a number, so the support
+ * search compares numbers.
+ */
+export class Lexicon {
+  private readonly words = new Map<string, WordEntry>();
+  private readonly ids = new Map<string, number>();
+  /** Each term by its id. */
+  readonly terms: string[] = [];
+  /** Per term id: whether some source holds the term. */
+  readonly termInSources: boolean[] = [];
+
+  /** The entry of a folded word, made on first use. O(1) amortised. */
+  entry(word: string): WordEntry {
+    let entry = this.words.get(word);
+    if (entry === undefined) {
+      const term = contentTerm(word);
+      entry = { term: term === null ? -1 : this.id(term), inSources: false };
+      this.words.set(word, entry);
+    }
+    return entry;
+  }
+
+  /** The id of a term, numbered on first use. */
+  id(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.ids.set(term, id);
+      this.terms.push(term);
+      this.termInSources.push(false);
+    }
+    return id;
+  }
+
+  /** True when some source holds `word` as a word, or as a term. */
+  inSources(word: string): boolean {
+    if (this.words.get(word)?.inSources === true) return true;
+    const id = this.ids.get(word);
+    return id !== undefined && this.termInSources[id] === true;
+  }
+}
+
 // Header words a table row is also indexed by (its column names help find it), at most this many: a wide
 // header repeated on every row would otherwise cost header × rows.
 const HEADER_TERMS_PER_ROW = 32;
 
-/** A source's sentences with their content terms, and where each term occurs. */
-interface SourceTerms {
+/** A source's sentences with their content terms (by id), and where each term occurs. */
+export interface SourceTerms {
   sentences: Sentence[];
-  terms: Set<string>[];
-  postings: Map<string, number[]>;
-  /** Every folded word and term of the source: what an entity of a claim is looked up in. */
-  vocabulary: Set<string>;
+  /** Sentence i's distinct term ids are `termIds[termStarts[i]]` up to `termIds[termStarts[i + 1]]`. */
+  termIds: number[];
+  termStarts: number[];
+  /** The sentences each term id occurs in, ascending. */
+  postings: Map<number, number[]>;
 }
 
-const sourceTermsOf = memoizePerSource((text): SourceTerms => {
+// Reads a source's sentences once: every word's entry marked as held by the sources, each sentence's
+// distinct terms listed, each term's sentences posted. Yields whenever `slice.read` reaches `slice.chars`
+// characters of sentences. O(source).
+function* readSource(
+  text: string,
+  lexicon: Lexicon,
+  slice: { read: number; chars: number },
+): Generator<void, SourceTerms, void> {
   const sentences = splitSentences(text);
-  const terms: Set<string>[] = [];
-  const postings = new Map<string, number[]>();
-  const vocabulary = new Set<string>();
-  const headerTerms = new Map<string, string[]>();
-  for (const [index, sentence] of sentences.entries()) {
-    const own = new Set<string>();
-    const add = (term: string): void => {
-      if (own.has(term)) return;
-      own.add(term);
-      const list = postings.get(term);
-      if (list === undefined) postings.set(term, [index]);
-      else list.push(index);
-    };
-    forEachWord(sentence.text, (word) => {
-      vocabulary.add(word);
-      const term = contentTerm(word);
-      if (term !== null) {
-        vocabulary.add(term);
-        add(term);
-      }
-    });
+  const termIds: number[] = [];
+  const termStarts: number[] = [];
+  const postings = new Map<number, number[]>();
+  const headerTerms = new Map<string, number[]>();
+  let current = 0;
+  const add = (id: number): void => {
+    const list = postings.get(id);
+    if (list === undefined) postings.set(id, [current]);
+    else if (list[list.length - 1] !== current) list.push(current);
+    else return;
+    termIds.push(id);
+  };
+  const visit = (word: string): void => {
+    const entry = lexicon.entry(word);
+    entry.inSources = true;
+    if (entry.term < 0) return;
+    lexicon.termInSources[entry.term] = true;
+    add(entry.term);
+  };
+  for (; current < sentences.length; current++) {
+    const sentence = sentences[current] as Sentence;
+    if (slice.read >= slice.chars) {
+      yield;
+      slice.read = 0;
+    }
+    slice.read += sentence.text.length;
+    termStarts.push(termIds.length);
+    forEachWord(sentence.text, visit);
     if (sentence.header !== null) {
       let header = headerTerms.get(sentence.header);
       if (header === undefined) {
-        header = termsOf(sentence.header).slice(0, HEADER_TERMS_PER_ROW);
-        for (const term of header) vocabulary.add(term);
+        header = termIdsOf(sentence.header, lexicon).slice(0, HEADER_TERMS_PER_ROW);
+        for (const id of header) lexicon.termInSources[id] = true;
         headerTerms.set(sentence.header, header);
       }
-      for (const term of header) add(term);
+      for (const id of header) add(id);
     }
-    terms.push(own);
   }
-  return { sentences, terms, postings, vocabulary };
-});
-
-function termsOf(text: string): string[] {
-  const terms: string[] = [];
-  forEachWord(text, (word) => {
-    const term = contentTerm(word);
-    if (term !== null) terms.push(term);
-  });
-  return terms;
+  termStarts.push(termIds.length);
+  return { sentences, termIds, termStarts, postings };
 }
 
-/** The sources of one answer check, indexed once: terms by sentence, and a vocabulary of all of them. */
+// The term ids of a text's words in order, repeats included (a header's words are terms, not source words).
+function termIdsOf(text: string, lexicon: Lexicon): number[] {
+  const ids: number[] = [];
+  forEachWord(text, (word) => {
+    const { term } = lexicon.entry(word);
+    if (term >= 0) ids.push(term);
+  });
+  return ids;
+}
+
+/**
+ * Indexes the sources of one answer check (`SupportIndex`), yielding after each `sliceChars` characters of
+ * their sentences read, so that 4 MiB of sources never hold the event loop at once. O(sources).
+ */
+export function* indexSources(
+  sources: readonly PreparedSource[],
+  sliceChars: number,
+  counter?: StepCounter,
+): Generator<void, SupportIndex, void> {
+  const lexicon = new Lexicon();
+  const terms: SourceTerms[] = [];
+  const slice = { read: 0, chars: sliceChars };
+  for (const source of sources) {
+    if (counter !== undefined) counter.steps += source.text.length;
+    terms.push(yield* readSource(source.text, lexicon, slice));
+  }
+  return new SupportIndex(sources, lexicon, terms, counter);
+}
+
+/** The sources of one answer check, indexed once: terms by sentence, and where each term occurs. */
 export class SupportIndex {
   readonly sources: readonly PreparedSource[];
+  readonly lexicon: Lexicon;
   private readonly terms: SourceTerms[];
-  /** Where each term occurs across all sources: `source × SLOTS + sentence`, ascending. */
-  private readonly allPostings = new Map<string, number[]>();
-  /** Every source's vocabulary together. */
-  private readonly vocabulary = new Set<string>();
+  /** Per term id: the sources that hold it, ascending, and its occurrences (sentences) in all of them. */
+  private readonly sourcesOf: number[][] = [];
+  private readonly occurrences: number[] = [];
+  /** The distinct terms of the sentences scored so far, by `source × SLOTS + sentence`: made on first use. */
+  private readonly sentenceSets = new Map<number, Set<number>>();
 
-  constructor(sources: readonly PreparedSource[], counter?: StepCounter) {
+  /** Made by `indexSources`, from the sources read into `lexicon` and `terms`. */
+  constructor(
+    sources: readonly PreparedSource[],
+    lexicon: Lexicon,
+    terms: SourceTerms[],
+    counter?: StepCounter,
+  ) {
     this.sources = sources;
-    this.terms = sources.map((source) => sourceTermsOf(source, counter));
-    for (const [sourceIndex, { postings, vocabulary }] of this.terms.entries()) {
-      for (const word of vocabulary) this.vocabulary.add(word);
-      if (counter !== undefined) counter.steps += vocabulary.size;
-      for (const [term, sentences] of postings) {
-        let list = this.allPostings.get(term);
-        if (list === undefined) {
-          list = [];
-          this.allPostings.set(term, list);
-        }
-        for (const sentence of sentences) list.push(sourceIndex * SLOTS + sentence);
-        if (counter !== undefined) counter.steps += sentences.length;
-      }
+    this.lexicon = lexicon;
+    this.terms = terms;
+    const termCount = this.lexicon.terms.length;
+    for (let id = 0; id < termCount; id++) {
+      this.sourcesOf.push([]);
+      this.occurrences.push(0);
     }
+    for (const [sourceIndex, { postings }] of this.terms.entries()) {
+      for (const [id, sentences] of postings) {
+        (this.sourcesOf[id] as number[]).push(sourceIndex);
+        this.occurrences[id] = (this.occurrences[id] as number) + sentences.length;
+      }
+      if (counter !== undefined) counter.steps += postings.size;
+    }
+  }
+
+  private shortRangeYears: Set<string> | undefined;
+
+  /**
+   * The years that the sources' year ranges written short end in (`2007–08` and `2007 -- 08` give 2008), read
+   * on first use. O(sources).
+   */
+  rangeEndYears(): ReadonlySet<string> {
+    if (this.shortRangeYears === undefined) {
+      const years = new Set<string>();
+      for (const source of this.sources) {
+        for (const match of source.text.matchAll(SHORT_YEAR_RANGE)) {
+          const [, century, start, end] = match as unknown as [string, string, string, string];
+          if (Number(end) > Number(start)) years.add(`${century}${end}`);
+        }
+      }
+      this.shortRangeYears = years;
+    }
+    return this.shortRangeYears;
   }
 
   /** True when `word` (folded) or its term occurs in some source. O(1). */
   knows(word: string, term: string | null): boolean {
-    return this.vocabulary.has(word) || (term !== null && this.vocabulary.has(term));
+    return this.lexicon.inSources(word) || (term !== null && this.lexicon.inSources(term));
   }
 
   /**
-   * The best span of each source in `scope` (source indices; null for all) for the claim's `terms`, most
-   * support first. `counted[i]` says whether `terms[i]` counts towards support (a word of the question
+   * The best span of each source in `scope` (source indices; null for all) for the claim's `terms` (ids),
+   * most support first. `counted[i]` says whether `terms[i]` counts towards support (a word of the question
    * helps find a span but does not count). See `docs/matching.md`: candidates are the sentences that hold
    * the claim's rarer terms (each term's occurrences read only when at most RARE_OCCURRENCES), the best
-   * CANDIDATES of them are scored alone and with each neighbour. O(terms × RARE_OCCURRENCES) a call.
+   * CANDIDATES of them are scored alone and with each neighbour. O(terms × RARE_OCCURRENCES) a call, plus the
+   * terms of each sentence scored for the first time.
    */
   bestSpans(
-    terms: readonly string[],
+    terms: readonly number[],
     counted: readonly boolean[],
     scope: readonly number[] | null,
     counter?: StepCounter,
@@ -135,12 +249,8 @@ export class SupportIndex {
     votes.clear();
     // Each source of the scope (or all at once) on its own: a term frequent in one source may be rare in
     // the cited one.
-    if (scope === null) this.vote(this.allPostings, 0, terms, counter);
-    else {
-      for (const sourceIndex of scope) {
-        this.vote((this.terms[sourceIndex] as SourceTerms).postings, sourceIndex * SLOTS, terms, counter);
-      }
-    }
+    if (scope === null) this.voteAll(terms, counter);
+    else for (const sourceIndex of scope) this.voteIn(sourceIndex, terms, counter);
     // The best window per source, kept as numbers; a span object is made only for each source's winner.
     const best = new Map<number, Window>();
     for (const entry of topEntries(votes, CANDIDATES)) {
@@ -165,36 +275,83 @@ export class SupportIndex {
     }
     return [...best.values()]
       .sort((a, b) => (isBetter(a, b) ? -1 : isBetter(b, a) ? 1 : 0))
-      .map((window) => this.span(window, terms));
+      .map((window) => this.span(window, terms, counter));
   }
 
   private readonly votes = new Map<number, number>();
 
-  // Adds a vote to each sentence of `postingsOf` (at `base`) for each rare term it holds; with no rare
-  // term, one to the first RARE_OCCURRENCES sentences of the least frequent.
-  private vote(
-    postingsOf: ReadonlyMap<string, readonly number[]>,
-    base: number,
-    terms: readonly string[],
-    counter?: StepCounter,
-  ): void {
+  // One vote to each sentence of any source for each rare term it holds; with no rare term, one to the first
+  // CANDIDATES sentences of the least frequent (more could not make the top CANDIDATES: ties go to the
+  // earlier sentence).
+  private voteAll(terms: readonly number[], counter?: StepCounter): void {
     const votes = this.votes;
+    let fewest = -1;
+    let voted = false;
+    for (const id of terms) {
+      const occurrences = this.occurrences[id] ?? 0;
+      if (occurrences === 0) continue;
+      if (fewest < 0 || occurrences < (this.occurrences[fewest] as number)) fewest = id;
+      if (occurrences > RARE_OCCURRENCES) continue;
+      voted = true;
+      for (const sourceIndex of this.sourcesOf[id] as number[]) {
+        const base = sourceIndex * SLOTS;
+        for (const sentence of this.postingsOf(sourceIndex, id)) {
+          votes.set(base + sentence, (votes.get(base + sentence) ?? 0) + 1);
+        }
+      }
+      if (counter !== undefined) counter.steps += occurrences;
+    }
+    if (voted || fewest < 0) return;
+    let left = CANDIDATES;
+    for (const sourceIndex of this.sourcesOf[fewest] as number[]) {
+      for (const sentence of this.postingsOf(sourceIndex, fewest)) {
+        if (left-- === 0) return;
+        votes.set(sourceIndex * SLOTS + sentence, 1);
+      }
+    }
+  }
+
+  // As `voteAll`, within one source.
+  private voteIn(sourceIndex: number, terms: readonly number[], counter?: StepCounter): void {
+    const votes = this.votes;
+    const postings = (this.terms[sourceIndex] as SourceTerms).postings;
+    const base = sourceIndex * SLOTS;
     let fewest: readonly number[] | undefined;
     let voted = false;
-    for (const term of terms) {
-      const postings = postingsOf.get(term);
-      if (postings === undefined) continue;
-      if (fewest === undefined || postings.length < fewest.length) fewest = postings;
-      if (postings.length > RARE_OCCURRENCES) continue;
+    for (const id of terms) {
+      const sentences = postings.get(id);
+      if (sentences === undefined) continue;
+      if (fewest === undefined || sentences.length < fewest.length) fewest = sentences;
+      if (sentences.length > RARE_OCCURRENCES) continue;
       voted = true;
-      for (const entry of postings) votes.set(base + entry, (votes.get(base + entry) ?? 0) + 1);
-      if (counter !== undefined) counter.steps += postings.length;
+      for (const sentence of sentences) votes.set(base + sentence, (votes.get(base + sentence) ?? 0) + 1);
+      if (counter !== undefined) counter.steps += sentences.length;
     }
     if (!voted && fewest !== undefined) {
-      for (let index = 0; index < fewest.length && index < RARE_OCCURRENCES; index++) {
+      for (let index = 0; index < fewest.length && index < CANDIDATES; index++) {
         votes.set(base + (fewest[index] as number), 1);
       }
     }
+  }
+
+  private postingsOf(sourceIndex: number, id: number): readonly number[] {
+    return (this.terms[sourceIndex] as SourceTerms).postings.get(id) as number[];
+  }
+
+  // The distinct term ids of one sentence, as a set made the first time the sentence is scored.
+  private sentenceTerms(sourceIndex: number, sentence: number, counter?: StepCounter): Set<number> {
+    const key = sourceIndex * SLOTS + sentence;
+    let set = this.sentenceSets.get(key);
+    if (set === undefined) {
+      const { termIds, termStarts } = this.terms[sourceIndex] as SourceTerms;
+      const from = termStarts[sentence] as number;
+      const to = termStarts[sentence + 1] as number;
+      set = new Set<number>();
+      for (let at = from; at < to; at++) set.add(termIds[at] as number);
+      if (counter !== undefined) counter.steps += to - from;
+      this.sentenceSets.set(key, set);
+    }
+    return set;
   }
 
   // How many of the claim's terms sentences `from` to `to` of a source hold.
@@ -202,20 +359,18 @@ export class SupportIndex {
     sourceIndex: number,
     from: number,
     to: number,
-    terms: readonly string[],
+    terms: readonly number[],
     counted: readonly boolean[],
     countedTotal: number,
     counter?: StepCounter,
   ): Window {
-    const sentenceTerms = (this.terms[sourceIndex] as SourceTerms).terms;
+    const first = this.sentenceTerms(sourceIndex, from, counter);
+    const second = to > from ? this.sentenceTerms(sourceIndex, to, counter) : first;
     let foundCounted = 0;
     let foundAll = 0;
     for (let index = 0; index < terms.length; index++) {
-      const term = terms[index] as string;
-      let has = false;
-      for (let sentence = from; sentence <= to && !has; sentence++)
-        has = (sentenceTerms[sentence] as Set<string>).has(term);
-      if (!has) continue;
+      const id = terms[index] as number;
+      if (!first.has(id) && !second.has(id)) continue;
       foundAll++;
       if (counted[index]) foundCounted++;
     }
@@ -228,14 +383,12 @@ export class SupportIndex {
     return { sourceIndex, from, to, start, support, foundAll, sentences: to - from + 1 };
   }
 
-  private span(window: Window, terms: readonly string[]): SupportSpan {
+  private span(window: Window, terms: readonly number[], counter?: StepCounter): SupportSpan {
     const source = this.terms[window.sourceIndex] as SourceTerms;
-    const found = terms.map((term) => {
-      for (let sentence = window.from; sentence <= window.to; sentence++) {
-        if ((source.terms[sentence] as Set<string>).has(term)) return true;
-      }
-      return false;
-    });
+    const first = this.sentenceTerms(window.sourceIndex, window.from, counter);
+    const second =
+      window.to > window.from ? this.sentenceTerms(window.sourceIndex, window.to, counter) : first;
+    const found = terms.map((id) => first.has(id) || second.has(id));
     const range: Range = [window.start, (source.sentences[window.to] as Sentence).end];
     return {
       sourceIndex: window.sourceIndex,
@@ -300,6 +453,9 @@ function topEntries(votes: ReadonlyMap<number, number>, count: number): number[]
   }
   return top.map(([entry]) => entry);
 }
+
+// A year range whose end is cut to two digits: `2007–08`, `2007 -- 11`.
+const SHORT_YEAR_RANGE = /(?<![\p{N}])(\d{2})(\d{2})[ \t]{0,2}(?:--?|–|—)[ \t]{0,2}(\d{2})(?![\p{N}])/gu;
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */
 const SLOTS = 2 ** 22;
