@@ -9,6 +9,7 @@ import {
   type Source,
 } from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
+import { MAX_EVAL_DETAILS_CHARS } from "../limits.js";
 import type { ChatMessage, ModelBackend } from "../models/index.js";
 import { type CreateOutcome, createVerified } from "./create.js";
 import type { OperationContext } from "./operation-context.js";
@@ -23,7 +24,7 @@ export interface EvalInput {
   minCoverage?: number | undefined;
   /** How the model answers each case, as for create (`json` by default). */
   answerFormat?: "json" | "text" | undefined;
-  /** When true, each scored case keeps its create-style result (`result`). */
+  /** When true, each scored case keeps its create-style result (`result`) within its details share. */
   details?: boolean | undefined;
   cases: {
     id?: string | number | undefined;
@@ -44,6 +45,8 @@ export type EvalCaseOutcome =
       correct?: boolean;
       match?: ExpectedMatch;
       result?: CreateOutcome;
+      /** With `details`: the result was longer than the case's share of MAX_EVAL_DETAILS_CHARS. */
+      resultOmitted?: "details_budget";
     }
   | { id?: string; error: { type: ErrorType; code: ErrorType; message: string } };
 
@@ -78,6 +81,39 @@ export const batchFatal: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "model_not_found",
 ]);
 
+/** How an eval is heard and measured by the server that answers it. */
+export interface EvalHooks {
+  /** Hears of each case as it finishes (for a streamed eval), with its index in `input.cases`. */
+  onCase?: ((index: number, outcome: EvalCaseOutcome) => void) | undefined;
+  /** The characters a case's result counts against the details budget: its JSON as answered (default: here). */
+  resultChars?: ((index: number, result: CreateOutcome) => number) | undefined;
+}
+
+/**
+ * A lower bound of the characters of the result's JSON, in linear time: its text, claims and quotes. A
+ * result already over its share by this count is omitted without serializing it.
+ */
+function resultCharsAtLeast(result: CreateOutcome): number {
+  let chars = result.text.length;
+  for (const entry of [...result.citations, ...result.unsupported])
+    chars += entry.claim.length + (entry.quote?.length ?? 0);
+  return chars;
+}
+
+/**
+ * What `details` keeps of a scored case: its create-style result when its JSON fits the case's equal share
+ * of MAX_EVAL_DETAILS_CHARS, else a marker, so an eval holds at most that much of the model's answers.
+ */
+function detailsOf(
+  outcome: CreateOutcome,
+  share: number,
+  chars: (result: CreateOutcome) => number,
+): { result: CreateOutcome } | { resultOmitted: "details_budget" } {
+  const result = { ...outcome, usage: { ...outcome.usage } };
+  if (resultCharsAtLeast(result) > share || chars(result) > share) return { resultOmitted: "details_budget" };
+  return { result };
+}
+
 function limitGateway(gateway: ModelBackend, concurrency: number): ModelBackend {
   const limit = pLimit(concurrency);
   return { generate: (request) => limit(() => gateway.generate(request)) };
@@ -86,14 +122,15 @@ function limitGateway(gateway: ModelBackend, concurrency: number): ModelBackend 
 /**
  * Eval: runs every case like a create (an ungroundable case scores 0), with at most `concurrency` gateway
  * calls in flight, and aggregates. Auth, quota and unknown-model failures abort the rest and fail the batch.
- * `onCase` hears of each case as it finishes (for a streamed eval), with its index in `input.cases`.
  */
 export async function evalVerified(
   input: EvalInput,
   context: OperationContext,
   concurrency: number,
-  onCase?: ((index: number, outcome: EvalCaseOutcome) => void) | undefined,
+  hooks: EvalHooks = {},
 ): Promise<EvalOutcome> {
+  const { onCase, resultChars = (_index, result) => JSON.stringify(result).length } = hooks;
+  const detailsShare = Math.floor(MAX_EVAL_DETAILS_CHARS / input.cases.length);
   const batch = new AbortController();
   const onCallerAbort = () => batch.abort(context.signal?.reason);
   context.signal?.addEventListener("abort", onCallerAbort, { once: true });
@@ -135,7 +172,9 @@ export async function evalVerified(
             citations: outcome.citations.length,
             unsupported: outcome.unsupported.length,
             ...correctness(testCase.expected, outcome),
-            ...(input.details ? { result: { ...outcome, usage: { ...outcome.usage } } } : {}),
+            ...(input.details
+              ? detailsOf(outcome, detailsShare, (result) => resultChars(index, result))
+              : {}),
           });
         } catch (error) {
           if (!(error instanceof ServiceError)) throw error;
