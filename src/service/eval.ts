@@ -10,7 +10,7 @@ import {
 } from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
 import { MAX_EVAL_DETAILS_CHARS } from "../limits.js";
-import type { ChatMessage, ModelBackend } from "../models/index.js";
+import type { ChatMessage } from "../models/index.js";
 import { type CreateOutcome, createVerified } from "./create.js";
 import type { OperationContext } from "./operation-context.js";
 import { emptyUsage } from "./usage.js";
@@ -114,14 +114,10 @@ function detailsOf(
   return { result };
 }
 
-function limitGateway(gateway: ModelBackend, concurrency: number): ModelBackend {
-  const limit = pLimit(concurrency);
-  return { generate: (request) => limit(() => gateway.generate(request)) };
-}
-
 /**
- * Eval: runs every case like a create (an ungroundable case scores 0), with at most `concurrency` gateway
- * calls in flight, and aggregates. Auth, quota and unknown-model failures abort the rest and fail the batch.
+ * Eval: runs every case like a create (an ungroundable case scores 0), at most `concurrency` cases at once
+ * (so at most that many gateway calls in flight, and that many answers held while they are checked), and
+ * aggregates. Auth, quota and unknown-model failures abort the rest and fail the batch.
  */
 export async function evalVerified(
   input: EvalInput,
@@ -134,62 +130,66 @@ export async function evalVerified(
   const batch = new AbortController();
   const onCallerAbort = () => batch.abort(context.signal?.reason);
   context.signal?.addEventListener("abort", onCallerAbort, { once: true });
-  const caseContext: OperationContext = {
-    ...context,
-    gateway: limitGateway(context.gateway, concurrency),
-    signal: batch.signal,
-  };
+  const caseContext: OperationContext = { ...context, signal: batch.signal };
+  // A case holds its slot from its gateway call until it is scored: answers that arrive faster than they are
+  // checked wait at the gateway, not in memory.
+  const limit = pLimit(concurrency);
   let fatal: ServiceError | undefined;
   const usage = { totalTokens: 0, modelCalls: 0 };
 
   try {
     const cases = await Promise.all(
-      input.cases.map(async (testCase, index): Promise<EvalCaseOutcome> => {
-        const report = (outcome: EvalCaseOutcome) => {
-          onCase?.(index, outcome);
-          return outcome;
-        };
-        const caseUsage = emptyUsage();
-        const named = testCase.id === undefined ? {} : { id: String(testCase.id) };
-        try {
-          const outcome = await createVerified(
-            {
-              model: input.model,
-              messages: testCase.messages,
-              sources: testCase.sources,
-              mode: input.mode,
-              checkNumbers: input.checkNumbers,
-              retry: input.retry,
-              minCoverage: input.minCoverage,
-              answerFormat: input.answerFormat,
-            },
-            caseContext,
-            { failWhenUngrounded: false, usage: caseUsage },
-          );
-          return report({
-            ...named,
-            coverage: outcome.coverage,
-            citations: outcome.citations.length,
-            unsupported: outcome.unsupported.length,
-            ...correctness(testCase.expected, outcome),
-            ...(input.details
-              ? detailsOf(outcome, detailsShare, (result) => resultChars(index, result))
-              : {}),
-          });
-        } catch (error) {
-          if (!(error instanceof ServiceError)) throw error;
-          if (batchFatal.has(error.type)) {
-            fatal ??= error;
-            batch.abort(error);
+      input.cases.map((testCase, index) =>
+        limit(async (): Promise<EvalCaseOutcome> => {
+          const report = (outcome: EvalCaseOutcome) => {
+            onCase?.(index, outcome);
+            return outcome;
+          };
+          const caseUsage = emptyUsage();
+          const named = testCase.id === undefined ? {} : { id: String(testCase.id) };
+          try {
+            const outcome = await createVerified(
+              {
+                model: input.model,
+                messages: testCase.messages,
+                sources: testCase.sources,
+                mode: input.mode,
+                checkNumbers: input.checkNumbers,
+                retry: input.retry,
+                minCoverage: input.minCoverage,
+                answerFormat: input.answerFormat,
+              },
+              caseContext,
+              { failWhenUngrounded: false, usage: caseUsage },
+            );
+            return report({
+              ...named,
+              coverage: outcome.coverage,
+              citations: outcome.citations.length,
+              unsupported: outcome.unsupported.length,
+              ...correctness(testCase.expected, outcome),
+              ...(input.details
+                ? detailsOf(outcome, detailsShare, (result) => resultChars(index, result))
+                : {}),
+            });
+          } catch (error) {
+            if (!(error instanceof ServiceError)) throw error;
+            if (batchFatal.has(error.type)) {
+              fatal ??= error;
+              batch.abort(error);
+            }
+            // The message stays case-relative: a paging client's case index differs from this request's.
+            return report({
+              ...named,
+              error: { type: error.type, code: error.type, message: error.message },
+            });
+          } finally {
+            // Calls of a failed case were made and paid for, so they count too.
+            usage.totalTokens += caseUsage.totalTokens;
+            usage.modelCalls += caseUsage.modelCalls;
           }
-          // The message stays case-relative: a paging client's case index differs from this request's.
-          return report({ ...named, error: { type: error.type, code: error.type, message: error.message } });
-        } finally {
-          // Calls of a failed case were made and paid for, so they count too.
-          usage.totalTokens += caseUsage.totalTokens;
-          usage.modelCalls += caseUsage.modelCalls;
-        }
-      }),
+        }),
+      ),
     );
     if (fatal) throw fatal;
     if (context.signal?.aborted) throw context.signal.reason;
