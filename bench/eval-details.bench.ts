@@ -1,6 +1,7 @@
 // Eval `details` with large model answers (issue 24, item 10): one eval of 200 cases with 100,000 characters
 // of sources each (about 20 MB of JSON) whose gateway answers about 2 MB of claims per case (half of them
-// held, half not), without details, with `details: true`, and with `details: true` streamed. Per variant, a
+// held, half not), without details, with `details: true`, and with `details: true` streamed; then, for what
+// the 20 MB request costs by itself, `details: true` answered with 3 claims per case. Per variant, a
 // fresh service process (with the probe of support/memory-probe.ts) runs three evals in a row; the table
 // gives the median peak RSS (VmHWM, reset before each eval), the longest event-loop delay during the eval
 // (monitorEventLoopDelay inside the service), the answer's size and how many cases kept their `result`.
@@ -22,20 +23,17 @@ const MB = 1024 * 1024;
 
 interface Variant {
   name: string;
-  options: { details?: boolean; stream?: boolean };
+  options: { details?: boolean; stream?: boolean; model?: string };
 }
 
 const VARIANTS: Variant[] = [
   { name: "without details", options: {} },
   { name: "`details: true`", options: { details: true } },
   { name: "`details: true`, streamed", options: { details: true, stream: true } },
+  // The same request answered with 3 claims per case: what the 20 MB request costs by itself.
+  { name: "`details: true`, 3 claims per answer", options: { details: true, model: "bench-3-claims" } },
 ];
 
-interface CaseShape {
-  error?: unknown;
-  result?: unknown;
-  result_omitted?: string;
-}
 interface EvalAnswer {
   status: number;
   bytes: number;
@@ -45,18 +43,30 @@ interface EvalAnswer {
   problem?: string;
 }
 
-/** The eval's result: the JSON body, or a stream's `done` event. */
-function resultOf(
-  text: string,
-  streamed: boolean,
-): { aggregate?: { n: number; errored: number }; cases?: CaseShape[] } {
-  if (!streamed) return JSON.parse(text);
-  const done = text.lastIndexOf("event: done\ndata: ");
-  if (done < 0) return {};
-  const data = text.slice(done + "event: done\ndata: ".length);
-  return JSON.parse(data.slice(0, data.indexOf("\n")));
+/** Occurrences of `marker` in a body read chunk by chunk (the answer may be longer than a string can be). */
+function markerCounter(markers: readonly string[]) {
+  const counts = markers.map(() => 0);
+  let tail = "";
+  return {
+    counts,
+    feed(text: string) {
+      const window = tail + text;
+      for (const [index, marker] of markers.entries()) {
+        for (let at = window.indexOf(marker); at >= 0; at = window.indexOf(marker, at + 1))
+          if (at + marker.length > tail.length) counts[index] = (counts[index] as number) + 1;
+      }
+      tail = window.slice(-64);
+    },
+  };
 }
 
+// The aggregate ends so when every case was scored (no `correct_rate`: the cases carry no `expected`).
+const aggregateMarker = `"n":${CASES},"errored":0},`;
+
+/**
+ * Posts the eval and reads its answer as bytes, counting the cases that kept `result` and those marked
+ * `result_omitted` (a streamed answer holds each case twice: its `case` event and `done`).
+ */
 async function postEval(service: ServiceProcess, body: string, streamed: boolean): Promise<EvalAnswer> {
   const started = performance.now();
   const response = await fetch(`${service.url}/v1/verified/eval`, {
@@ -64,17 +74,26 @@ async function postEval(service: ServiceProcess, body: string, streamed: boolean
     headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
     body,
   });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  const answer = { status: response.status, bytes: Buffer.byteLength(text), ms, kept: 0, omitted: 0 };
-  if (response.status !== 200) return { ...answer, problem: text.slice(0, 200) };
-  const result = resultOf(text, streamed);
-  if (result.aggregate?.n !== CASES || result.aggregate.errored !== 0)
-    return { ...answer, problem: JSON.stringify(result.aggregate ?? text.slice(0, 200)) };
-  for (const each of result.cases ?? []) {
-    if (each.result !== undefined) answer.kept += 1;
-    if (each.result_omitted !== undefined) answer.omitted += 1;
+  const counter = markerCounter(['"result":{', '"result_omitted":"details_budget"', aggregateMarker]);
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let start = "";
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    const chunk = read.value;
+    bytes += chunk.byteLength;
+    const text = decoder.decode(chunk, { stream: true });
+    if (start.length < 300) start += text.slice(0, 300);
+    counter.feed(text);
   }
+  const ms = performance.now() - started;
+  const [kept = 0, omitted = 0, aggregates = 0] = counter.counts.map((count) =>
+    streamed ? count / 2 : count,
+  );
+  const answer = { status: response.status, bytes, ms, kept, omitted };
+  if (response.status !== 200) return { ...answer, problem: start.slice(0, 200) };
+  if (aggregates !== (streamed ? 0.5 : 1))
+    return { ...answer, problem: `no ${aggregateMarker}: ${start.slice(0, 200)}` };
   return answer;
 }
 
@@ -89,6 +108,7 @@ export default async function run(): Promise<void> {
   const gateway = await startGatewayProcess(placement.loadCommand);
   await gateway.configure({
     "bench-details": { content: answer.modelOutput, delayMs: 0 },
+    "bench-3-claims": { content: fixture.modelOutput, delayMs: 0 },
     "bench-small": { content: small.modelOutput, delayMs: 0 },
   });
   const rows: string[] = [];
