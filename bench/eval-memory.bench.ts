@@ -1,16 +1,15 @@
 // Memory: the service's resident set during and after a 200-case eval whose cases each carry 100,000
 // characters of sources (about 20 MB of JSON), with an instant gateway. The service runs in its own process
-// started with --expose-gc and a tiny probe loaded with --import that, asked over IPC, runs a full GC and
-// answers process.memoryUsage(): so "idle" and "after" are live memory, not garbage V8 has not collected
-// yet. The peak is the kernel's high-water mark (VmHWM in /proc/<pid>/status), reset before each eval
+// started with --expose-gc and a tiny probe loaded with --import (support/memory-probe.ts) that, asked over
+// IPC, runs a full GC and answers process.memoryUsage(): so "idle" and "after" are live memory, not garbage
+// V8 has not collected yet. The peak is the kernel's high-water mark (VmHWM in /proc/<pid>/status), reset before each eval
 // through /proc/<pid>/clear_refs, so no short spike between samples is missed.
 
-import type { ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { cpuPlacement } from "./support/cpu-placement.js";
 import { largeEvalFixture, smallCreateFixture } from "./support/create-fixtures.js";
 import { startGatewayProcess } from "./support/gateway-process.js";
+import { measure, resetPeak, statusKb, withProbedService } from "./support/memory-probe.js";
 import { type ServiceProcess, startServiceProcess } from "./support/service-process.js";
 import { formatCount, median } from "./support/statistics.js";
 
@@ -18,38 +17,6 @@ const CASES = 200;
 const CHARS_PER_CASE = 100_000;
 const RUNS = 3;
 const MB = 1024 * 1024;
-
-// Loaded into the service with --import; the IPC channel is unref'd so it never keeps the service alive.
-const probe = `process.on("message", (message) => {
-  if (message !== "measure") return;
-  globalThis.gc(); globalThis.gc();
-  process.send(process.memoryUsage());
-});
-process.channel?.unref();`;
-
-function measure(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
-  return new Promise((resolve) => {
-    child.once("message", (usage) => resolve(usage as NodeJS.MemoryUsage));
-    child.send("measure");
-  });
-}
-
-function statusKb(pid: number, field: "VmHWM" | "VmRSS"): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8")
-    .split("\n")
-    .find((each) => each.startsWith(`${field}:`));
-  return Number(line?.match(/(\d+)/)?.[1] ?? Number.NaN);
-}
-
-/** Resets the high-water mark; false where the kernel does not allow it (then the peak is since start). */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 interface Variant {
   name: string;
@@ -190,23 +157,13 @@ export default async function run(): Promise<void> {
     for (const variant of VARIANTS) {
       const body = JSON.stringify({ ...fixture.request, ...variant.options });
       bodyBytes = body.length;
-      const service = await startServiceProcess({
+      const options = {
         gatewayURL: gateway.url,
         prefix: placement.serviceCommand,
-        nodeFlags: ["--expose-gc", "--import", `data:text/javascript,${encodeURIComponent(probe)}`],
-        ipc: true,
         ...(variant.env ? { env: variant.env } : {}),
-      });
-      try {
-        const pid = service.child.pid as number;
-        // Idle: started, one small create served (so the code paths are loaded), then a full GC.
-        const created = await fetch(`${service.url}/v1/verified`, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
-          body: JSON.stringify(small.request),
-        });
-        if (created.status !== 200) throw new Error(`warm-up create answered ${created.status}`);
-        await created.arrayBuffer();
+      };
+      // Idle: started, one small create served, then a full GC.
+      await withProbedService(options, small.request, async (service, pid) => {
         const idle = await measure(service.child);
         const peaks: number[] = [];
         const afters: NodeJS.MemoryUsage[] = [];
@@ -225,10 +182,7 @@ export default async function run(): Promise<void> {
             `${formatCount(idle.heapUsed / MB)} → ${formatCount(heapAfter)} MB | ` +
             `${peaks.map((each) => formatCount(each)).join(", ")} / ${afters.map((each) => formatCount(each.rss / MB)).join(", ")} |`,
         );
-      } finally {
-        service.child.disconnect();
-        await service.stop();
-      }
+      });
     }
   } finally {
     await gateway.stop();

@@ -135,3 +135,17 @@ export const ROW_READS_PER_CLAIM_CHAR = 2;
 
 /** Acceptable answers one eval case's `expected` may list: each is searched in every grounded claim. */
 export const MAX_EXPECTED_ANSWERS = 20;
+
+/**
+ * Characters of JSON the create-style `result`s of one eval answer (`details: true`) hold together, at most
+ * (32 MiB). Each case has an equal share (167,772 characters each at 200 cases): a scored case whose result's
+ * JSON is longer than its share carries `result_omitted: "details_budget"` instead. It bounds what an eval
+ * keeps of the gateway's answers until it answers, and the size of that answer, whatever the model wrote.
+ */
+export const MAX_EVAL_DETAILS_CHARS = 32 * 1024 * 1024;
+
+/**
+ * Characters of an eval's JSON answer (or of a streamed eval's `done` event) serialized between two turns of
+ * the event loop: the answer is written case by case, so a large answer never holds the loop for long.
+ */
+export const EVAL_ANSWER_CHUNK_CHARS = 1024 * 1024;

@@ -186,3 +186,52 @@ export function largeEvalFixture(
     modelOutput: modelOutput(anchors.map((text) => ({ claim: text, quote: text, source: "report" }))),
   };
 }
+
+const fillerWords = [
+  "the",
+  "quarterly",
+  "review",
+  "noted",
+  "steady",
+  "progress",
+  "across",
+  "regional",
+  "teams",
+];
+
+/**
+ * A large model output for `largeEvalFixture`'s cases, of about `chars` characters of JSON: claims in pairs,
+ * one that holds (an anchor sentence followed by `claimChars` of wording, quoting the anchor) and one whose
+ * quote of `claimChars` invented words no source holds (`quote_not_found`). Half the claims are citations,
+ * half unsupported, so a case's create-style result is about as large as the output.
+ */
+export function largeAnswerOutput(
+  chars: number,
+  claimChars = 2_000,
+): { modelOutput: string; claims: number } {
+  const gen = seededGenerator(4_242);
+  const wording = (length: number, invented: boolean) => {
+    const words: string[] = [];
+    for (let total = 0; total < length; ) {
+      const word = invented
+        ? `${gen.pick(fillerWords)}x${gen.int(0, 9_999).toString(36)}`
+        : gen.pick(fillerWords);
+      words.push(word);
+      total += word.length + 1;
+    }
+    return words.join(" ");
+  };
+  const claims: ModelClaim[] = [];
+  for (let index = 0, size = 0; size < chars; index += 1) {
+    const anchor = anchors[index % anchors.length] as string;
+    const held = { claim: `${anchor} Then ${wording(claimChars, false)}.`, quote: anchor, source: "report" };
+    const invented = {
+      claim: `${wording(claimChars, false)}.`,
+      quote: wording(claimChars, true),
+      source: "report",
+    };
+    claims.push(held, invented);
+    size += JSON.stringify(held).length + JSON.stringify(invented).length + 2;
+  }
+  return { modelOutput: modelOutput(claims), claims: claims.length };
+}

@@ -210,7 +210,10 @@ export interface EvalParams {
   minCoverage?: number;
   /** `json` (default) or `text`: how the model answers each case, as for create. */
   answerFormat?: "json" | "text";
-  /** When true, each scored case also carries `result`: its create-style answer. Default false. */
+  /**
+   * When true, each scored case also carries `result`: its create-style answer, or `resultOmitted` when that
+   * is longer than its share of the details budget. Default false.
+   */
   details?: boolean;
 }
 
@@ -243,6 +246,12 @@ export interface EvalCaseScore {
   match?: ExpectedMatch;
   /** The create-style result, with `details: true`. */
   result?: EvalCaseDetails;
+  /**
+   * With `details: true`, instead of `result`: the result's JSON was longer than the case's share of the
+   * answer's details budget (MAX_EVAL_DETAILS_CHARS divided by the number of cases). Run the case alone as a
+   * create to see it.
+   */
+  resultOmitted?: "details_budget";
   error?: undefined;
 }
 

@@ -9,7 +9,8 @@ import {
   type Source,
 } from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
-import type { ChatMessage, ModelBackend } from "../models/index.js";
+import { MAX_EVAL_DETAILS_CHARS } from "../limits.js";
+import type { ChatMessage } from "../models/index.js";
 import { type CreateOutcome, createVerified } from "./create.js";
 import type { OperationContext } from "./operation-context.js";
 import { emptyUsage } from "./usage.js";
@@ -23,7 +24,7 @@ export interface EvalInput {
   minCoverage?: number | undefined;
   /** How the model answers each case, as for create (`json` by default). */
   answerFormat?: "json" | "text" | undefined;
-  /** When true, each scored case keeps its create-style result (`result`). */
+  /** When true, each scored case keeps its create-style result (`result`) within its details share. */
   details?: boolean | undefined;
   cases: {
     id?: string | number | undefined;
@@ -44,6 +45,8 @@ export type EvalCaseOutcome =
       correct?: boolean;
       match?: ExpectedMatch;
       result?: CreateOutcome;
+      /** With `details`: the result was longer than the case's share of MAX_EVAL_DETAILS_CHARS. */
+      resultOmitted?: "details_budget";
     }
   | { id?: string; error: { type: ErrorType; code: ErrorType; message: string } };
 
@@ -78,79 +81,115 @@ export const batchFatal: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "model_not_found",
 ]);
 
-function limitGateway(gateway: ModelBackend, concurrency: number): ModelBackend {
-  const limit = pLimit(concurrency);
-  return { generate: (request) => limit(() => gateway.generate(request)) };
+/** How an eval is heard and measured by the server that answers it. */
+export interface EvalHooks {
+  /** Hears of each case as it finishes (for a streamed eval), with its index in `input.cases`. */
+  onCase?: ((index: number, outcome: EvalCaseOutcome) => void) | undefined;
+  /** The characters a case's result counts against the details budget: its JSON as answered (default: here). */
+  resultChars?: ((index: number, result: CreateOutcome) => number) | undefined;
 }
 
 /**
- * Eval: runs every case like a create (an ungroundable case scores 0), with at most `concurrency` gateway
- * calls in flight, and aggregates. Auth, quota and unknown-model failures abort the rest and fail the batch.
- * `onCase` hears of each case as it finishes (for a streamed eval), with its index in `input.cases`.
+ * A lower bound of the characters of the result's JSON, in linear time: its text, claims and quotes. A
+ * result already over its share by this count is omitted without serializing it.
+ */
+function resultCharsAtLeast(result: CreateOutcome): number {
+  let chars = result.text.length;
+  for (const entry of [...result.citations, ...result.unsupported])
+    chars += entry.claim.length + (entry.quote?.length ?? 0);
+  return chars;
+}
+
+/**
+ * What `details` keeps of a scored case: its create-style result when its JSON fits the case's equal share
+ * of MAX_EVAL_DETAILS_CHARS, else a marker, so an eval holds at most that much of the model's answers.
+ */
+function detailsOf(
+  outcome: CreateOutcome,
+  share: number,
+  chars: (result: CreateOutcome) => number,
+): { result: CreateOutcome } | { resultOmitted: "details_budget" } {
+  const result = { ...outcome, usage: { ...outcome.usage } };
+  if (resultCharsAtLeast(result) > share || chars(result) > share) return { resultOmitted: "details_budget" };
+  return { result };
+}
+
+/**
+ * Eval: runs every case like a create (an ungroundable case scores 0), at most `concurrency` cases at once
+ * (so at most that many gateway calls in flight, and that many answers held while they are checked), and
+ * aggregates. Auth, quota and unknown-model failures abort the rest and fail the batch.
  */
 export async function evalVerified(
   input: EvalInput,
   context: OperationContext,
   concurrency: number,
-  onCase?: ((index: number, outcome: EvalCaseOutcome) => void) | undefined,
+  hooks: EvalHooks = {},
 ): Promise<EvalOutcome> {
+  const { onCase, resultChars = (_index, result) => JSON.stringify(result).length } = hooks;
+  const detailsShare = Math.floor(MAX_EVAL_DETAILS_CHARS / input.cases.length);
   const batch = new AbortController();
   const onCallerAbort = () => batch.abort(context.signal?.reason);
   context.signal?.addEventListener("abort", onCallerAbort, { once: true });
-  const caseContext: OperationContext = {
-    ...context,
-    gateway: limitGateway(context.gateway, concurrency),
-    signal: batch.signal,
-  };
+  const caseContext: OperationContext = { ...context, signal: batch.signal };
+  // A case holds its slot from its gateway call until it is scored: answers that arrive faster than they are
+  // checked wait at the gateway, not in memory.
+  const limit = pLimit(concurrency);
   let fatal: ServiceError | undefined;
   const usage = { totalTokens: 0, modelCalls: 0 };
 
   try {
     const cases = await Promise.all(
-      input.cases.map(async (testCase, index): Promise<EvalCaseOutcome> => {
-        const report = (outcome: EvalCaseOutcome) => {
-          onCase?.(index, outcome);
-          return outcome;
-        };
-        const caseUsage = emptyUsage();
-        const named = testCase.id === undefined ? {} : { id: String(testCase.id) };
-        try {
-          const outcome = await createVerified(
-            {
-              model: input.model,
-              messages: testCase.messages,
-              sources: testCase.sources,
-              mode: input.mode,
-              checkNumbers: input.checkNumbers,
-              retry: input.retry,
-              minCoverage: input.minCoverage,
-              answerFormat: input.answerFormat,
-            },
-            caseContext,
-            { failWhenUngrounded: false, usage: caseUsage },
-          );
-          return report({
-            ...named,
-            coverage: outcome.coverage,
-            citations: outcome.citations.length,
-            unsupported: outcome.unsupported.length,
-            ...correctness(testCase.expected, outcome),
-            ...(input.details ? { result: { ...outcome, usage: { ...outcome.usage } } } : {}),
-          });
-        } catch (error) {
-          if (!(error instanceof ServiceError)) throw error;
-          if (batchFatal.has(error.type)) {
-            fatal ??= error;
-            batch.abort(error);
+      input.cases.map((testCase, index) =>
+        limit(async (): Promise<EvalCaseOutcome> => {
+          const report = (outcome: EvalCaseOutcome) => {
+            onCase?.(index, outcome);
+            return outcome;
+          };
+          const caseUsage = emptyUsage();
+          const named = testCase.id === undefined ? {} : { id: String(testCase.id) };
+          try {
+            const outcome = await createVerified(
+              {
+                model: input.model,
+                messages: testCase.messages,
+                sources: testCase.sources,
+                mode: input.mode,
+                checkNumbers: input.checkNumbers,
+                retry: input.retry,
+                minCoverage: input.minCoverage,
+                answerFormat: input.answerFormat,
+              },
+              caseContext,
+              { failWhenUngrounded: false, usage: caseUsage },
+            );
+            return report({
+              ...named,
+              coverage: outcome.coverage,
+              citations: outcome.citations.length,
+              unsupported: outcome.unsupported.length,
+              ...correctness(testCase.expected, outcome),
+              ...(input.details
+                ? detailsOf(outcome, detailsShare, (result) => resultChars(index, result))
+                : {}),
+            });
+          } catch (error) {
+            if (!(error instanceof ServiceError)) throw error;
+            if (batchFatal.has(error.type)) {
+              fatal ??= error;
+              batch.abort(error);
+            }
+            // The message stays case-relative: a paging client's case index differs from this request's.
+            return report({
+              ...named,
+              error: { type: error.type, code: error.type, message: error.message },
+            });
+          } finally {
+            // Calls of a failed case were made and paid for, so they count too.
+            usage.totalTokens += caseUsage.totalTokens;
+            usage.modelCalls += caseUsage.modelCalls;
           }
-          // The message stays case-relative: a paging client's case index differs from this request's.
-          return report({ ...named, error: { type: error.type, code: error.type, message: error.message } });
-        } finally {
-          // Calls of a failed case were made and paid for, so they count too.
-          usage.totalTokens += caseUsage.totalTokens;
-          usage.modelCalls += caseUsage.modelCalls;
-        }
-      }),
+        }),
+      ),
     );
     if (fatal) throw fatal;
     if (context.signal?.aborted) throw context.signal.reason;

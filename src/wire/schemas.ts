@@ -4,6 +4,7 @@ import {
   MAX_CHECK_CLAIMS,
   MAX_EVAL_CASE_ID_LENGTH,
   MAX_EVAL_CASES,
+  MAX_EVAL_DETAILS_CHARS,
   MAX_EXPECTED_ANSWERS,
   MAX_EXTRACT_FIELDS,
   MAX_RETRY,
@@ -165,7 +166,7 @@ export const EvalRequestSchema = Type.Object(
     details: Type.Optional(
       Type.Boolean({
         description:
-          "When true, each scored case also carries `result`: its create-style text, citations and unsupported claims.",
+          "When true, each scored case also carries `result`: its create-style text, citations and unsupported claims; a result longer than the case's share of the details budget is replaced by `result_omitted`.",
       }),
     ),
     stream: Type.Optional(
@@ -433,6 +434,11 @@ export const EvalCaseResultSchema = Type.Union([
     ),
     match: Type.Optional(ExpectedMatchSchema),
     result: Type.Optional(EvalCaseDetailsSchema),
+    result_omitted: Type.Optional(
+      Type.Literal("details_budget", {
+        description: `With \`details\`, instead of \`result\`: the result's JSON was longer than the case's share of the answer's ${MAX_EVAL_DETAILS_CHARS.toLocaleString("en-US")} characters of details (that total divided by the number of cases).`,
+      }),
+    ),
   }),
   Type.Object({ id: Type.Optional(Type.String()), error: CaseErrorSchema }),
 ]);

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { MAX_EVAL_CASES, MAX_EVAL_DETAILS_CHARS } from "../../src/limits.js";
+import { parseEventStream } from "../support/event-stream.js";
 import { errorReply, type ScriptedAnswer } from "../support/scripted-gateway.js";
 import {
   chatBody,
@@ -95,5 +97,80 @@ describe("POST /v1/verified/eval: case ids and details", () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "invalid_request", param: "details" });
+  });
+});
+
+describe("POST /v1/verified/eval: the details budget", () => {
+  // 200 cases share the budget equally. A result holds its claim twice (in `text` and in its citation): a
+  // "fitting" case's result is a little shorter than its share, a "large" one's twice as long (in issue 24,
+  // 200 answers of 2 MB each kept 1.28 GB); the other cases answer a short claim.
+  const share = Math.floor(MAX_EVAL_DETAILS_CHARS / MAX_EVAL_CASES);
+  const words = (chars: number) => "Northwind grew. ".repeat(Math.ceil(chars / 16)).slice(0, chars);
+  const quote = "Northwind was founded in 2016 in Lyon.";
+  const short = claimFrom(report, quote);
+  const claims: Record<string, ModelClaim> = {
+    short,
+    fitting: claimFrom(report, quote, words(share / 2 - 1_000)),
+    large: claimFrom(report, quote, words(share)),
+  };
+  const kindOf = (index: number) => (index % 50 === 1 ? "large" : index % 50 === 2 ? "fitting" : "short");
+  const cases = Array.from({ length: MAX_EVAL_CASES }, (_, index) => ({
+    id: `case-${index}`,
+    messages: [{ role: "user", content: kindOf(index) }],
+    sources: [report],
+  }));
+
+  async function evalLarge(body: Record<string, unknown>) {
+    const { gateway, service } = await startWithGateway();
+    gateway.script((call) => claimsContent(claims[caseOf(call)] ?? short));
+    return service.post("/v1/verified/eval", { model: "gpt-test", cases, details: true, ...body });
+  }
+
+  type WireCase = {
+    id: string;
+    citations: number;
+    result?: { citations: { claim: string }[] };
+    result_omitted?: string;
+  };
+
+  function expectWithinBudget(answered: WireCase[]) {
+    expect(answered).toHaveLength(MAX_EVAL_CASES);
+    for (const [index, entry] of answered.entries()) {
+      // Scores are kept whatever details keep.
+      expect(entry).toMatchObject({ id: `case-${index}`, citations: 1 });
+      if (kindOf(index) === "large") {
+        expect(entry.result_omitted).toBe("details_budget");
+        expect(entry).not.toHaveProperty("result");
+      } else {
+        expect(entry).not.toHaveProperty("result_omitted");
+        expect(entry.result?.citations[0]?.claim).toBe(claims[kindOf(index)]?.claim);
+        expect(JSON.stringify(entry.result).length).toBeLessThanOrEqual(share);
+      }
+    }
+    const kept = answered.reduce((sum, entry) => sum + JSON.stringify(entry.result ?? "").length, 0);
+    expect(kept).toBeLessThanOrEqual(MAX_EVAL_DETAILS_CHARS);
+  }
+
+  it("keeps each result within the case's share and marks the cases over it", async () => {
+    const response = await evalLarge({});
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expectWithinBudget(response.body.cases);
+    expect(response.body.aggregate).toEqual({ coverage_mean: 1, unsupported_rate: 0, n: 200, errored: 0 });
+  });
+
+  it("streams each case's result or marker in its case event, as in done", async () => {
+    const response = await evalLarge({ stream: true });
+    expect(response.status).toBe(200);
+    const { events } = parseEventStream(response.body as string);
+    const done = events.at(-1);
+    expect(done?.event).toBe("done");
+    expectWithinBudget(done?.data.cases);
+    const caseEvents = events.filter((event) => event.event === "case");
+    expect(caseEvents).toHaveLength(MAX_EVAL_CASES);
+    for (const { data } of caseEvents) {
+      const { index, ...entry } = data;
+      expect(entry).toEqual(done?.data.cases[index]);
+    }
   });
 });

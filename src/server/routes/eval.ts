@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { OPERATION_PATHS } from "../../api-paths.js";
 import { ServiceError } from "../../errors/index.js";
@@ -14,7 +15,7 @@ import type { AppDeps } from "../config.js";
 
 import { operationContext } from "../request-state.js";
 import { streamEval } from "./stream-operations.js";
-import { evalResultToWire } from "./to-wire.js";
+import { evalResultChunks, evalResultToWire, resultCharsOnWire } from "./to-wire.js";
 
 /** `POST /v1/verified/eval`: many create-style cases, scored and aggregated. */
 export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -71,10 +72,16 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
         input,
         operationContext(request, reply, deps),
         deps.config.evalConcurrency,
+        {
+          resultChars: resultCharsOnWire(body.cases, body.offsets),
+        },
       );
       request.verified.modelCalls = outcome.usage.modelCalls;
       request.verified.coverage = outcome.aggregate.coverageMean;
-      return evalResultToWire(outcome, body.offsets, body.cases);
+      const result = evalResultToWire(outcome, body.offsets, body.cases);
+      // Written in chunks (no preSerialization hook sees a stream, so the result's metrics are recorded here).
+      deps.recordResult(request, result);
+      return reply.type("application/json; charset=utf-8").send(Readable.from(evalResultChunks(result)));
     },
   );
 }

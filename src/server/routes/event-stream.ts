@@ -10,6 +10,8 @@ export interface EventStream {
   open(): void;
   /** Sends one event: `event: {name}` and its JSON `data:` line. */
   send(name: string, data: unknown): void;
+  /** Sends one event whose `data:` line is the JSON `chunks` join to, written chunk by chunk as they come. */
+  sendChunks(name: string, chunks: AsyncIterable<string>): Promise<void>;
   /** Sends `error` with the error envelope of `error` (with the request's id), then ends the stream. */
   fail(error: unknown): void;
   /** Ends the stream (idempotent). */
@@ -32,6 +34,8 @@ export function createEventStream(
   let opened = false;
   let ended = false;
   let heartbeat: NodeJS.Timeout | undefined;
+  // While an event is written in chunks, a heartbeat would land inside its data line.
+  let inEvent = false;
 
   const writable = () => opened && !ended && !raw.destroyed && !raw.writableEnded;
   const write = (text: string) => {
@@ -62,13 +66,30 @@ export function createEventStream(
       });
       // Sends the headers now: the caller knows the request was accepted before the first event.
       raw.flushHeaders();
-      heartbeat = setInterval(() => write(": keep-alive\n\n"), heartbeatMs);
+      heartbeat = setInterval(() => {
+        if (!inEvent) write(": keep-alive\n\n");
+      }, heartbeatMs);
       raw.once("close", stopHeartbeat);
     },
     send(name, data) {
       stream.open();
       // JSON.stringify escapes every line break, so the data is one line.
       write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    async sendChunks(name, chunks) {
+      stream.open();
+      inEvent = true;
+      try {
+        write(`event: ${name}\ndata: `);
+        // JSON.stringify escapes every line break, so the chunks make one line. A caller who left stops it.
+        for await (const chunk of chunks) {
+          if (!writable()) return;
+          write(chunk);
+        }
+        write("\n\n");
+      } finally {
+        inEvent = false;
+      }
     },
     fail(error) {
       const serviceError = mapFrameworkError(error);

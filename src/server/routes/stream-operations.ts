@@ -11,7 +11,14 @@ import type { OffsetUnit } from "../../wire/index.js";
 import { type AppDeps, defaultStreamHeartbeatMs } from "../config.js";
 import { operationContext } from "../request-state.js";
 import { createEventStream } from "./event-stream.js";
-import { caseToWire, createResultToWire, entryToWire, evalResultToWire } from "./to-wire.js";
+import {
+  caseToWire,
+  createResultToWire,
+  entryToWire,
+  evalResultChunks,
+  evalResultToWire,
+  resultCharsOnWire,
+} from "./to-wire.js";
 
 /**
  * A streamed create: 200 `text/event-stream` once the first model call is accepted, `claim`/`unsupported`
@@ -69,20 +76,23 @@ export async function streamEval(
       input,
       operationContext(request, reply, deps),
       deps.config.evalConcurrency,
-      (index, result) => {
-        // A case failing for the whole batch is reported once, as the batch's error.
-        if ("error" in result && batchFatal.has(result.error.type)) return;
-        events.send("case", {
-          index,
-          ...caseToWire(result, { unit, sources: input.cases[index]?.sources ?? [] }),
-        });
+      {
+        onCase: (index, result) => {
+          // A case failing for the whole batch is reported once, as the batch's error.
+          if ("error" in result && batchFatal.has(result.error.type)) return;
+          events.send("case", {
+            index,
+            ...caseToWire(result, { unit, sources: input.cases[index]?.sources ?? [] }),
+          });
+        },
+        resultChars: resultCharsOnWire(input.cases, unit),
       },
     );
     request.verified.modelCalls = outcome.usage.modelCalls;
     request.verified.coverage = outcome.aggregate.coverageMean;
     const result = evalResultToWire(outcome, unit, input.cases);
     deps.recordResult(request, result);
-    events.send("done", result);
+    await events.sendChunks("done", evalResultChunks(result));
     events.end();
   } catch (error) {
     if (!events.opened) throw error;

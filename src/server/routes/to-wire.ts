@@ -1,5 +1,7 @@
 // The service's outcomes in the wire's snake_case shapes, for JSON answers and for streamed events. Ranges
 // leave in the request's `offsets` unit: they are converted here, once (src/wire/offsets.ts).
+import { setImmediate } from "node:timers/promises";
+import { EVAL_ANSWER_CHUNK_CHARS } from "../../limits.js";
 import {
   type CreateOutcome,
   type EvalCaseOutcome,
@@ -71,24 +73,58 @@ export function evalResultToWire(
   };
 }
 
-/** One case on the wire: its `result`, when kept, in create's snake_case shape. */
+/** One case on the wire: its `result`, when kept, in create's snake_case shape, or why it was not kept. */
 export function caseToWire(outcome: EvalCaseOutcome, ranges: WireRanges) {
-  if ("error" in outcome || outcome.result === undefined) return outcome;
-  const { result, ...scores } = outcome;
-  return {
-    ...scores,
-    result: convertResultRanges(
-      {
-        text: result.text,
-        citations: result.citations,
-        unsupported: result.unsupported,
-        coverage: result.coverage,
-        abstained: result.abstained,
-        grounded: result.grounded,
-        usage: usageToWire(result.usage),
-      },
-      ranges.unit,
-      { sources: sourceTexts(ranges.sources) },
-    ),
-  };
+  if ("error" in outcome) return outcome;
+  const { result, resultOmitted, ...scores } = outcome;
+  if (resultOmitted !== undefined) return { ...scores, result_omitted: resultOmitted };
+  if (result === undefined) return scores;
+  return { ...scores, result: caseResultToWire(result, ranges) };
+}
+
+/** A case's create-style result on the wire (what `details` keeps), its ranges in the request's unit. */
+export function caseResultToWire(result: CreateOutcome, ranges: WireRanges) {
+  return convertResultRanges(
+    {
+      text: result.text,
+      citations: result.citations,
+      unsupported: result.unsupported,
+      coverage: result.coverage,
+      abstained: result.abstained,
+      grounded: result.grounded,
+      usage: usageToWire(result.usage),
+    },
+    ranges.unit,
+    { sources: sourceTexts(ranges.sources) },
+  );
+}
+
+/** How many characters a case's result counts against the details budget: its JSON on the wire. */
+export function resultCharsOnWire(
+  cases: readonly { sources: { id: string; text: string }[] }[],
+  unit: OffsetUnit | undefined,
+): (index: number, result: CreateOutcome) => number {
+  return (index, result) =>
+    JSON.stringify(caseResultToWire(result, { unit, sources: cases[index]?.sources ?? [] })).length;
+}
+
+/**
+ * The JSON of an eval result (exactly `JSON.stringify(result)`) in chunks of about EVAL_ANSWER_CHUNK_CHARS,
+ * case by case, with a turn of the event loop between chunks: a large answer never holds the loop for long,
+ * and a reader that stops reading stops the serializing (a stream pulls the next chunk when it needs it).
+ */
+export async function* evalResultChunks(
+  result: EvalResult,
+  chunkChars = EVAL_ANSWER_CHUNK_CHARS,
+): AsyncGenerator<string> {
+  let chunk = `{"aggregate":${JSON.stringify(result.aggregate)},"cases":[`;
+  for (const [index, entry] of result.cases.entries()) {
+    chunk += `${index === 0 ? "" : ","}${JSON.stringify(entry)}`;
+    if (chunk.length >= chunkChars) {
+      yield chunk;
+      chunk = "";
+      await setImmediate();
+    }
+  }
+  yield `${chunk}],"usage":${JSON.stringify(result.usage)}}`;
 }

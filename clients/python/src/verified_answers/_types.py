@@ -164,6 +164,8 @@ class EvalCaseResult:
     unsupported: Optional[int] = None
     result: Optional[EvalCaseDetails] = None
     error: Optional[CaseError] = None
+    # With details=True, instead of ``result``: "details_budget" when the result was longer than its share.
+    result_omitted: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -341,6 +343,7 @@ def read_case(data: Mapping[str, Any]) -> EvalCaseResult:
             usage=read_usage(details["usage"]),
         ),
         error=None if error is None else CaseError(type=error["type"], code=error["code"], message=error["message"]),
+        result_omitted=data.get("result_omitted"),
     )
 
 

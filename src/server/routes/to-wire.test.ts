@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import type { EvalResult } from "../../wire/index.js";
+import { evalResultChunks } from "./to-wire.js";
+
+// An eval's JSON answer is written in chunks, with a turn of the event loop between them (issue 24).
+
+const result: EvalResult = {
+  aggregate: { coverage_mean: 0.5, unsupported_rate: 0.25, n: 30, errored: 1, correct_rate: 1 },
+  cases: Array.from({ length: 30 }, (_, index) =>
+    index === 7
+      ? {
+          id: "failed",
+          error: { type: "extraction_failed", code: "extraction_failed", message: 'no "claims"' },
+        }
+      : {
+          id: `case-${index}`,
+          coverage: 1,
+          citations: 1,
+          unsupported: 0,
+          ...(index % 3 === 0 ? { result_omitted: "details_budget" as const } : {}),
+          ...(index % 3 === 1
+            ? {
+                result: {
+                  text: `${"Lyon, \u00e9t\u00e9 \u{1F600}\n".repeat(index * 10)} [s].`,
+                  citations: [
+                    { claim: "Lyon", quote: "Lyon", source: "s", range: [0, 4] as [number, number] },
+                  ],
+                  unsupported: [],
+                  coverage: 1,
+                  abstained: false,
+                  grounded: true,
+                  usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, model_calls: 1 },
+                },
+              }
+            : {}),
+        },
+  ),
+  usage: { total_tokens: 87, model_calls: 30 },
+};
+
+async function chunksOf(chunkChars: number) {
+  const chunks: string[] = [];
+  // A callback queued before each chunk is asked for: it has run when the chunk arrives if the serializer
+  // gave the event loop a turn while making it.
+  let turns = 0;
+  const turnsBefore: boolean[] = [];
+  const iterator = evalResultChunks(result, chunkChars);
+  for (;;) {
+    const before = turns;
+    setImmediate(() => {
+      turns += 1;
+    });
+    const next = await iterator.next();
+    if (next.done) break;
+    chunks.push(next.value);
+    turnsBefore.push(turns > before);
+  }
+  return { chunks, turnsBefore };
+}
+
+describe("evalResultChunks", () => {
+  it("joins to exactly the result's JSON", async () => {
+    for (const chunkChars of [1, 500, 1_000_000]) {
+      const { chunks } = await chunksOf(chunkChars);
+      expect(chunks.join("")).toBe(JSON.stringify(result));
+    }
+  });
+
+  it("makes chunks of about the size asked, case by case, with a turn of the event loop before each next", async () => {
+    const longestCase = Math.max(...result.cases.map((entry) => JSON.stringify(entry).length));
+    const { chunks, turnsBefore } = await chunksOf(2_000);
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks) expect(chunk.length).toBeLessThan(2_000 + longestCase + 100);
+    expect(turnsBefore).toEqual(chunks.map((_, index) => index > 0));
+  });
+
+  it("answers small results in one chunk", async () => {
+    const { chunks } = await chunksOf(1_000_000);
+    expect(chunks).toEqual([JSON.stringify(result)]);
+  });
+});
