@@ -24,8 +24,15 @@ function oneLine(text: string): string {
   return JSON.stringify(text.replace(/\s+/g, " "));
 }
 
-/** Up to `MAX_DROPPED_SHOWN` dropped claims of a case, one per entry, then `… and N more`. */
+/**
+ * Up to `MAX_DROPPED_SHOWN` dropped claims of a case, one per entry, then `… and N more`; or one line saying
+ * how many were dropped when the case's result was omitted (over its details share).
+ */
 export function droppedClaimLines(entry: ReportCase): string[] {
+  if (entry.droppedNotListed !== undefined) {
+    const claims = entry.droppedNotListed === 1 ? "1 claim" : `${entry.droppedNotListed} claims`;
+    return [`${claims}, not listed: the case's result was over its share of the eval's details budget`];
+  }
   const dropped = entry.dropped ?? [];
   const lines = dropped.slice(0, MAX_DROPPED_SHOWN).map(describeDroppedClaim);
   if (dropped.length > MAX_DROPPED_SHOWN) lines.push(`… and ${dropped.length - MAX_DROPPED_SHOWN} more`);

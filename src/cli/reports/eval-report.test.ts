@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EvalAllResult } from "../../client/index.js";
-import { buildEvalReport } from "./eval-report.js";
+import { droppedClaimLines } from "./dropped-claims.js";
+import { buildEvalReport, type ReportCase } from "./eval-report.js";
 import { lowestCases } from "./format.js";
 
 const run = { dataset: "set.jsonl", model: "local", mode: "strict" as const };
@@ -98,6 +99,27 @@ describe("buildEvalReport", () => {
       },
     );
     expect(report.passed).toBe(passed);
+  });
+
+  it("says how many claims a case dropped when its result was over its details share", () => {
+    const report = buildEvalReport(
+      result(
+        [
+          { id: "big", coverage: 0.5, citations: 3, unsupported: 3, resultOmitted: "details_budget" },
+          { id: "whole", coverage: 1, citations: 1, unsupported: 0, resultOmitted: "details_budget" },
+        ],
+        0.75,
+      ),
+      { ...run, minCoverage: 0.5 },
+    );
+    const [big, whole] = report.cases;
+    expect(big?.droppedNotListed).toBe(3);
+    expect(droppedClaimLines(big as ReportCase)).toEqual([
+      "3 claims, not listed: the case's result was over its share of the eval's details budget",
+    ]);
+    // A case that dropped nothing has nothing to say, omitted result or not.
+    expect(whole?.droppedNotListed).toBeUndefined();
+    expect(droppedClaimLines(whole as ReportCase)).toEqual([]);
   });
 
   it("never passes a run in which every case errored", () => {

@@ -22,6 +22,8 @@ export interface ReportCase {
   error?: EvalCaseError;
   /** The claims the check dropped, with why; present when the run had details and some were dropped. */
   dropped?: UnsupportedClaim[];
+  /** How many claims the case dropped when its result was over its details share, so none is listed. */
+  droppedNotListed?: number;
   /** With `expected`: whether an expected answer is in a grounded claim. */
   correct?: boolean;
   /** With `correct: true`: which expected answer matched, and where. */
@@ -148,6 +150,9 @@ export function buildEvalReport(
       ...(entry.match === undefined ? {} : { match: entry.match }),
       ...(entry.result !== undefined && entry.result.unsupported.length > 0
         ? { dropped: entry.result.unsupported }
+        : {}),
+      ...(entry.resultOmitted !== undefined && entry.unsupported > 0
+        ? { droppedNotListed: entry.unsupported }
         : {}),
       passed: true,
     };
