@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import type { Readable } from "node:stream";
 import swagger from "@fastify/swagger";
 import { Type } from "@sinclair/typebox";
 import Fastify, {
@@ -31,6 +32,7 @@ import {
   withRequestId,
 } from "./plugins/index.js";
 import { usePrefixItems } from "./prefix-items.js";
+import { readBodyText } from "./read-body-text.js";
 import { newRequestState } from "./request-state.js";
 import {
   registerCheckRoute,
@@ -141,24 +143,25 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   app.removeContentTypeParser(["text/plain", "application/json"]);
   // JSON bodies are scanned before they are parsed: `__proto__`/`constructor` keys, more than 200 eval cases,
   // more sources than allowed and more values than MAX_JSON_VALUES are refused without building the body.
-  app.addContentTypeParser(
-    "application/json",
-    { parseAs: "string" },
-    async (request: FastifyRequest, body: string | Buffer) => {
-      const text = String(body);
-      if (text.trim() === "")
-        throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
-      const limits = request.routeOptions.url === OPERATION_PATHS.eval ? evalBodyLimits : requestBodyLimits;
-      const problem = scanJsonBody(text, limits);
-      if (problem) throw problem;
-      try {
-        return JSON.parse(text);
-      } catch {
-        // JSON.parse's own message quotes the body; the caller's text is not echoed back.
-        throw new ServiceError("invalid_request", "The body is not valid JSON.");
-      }
-    },
-  );
+  // The body is read by `readBodyText`, chunk by chunk, with Fastify's limit and length checks.
+  app.addContentTypeParser("application/json", async (request: FastifyRequest, payload: Readable) => {
+    const text = await readBodyText(
+      payload,
+      request.headers["content-length"],
+      request.routeOptions.bodyLimit,
+    );
+    if (text.trim() === "")
+      throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
+    const limits = request.routeOptions.url === OPERATION_PATHS.eval ? evalBodyLimits : requestBodyLimits;
+    const problem = scanJsonBody(text, limits);
+    if (problem) throw problem;
+    try {
+      return JSON.parse(text);
+    } catch {
+      // JSON.parse's own message quotes the body; the caller's text is not echoed back.
+      throw new ServiceError("invalid_request", "The body is not valid JSON.");
+    }
+  });
   app.decorateRequest("verified", null as never);
   app.addHook("onRequest", async (request, reply) => {
     request.verified = newRequestState();
