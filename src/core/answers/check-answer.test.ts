@@ -129,23 +129,6 @@ describe("checkAnswer: verdicts", () => {
     ]);
   });
 
-  it("knows a name the sources write another way: a country's adjective, a country's short form", () => {
-    const clubs = [
-      {
-        id: "a",
-        text: "Beckford also has offers from clubs in Belgium. The road runs through the United States.",
-      },
-    ];
-    expect(checkAnswer(clubs, "He has offers from Belgian clubs [a].").unsupported).toEqual([]);
-    expect(checkAnswer(clubs, "The road runs through the USA [a].").unsupported).toEqual([]);
-    // A name of another group is still missing.
-    expect(
-      checkAnswer(clubs, "He has offers from Dutch clubs [a].", { explain: true }).unsupported.map(
-        (entry) => [entry.reason, entry.detail],
-      ),
-    ).toEqual([["entity_not_found", { entity: "Dutch" }]]);
-  });
-
   it("reads a year range written short as holding its last year", () => {
     const band = [{ id: "a", text: "He drummed for Rage Against the Machine (1991 -- 2000; 2007 -- 11)." }];
     expect(

@@ -6,7 +6,6 @@ import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
-import { aliasesOf } from "./aliases.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { contentTerm, indexSources, type Lexicon, type SupportIndex, type SupportSpan } from "./support.js";
@@ -443,15 +442,9 @@ const MIN_ENTITY_LETTERS = 3;
 function missingEntity(context: CheckContext, entities: ClauseTerms["entities"]): string | null {
   for (const { word, term, written } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
-    if (!context.index.knows(word, term) && !knowsAlias(context.index, word)) return written;
+    if (!context.index.knows(word, term)) return written;
   }
   return null;
-}
-
-// True when some source holds another name of `word` (`Belgium` for `Belgian`, `United States` for `USA`):
-// every word of that name.
-function knowsAlias(index: SupportIndex, word: string): boolean {
-  return aliasesOf(word).some((name) => name.every((part) => index.knows(part, null)));
 }
 
 // `isEntity` of `text.slice(start, end)`, without the slice for a word that starts with a lower-case ASCII
