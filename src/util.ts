@@ -20,3 +20,22 @@ export function runSteps<T>(steps: Steps<T>): T {
     if (next.done === true) return next.value;
   }
 }
+
+/**
+ * A URL as it may be printed: `user:password@` (or a lone user) after the scheme becomes `***@`. Reads text
+ * that need not parse as a URL (a message quotes a wrong one too); O(n), no regex.
+ */
+export function maskURLCredentials(url: string): string {
+  const schemeEnd = url.indexOf("://");
+  if (schemeEnd < 0) return url;
+  const authorityStart = schemeEnd + 3;
+  let authorityEnd = url.length;
+  for (const stop of ["/", "?", "#"]) {
+    const at = url.indexOf(stop, authorityStart);
+    if (at >= 0 && at < authorityEnd) authorityEnd = at;
+  }
+  // The last `@` of the authority ends the user info, as URL parsers read it.
+  const userInfoEnd = url.lastIndexOf("@", authorityEnd - 1);
+  if (userInfoEnd < authorityStart) return url;
+  return `${url.slice(0, authorityStart)}***${url.slice(userInfoEnd)}`;
+}

@@ -1,3 +1,4 @@
+import { maskURLCredentials } from "../util.js";
 import {
   AuthenticationError,
   ConnectionError,
@@ -75,7 +76,7 @@ export async function postJson(
     throw new ConnectionError({
       type: "connection_error",
       status: 0,
-      message: `Could not reach the service at ${transport.baseURL}: ${describeCause(error)}`,
+      message: connectionFailure("Could not reach the service at", transport.baseURL, error),
       cause: error,
     });
   } finally {
@@ -128,6 +129,31 @@ export function describeCause(error: unknown): string {
   return cause instanceof Error && cause.message !== ""
     ? `${error.message} (${cause.message})`
     : error.message;
+}
+
+/**
+ * What a person reads when the service could not be reached: `lead` and the base URL, then the cause, with the
+ * base URL's `user:password` masked everywhere (fetch quotes the whole URL when it refuses one with credentials).
+ */
+export function connectionFailure(lead: string, baseURL: string, error: unknown): string {
+  let message = `${lead} ${maskURLCredentials(baseURL)}: ${describeCause(error)}`;
+  for (const credentials of urlCredentials(baseURL)) message = message.split(credentials).join("***");
+  return message;
+}
+
+/** The user info of `url` as written and as a URL parser prints it; none when it has none. */
+function urlCredentials(url: string): string[] {
+  const masked = maskURLCredentials(url);
+  if (masked === url) return [];
+  const start = url.indexOf("://") + 3;
+  const written = url.slice(start, url.length - (masked.length - start - 3));
+  try {
+    const parsed = new URL(url);
+    const printed = parsed.password === "" ? parsed.username : `${parsed.username}:${parsed.password}`;
+    return printed === "" ? [written] : [written, printed];
+  } catch {
+    return [written];
+  }
 }
 
 /** Waits `ms` milliseconds, or less when `signal` aborts; never rejects. Injected in tests. */

@@ -1,6 +1,12 @@
 import { fromWire } from "./case-mapping.js";
 import { ConnectionError, errorFromResponse, TimeoutError, VerifiedError } from "./errors.js";
-import { describeCause, type RetryPolicy, type Transport, userAbortError, withRetries } from "./post-json.js";
+import {
+  connectionFailure,
+  type RetryPolicy,
+  type Transport,
+  userAbortError,
+  withRetries,
+} from "./post-json.js";
 import type { Citation, CreateResult, EvalCaseResult, EvalResult, UnsupportedClaim } from "./types.js";
 
 /** An event of a streamed create (`verified.stream`), in camelCase. */
@@ -79,8 +85,8 @@ export function openStream<Event, Result>(
       type: "connection_error",
       status: 0,
       message: connecting
-        ? `Could not reach the service at ${transport.baseURL}: ${describeCause(error)}`
-        : `The stream from ${transport.baseURL} broke off: ${describeCause(error)}`,
+        ? connectionFailure("Could not reach the service at", transport.baseURL, error)
+        : connectionFailure("The stream broke off from", transport.baseURL, error),
       cause: error,
     });
   };

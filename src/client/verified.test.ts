@@ -498,6 +498,21 @@ describe("retries", () => {
     expect(calls).toBe(3);
     expect(waits).toHaveLength(2);
   });
+
+  it("never prints the base URL's user and password in a connection error", async () => {
+    // fetch refuses a URL with credentials, so the message is the one a person sees when they put a key there.
+    const { verified } = client({ baseURL: "http://admin:s3cret-pass@127.0.0.1:9", maxRetries: 0 });
+    const error = await verified.check({ sources, claims: [] }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toMatch(/^Could not reach the service at http:\/\/\*\*\*@127\.0\.0\.1:9: /);
+    expect(error.message).not.toContain("s3cret");
+    const streamed = await (async () => {
+      for await (const _event of verified.stream({ model: "local", messages: [], sources })) break;
+    })().catch((caught) => caught);
+    expect(streamed).toBeInstanceOf(ConnectionError);
+    expect(streamed.message).not.toContain("s3cret");
+    expect(streamed.message).toContain("***@127.0.0.1:9");
+  });
 });
 
 describe("timeout and abort", () => {

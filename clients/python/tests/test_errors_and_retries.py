@@ -110,6 +110,17 @@ def test_no_service_is_a_connection_error_after_the_retries() -> None:
     assert len(waits) == 2
 
 
+def test_a_connection_error_never_prints_the_base_urls_user_and_password() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = Verified(base_url=f"http://admin:s3cret-pass@127.0.0.1:{port}", max_retries=0)
+    with pytest.raises(APIConnectionError) as caught:
+        client.list_models()
+    assert f"http://***@127.0.0.1:{port}" in str(caught.value)
+    assert "s3cret" not in str(caught.value)
+
+
 @pytest.fixture
 def silent_server() -> Iterator[str]:
     """A server that accepts connections and never answers."""

@@ -1,5 +1,8 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 
+// Shared with the client, which must not import node:http.
+export { maskURLCredentials } from "../../util.js";
+
 const mask = "***";
 
 /** `Bearer <token>` / `Basic <token>`: the scheme is kept so the message still says what was sent. */
@@ -65,25 +68,6 @@ function looksLikeSecret(run: string): boolean {
   return run
     .split(/[-_/]/)
     .some((piece) => piece.length >= 20 && /[0-9]/.test(piece) && /[A-Za-z]/.test(piece));
-}
-
-/**
- * A URL as it may be printed: `user:password@` (or a lone user) after the scheme becomes `***@`. Reads text
- * that need not parse as a URL (a message quotes a wrong one too); O(n), no regex.
- */
-export function maskURLCredentials(url: string): string {
-  const schemeEnd = url.indexOf("://");
-  if (schemeEnd < 0) return url;
-  const authorityStart = schemeEnd + 3;
-  let authorityEnd = url.length;
-  for (const stop of ["/", "?", "#"]) {
-    const at = url.indexOf(stop, authorityStart);
-    if (at >= 0 && at < authorityEnd) authorityEnd = at;
-  }
-  // The last `@` of the authority ends the user info, as URL parsers read it.
-  const userInfoEnd = url.lastIndexOf("@", authorityEnd - 1);
-  if (userInfoEnd < authorityStart) return url;
-  return `${url.slice(0, authorityStart)}${mask}${url.slice(userInfoEnd)}`;
 }
 
 /**

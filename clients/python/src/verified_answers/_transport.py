@@ -49,6 +49,16 @@ def default_opener(request: urllib.request.Request, timeout: float) -> Response:
     return response
 
 
+def masked_url(url: str) -> str:
+    """``url`` as it may be printed: a ``user:password@`` after the scheme becomes ``***@``."""
+    scheme, separator, rest = url.partition("://")
+    if separator == "":
+        return url
+    authority_end = min((at for at in (rest.find(stop) for stop in "/?#") if at >= 0), default=len(rest))
+    user_info_end = rest.rfind("@", 0, authority_end)
+    return url if user_info_end < 0 else f"{scheme}://***{rest[user_info_end:]}"
+
+
 @dataclass
 class Transport:
     """Where and how one attempt is sent."""
@@ -97,7 +107,7 @@ class Transport:
             )
         if isinstance(reason, (OSError, http.client.HTTPException, urllib.error.URLError)):
             return APIConnectionError(
-                f"Could not reach the service at {self.base_url}: {reason}", type="connection_error", status=0
+                f"Could not reach the service at {masked_url(self.base_url)}: {reason}", type="connection_error", status=0
             )
         raise error
 
