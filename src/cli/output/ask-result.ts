@@ -1,6 +1,6 @@
 import type pc from "picocolors";
 import type { CreateResult, UnsupportedClaim } from "../../client/index.js";
-import { formatCount, formatScore } from "../reports/index.js";
+import { formatCount, formatScore, terminalLines, terminalText } from "../reports/index.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -12,26 +12,30 @@ export type AskOutcome =
 /**
  * The human output of `verified ask`: the answer with its `[source]` markers, each citation with its source
  * and range `[start, end)`, each dropped claim with its reason, then coverage and usage, and under a
- * grounded answer one line on what "grounded" means.
+ * grounded answer one line on what "grounded" means. Model-written text is printed inert (`terminalLines`,
+ * `terminalText`): a model cannot drive the reader's terminal.
  */
 export function renderAskResult(outcome: AskOutcome, sourceIds: readonly string[], colors: Colors): string {
   const lines: string[] = [];
   if (outcome.kind === "ungrounded") {
-    lines.push(colors.red(outcome.message));
+    lines.push(colors.red(terminalLines(outcome.message)));
     lines.push(...renderDropped(outcome.unsupported, colors));
     return `${lines.join("\n")}\n`;
   }
   const { result } = outcome;
-  lines.push(highlightMarkers(result.text, sourceIds, colors));
+  lines.push(highlightMarkers(terminalLines(result.text), sourceIds, colors));
   if (!result.grounded)
     lines.push(colors.yellow("(not grounded: a plain answer, not checked against the sources)"));
   if (result.citations.length > 0) {
     lines.push("", colors.bold("Citations"));
     for (const [index, citation] of result.citations.entries()) {
-      lines.push(`  ${colors.green(`${index + 1}.`)} ${citation.claim}`);
-      const quote = citation.quote === citation.claim ? "" : ` ${colors.dim(JSON.stringify(citation.quote))}`;
+      lines.push(`  ${colors.green(`${index + 1}.`)} ${terminalText(citation.claim)}`);
+      const quote =
+        citation.quote === citation.claim
+          ? ""
+          : ` ${colors.dim(terminalText(JSON.stringify(citation.quote)))}`;
       lines.push(
-        `     ${colors.cyan(citation.source)} ${colors.dim(`[${citation.range[0]}, ${citation.range[1]})`)}${quote}`,
+        `     ${colors.cyan(terminalText(citation.source))} ${colors.dim(`[${citation.range[0]}, ${citation.range[1]})`)}${quote}`,
       );
     }
   }
@@ -59,7 +63,9 @@ function renderDropped(unsupported: readonly UnsupportedClaim[], colors: Colors)
   return [
     "",
     colors.bold("Dropped claims"),
-    ...unsupported.map((entry) => `  ${colors.red("✗")} ${entry.claim} ${colors.dim(`(${entry.reason})`)}`),
+    ...unsupported.map(
+      (entry) => `  ${colors.red("✗")} ${terminalText(entry.claim)} ${colors.dim(`(${entry.reason})`)}`,
+    ),
   ];
 }
 

@@ -2,7 +2,7 @@ import pc from "picocolors";
 import { describe, expect, it } from "vitest";
 import { CliInputError } from "../input/index.js";
 import { describeCommandError } from "../output/errors.js";
-import { cappedList, markdownCode, markdownText, terminalText } from "./escape.js";
+import { cappedList, markdownCode, markdownText, terminalLines, terminalText } from "./escape.js";
 import type { BaselineComparison, EvalReport } from "./eval-report.js";
 import { renderMarkdownReport } from "./markdown.js";
 import { renderEvalSummary } from "./summary.js";
@@ -166,5 +166,11 @@ describe("a baseline with many removed cases", () => {
     const summary = renderEvalSummary(reportWith(removed), pc.createColors(false));
     expect(summary).toContain(`  removed: ${removed.slice(0, 20).join(", ")} … and 19980 more`);
     expect(summary.length).toBeLessThan(10_000);
+  });
+});
+
+describe("terminalLines", () => {
+  it("keeps line feeds and tabs and writes out every other control character", () => {
+    expect(terminalLines("a\tb\nc\u001b[2J\rd\u0085e\u2066f")).toBe("a\tb\nc\\x1b[2J\\x0dd\\x85e\\u2066f");
   });
 });

@@ -24,6 +24,14 @@ export function terminalText(text: string): string {
 }
 
 /**
+ * Text of several lines for a terminal (an answer a model wrote): line feeds and tabs stay, every other control
+ * character is written out, so a model cannot clear the screen, hide a line behind `\r` or plant a link.
+ */
+export function terminalLines(text: string): string {
+  return text.replace(CONTROL, (char) => (char === "\n" || char === "\t" ? char : visible(char)));
+}
+
+/**
  * Markdown's punctuation that makes markup inside a line: brackets (links, images), backticks, `*` and `~`
  * (emphasis, strike), `|` (table cells) and the backslash itself. `_` and parentheses do nothing without
  * these (GitHub does not emphasise inside words), so reason codes such as `quote_not_found` stay readable.

@@ -4,7 +4,14 @@ export {
   readBaselineReport,
   withBaseline,
 } from "./compare-baseline.js";
-export { cappedList, MAX_LISTED_ITEMS, markdownCode, markdownText, terminalText } from "./escape.js";
+export {
+  cappedList,
+  MAX_LISTED_ITEMS,
+  markdownCode,
+  markdownText,
+  terminalLines,
+  terminalText,
+} from "./escape.js";
 export { buildEvalReport, type EvalReport, meetsThreshold } from "./eval-report.js";
 export { formatCount, formatScore } from "./format.js";
 export { createEvalProgress } from "./progress.js";
