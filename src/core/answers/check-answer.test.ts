@@ -141,6 +141,23 @@ describe("checkAnswer: verdicts", () => {
     ).toEqual(["number_not_found"]);
   });
 
+  it("does not look up a scoreline's numbers, but still checks a range written low to high", () => {
+    const match = [
+      {
+        id: "m",
+        text: "Harbour Town went ahead through Okafor, Lindqvist added a second, and the visitors replied once before the break. Harbour Town kept the lead and won. Fans queued for 3 to 4 hours.",
+      },
+    ];
+    expect(
+      checkAnswer(match, "Harbour Town won 2-1 after Okafor and Lindqvist scored [m].").unsupported,
+    ).toEqual([]);
+    expect(
+      checkAnswer(match, "Fans queued for 5-6 hours before Harbour Town won [m].").unsupported.map(
+        (entry) => entry.reason,
+      ),
+    ).toEqual(["number_not_found"]);
+  });
+
   it("checks a quotation against the cited source, strict or lenient", () => {
     expect(reasons('The policy says "returns are accepted for 30 days" [returns].')).toEqual([
       "quote_not_found",
