@@ -169,6 +169,16 @@ describe("checkAnswer: verdicts", () => {
     expect(reasons("> Returns are accepted for 60 days [returns].")).toEqual(["quote_not_found"]);
   });
 
+  it("finds a strict quotation whose only difference is spacing next to punctuation, not one of other case", () => {
+    const tokenised = [
+      { id: "t", text: 'The ferry " Blue Heron ( II ) " sails at noon , weather permitting .' },
+    ];
+    const check = (answer: string) => checkAnswer(tokenised, answer).unsupported.map((entry) => entry.reason);
+    expect(check('The ferry "Blue Heron (II)" sails at noon [t].')).toEqual([]);
+    expect(check('The ferry "Blue Heron (ii)" sails at noon [t].')).toEqual(["quote_not_found"]);
+    expect(check('The ferry "Blue Heron: II" sails at noon [t].')).toEqual(["quote_not_found"]);
+  });
+
   it("does not count the question's words as new facts", () => {
     const sources2 = [{ id: "a", text: "The Zephyr line launched in 2019." }];
     const answer = "The Zephyr line of Acme launched in 2019 [a].";
@@ -329,6 +339,13 @@ describe("checkAnswer: linear in answer plus sources", () => {
             { length: size / 100 },
             (_, index) => `Fact number ${index} holds [s${index}][${index + 1}].`,
           ).join(" "),
+        }),
+      ],
+      [
+        "quotations spaced apart from their punctuation in the source",
+        (size) => ({
+          sources: [{ id: "a", text: `alpha (${" ".repeat(size / 2)}beta) gamma.` }],
+          answer: 'The text says "alpha (beta) gamma" [a]. '.repeat(size / 40),
         }),
       ],
       [

@@ -8,6 +8,7 @@ import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
+import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
 import { contentTerm, indexSources, type Lexicon, type SupportIndex, type SupportSpan } from "./support.js";
 
@@ -161,6 +162,7 @@ export function* answerCheckSteps(
       for (const { quotation, sourceIndexes } of clause.quotations) {
         for (const sourceIndex of sourceIndexes) {
           expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], options.mode ?? "strict");
+          expectSpacedQuotation(prepared[sourceIndex] as PreparedSource, quotation, options.mode ?? "strict");
         }
       }
     }
@@ -499,9 +501,13 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
     let failure = clause.failure;
     if (failure === null) {
       for (const { quotation, sourceIndexes } of clause.quotations) {
-        const found = sourceIndexes.some(
-          (sourceIndex) => findQuote(index.sources[sourceIndex] as PreparedSource, quotation, mode) !== null,
-        );
+        const found = sourceIndexes.some((sourceIndex) => {
+          const source = index.sources[sourceIndex] as PreparedSource;
+          return (
+            findQuote(source, quotation, mode) !== null ||
+            (mode === "strict" && foundUpToSpacing(source, quotation, context.counter))
+          );
+        });
         if (!found) {
           failure = { reason: "quote_not_found", ...(explain ? { detail: { quotation } } : {}) };
           break;
