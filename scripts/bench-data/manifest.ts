@@ -584,6 +584,24 @@ export const BENCH_DATA: Manifest = {
       ]),
     },
     {
+      name: "halueval",
+      licence: "MIT",
+      nonCommercial: false,
+      home: "https://github.com/RUCAIBox/HaluEval",
+      download: { repo: "RUCAIBox/HaluEval", commit: "b7253db3cdaa0ab2c382f92b26b390109174f77e" },
+      note: "The 500-item QA sample only (generation/qa/qa_one-turn_data.json): a held-out check of answer mode.",
+      readBy: ["halueval"],
+      files: under("raw/halueval", [
+        [
+          "generation/qa/qa_one-turn_data.json",
+          "a69227a32d03a0f034db10de62a92cdfd0e57c305f72a9f8c48e0edab74e44f6",
+          "qa_one-turn_data.json",
+        ],
+        ["README.md", "85345db7ab790b2c3161ac4cb11bfcce0638bf129dfbefe615c9cd5b3ccf7ac7"],
+        ["LICENSE", "2c33dad5fede86236b54db22e0be64e72095d151f324bcadd354ab88f40c52fe"],
+      ]),
+    },
+    {
       name: "tabfact",
       licence: "CC BY 4.0",
       nonCommercial: false,

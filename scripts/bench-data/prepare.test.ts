@@ -231,6 +231,35 @@ describe("the bench data manifest", () => {
     }
   });
 
+  it("names only benchmarks that exist (bench/NAME.bench.ts) as the readers of a dataset or a build", () => {
+    const readers = [...datasets, ...BENCH_DATA.builds].flatMap((entry) => entry.readBy);
+    for (const name of new Set(readers)) {
+      expect(existsSync(fileURLToPath(new URL(`../../bench/${name}.bench.ts`, import.meta.url))), name).toBe(
+        true,
+      );
+    }
+  });
+
+  it("downloads HaluEval's QA sample (MIT) from its pinned commit into raw/halueval, where the bench reads it", () => {
+    const haluEval = datasets.find((dataset) => dataset.name === "halueval");
+    expect(haluEval).toMatchObject({
+      licence: "MIT",
+      nonCommercial: false,
+      download: { repo: "RUCAIBox/HaluEval", commit: "b7253db3cdaa0ab2c382f92b26b390109174f77e" },
+      readBy: ["halueval"],
+    });
+    expect(haluEval?.files.map((file) => [file.from, file.path])).toEqual([
+      ["generation/qa/qa_one-turn_data.json", "raw/halueval/qa_one-turn_data.json"],
+      ["README.md", "raw/halueval/README.md"],
+      ["LICENSE", "raw/halueval/LICENSE"],
+    ]);
+    const bench = readFileSync(
+      fileURLToPath(new URL("../../bench/halueval.bench.ts", import.meta.url)),
+      "utf8",
+    );
+    expect(bench).toContain('"raw/halueval/qa_one-turn_data.json"');
+  });
+
   it("lists each file once, and a build's inputs among the datasets", () => {
     const paths = datasets.flatMap((dataset) => dataset.files.map((file) => file.path));
     expect(new Set(paths).size).toBe(paths.length);

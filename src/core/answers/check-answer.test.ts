@@ -141,6 +141,23 @@ describe("checkAnswer: verdicts", () => {
     ).toEqual(["number_not_found"]);
   });
 
+  it("does not look up a scoreline's numbers, but still checks a range written low to high", () => {
+    const match = [
+      {
+        id: "m",
+        text: "Harbour Town went ahead through Okafor, Lindqvist added a second, and the visitors replied once before the break. Harbour Town kept the lead and won. Fans queued for 3 to 4 hours.",
+      },
+    ];
+    expect(
+      checkAnswer(match, "Harbour Town won 2-1 after Okafor and Lindqvist scored [m].").unsupported,
+    ).toEqual([]);
+    expect(
+      checkAnswer(match, "Fans queued for 5-6 hours before Harbour Town won [m].").unsupported.map(
+        (entry) => entry.reason,
+      ),
+    ).toEqual(["number_not_found"]);
+  });
+
   it("checks a quotation against the cited source, strict or lenient", () => {
     expect(reasons('The policy says "returns are accepted for 30 days" [returns].')).toEqual([
       "quote_not_found",
@@ -150,6 +167,16 @@ describe("checkAnswer: verdicts", () => {
     ).toEqual([]);
     expect(reasons('The policy says "Returns are accepted for 30 days" [returns].')).toEqual([]);
     expect(reasons("> Returns are accepted for 60 days [returns].")).toEqual(["quote_not_found"]);
+  });
+
+  it("finds a strict quotation whose only difference is spacing next to punctuation, not one of other case", () => {
+    const tokenised = [
+      { id: "t", text: 'The ferry " Blue Heron ( II ) " sails at noon , weather permitting .' },
+    ];
+    const check = (answer: string) => checkAnswer(tokenised, answer).unsupported.map((entry) => entry.reason);
+    expect(check('The ferry "Blue Heron (II)" sails at noon [t].')).toEqual([]);
+    expect(check('The ferry "Blue Heron (ii)" sails at noon [t].')).toEqual(["quote_not_found"]);
+    expect(check('The ferry "Blue Heron: II" sails at noon [t].')).toEqual(["quote_not_found"]);
   });
 
   it("does not count the question's words as new facts", () => {
@@ -312,6 +339,13 @@ describe("checkAnswer: linear in answer plus sources", () => {
             { length: size / 100 },
             (_, index) => `Fact number ${index} holds [s${index}][${index + 1}].`,
           ).join(" "),
+        }),
+      ],
+      [
+        "quotations spaced apart from their punctuation in the source",
+        (size) => ({
+          sources: [{ id: "a", text: `alpha (${" ".repeat(size / 2)}beta) gamma.` }],
+          answer: 'The text says "alpha (beta) gamma" [a]. '.repeat(size / 40),
         }),
       ],
       [

@@ -8,6 +8,8 @@ import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
+import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
+import { withoutScorelines } from "./scorelines.js";
 import { contentTerm, indexSources, type Lexicon, type SupportIndex, type SupportSpan } from "./support.js";
 
 /** Options of an answer check. */
@@ -160,6 +162,7 @@ export function* answerCheckSteps(
       for (const { quotation, sourceIndexes } of clause.quotations) {
         for (const sourceIndex of sourceIndexes) {
           expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], options.mode ?? "strict");
+          expectSpacedQuotation(prepared[sourceIndex] as PreparedSource, quotation, options.mode ?? "strict");
         }
       }
     }
@@ -498,9 +501,13 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
     let failure = clause.failure;
     if (failure === null) {
       for (const { quotation, sourceIndexes } of clause.quotations) {
-        const found = sourceIndexes.some(
-          (sourceIndex) => findQuote(index.sources[sourceIndex] as PreparedSource, quotation, mode) !== null,
-        );
+        const found = sourceIndexes.some((sourceIndex) => {
+          const source = index.sources[sourceIndex] as PreparedSource;
+          return (
+            findQuote(source, quotation, mode) !== null ||
+            (mode === "strict" && foundUpToSpacing(source, quotation, context.counter))
+          );
+        });
         if (!found) {
           failure = { reason: "quote_not_found", ...(explain ? { detail: { quotation } } : {}) };
           break;
@@ -532,7 +539,10 @@ function numbersElsewhere(
 ): JudgedClause["failure"] {
   if (clause.cited.length === 0) return null;
   const { index, counter } = context;
-  const text = withoutQuestionNumbers(withoutSpelledNumbers(clause.clause.masked, index), context.question);
+  const text = withoutQuestionNumbers(
+    withoutSpelledNumbers(withoutScorelines(clause.clause.masked), index),
+    context.question,
+  );
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
     return (
@@ -555,7 +565,10 @@ function numberMiss(
   numbers: NumberCheck,
 ): NumberMiss | null {
   if (!HAS_DIGIT.test(clause.clause.masked)) return null;
-  const text = withoutQuestionNumbers(withoutSpelledNumbers(clause.clause.masked, index), question);
+  const text = withoutQuestionNumbers(
+    withoutSpelledNumbers(withoutScorelines(clause.clause.masked), index),
+    question,
+  );
   let first: NumberMiss | null = null;
   for (const [position, citation] of clause.citations.entries()) {
     const source = index.sources[clause.supportSources[position] as number] as PreparedSource;

@@ -1,0 +1,22 @@
+// Scorelines: a tally the source may tell event by event without writing it.
+
+/**
+ * Two whole numbers of one or two digits joined by a hyphen or dash (`4-1`, `2 – 0`), not inside a longer
+ * number, date or code. Bounded quantifiers only: linear.
+ */
+const NUMBER_PAIR = /(?<![\p{L}\p{N}.,/:\-–])(\d{1,2}) ?[-–] ?(\d{1,2})(?![\p{L}\p{N}/:\-–]|[.,]\p{N})/gu;
+
+const DASH = /[-–]/;
+
+/**
+ * The clause with each scoreline blanked out (offsets kept): a pair of small numbers whose first is not below
+ * its second (`won 4-1`, `made it 2-0`, `drew 1-1`). A range is written low to high (`3-5 days`) and stays
+ * checked; a pair written high to low is a score, which a report often tells goal by goal (`McManus scored,
+ * then Forbes doubled the lead`) and never writes, so its numbers are not looked up. O(n).
+ */
+export function withoutScorelines(text: string): string {
+  if (!DASH.test(text)) return text;
+  return text.replace(NUMBER_PAIR, (pair, first: string, second: string) =>
+    Number(first) >= Number(second) ? " ".repeat(pair.length) : pair,
+  );
+}
