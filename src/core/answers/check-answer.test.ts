@@ -141,7 +141,15 @@ describe("checkAnswer: verdicts", () => {
     ).toEqual(["number_not_found"]);
   });
 
-  it("does not look up a scoreline's numbers, but still checks a range written low to high", () => {
+  it("checks a scoreline when the sources write scorelines", () => {
+    const report = [{ id: "m", text: "Harbour Town beat the visitors 3-1 on Saturday after a late goal." }];
+    expect(
+      checkAnswer(report, "Harbour Town won 4-1 on Saturday [m].").unsupported.map((entry) => entry.reason),
+    ).toEqual(["number_not_found"]);
+    expect(checkAnswer(report, "Harbour Town won 3-1 on Saturday [m].").unsupported).toEqual([]);
+  });
+
+  it("does not look up a scoreline the sources never write, but still checks a range written low to high", () => {
     const match = [
       {
         id: "m",

@@ -540,7 +540,7 @@ function numbersElsewhere(
   if (clause.cited.length === 0) return null;
   const { index, counter } = context;
   const text = withoutQuestionNumbers(
-    withoutSpelledNumbers(withoutScorelines(clause.clause.masked), index),
+    withoutSpelledNumbers(untalliedScorelines(clause.clause.masked, index), index),
     context.question,
   );
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
@@ -566,7 +566,7 @@ function numberMiss(
 ): NumberMiss | null {
   if (!HAS_DIGIT.test(clause.clause.masked)) return null;
   const text = withoutQuestionNumbers(
-    withoutSpelledNumbers(withoutScorelines(clause.clause.masked), index),
+    withoutSpelledNumbers(untalliedScorelines(clause.clause.masked, index), index),
     question,
   );
   let first: NumberMiss | null = null;
@@ -577,6 +577,12 @@ function numberMiss(
     first ??= miss;
   }
   return first;
+}
+
+// A scoreline is looked up only where the sources write scorelines themselves; where they tell the goals one by
+// one, the tally is the reader's sum (docs/matching.md#answers).
+function untalliedScorelines(text: string, index: SupportIndex): string {
+  return index.writesScorelines() ? text : withoutScorelines(text);
 }
 
 // Small whole numbers are often spelled out in one text and written in digits in the other (`2 seasons`,

@@ -20,3 +20,11 @@ export function withoutScorelines(text: string): string {
     Number(first) >= Number(second) ? " ".repeat(pair.length) : pair,
   );
 }
+
+/** True when `text` writes a scoreline itself (a pair as above, the first not below the second). O(n). */
+export function writesScoreline(text: string): boolean {
+  if (!DASH.test(text)) return false;
+  for (const [, first, second] of text.matchAll(NUMBER_PAIR))
+    if (Number(first) >= Number(second)) return true;
+  return false;
+}

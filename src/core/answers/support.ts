@@ -3,6 +3,7 @@ import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
+import { writesScoreline } from "./scorelines.js";
 
 /**
  * The content term of a folded word: possessive dropped, stemmed by `rankingStem`; null for a stop word or a
@@ -205,6 +206,7 @@ export class SupportIndex {
   }
 
   private shortRangeYears: Set<string> | undefined;
+  private scorelines: boolean | undefined;
 
   /**
    * The years that the sources' year ranges written short end in (`2007–08` and `2007 -- 08` give 2008), read
@@ -222,6 +224,12 @@ export class SupportIndex {
       this.shortRangeYears = years;
     }
     return this.shortRangeYears;
+  }
+
+  /** True when some source writes a scoreline (`won 4-1`), read on first use. O(sources). */
+  writesScorelines(): boolean {
+    this.scorelines ??= this.sources.some((source) => writesScoreline(source.text));
+    return this.scorelines;
   }
 
   /** True when `word` (folded) or its term occurs in some source. O(1). */
