@@ -1,4 +1,4 @@
-import type { MarkdownTable, TableLayout } from "../tables/index.js";
+import type { TableLayout } from "../tables/index.js";
 import { foldLabelText, stripTrailingParenthetical } from "../tables/index.js";
 import { codePointAt, isWordChar, wordEnd } from "../text/index.js";
 import { ruleOn } from "../wording/index.js";
@@ -85,20 +85,16 @@ function addQualifiedHeads(
  * A label also stands without its trailing parenthetical, unless another label of that table is exactly
  * the shorter text. Empty labels name nothing.
  */
-export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]): LabelIndex {
+export function buildLabelIndex(tables: readonly TableLayout[]): LabelIndex {
   const index: LabelIndex = new Map();
   // One map and set reused across tables: a long source holds many small tables.
   const entries = new Map<string, LabelEntry>();
   const whole = new Set<string>();
   for (let table = 0; table < tables.length; table += 1) {
-    const each = tables[table] as MarkdownTable | TableLayout;
-    const { header } = each;
+    const { header, rowLabels } = tables[table] as TableLayout;
     // Row labels first, then column labels: label `k` is row `k` below rowCount, else column `k - rowCount`.
-    const texts: string[] = [];
-    if ("rowLabels" in each) for (const cell of each.rowLabels) texts.push(cell.text);
-    else for (const row of each.rows) texts.push(row[0]?.text ?? "");
-    const rowCount = texts.length;
-    for (const cell of header) texts.push(cell.text);
+    const texts = [...rowLabels, ...header].map((cell) => cell.text);
+    const rowCount = rowLabels.length;
     entries.clear();
     whole.clear();
     for (let label = 0; label < texts.length; label += 1) {

@@ -3,7 +3,6 @@
 export { buildHeaderStems, findHeaderStems, type HeaderStems, headerStem } from "./header-words.js";
 export { type Mention, Mentions, type MentionTarget } from "./mention.js";
 export { type RuleId, ruleOn, withRulesOff } from "./rule-switch.js";
-export { statedAsValue } from "./subject-column.js";
 export {
   type Bound,
   boundOf,

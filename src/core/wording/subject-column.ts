@@ -69,20 +69,6 @@ export function subjectMention(folded: string, mentions: Mentions): number {
   return -1;
 }
 
-/**
- * True when the number at `start` is stated as a value: a copula (`is`, `was`, …) or a `:` stands right
- * before it (`the net capacity: rbmk-1000`, `the class was 3a`). Reads one short word.
- */
-export function statedAsValue(folded: string, start: number): boolean {
-  let to = start;
-  while (to > 0 && folded.charCodeAt(to - 1) === 32) to -= 1;
-  if (folded.charCodeAt(to - 1) === 58) return true;
-  let from = to;
-  while (from > 0 && to - from <= 4 && isLetterCode(folded.charCodeAt(from - 1))) from -= 1;
-  if (from > 0 && isWordCode(folded.charCodeAt(from - 1))) return false;
-  return COPULAS.has(folded.slice(from, to));
-}
-
 // Signs of a currency that may stand between a copula and its number (`is $ 36,728`).
 function isCurrencySign(code: number): boolean {
   return code === 36 || code === 0x20ac || code === 0xa3;
