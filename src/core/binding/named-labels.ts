@@ -1,16 +1,13 @@
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointAt, codePointBefore, isWordChar } from "../text/index.js";
-import { type Mention, Mentions, type MentionTarget } from "../wording/index.js";
+import { isDigitCode, type Mention, Mentions, type MentionTarget } from "../wording/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
 
 /** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */
 export type LabelOccurrence = Mention;
 
-function isDigit(text: string, index: number): boolean {
-  const code = text.charCodeAt(index);
-  return code >= 48 && code <= 57;
-}
+const digitAt = (text: string, index: number): boolean => isDigitCode(text.charCodeAt(index));
 
 function isNumberSeparator(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
@@ -23,14 +20,14 @@ function isNumberSeparator(text: string, index: number): boolean {
 export function startsWord(folded: string, start: number): boolean {
   if (!isWordChar(codePointAt(folded, start))) return true;
   if (isWordChar(codePointBefore(folded, start))) return false;
-  return !(isDigit(folded, start) && isNumberSeparator(folded, start - 1) && isDigit(folded, start - 2));
+  return !(digitAt(folded, start) && isNumberSeparator(folded, start - 1) && digitAt(folded, start - 2));
 }
 
 /** True when a label mention may end at `end` of the folded claim. */
 export function endsWord(folded: string, end: number): boolean {
   if (!isWordChar(codePointBefore(folded, end))) return true;
   if (isWordChar(codePointAt(folded, end))) return false;
-  return !(isDigit(folded, end - 1) && isNumberSeparator(folded, end) && isDigit(folded, end + 1));
+  return !(digitAt(folded, end - 1) && isNumberSeparator(folded, end) && digitAt(folded, end + 1));
 }
 
 // A symbol-only label (`$`, `%`) beside a number is that number's unit (`$1,910`, `12 %`, `$ (9,688)`),
@@ -44,7 +41,7 @@ export function standsApart(folded: string, start: number, end: number): boolean
   while (before >= 0 && SPELLING.has(folded.charAt(before))) before -= 1;
   let after = end;
   while (after < folded.length && SPELLING.has(folded.charAt(after))) after += 1;
-  return !isDigit(folded, before) && !isDigit(folded, after);
+  return !digitAt(folded, before) && !digitAt(folded, after);
 }
 
 const automatonOf = new WeakMap<LabelIndex, LabelAutomaton>();

@@ -28,8 +28,10 @@ import {
   findHeaderStems,
   type HeaderStems,
   isDayOfMonth,
+  isDigitCode,
   Mentions,
   type MentionTarget,
+  onlyNumberSigns,
   ruleOn,
   valueColumns,
 } from "../wording/index.js";
@@ -167,7 +169,7 @@ function keysOfColumn(
 const LETTER = /\p{L}/u;
 
 // A letter of folded text: ASCII lower case, or any other script's letter (not a dash or a symbol).
-function isLetterCode(code: number): boolean {
+function isAnyLetter(code: number): boolean {
   if (code >= 97 && code <= 122) return true;
   return code > 127 && LETTER.test(String.fromCharCode(code));
 }
@@ -176,8 +178,8 @@ function isLetterCode(code: number): boolean {
 // not a unit or ordinal such as `9th` or `30pm`), or a `-` right before it that follows a letter
 // (`t-ao-190`). The number is `[start, end)`.
 function isCode(folded: string, start: number, end: number): boolean {
-  if (isLetterCode(folded.charCodeAt(end))) return !isLetterCode(folded.charCodeAt(end + 1));
-  return folded.charCodeAt(start - 1) === 45 && isLetterCode(folded.charCodeAt(start - 2));
+  if (isAnyLetter(folded.charCodeAt(end))) return !isAnyLetter(folded.charCodeAt(end + 1));
+  return folded.charCodeAt(start - 1) === 45 && isAnyLetter(folded.charCodeAt(start - 2));
 }
 
 // The least and greatest single-number cell of `column` at `rows` (infinite bounds when there is none),
@@ -288,16 +290,12 @@ function numericLabels(cells: TableNumbers): Map<string, number[]> {
   return labels;
 }
 
-function isDigitCode(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
 // True when an ordinal suffix (`st`, `nd`, `rd`, `th`) ends at `end` after digits, and no letter follows.
 function ordinalSuffixAt(text: string, at: number): boolean {
   const suffix = text.slice(at, at + 2);
   return (
     (suffix === "st" || suffix === "nd" || suffix === "rd" || suffix === "th") &&
-    !isLetterCode(text.charCodeAt(at + 2))
+    !isAnyLetter(text.charCodeAt(at + 2))
   );
 }
 
@@ -338,7 +336,7 @@ function ordinalRow(
     isDigitCode(folded.charCodeAt(digitsStart - 1))
   )
     digitsStart -= 1;
-  if (digitsStart === suffixEnd - 2 || isLetterCode(folded.charCodeAt(digitsStart - 1))) return undefined;
+  if (digitsStart === suffixEnd - 2 || isAnyLetter(folded.charCodeAt(digitsStart - 1))) return undefined;
   const rows = numericLabels(cells).get(String(Number(folded.slice(digitsStart, suffixEnd - 2))));
   return rows === undefined ? undefined : { start: digitsStart, end: headerEnd, rows };
 }
@@ -346,18 +344,9 @@ function ordinalRow(
 function isNumeric(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index += 1) {
     const code = text.charCodeAt(index);
-    if (!((code >= 48 && code <= 57) || code === 46 || code === 44)) return false;
+    if (!(isDigitCode(code) || code === 46 || code === 44)) return false;
   }
   return true;
-}
-
-// Between a header and the number it introduces only spaces, `.`, `#` or `:` may stand (`no. 5`, `week 5`).
-function onlyJoiners(text: string, start: number, end: number): boolean {
-  for (let index = start; index < end; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code !== 32 && code !== 46 && code !== 35 && code !== 58) return false;
-  }
-  return end - start <= 3;
 }
 
 // Whether `rows` holds `row`, looked up once per rows list in `cache`.
@@ -488,7 +477,7 @@ function namingOccurrences(
       previous >= 0 &&
       kept.columns(previous)[0] === 0 &&
       kept.rows(previous).length === 0 &&
-      onlyJoiners(folded, kept.end(previous), start)
+      onlyNumberSigns(folded, kept.end(previous), start)
     ) {
       // The header and its number name the row together, so the number is no value.
       if (kept === merged) kept = merged.copyFirst(keptCount);

@@ -1,6 +1,6 @@
 import { findNumbers, nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { codePointAt, isWordChar } from "../text/index.js";
-import { isCircumstance, type Mentions } from "../wording/index.js";
+import { isCircumstance, isDigitCode, type Mentions } from "../wording/index.js";
 import { foldLabelText } from "./label-text.js";
 import type { TableLayout } from "./markdown-tables.js";
 
@@ -128,7 +128,7 @@ function holdsMoreThan(text: string, start: number, end: number): boolean {
   for (let index = 0; index < text.length; index += 1) {
     if (index === start) index = end;
     const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) return true;
+    if (isDigitCode(code)) return true;
     if (!isWordChar(codePointAt(text, index))) apart = true;
     else if (apart || index < start) return true;
   }

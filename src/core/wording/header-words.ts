@@ -116,22 +116,15 @@ function nextWord(folded: string, from: number, digitText?: string): FoldedWord 
       at += 1;
       continue;
     }
-    if (digitText !== undefined && first >= 48 && first <= 57) {
-      const possessive =
-        folded.charCodeAt(end) === 39 &&
-        folded.charCodeAt(end + 1) === 115 &&
-        !isWordChar(codePointAt(folded, end + 2));
-      return filled(at, possessive ? end + 2 : end, digitText);
-    }
-    const text = folded.slice(at, end);
-    if (text === "no" && folded.charCodeAt(end) === 46) return filled(at, end + 1, "no.");
-    if (
+    const possessive =
       folded.charCodeAt(end) === 39 &&
       folded.charCodeAt(end + 1) === 115 &&
-      !isWordChar(codePointAt(folded, end + 2))
-    )
-      return filled(at, end + 2, `${text}'s`);
-    return filled(at, end, text);
+      !isWordChar(codePointAt(folded, end + 2));
+    if (digitText !== undefined && first >= 48 && first <= 57)
+      return filled(at, possessive ? end + 2 : end, digitText);
+    const text = folded.slice(at, end);
+    if (text === "no" && folded.charCodeAt(end) === 46) return filled(at, end + 1, "no.");
+    return possessive ? filled(at, end + 2, `${text}'s`) : filled(at, end, text);
   }
   return null;
 }

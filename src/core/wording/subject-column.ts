@@ -1,3 +1,4 @@
+import { isLetterCode, isWordCode } from "./characters.js";
 import type { Mentions } from "./mention.js";
 import { COPULAS, POST_MODIFIERS, RELATIVES } from "./word-lists.js";
 
@@ -6,14 +7,6 @@ import { COPULAS, POST_MODIFIERS, RELATIVES } from "./word-lists.js";
 // time.
 const MAX_WORDS_BEFORE_HEAD = 3;
 const MAX_HEAD_MENTIONS = 8;
-
-function isWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code > 127;
-}
-
-function isLetterCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || code > 127;
-}
 
 // The word (letters) that starts at `from` after spaces, with where it ends; at most `limit` letters read.
 function wordAt(text: string, from: number, limit: number): { word: string; end: number } {

@@ -2,6 +2,7 @@ import { listOfLength } from "../lists.js";
 import { NumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
+import { isDigitCode, isLetterCode, isWordCode, onlyNumberSigns } from "./characters.js";
 import type { Mentions } from "./mention.js";
 import { ruleOn } from "./rule-switch.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
@@ -62,7 +63,7 @@ function startsClause(text: string, from: number, start: number, end: number): b
   if (text.charCodeAt(at) !== 32) return false;
   at += 1;
   let to = at;
-  while (to < text.length && to - at <= 4 && isLetter(text.charCodeAt(to))) to += 1;
+  while (to < text.length && to - at <= 4 && isLetterCode(text.charCodeAt(to))) to += 1;
   return CLAUSE_VERBS.has(text.slice(at, to));
 }
 
@@ -102,7 +103,7 @@ function isDash(text: string, from: number, to: number): boolean {
 function onlyDateJoiners(text: string, from: number, to: number): boolean {
   for (let index = from; index < to; index += 1) {
     const code = text.charCodeAt(index);
-    if (!((code >= 48 && code <= 57) || code === 32 || code === 47 || code === 45)) return false;
+    if (!(isDigitCode(code) || code === 32 || code === 47 || code === 45)) return false;
   }
   return true;
 }
@@ -134,33 +135,19 @@ function onlySpaces(text: string, from: number, to: number): boolean {
   return true;
 }
 
-// True when `text[from, to)` holds only spaces, `.`, `#` and `:` (at most 3): `week 5`, `no. 5`, `# 5`.
-function onlyNumberSigns(text: string, from: number, to: number): boolean {
-  if (to - from > 3) return false;
-  for (let index = from; index < to; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code !== 32 && code !== 46 && code !== 35 && code !== 58) return false;
-  }
-  return true;
-}
-
-function isLetter(code: number): boolean {
-  return (code >= 97 && code <= 122) || code > 127;
-}
-
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
 function wordStartBefore(text: string, end: number): number {
   let to = end;
   while (to > 0 && (text.charCodeAt(to - 1) === 32 || text.charCodeAt(to - 1) === 44)) to -= 1;
   let from = to;
-  while (from > 0 && isLetter(text.charCodeAt(from - 1))) from -= 1;
+  while (from > 0 && isLetterCode(text.charCodeAt(from - 1))) from -= 1;
   return from;
 }
 
 // Where the run of letters starting at `from` ends.
 function lettersEnd(text: string, from: number): number {
   let to = from;
-  while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
+  while (to < text.length && isLetterCode(text.charCodeAt(to))) to += 1;
   return to;
 }
 
@@ -337,7 +324,7 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   if (from === end) return false;
   // The longest of those words has 7 letters: read at most 8, so each number costs a constant.
   let to = from;
-  while (to < folded.length && to - from < 8 && isLetter(folded.charCodeAt(to))) to += 1;
+  while (to < folded.length && to - from < 8 && isLetterCode(folded.charCodeAt(to))) to += 1;
   // The shortest has 4: a shorter word is ruled out before it is sliced.
   return to - from >= 4 && to - from < 8 && COUNT_WORDS.has(folded.slice(from, to)) && ruleOn("R11");
 }
@@ -364,7 +351,7 @@ function shortWordBefore(text: string, end: number): { word: string; start: numb
   let to = end;
   while (to > 0 && text.charCodeAt(to - 1) === 32) to -= 1;
   let from = to;
-  while (from > 0 && to - from <= 9 && isLetter(text.charCodeAt(from - 1))) from -= 1;
+  while (from > 0 && to - from <= 9 && isLetterCode(text.charCodeAt(from - 1))) from -= 1;
   if (to - from > 9) return { word: "", start: from };
   return { word: text.slice(from, to), start: from };
 }
@@ -412,7 +399,7 @@ function joinDays(folded: string, values: NumberSpans, unitOf: Int32Array, inDat
       while (at < valueStart && (folded.charCodeAt(at) === 32 || folded.charCodeAt(at) === 44)) at += 1;
       if (folded.startsWith("of ", at)) at += 3;
       let monthEnd = at;
-      while (monthEnd < valueStart && isLetter(folded.charCodeAt(monthEnd))) monthEnd += 1;
+      while (monthEnd < valueStart && isLetterCode(folded.charCodeAt(monthEnd))) monthEnd += 1;
       let rest = monthEnd;
       while (rest < valueStart && (folded.charCodeAt(rest) === 32 || folded.charCodeAt(rest) === 44))
         rest += 1;
@@ -570,8 +557,7 @@ function numberWords(folded: string, labels: Mentions): NumberSpans {
   let start = -1;
   for (let index = 0; index <= folded.length; index += 1) {
     const code = index < folded.length ? folded.charCodeAt(index) : 32;
-    const wordCode = isLetter(code) || (code >= 48 && code <= 57);
-    if (wordCode) {
+    if (isWordCode(code)) {
       if (start < 0) start = index;
       continue;
     }
