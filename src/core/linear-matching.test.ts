@@ -147,7 +147,7 @@ describe("the linear matchers agree with the previous (reference) ones", () => {
     );
   });
 
-  // Long claims name more labels than the small ranking (by comparison) takes: the counting sorts rank them.
+  // Long claims name many labels in many tables: the counting sorts rank many occurrences.
   const longClaim = fc.array(claimWords, { minLength: 20, maxLength: 120 }).map((words) => words.join(" "));
 
   it("row: same label occurrences for claims naming many labels in many tables", () => {

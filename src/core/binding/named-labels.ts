@@ -98,81 +98,6 @@ function sortByKey(order: Int32Array, keys: ArrayLike<number>, range: number): I
   return sorted;
 }
 
-// Up to this many occurrences are ranked by comparison, in at most SMALL_RANKING² steps (a constant): a
-// typical claim names a few labels in a few tables, and counting sorts over its width would cost more.
-const SMALL_RANKING = 32;
-
-// True when occurrence `a` ranks before `b`: by table, then longest, then leftmost. No two occurrences of
-// one table share both start and end (their texts would be one label), so this is a total order.
-function ranksBefore(found: Mentions, a: number, b: number): boolean {
-  const tableA = found.table(a);
-  const tableB = found.table(b);
-  if (tableA !== tableB) return tableA < tableB;
-  const lengthA = found.end(a) - found.start(a);
-  const lengthB = found.end(b) - found.start(b);
-  if (lengthA !== lengthB) return lengthA > lengthB;
-  return found.start(a) < found.start(b);
-}
-
-function inClaimOrder(found: Mentions, a: number, b: number): boolean {
-  const tableA = found.table(a);
-  const tableB = found.table(b);
-  return tableA !== tableB ? tableA < tableB : found.start(a) < found.start(b);
-}
-
-// Sorts the occurrence indices `items` in place by `before`, by insertion; returns the number of comparisons.
-function insertionSort(
-  found: Mentions,
-  items: number[],
-  before: (found: Mentions, a: number, b: number) => boolean,
-): number {
-  let comparisons = 0;
-  for (let index = 1; index < items.length; index += 1) {
-    const item = items[index] as number;
-    let at = index;
-    while (at > 0) {
-      comparisons += 1;
-      const previous = items[at - 1] as number;
-      if (!before(found, item, previous)) break;
-      items[at] = previous;
-      at -= 1;
-    }
-    items[at] = item;
-  }
-  return comparisons;
-}
-
-// The same ranking and keeping as the counting sorts below, by comparison: for a handful of occurrences.
-// `found` keeps only the occurrences kept; returns the steps taken.
-function keepSmall(found: Mentions): number {
-  const ranked: number[] = [];
-  for (let item = 0; item < found.length; item += 1) ranked.push(item);
-  let steps = insertionSort(found, ranked, ranksBefore);
-  const keptItems: number[] = [];
-  for (const each of ranked) {
-    const start = found.start(each);
-    const last = found.end(each) - 1;
-    const table = found.table(each);
-    let covered = false;
-    for (const other of keptItems) {
-      steps += 1;
-      const otherStart = found.start(other);
-      const otherEnd = found.end(other);
-      if (
-        found.table(other) === table &&
-        ((otherStart <= start && start < otherEnd) || (otherStart <= last && last < otherEnd))
-      ) {
-        covered = true;
-        break;
-      }
-    }
-    if (!covered) keptItems.push(each);
-  }
-  steps += insertionSort(found, keptItems, inClaimOrder);
-  found.keepOnly(keptItems);
-  return steps;
-}
-
 function overAllowance(counter: StepCounter | undefined, steps: number): Mentions {
   if (counter !== undefined) counter.steps += steps;
   return new Mentions();
@@ -293,12 +218,6 @@ export function findNamedLabels(
   if (disjointInOneTable) {
     // Nothing to rank: every occurrence is kept, and they already come in claim order.
     if (counter !== undefined) counter.steps += steps + 2 * count;
-    return found;
-  }
-
-  if (count <= SMALL_RANKING) {
-    const ranking = keepSmall(found);
-    if (counter !== undefined) counter.steps += steps + count + ranking;
     return found;
   }
 
