@@ -22,9 +22,11 @@ import {
 } from "../tables/index.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
 import {
+  allOf,
   type Bound,
   boundOf,
   buildHeaderStems,
+  codeClass,
   findHeaderStems,
   type HeaderStems,
   isDayOfMonth,
@@ -273,7 +275,7 @@ function numericLabels(cells: TableNumbers): Map<string, number[]> {
     for (let row = 0; row < cells.rowCount; row += 1) {
       const text = cells.cellText(row, 0);
       const keys = cells.keysAt(row, 0);
-      if (keys.length !== 1 || !isNumeric(text, 0, text.length)) continue;
+      if (keys.length !== 1 || !allOf(text, 0, text.length, isNumberChar)) continue;
       const key = keys[0] as string;
       const rows = labels.get(key);
       if (rows === undefined) labels.set(key, [row]);
@@ -335,13 +337,7 @@ function ordinalRow(
   return rows === undefined ? undefined : { start: digitsStart, end: headerEnd, rows };
 }
 
-function isNumeric(text: string, start: number, end: number): boolean {
-  for (let index = start; index < end; index += 1) {
-    const code = text.charCodeAt(index);
-    if (!(isDigitCode(code) || code === 46 || code === 44)) return false;
-  }
-  return true;
-}
+const isNumberChar = codeClass("0123456789.,");
 
 // Whether `rows` holds `row`, looked up once per rows list in `cache`.
 function holdsRow(cache: Map<readonly number[], boolean>, rows: readonly number[], row: number): boolean {
@@ -441,7 +437,7 @@ function namingOccurrences(
       continue;
     }
     const numericRow =
-      rows.length > 0 && columns.length === 0 && ruleOn("R7") && isNumeric(folded, start, end);
+      rows.length > 0 && columns.length === 0 && ruleOn("R7") && allOf(folded, start, end, isNumberChar);
     if (numericRow && isDayOfMonth(folded, start, end)) {
       // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
       if (kept === merged) kept = merged.copyFirst(keptCount);

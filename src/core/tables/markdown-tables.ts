@@ -1,3 +1,5 @@
+import { codeClass } from "../wording/index.js";
+
 /** One table cell: its text (trimmed, `\|` read as `|`) and where that trimmed text is in the source. */
 export interface TableCell {
   text: string;
@@ -46,9 +48,7 @@ function hasPipe(text: string, line: Line): boolean {
   return pipeAt(text, line.start, line.end) < line.end;
 }
 
-function isBlank(code: number): boolean {
-  return code === 32 || code === 9 || code === 0xa0 || code === 0x3000;
-}
+const isBlank = codeClass(" \t\u00a0\u3000");
 
 // Where the trimmed text between `from` and `to` starts and ends.
 function trimmedStart(text: string, from: number, to: number): number {

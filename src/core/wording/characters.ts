@@ -14,15 +14,26 @@ export function isWordCode(code: number): boolean {
   return isLetterCode(code) || isDigitCode(code);
 }
 
+/** The test for one class of characters, given as a string of them: one table look-up per code unit. */
+export function codeClass(characters: string): (code: number) => boolean {
+  const codes = Array.from(characters, (character) => character.charCodeAt(0));
+  const table = new Uint8Array(Math.max(...codes) + 1);
+  for (const code of codes) table[code] = 1;
+  return (code) => table[code] === 1;
+}
+
+/** True when every character of `text[from, to)` is of the class `inClass` (true when it is empty). */
+export function allOf(text: string, from: number, to: number, inClass: (code: number) => boolean): boolean {
+  for (let index = from; index < to; index += 1) if (!inClass(text.charCodeAt(index))) return false;
+  return true;
+}
+
+const isNumberSign = codeClass(" .#:");
+
 /**
  * True when `text[from, to)` is at most 3 spaces, `.`, `#` and `:`: what may stand between a header and
  * the number it introduces (`week 5`, `no. 5`, `# 5`).
  */
 export function onlyNumberSigns(text: string, from: number, to: number): boolean {
-  if (to - from > 3) return false;
-  for (let index = from; index < to; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code !== 32 && code !== 46 && code !== 35 && code !== 58) return false;
-  }
-  return true;
+  return to - from <= 3 && allOf(text, from, to, isNumberSign);
 }

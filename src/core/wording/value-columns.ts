@@ -2,7 +2,7 @@ import { listOfLength } from "../lists.js";
 import { NumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
-import { isDigitCode, isLetterCode, isWordCode, onlyNumberSigns } from "./characters.js";
+import { allOf, codeClass, isLetterCode, isWordCode, onlyNumberSigns } from "./characters.js";
 import type { Mentions } from "./mention.js";
 import { ruleOn } from "./rule-switch.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
@@ -28,27 +28,10 @@ export interface NumberSpan {
 
 // Characters that join numbers into one unit: scores `12 - 0`, times `5:06.72`, ratios `2:1`, twins
 // `18.17 ( 125 )`, sums `70 + 71 = 141`, set scores `6 - 2 , 6 - 0`, dates `12/04/1969`.
-// Read by code, as every gap between two numbers is: ` -–—−:/()+=,`.
-function isUnitJoiner(code: number): boolean {
-  if (code < 128)
-    return (
-      code === 32 ||
-      code === 45 ||
-      code === 58 ||
-      code === 47 ||
-      code === 40 ||
-      code === 41 ||
-      code === 43 ||
-      code === 61 ||
-      code === 44
-    );
-  return code === 0x2013 || code === 0x2014 || code === 0x2212;
-}
-
-function joinsUnit(text: string, from: number, to: number): boolean {
-  for (let index = from; index < to; index += 1) if (!isUnitJoiner(text.charCodeAt(index))) return false;
-  return true;
-}
+const isUnitJoiner = codeClass(" -:/()+=,\u2013\u2014\u2212");
+// What stands inside a date of three numbers (`12/04/1969`): digits, spaces, `/` and `-`.
+const isDateJoiner = codeClass("0123456789 /-");
+const isSpace = codeClass(" ");
 
 // True when a `,` before `number` ends a clause: the number is the subject of a verb of its own (`when
 // the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
@@ -81,7 +64,7 @@ function unitsOf(folded: string, numbers: NumberSpans): Int32Array {
     const previousEnd = numbers.end(index - 1);
     const joined =
       ruleOn("R6") &&
-      joinsUnit(folded, previousEnd, start) &&
+      allOf(folded, previousEnd, start, isUnitJoiner) &&
       !startsClause(folded, previousEnd, start, numbers.end(index));
     unitOf[index] = joined ? (unitOf[index - 1] as number) : index;
   }
@@ -97,15 +80,6 @@ function isDash(text: string, from: number, to: number): boolean {
   at += 1;
   if (text.charCodeAt(at) === 32) at += 1;
   return at === to;
-}
-
-// True when `text[from, to)` holds only digits, spaces, `/` and `-`: the inside of `12/04/1969`.
-function onlyDateJoiners(text: string, from: number, to: number): boolean {
-  for (let index = from; index < to; index += 1) {
-    const code = text.charCodeAt(index);
-    if (!(isDigitCode(code) || code === 32 || code === 47 || code === 45)) return false;
-  }
-  return true;
 }
 
 // True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
@@ -126,13 +100,6 @@ function besideText(text: string, from: number, to: number): boolean {
     if (wordStart >= 0 && wordEnd < 0) wordEnd = index;
   }
   return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
-}
-
-// True when `text[from, to)` is one or more spaces.
-function onlySpaces(text: string, from: number, to: number): boolean {
-  if (to <= from) return false;
-  for (let index = from; index < to; index += 1) if (text.charCodeAt(index) !== 32) return false;
-  return true;
 }
 
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
@@ -305,7 +272,7 @@ function extendDates(
       if (
         hasYear &&
         (!circumstantial || isCircumstance(folded, numbers.start(first))) &&
-        onlyDateJoiners(folded, numbers.end(first), numbers.start(last))
+        allOf(folded, numbers.end(first), numbers.start(last), isDateJoiner)
       ) {
         inDate.fill(1, first, last + 1);
       }
@@ -331,7 +298,8 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
 
 // True when the mention at `mention` starts right after `end`, past one or more spaces.
 function startsRightAfter(folded: string, mentions: Mentions, mention: number, end: number): boolean {
-  return mention < mentions.length && onlySpaces(folded, end, mentions.start(mention));
+  const start = mention < mentions.length ? mentions.start(mention) : end;
+  return start > end && allOf(folded, end, start, isSpace);
 }
 
 /**
