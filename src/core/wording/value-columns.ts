@@ -118,12 +118,6 @@ function lettersEnd(text: string, from: number): number {
   return to;
 }
 
-// The word that ends at or before `end` (skipping spaces and `,`), lower case.
-function wordBefore(text: string, end: number): string {
-  const from = wordStartBefore(text, end);
-  return text.slice(from, lettersEnd(text, from));
-}
-
 // True when the word starting at `from` is a month name. Read per number: a word too short or too long
 // for one is ruled out before it is sliced.
 function isMonthAt(text: string, from: number): boolean {
@@ -139,7 +133,8 @@ export function isCircumstance(text: string, dateStart: number): boolean {
   let before = dateStart;
   while (before > 0 && text.charCodeAt(before - 1) === 32) before -= 1;
   if (text.charCodeAt(before - 1) === 58) return false;
-  return CIRCUMSTANCE.has(wordBefore(text, dateStart));
+  const wordStart = wordStartBefore(text, dateStart);
+  return CIRCUMSTANCE.has(text.slice(wordStart, lettersEnd(text, wordStart)));
 }
 
 // True when an ASCII regex word character (`\w`) is at `index`.
@@ -330,26 +325,14 @@ function shortWordBefore(text: string, end: number): { word: string; start: numb
  * Reads at most two short words before the number.
  */
 export function boundOf(folded: string, start: number): Bound | null {
-  return boundBefore(folded, start).bound;
-}
-
-// The bound a number at `start` states (see `boundOf`) and where its words start (`start` when none).
-function boundBefore(folded: string, start: number): { bound: Bound | null; from: number } {
-  const none = { bound: null, from: start };
   const last = shortWordBefore(folded, start);
-  if (last.start === start) return none;
-  if (ABOVE.has(last.word)) return { bound: ">", from: last.start };
-  if (BELOW.has(last.word)) return { bound: "<", from: last.start };
-  if (last.word !== "than" && last.word !== "least" && last.word !== "most") return none;
-  const previous = shortWordBefore(folded, last.start);
-  const from = previous.start;
-  if (last.word === "than") {
-    if (MORE.has(previous.word)) return { bound: ">", from };
-    if (LESS.has(previous.word)) return { bound: "<", from };
-    return none;
-  }
-  if (previous.word !== "at") return none;
-  return { bound: last.word === "least" ? ">=" : "<=", from };
+  if (ABOVE.has(last.word)) return ">";
+  if (BELOW.has(last.word)) return "<";
+  if (last.word !== "than" && last.word !== "least" && last.word !== "most") return null;
+  const previous = shortWordBefore(folded, last.start).word;
+  if (last.word === "than") return MORE.has(previous) ? ">" : LESS.has(previous) ? "<" : null;
+  if (previous !== "at") return null;
+  return last.word === "least" ? ">=" : "<=";
 }
 
 /**
