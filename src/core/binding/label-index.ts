@@ -1,3 +1,4 @@
+import { getOrMake } from "../lists.js";
 import type { TableLayout } from "../tables/index.js";
 import { foldLabelText, stripTrailingParenthetical } from "../tables/index.js";
 import { codePointAt, isWordChar, wordEnd } from "../text/index.js";
@@ -119,10 +120,7 @@ export function buildLabelIndex(tables: readonly TableLayout[]): LabelIndex {
     }
     if (ruleOn("R38")) addQualifiedHeads(entries, texts, rowCount, table);
     for (const entry of entries.values()) {
-      const key = labelKey(entry.pattern);
-      const bucket = index.get(key);
-      if (bucket === undefined) index.set(key, [entry]);
-      else bucket.push(entry);
+      getOrMake(index, labelKey(entry.pattern), () => []).push(entry);
     }
   }
   return index;

@@ -1,3 +1,4 @@
+import { getOrMake } from "../lists.js";
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointAt, codePointBefore, isWordChar } from "../text/index.js";
 import { isDigitCode, type Mention, Mentions, type MentionTarget } from "../wording/index.js";
@@ -48,12 +49,7 @@ const automatonOf = new WeakMap<LabelIndex, LabelAutomaton>();
 
 // Built on first use and kept as long as the index: one per source and request.
 function automaton(index: LabelIndex, counter?: StepCounter): LabelAutomaton {
-  let built = automatonOf.get(index);
-  if (built === undefined) {
-    built = buildLabelAutomaton(index, counter);
-    automatonOf.set(index, built);
-  }
-  return built;
+  return getOrMake(automatonOf, index, () => buildLabelAutomaton(index, counter));
 }
 
 const WORD_START = 1;

@@ -4,6 +4,7 @@ import {
   ROW_READS_PER_CLAIM,
   ROW_READS_PER_CLAIM_CHAR,
 } from "../../limits.js";
+import { getOrMake } from "../lists.js";
 import {
   type FoundNumber,
   findNumberSpans,
@@ -114,28 +115,18 @@ function columnsView(
   entry = rowsKeys(cells, rows),
 ): ColumnsView {
   entry.byColumns ??= new WeakMap();
-  let view = entry.byColumns.get(columns);
-  if (view === undefined) {
-    view = {};
-    entry.byColumns.set(columns, view);
-  }
-  return view;
+  return getOrMake(entry.byColumns, columns, newColumnsView);
 }
 const keysCache = new WeakMap<TableNumbers, WeakMap<readonly number[], RowsKeys>>();
 
 function rowsKeys(cells: TableNumbers, rows: readonly number[]): RowsKeys {
-  let byRows = keysCache.get(cells);
-  if (byRows === undefined) {
-    byRows = new WeakMap();
-    keysCache.set(cells, byRows);
-  }
-  let entry = byRows.get(rows);
-  if (entry === undefined) {
-    entry = { byColumn: new Map() };
-    byRows.set(rows, entry);
-  }
-  return entry;
+  return getOrMake(getOrMake(keysCache, cells, newWeakMap), rows, newRowsKeys);
 }
+
+// Made once, not per call: these run once per value of claims of many values.
+const newWeakMap = () => new WeakMap<readonly number[], RowsKeys>();
+const newRowsKeys = (): RowsKeys => ({ byColumn: new Map() });
+const newColumnsView = (): ColumnsView => ({});
 
 function keysOfRows(
   cells: TableNumbers,
@@ -269,19 +260,16 @@ const numericLabelsCache = new WeakMap<TableNumbers, Map<string, number[]>>();
 
 // The rows whose label is one whole number, by its key; read once per table.
 function numericLabels(cells: TableNumbers): Map<string, number[]> {
-  let labels = numericLabelsCache.get(cells);
-  if (labels === undefined) {
-    labels = new Map();
-    for (let row = 0; row < cells.rowCount; row += 1) {
-      const text = cells.cellText(row, 0);
-      const keys = cells.keysAt(row, 0);
-      if (keys.length !== 1 || !allOf(text, 0, text.length, isNumberChar)) continue;
-      const key = keys[0] as string;
-      const rows = labels.get(key);
-      if (rows === undefined) labels.set(key, [row]);
-      else rows.push(row);
-    }
-    numericLabelsCache.set(cells, labels);
+  return getOrMake(numericLabelsCache, cells, readNumericLabels);
+}
+
+function readNumericLabels(cells: TableNumbers): Map<string, number[]> {
+  const labels = new Map<string, number[]>();
+  for (let row = 0; row < cells.rowCount; row += 1) {
+    const text = cells.cellText(row, 0);
+    const keys = cells.keysAt(row, 0);
+    if (keys.length === 1 && allOf(text, 0, text.length, isNumberChar))
+      getOrMake(labels, keys[0] as string, () => []).push(row);
   }
   return labels;
 }
@@ -653,12 +641,7 @@ function findLabels(state: ClaimState): boolean {
     start = end;
   }
   for (let index = 0; index < stems.length; index += 1) {
-    const table = stems.table(index);
-    let run = stemsBy.get(table);
-    if (run === undefined) {
-      run = new Mentions(stems.targets);
-      stemsBy.set(table, run);
-    }
+    const run = getOrMake(stemsBy, stems.table(index), () => new Mentions(stems.targets));
     run.add(stems.start(index), stems.end(index), stems.targetOf(index));
   }
   state.none = new Mentions(exact.targets);

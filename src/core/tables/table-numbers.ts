@@ -1,3 +1,4 @@
+import { getOrMake } from "../lists.js";
 import { findNumbers, nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { codePointAt, isWordChar } from "../text/index.js";
 import { isCircumstance, isDigitCode, type Mentions } from "../wording/index.js";
@@ -144,10 +145,9 @@ function readCellNumbers(cells: TableNumbers, row: number): Map<string, CellNumb
     const text = foldLabelText(raw).trim();
     for (const number of findNumbers(text)) {
       if (!holdsMoreThan(text, number.start, number.end)) continue;
-      const found = byKey.get(number.key);
-      const each = { column, text, start: number.start, end: number.end };
-      if (found === undefined) byKey.set(number.key, [each]);
-      else if (found.length < MAX_CELLS_PER_NUMBER) found.push(each);
+      const found = getOrMake(byKey, number.key, () => []);
+      if (found.length < MAX_CELLS_PER_NUMBER)
+        found.push({ column, text, start: number.start, end: number.end });
     }
   }
   return byKey;
@@ -233,12 +233,7 @@ export function namesQuotedCell(
 ): boolean {
   // O(1) per number: at most `MAX_CELLS_PER_NUMBER` cells of `MAX_CELL_CHARS` characters are read, and
   // the row's cells once per request.
-  const list = cells.rowList(row);
-  let byKey = cellNumbersCache.get(list);
-  if (byKey === undefined) {
-    byKey = readCellNumbers(cells, row);
-    cellNumbersCache.set(list, byKey);
-  }
+  const byKey = getOrMake(cellNumbersCache, cells.rowList(row), () => readCellNumbers(cells, row));
   for (const cell of byKey.get(key) ?? []) {
     const stretchStart = spelledStart(folded, start, end, cell);
     if (stretchStart < 0) continue;

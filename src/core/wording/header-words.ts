@@ -1,3 +1,4 @@
+import { getOrMake } from "../lists.js";
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointAt, isWordChar, wordEnd } from "../text/index.js";
 import { Mentions, type MentionTarget } from "./mention.js";
@@ -168,11 +169,7 @@ export function buildHeaderStems(
         }
         const { key } = stemmed;
         if (key === "" || stemmed.words > HEADER_STEM_WORDS) continue;
-        let list = byStems.get(key);
-        if (list === undefined) {
-          list = [];
-          byStems.set(key, list);
-        }
+        const list = getOrMake(byStems, key, () => []);
         const last = list[list.length - 1];
         if (last !== undefined && last.table === tableIndex) {
           // Columns come in order, each with its variants: one already listed is the last one (a wide
