@@ -414,13 +414,10 @@ function namingOccurrences(
       // `the ussr had a total of 25` quoting the ussr row is not about the total row.
       if (kept === merged) kept = merged.copyFirst(keptCount);
       columnOnly ??= new Map();
-      let column = columnOnly.get(target);
-      if (column === undefined) {
-        column = kept.targets.length;
-        kept.targets.push({ table: merged.table(index), rows: NO_LABELS, columns });
-        columnOnly.set(target, column);
-      }
-      kept.add(start, end, column);
+      const column = columnOnly.get(target);
+      const only: MentionTarget = { table: merged.table(index), rows: NO_LABELS, columns };
+      if (column !== undefined) kept.add(start, end, column);
+      else columnOnly.set(target, kept.addTarget(start, end, only));
       keptCount += 1;
       continue;
     }
@@ -438,14 +435,10 @@ function namingOccurrences(
         // `49th game`, `ranked 6th`: the header and its ordinal name the row together.
         if (kept === merged) kept = merged.copyFirst(keptCount);
         ordinalOf ??= new Map();
-        let named = ordinalOf.get(ordinal.rows);
-        if (named === undefined) {
-          named = kept.targets.length;
-          const row: MentionTarget = { table: merged.table(index), rows: ordinal.rows, columns: NO_LABELS };
-          kept.targets.push(row);
-          ordinalOf.set(ordinal.rows, named);
-        }
-        kept.add(ordinal.start, ordinal.end, named);
+        const named = ordinalOf.get(ordinal.rows);
+        const row: MentionTarget = { table: merged.table(index), rows: ordinal.rows, columns: NO_LABELS };
+        if (named !== undefined) kept.add(ordinal.start, ordinal.end, named);
+        else ordinalOf.set(ordinal.rows, kept.addTarget(ordinal.start, ordinal.end, row));
       } else if (kept !== merged) kept.add(start, end, target);
       keptCount += 1;
       continue;
