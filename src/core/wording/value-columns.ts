@@ -476,20 +476,13 @@ export function valueColumns(
   if (words.length > 0) {
     const spans = new NumberSpans(folded, values.length + words.length);
     const isDigits: boolean[] = [];
-    let word = 0;
-    for (let value = 0; value < values.length; value += 1) {
-      const start = values.start(value);
-      while (word < words.length && words.start(word) < start) {
-        spans.add(words.start(word), words.end(word));
-        isDigits.push(false);
-        word += 1;
-      }
-      spans.add(start, values.end(value));
-      isDigits.push(true);
-    }
-    for (; word < words.length; word += 1) {
-      spans.add(words.start(word), words.end(word));
-      isDigits.push(false);
+    for (let value = 0, word = 0; value < values.length || word < words.length; ) {
+      const takeWord =
+        value === values.length || (word < words.length && words.start(word) < values.start(value));
+      const from = takeWord ? words : values;
+      const at = takeWord ? word++ : value++;
+      spans.add(from.start(at), from.end(at));
+      isDigits.push(!takeWord);
     }
     const all = pairColumns(folded, spans, columnMentions, counter);
     return all.filter((_, index) => isDigits[index]);
