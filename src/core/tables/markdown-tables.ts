@@ -72,9 +72,9 @@ function cell(text: string, from: number, to: number): TableCell {
 
 // A row's text between its outer pipes, blanks trimmed: outer pipes are optional, so one leading and one
 // trailing unescaped pipe are dropped.
-function rowInside(text: string, line: Line): [number, number] {
-  let from = trimmedStart(text, line.start, line.end);
-  let to = trimmedEnd(text, from, line.end);
+function rowInside(text: string, start: number, end: number): [number, number] {
+  let from = trimmedStart(text, start, end);
+  let to = trimmedEnd(text, from, end);
   if (from < to && isPipe(text, from)) from += 1;
   if (to > from && isPipe(text, to - 1)) to -= 1;
   return [from, to];
@@ -86,12 +86,7 @@ function rowInside(text: string, line: Line): [number, number] {
  * `| Total due | €1,440.00 |`) that still read as cells.
  */
 export function splitRowCells(text: string, start: number, end: number): TableCell[] {
-  return splitRow(text, { start, end, next: -1 });
-}
-
-// Cells split at unescaped pipes inside the row.
-function splitRow(text: string, line: Line): TableCell[] {
-  const [from, to] = rowInside(text, line);
+  const [from, to] = rowInside(text, start, end);
   const cells: TableCell[] = [];
   for (let cellStart = from; ; ) {
     const cellEnd = pipeAt(text, cellStart, to);
@@ -114,7 +109,7 @@ function isDelimiterCell(text: string, { start, end }: TableCell): boolean {
 
 function isDelimiterRow(text: string, line: Line, columns: number): boolean {
   if (!hasPipe(text, line)) return false;
-  const cells = splitRow(text, line);
+  const cells = splitRowCells(text, line.start, line.end);
   return cells.length === columns && cells.every((each) => isDelimiterCell(text, each));
 }
 
@@ -144,7 +139,7 @@ export interface TableLayout {
 // The offsets of one body row's cells, fitted to `columns` as `fitRow` fits them, written at `slot`; the
 // row's first cell is returned whole.
 function rowOffsets(text: string, line: Line, columns: number, offsets: Int32Array, slot: number): TableCell {
-  const [from, to] = rowInside(text, line);
+  const [from, to] = rowInside(text, line.start, line.end);
   let first: TableCell | undefined;
   let column = 0;
   let lastEnd = 0;
@@ -179,7 +174,9 @@ function readTables<T>(
   while (pipe >= 0) {
     const headerLine = lineAt(text, text.lastIndexOf("\n", pipe - 1) + 1);
     const delimiterLine = headerLine.next < 0 ? undefined : lineAt(text, headerLine.next);
-    const header = hasPipe(text, headerLine) ? splitRow(text, headerLine) : undefined;
+    const header = hasPipe(text, headerLine)
+      ? splitRowCells(text, headerLine.start, headerLine.end)
+      : undefined;
     if (
       header === undefined ||
       delimiterLine === undefined ||
@@ -212,7 +209,7 @@ function readTables<T>(
 export function parseMarkdownTables(text: string): MarkdownTable[] {
   return readTables(text, (header, body, start, end) => ({
     header,
-    rows: body.map((line) => fitRow(splitRow(text, line), header.length)),
+    rows: body.map((line) => fitRow(splitRowCells(text, line.start, line.end), header.length)),
     start,
     end,
   }));
