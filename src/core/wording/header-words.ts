@@ -298,13 +298,9 @@ export function findHeaderStems(
       }
       for (const each of named) {
         targetIndex ??= new Map();
-        let target = targetIndex.get(each);
-        if (target === undefined) {
-          target = targets.length;
-          targets.push(each);
-          targetIndex.set(each, target);
-        }
-        found.add(start, end, target);
+        const target = targetIndex.get(each);
+        if (target !== undefined) found.add(start, end, target);
+        else targetIndex.set(each, found.addTarget(start, end, each));
       }
     }
     const dropped = Math.max(1, taken);
