@@ -43,12 +43,8 @@ export class TableNumbers {
   keysAt(row: number, column: number): readonly string[] {
     if (row < 0 || row >= this.rowCount || column < 0 || column >= this.columnCount) return NO_KEYS;
     const slot = row * this.columnCount + column;
-    let keys = this.#keys[slot];
-    if (keys === undefined) {
-      keys = this.#read(this.#offsets[slot * 2] as number, this.#offsets[slot * 2 + 1] as number);
-      this.#keys[slot] = keys;
-    }
-    return keys;
+    this.#keys[slot] ??= this.#read(this.#offsets[slot * 2] as number, this.#offsets[slot * 2 + 1] as number);
+    return this.#keys[slot];
   }
 
   /** The text of the body cell at `row` and `column` ("" out of range). */
@@ -69,22 +65,14 @@ export class TableNumbers {
 
   /** Every body row, the same list object on every call. */
   allRows(): readonly number[] {
-    if (this.#allRows === undefined) {
-      const rows: number[] = [];
-      for (let row = 0; row < this.rowCount; row += 1) rows.push(row);
-      this.#allRows = rows;
-    }
+    this.#allRows ??= Array.from({ length: this.rowCount }, (_, row) => row);
     return this.#allRows;
   }
 
   /** `[row]`, the same list object on every call for one row. */
   rowList(row: number): readonly number[] {
-    let list = this.#rowLists[row];
-    if (list === undefined) {
-      list = [row];
-      this.#rowLists[row] = list;
-    }
-    return list;
+    this.#rowLists[row] ??= [row];
+    return this.#rowLists[row];
   }
 
   #read(from: number, to: number): readonly string[] {
