@@ -40,12 +40,13 @@ function hasWordCharacter(text: string): boolean {
   return false;
 }
 
+// Label `label` of a table is row `label` below `rowCount`, else column `label - rowCount`.
 function addLabel(
   entries: Map<string, LabelEntry>,
   pattern: string,
   table: number,
-  row: number,
-  column: number,
+  label: number,
+  rowCount: number,
 ) {
   let entry = entries.get(pattern);
   if (entry === undefined) {
@@ -54,14 +55,11 @@ function addLabel(
   }
   // Each entry's lists are its own (entries are made afresh per table): appending in place keeps a table
   // of R rows sharing one label at O(R), where copying the list for every row was O(R²).
-  if (row >= 0) {
-    if (entry.rows === NONE) entry.rows = [row];
-    else (entry.rows as number[]).push(row);
-  }
-  if (column >= 0) {
-    if (entry.columns === NONE) entry.columns = [column];
-    else (entry.columns as number[]).push(column);
-  }
+  if (label < rowCount) {
+    if (entry.rows === NONE) entry.rows = [label];
+    else (entry.rows as number[]).push(label);
+  } else if (entry.columns === NONE) entry.columns = [label - rowCount];
+  else (entry.columns as number[]).push(label - rowCount);
 }
 
 // A header of `high` and one noun (`high points`, `high rebounds`: a game log's best player) is also named
@@ -77,7 +75,7 @@ function addQualifiedHeads(
     if (!folded.startsWith("high ")) continue;
     const noun = folded.slice(5);
     if (noun.includes(" ") || entries.has(noun)) continue;
-    addLabel(entries, noun, table, -1, label - rowCount);
+    addLabel(entries, noun, table, label, rowCount);
   }
 }
 
@@ -100,8 +98,7 @@ export function buildLabelIndex(tables: readonly TableLayout[]): LabelIndex {
     whole.clear();
     for (let label = 0; label < texts.length; label += 1) {
       const pattern = foldLabelText(texts[label] as string).trim();
-      const row = label < rowCount ? label : -1;
-      if (pattern !== "") addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
+      if (pattern !== "") addLabel(entries, pattern, table, label, rowCount);
     }
     let wholeKnown = false;
     for (let label = 0; label < texts.length; label += 1) {
@@ -113,10 +110,7 @@ export function buildLabelIndex(tables: readonly TableLayout[]): LabelIndex {
         wholeKnown = true;
       }
       const pattern = foldLabelText(shorter).trim();
-      const row = label < rowCount ? label : -1;
-      if (pattern !== "" && !whole.has(pattern)) {
-        addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
-      }
+      if (pattern !== "" && !whole.has(pattern)) addLabel(entries, pattern, table, label, rowCount);
     }
     if (ruleOn("R38")) addQualifiedHeads(entries, texts, rowCount, table);
     for (const entry of entries.values()) {
