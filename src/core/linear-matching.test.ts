@@ -18,7 +18,7 @@ import { findQuotesAtOnce } from "./quotes/quote-batch.js";
 import { findStrictQuote, findStrictQuoteInSource } from "./quotes/strict-match.js";
 import type { StepCounter } from "./step-counter.js";
 import { foldLabelText } from "./tables/label-text.js";
-import { parseMarkdownTables } from "./tables/markdown-tables.js";
+import { parseTableLayouts } from "./tables/markdown-tables.js";
 import type { MatchMode } from "./types.js";
 
 const source = (text: string): PreparedSource => ({ id: "s", text });
@@ -125,7 +125,7 @@ describe("the linear matchers agree with the previous (reference) ones", () => {
   it("row: same label occurrences and the same binding, for random tables and claims", () => {
     fc.assert(
       fc.property(tables, claim, (markdown, text) => {
-        const index = buildLabelIndex(parseMarkdownTables(markdown));
+        const index = buildLabelIndex(parseTableLayouts(markdown));
         const folded = foldLabelText(text);
         const expected = referenceNamedLabels(folded, index);
         const found = findNamedLabels(folded, index);
@@ -147,13 +147,13 @@ describe("the linear matchers agree with the previous (reference) ones", () => {
     );
   });
 
-  // Long claims name more labels than the small ranking (by comparison) takes: the counting sorts rank them.
+  // Long claims name many labels in many tables: the counting sorts rank many occurrences.
   const longClaim = fc.array(claimWords, { minLength: 20, maxLength: 120 }).map((words) => words.join(" "));
 
   it("row: same label occurrences for claims naming many labels in many tables", () => {
     fc.assert(
       fc.property(tables, longClaim, (markdown, text) => {
-        const index = buildLabelIndex(parseMarkdownTables(markdown));
+        const index = buildLabelIndex(parseTableLayouts(markdown));
         const folded = foldLabelText(text);
         expect(findNamedLabels(folded, index).toArray()).toEqual(referenceNamedLabels(folded, index));
       }),
@@ -166,7 +166,7 @@ describe("the linear matchers agree with the previous (reference) ones", () => {
     // the failure walk for code units no ASCII table holds.
     const names = Array.from({ length: 300 }, (_, index) => `é${index % 7 === 0 ? "𝑥" : ""} ${index}`);
     const markdown = `| L | é | 𝑥 y |\n|-|-|-|\n${names.map((name) => `| ${name} | 1 | 2 |`).join("\n")}`;
-    const index = buildLabelIndex(parseMarkdownTables(markdown));
+    const index = buildLabelIndex(parseTableLayouts(markdown));
     fc.assert(
       fc.property(
         fc.array(fc.constantFrom(...names, "é", "𝑥 y", "ü", "7", "x"), { maxLength: 40 }),
@@ -249,7 +249,7 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
       at: (scale) => {
         const markdown = `| L | x | x x |\n|-|-|-|\n${"| x | 1 | 2 |\n".repeat(10 * scale)}`;
         const folded = foldLabelText(`${"x ".repeat(2_000 * scale)}1`);
-        const index = buildLabelIndex(parseMarkdownTables(markdown));
+        const index = buildLabelIndex(parseTableLayouts(markdown));
         return {
           run: (counter) => findNamedLabels(folded, index, counter),
           size: markdown.length + folded.length,
@@ -265,7 +265,7 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
         const rows = Array.from({ length: 10 * scale }, (_, index) => `| ${"a ".repeat(index + 1)}| 1 |`);
         const markdown = `| L | V |\n|-|-|\n${rows.join("\n")}`;
         const folded = foldLabelText(`${"a ".repeat(2_000 * scale)}7`);
-        const index = buildLabelIndex(parseMarkdownTables(markdown));
+        const index = buildLabelIndex(parseTableLayouts(markdown));
         return {
           run: (counter) => findNamedLabels(folded, index, counter, { left: folded.length }),
           size: markdown.length + folded.length,
@@ -282,7 +282,7 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
           (_, table) => `| x | ${table} |\n|-|-|\n| x | 1 |`,
         );
         const folded = foldLabelText(`${"x ".repeat(2_000 * scale)}7`);
-        const index = buildLabelIndex(parseMarkdownTables(markdown.join("\n\n")));
+        const index = buildLabelIndex(parseTableLayouts(markdown.join("\n\n")));
         return {
           run: (counter) => findNamedLabels(folded, index, counter, { left: folded.length }),
           size: markdown.join("\n\n").length + folded.length,
@@ -424,7 +424,7 @@ describe("the matchers' work is linear in their input (counted, not timed)", () 
         (name, rows, mentions) => {
           const markdown = `| L | ${name} |\n|-|-|\n${`| ${name} | 7 |\n`.repeat(rows)}`;
           const folded = foldLabelText(`${`${name} `.repeat(mentions)}7`);
-          const index = buildLabelIndex(parseMarkdownTables(markdown));
+          const index = buildLabelIndex(parseTableLayouts(markdown));
           const steps = stepsOf((counter) => findNamedLabels(folded, index, counter));
           expect(steps).toBeLessThanOrEqual(C_LABELS * (markdown.length + folded.length));
         },

@@ -18,3 +18,17 @@ export function grownTo(array: Int32Array, length: number, needed: number): Int3
   larger.set(array.subarray(0, length));
   return larger;
 }
+
+/** What `map` holds for `key`, made by `make(key)` and kept there on the first ask. */
+export function getOrMake<K, V>(
+  map: { get(key: K): V | undefined; set(key: K, value: V): unknown },
+  key: K,
+  make: (key: K) => V,
+): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make(key);
+    map.set(key, value);
+  }
+  return value;
+}

@@ -88,12 +88,18 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
   let nodes = 1;
   let steps = 0;
 
-  const child = (node: number, code: number): number => {
-    for (let slot = slotOf(node, code); ; slot = slot + 3 === end ? 0 : slot + 3) {
-      const holder = slots[slot] as number;
-      if (holder < 0) return -1;
-      if (holder === node && slots[slot + 1] === code) return slots[slot + 2] as number;
+  // The slot of (node, code unit): the one holding it, else the free one where it would go.
+  const slotFor = (node: number, code: number): number => {
+    let slot = slotOf(node, code);
+    for (let holder = slots[slot] as number; holder >= 0; holder = slots[slot] as number) {
+      if (holder === node && slots[slot + 1] === code) return slot;
+      slot = slot + 3 === end ? 0 : slot + 3;
     }
+    return slot;
+  };
+  const child = (node: number, code: number): number => {
+    const slot = slotFor(node, code);
+    return (slots[slot] as number) < 0 ? -1 : (slots[slot + 2] as number);
   };
 
   for (let id = 0; id < patterns.length; id += 1) {
@@ -102,17 +108,9 @@ export function buildLabelAutomaton(index: LabelIndex, counter?: StepCounter): L
     for (let index = 0; index < pattern.length; index += 1) {
       const code = pattern.charCodeAt(index);
       if (code < 128) inPatterns[code] = 1;
-      let slot = slotOf(node, code);
-      let next = -1;
-      for (; ; slot = slot + 3 === end ? 0 : slot + 3) {
-        const holder = slots[slot] as number;
-        if (holder < 0) break;
-        if (holder === node && slots[slot + 1] === code) {
-          next = slots[slot + 2] as number;
-          break;
-        }
-      }
-      if (next < 0) {
+      const slot = slotFor(node, code);
+      let next = slots[slot + 2] as number;
+      if ((slots[slot] as number) < 0) {
         next = nodes;
         nodes += 1;
         slots[slot] = node;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseMarkdownTables } from "../tables/index.js";
+import { parseTableLayouts } from "../tables/index.js";
 import { buildLabelIndex, labelKey } from "./label-index.js";
 
 const entriesOf = (markdown: string) =>
-  [...buildLabelIndex(parseMarkdownTables(markdown)).entries()].sort(([a], [b]) =>
+  [...buildLabelIndex(parseTableLayouts(markdown)).entries()].sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
   );
 

@@ -1,4 +1,5 @@
-import type { MarkdownTable, TableLayout } from "../tables/index.js";
+import { getOrMake } from "../lists.js";
+import type { TableLayout } from "../tables/index.js";
 import { foldLabelText, stripTrailingParenthetical } from "../tables/index.js";
 import { codePointAt, isWordChar, wordEnd } from "../text/index.js";
 import { ruleOn } from "../wording/index.js";
@@ -39,12 +40,13 @@ function hasWordCharacter(text: string): boolean {
   return false;
 }
 
+// Label `label` of a table is row `label` below `rowCount`, else column `label - rowCount`.
 function addLabel(
   entries: Map<string, LabelEntry>,
   pattern: string,
   table: number,
-  row: number,
-  column: number,
+  label: number,
+  rowCount: number,
 ) {
   let entry = entries.get(pattern);
   if (entry === undefined) {
@@ -53,14 +55,11 @@ function addLabel(
   }
   // Each entry's lists are its own (entries are made afresh per table): appending in place keeps a table
   // of R rows sharing one label at O(R), where copying the list for every row was O(R²).
-  if (row >= 0) {
-    if (entry.rows === NONE) entry.rows = [row];
-    else (entry.rows as number[]).push(row);
-  }
-  if (column >= 0) {
-    if (entry.columns === NONE) entry.columns = [column];
-    else (entry.columns as number[]).push(column);
-  }
+  if (label < rowCount) {
+    if (entry.rows === NONE) entry.rows = [label];
+    else (entry.rows as number[]).push(label);
+  } else if (entry.columns === NONE) entry.columns = [label - rowCount];
+  else (entry.columns as number[]).push(label - rowCount);
 }
 
 // A header of `high` and one noun (`high points`, `high rebounds`: a game log's best player) is also named
@@ -76,7 +75,7 @@ function addQualifiedHeads(
     if (!folded.startsWith("high ")) continue;
     const noun = folded.slice(5);
     if (noun.includes(" ") || entries.has(noun)) continue;
-    addLabel(entries, noun, table, -1, label - rowCount);
+    addLabel(entries, noun, table, label, rowCount);
   }
 }
 
@@ -85,26 +84,21 @@ function addQualifiedHeads(
  * A label also stands without its trailing parenthetical, unless another label of that table is exactly
  * the shorter text. Empty labels name nothing.
  */
-export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]): LabelIndex {
+export function buildLabelIndex(tables: readonly TableLayout[]): LabelIndex {
   const index: LabelIndex = new Map();
   // One map and set reused across tables: a long source holds many small tables.
   const entries = new Map<string, LabelEntry>();
   const whole = new Set<string>();
   for (let table = 0; table < tables.length; table += 1) {
-    const each = tables[table] as MarkdownTable | TableLayout;
-    const { header } = each;
+    const { header, rowLabels } = tables[table] as TableLayout;
     // Row labels first, then column labels: label `k` is row `k` below rowCount, else column `k - rowCount`.
-    const texts: string[] = [];
-    if ("rowLabels" in each) for (const cell of each.rowLabels) texts.push(cell.text);
-    else for (const row of each.rows) texts.push(row[0]?.text ?? "");
-    const rowCount = texts.length;
-    for (const cell of header) texts.push(cell.text);
+    const texts = [...rowLabels, ...header].map((cell) => cell.text);
+    const rowCount = rowLabels.length;
     entries.clear();
     whole.clear();
     for (let label = 0; label < texts.length; label += 1) {
       const pattern = foldLabelText(texts[label] as string).trim();
-      const row = label < rowCount ? label : -1;
-      if (pattern !== "") addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
+      if (pattern !== "") addLabel(entries, pattern, table, label, rowCount);
     }
     let wholeKnown = false;
     for (let label = 0; label < texts.length; label += 1) {
@@ -116,17 +110,11 @@ export function buildLabelIndex(tables: readonly (MarkdownTable | TableLayout)[]
         wholeKnown = true;
       }
       const pattern = foldLabelText(shorter).trim();
-      const row = label < rowCount ? label : -1;
-      if (pattern !== "" && !whole.has(pattern)) {
-        addLabel(entries, pattern, table, row, row < 0 ? label - rowCount : -1);
-      }
+      if (pattern !== "" && !whole.has(pattern)) addLabel(entries, pattern, table, label, rowCount);
     }
     if (ruleOn("R38")) addQualifiedHeads(entries, texts, rowCount, table);
     for (const entry of entries.values()) {
-      const key = labelKey(entry.pattern);
-      const bucket = index.get(key);
-      if (bucket === undefined) index.set(key, [entry]);
-      else bucket.push(entry);
+      getOrMake(index, labelKey(entry.pattern), () => []).push(entry);
     }
   }
   return index;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { foldLabelText, parseMarkdownTables } from "../tables/index.js";
+import { foldLabelText, parseTableLayouts } from "../tables/index.js";
 import { buildLabelIndex } from "./label-index.js";
 import { findNamedLabels } from "./named-labels.js";
 
@@ -15,7 +15,7 @@ const FINANCE = [
 
 const named = (markdown: string, claim: string) => {
   const folded = foldLabelText(claim);
-  return findNamedLabels(folded, buildLabelIndex(parseMarkdownTables(markdown)))
+  return findNamedLabels(folded, buildLabelIndex(parseTableLayouts(markdown)))
     .toArray()
     .map((occurrence) => ({
       text: folded.slice(occurrence.start, occurrence.end),
@@ -103,7 +103,7 @@ describe("findNamedLabels", () => {
   it("returns non-overlapping occurrences that slice to a label, deterministically", () => {
     const labels = ["q3", "revenue", "net revenue", "total", "3", "%", "q3 total"];
     const markdown = `| ${labels.join(" | ")} |\n|${labels.map(() => "-").join("|")}|\n| ${labels.join(" | ")} |`;
-    const index = buildLabelIndex(parseMarkdownTables(markdown));
+    const index = buildLabelIndex(parseTableLayouts(markdown));
     const words = fc.constantFrom("Q3", "net", "Revenue", "total", "3", "%", "3.5", "was", "12%", " ", ",");
     fc.assert(
       fc.property(fc.array(words, { maxLength: 12 }), (parts) => {

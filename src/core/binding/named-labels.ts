@@ -1,16 +1,14 @@
+import { getOrMake } from "../lists.js";
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointAt, codePointBefore, isWordChar } from "../text/index.js";
-import { type Mention, Mentions, type MentionTarget } from "../wording/index.js";
+import { isDigitCode, type Mention, Mentions, type MentionTarget } from "../wording/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
 
 /** Where a claim names a table label, `[start, end)` in the folded claim, and what that label names. */
 export type LabelOccurrence = Mention;
 
-function isDigit(text: string, index: number): boolean {
-  const code = text.charCodeAt(index);
-  return code >= 48 && code <= 57;
-}
+const digitAt = (text: string, index: number): boolean => isDigitCode(text.charCodeAt(index));
 
 function isNumberSeparator(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
@@ -23,14 +21,14 @@ function isNumberSeparator(text: string, index: number): boolean {
 export function startsWord(folded: string, start: number): boolean {
   if (!isWordChar(codePointAt(folded, start))) return true;
   if (isWordChar(codePointBefore(folded, start))) return false;
-  return !(isDigit(folded, start) && isNumberSeparator(folded, start - 1) && isDigit(folded, start - 2));
+  return !(digitAt(folded, start) && isNumberSeparator(folded, start - 1) && digitAt(folded, start - 2));
 }
 
 /** True when a label mention may end at `end` of the folded claim. */
 export function endsWord(folded: string, end: number): boolean {
   if (!isWordChar(codePointBefore(folded, end))) return true;
   if (isWordChar(codePointAt(folded, end))) return false;
-  return !(isDigit(folded, end - 1) && isNumberSeparator(folded, end) && isDigit(folded, end + 1));
+  return !(digitAt(folded, end - 1) && isNumberSeparator(folded, end) && digitAt(folded, end + 1));
 }
 
 // A symbol-only label (`$`, `%`) beside a number is that number's unit (`$1,910`, `12 %`, `$ (9,688)`),
@@ -44,19 +42,14 @@ export function standsApart(folded: string, start: number, end: number): boolean
   while (before >= 0 && SPELLING.has(folded.charAt(before))) before -= 1;
   let after = end;
   while (after < folded.length && SPELLING.has(folded.charAt(after))) after += 1;
-  return !isDigit(folded, before) && !isDigit(folded, after);
+  return !digitAt(folded, before) && !digitAt(folded, after);
 }
 
 const automatonOf = new WeakMap<LabelIndex, LabelAutomaton>();
 
 // Built on first use and kept as long as the index: one per source and request.
 function automaton(index: LabelIndex, counter?: StepCounter): LabelAutomaton {
-  let built = automatonOf.get(index);
-  if (built === undefined) {
-    built = buildLabelAutomaton(index, counter);
-    automatonOf.set(index, built);
-  }
-  return built;
+  return getOrMake(automatonOf, index, () => buildLabelAutomaton(index, counter));
 }
 
 const WORD_START = 1;
@@ -99,81 +92,6 @@ function sortByKey(order: Int32Array, keys: ArrayLike<number>, range: number): I
     counts[at] = (counts[at] as number) + 1;
   }
   return sorted;
-}
-
-// Up to this many occurrences are ranked by comparison, in at most SMALL_RANKING² steps (a constant): a
-// typical claim names a few labels in a few tables, and counting sorts over its width would cost more.
-const SMALL_RANKING = 32;
-
-// True when occurrence `a` ranks before `b`: by table, then longest, then leftmost. No two occurrences of
-// one table share both start and end (their texts would be one label), so this is a total order.
-function ranksBefore(found: Mentions, a: number, b: number): boolean {
-  const tableA = found.table(a);
-  const tableB = found.table(b);
-  if (tableA !== tableB) return tableA < tableB;
-  const lengthA = found.end(a) - found.start(a);
-  const lengthB = found.end(b) - found.start(b);
-  if (lengthA !== lengthB) return lengthA > lengthB;
-  return found.start(a) < found.start(b);
-}
-
-function inClaimOrder(found: Mentions, a: number, b: number): boolean {
-  const tableA = found.table(a);
-  const tableB = found.table(b);
-  return tableA !== tableB ? tableA < tableB : found.start(a) < found.start(b);
-}
-
-// Sorts the occurrence indices `items` in place by `before`, by insertion; returns the number of comparisons.
-function insertionSort(
-  found: Mentions,
-  items: number[],
-  before: (found: Mentions, a: number, b: number) => boolean,
-): number {
-  let comparisons = 0;
-  for (let index = 1; index < items.length; index += 1) {
-    const item = items[index] as number;
-    let at = index;
-    while (at > 0) {
-      comparisons += 1;
-      const previous = items[at - 1] as number;
-      if (!before(found, item, previous)) break;
-      items[at] = previous;
-      at -= 1;
-    }
-    items[at] = item;
-  }
-  return comparisons;
-}
-
-// The same ranking and keeping as the counting sorts below, by comparison: for a handful of occurrences.
-// `found` keeps only the occurrences kept; returns the steps taken.
-function keepSmall(found: Mentions): number {
-  const ranked: number[] = [];
-  for (let item = 0; item < found.length; item += 1) ranked.push(item);
-  let steps = insertionSort(found, ranked, ranksBefore);
-  const keptItems: number[] = [];
-  for (const each of ranked) {
-    const start = found.start(each);
-    const last = found.end(each) - 1;
-    const table = found.table(each);
-    let covered = false;
-    for (const other of keptItems) {
-      steps += 1;
-      const otherStart = found.start(other);
-      const otherEnd = found.end(other);
-      if (
-        found.table(other) === table &&
-        ((otherStart <= start && start < otherEnd) || (otherStart <= last && last < otherEnd))
-      ) {
-        covered = true;
-        break;
-      }
-    }
-    if (!covered) keptItems.push(each);
-  }
-  steps += insertionSort(found, keptItems, inClaimOrder);
-  found.keepOnly(keptItems);
-  return steps;
 }
 
 function overAllowance(counter: StepCounter | undefined, steps: number): Mentions {
@@ -296,12 +214,6 @@ export function findNamedLabels(
   if (disjointInOneTable) {
     // Nothing to rank: every occurrence is kept, and they already come in claim order.
     if (counter !== undefined) counter.steps += steps + 2 * count;
-    return found;
-  }
-
-  if (count <= SMALL_RANKING) {
-    const ranking = keepSmall(found);
-    if (counter !== undefined) counter.steps += steps + count + ranking;
     return found;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findNumberSpans } from "../numbers/scan.js";
-import { foldLabelText, parseMarkdownTables } from "../tables/index.js";
+import { foldLabelText, parseTableLayouts } from "../tables/index.js";
 import { buildLabelIndex } from "./label-index.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable } from "./row-binding.js";
@@ -13,7 +13,7 @@ const TOTALS = "|  | A | Total |\n|---|---|---|\n| X | 1 | 2 |\n| Total | 3 | 4 
 
 const bind = (markdown: string, claim: string) => {
   const folded = foldLabelText(claim);
-  const occurrences = findNamedLabels(folded, buildLabelIndex(parseMarkdownTables(markdown)));
+  const occurrences = findNamedLabels(folded, buildLabelIndex(parseTableLayouts(markdown)));
   return bindClaimToTable(findNumberSpans(folded), occurrences);
 };
 

@@ -4,6 +4,7 @@ import {
   ROW_READS_PER_CLAIM,
   ROW_READS_PER_CLAIM_CHAR,
 } from "../../limits.js";
+import { getOrMake } from "../lists.js";
 import {
   type FoundNumber,
   findNumberSpans,
@@ -22,14 +23,18 @@ import {
 } from "../tables/index.js";
 import type { CheckedCell, NumberMiss, Range } from "../types.js";
 import {
+  allOf,
   type Bound,
   boundOf,
   buildHeaderStems,
+  codeClass,
   findHeaderStems,
   type HeaderStems,
   isDayOfMonth,
+  isDigitCode,
   Mentions,
   type MentionTarget,
+  onlyNumberSigns,
   ruleOn,
   valueColumns,
 } from "../wording/index.js";
@@ -110,28 +115,18 @@ function columnsView(
   entry = rowsKeys(cells, rows),
 ): ColumnsView {
   entry.byColumns ??= new WeakMap();
-  let view = entry.byColumns.get(columns);
-  if (view === undefined) {
-    view = {};
-    entry.byColumns.set(columns, view);
-  }
-  return view;
+  return getOrMake(entry.byColumns, columns, newColumnsView);
 }
 const keysCache = new WeakMap<TableNumbers, WeakMap<readonly number[], RowsKeys>>();
 
 function rowsKeys(cells: TableNumbers, rows: readonly number[]): RowsKeys {
-  let byRows = keysCache.get(cells);
-  if (byRows === undefined) {
-    byRows = new WeakMap();
-    keysCache.set(cells, byRows);
-  }
-  let entry = byRows.get(rows);
-  if (entry === undefined) {
-    entry = { byColumn: new Map() };
-    byRows.set(rows, entry);
-  }
-  return entry;
+  return getOrMake(getOrMake(keysCache, cells, newWeakMap), rows, newRowsKeys);
 }
+
+// Made once, not per call: these run once per value of claims of many values.
+const newWeakMap = () => new WeakMap<readonly number[], RowsKeys>();
+const newRowsKeys = (): RowsKeys => ({ byColumn: new Map() });
+const newColumnsView = (): ColumnsView => ({});
 
 function keysOfRows(
   cells: TableNumbers,
@@ -167,7 +162,7 @@ function keysOfColumn(
 const LETTER = /\p{L}/u;
 
 // A letter of folded text: ASCII lower case, or any other script's letter (not a dash or a symbol).
-function isLetterCode(code: number): boolean {
+function isAnyLetter(code: number): boolean {
   if (code >= 97 && code <= 122) return true;
   return code > 127 && LETTER.test(String.fromCharCode(code));
 }
@@ -176,8 +171,8 @@ function isLetterCode(code: number): boolean {
 // not a unit or ordinal such as `9th` or `30pm`), or a `-` right before it that follows a letter
 // (`t-ao-190`). The number is `[start, end)`.
 function isCode(folded: string, start: number, end: number): boolean {
-  if (isLetterCode(folded.charCodeAt(end))) return !isLetterCode(folded.charCodeAt(end + 1));
-  return folded.charCodeAt(start - 1) === 45 && isLetterCode(folded.charCodeAt(start - 2));
+  if (isAnyLetter(folded.charCodeAt(end))) return !isAnyLetter(folded.charCodeAt(end + 1));
+  return folded.charCodeAt(start - 1) === 45 && isAnyLetter(folded.charCodeAt(start - 2));
 }
 
 // The least and greatest single-number cell of `column` at `rows` (infinite bounds when there is none),
@@ -218,7 +213,8 @@ function meetsExtremes(extremes: { least: number; greatest: number }, bound: Bou
 /**
  * The columns that constrain a value at `rows`: those of `columns` whose cells there hold a number (a
  * text column such as `player` identifies the row rather than holding its numbers). Empty: the value may
- * be in any cell of the rows.
+ * be in any cell of the rows. A loop, not a filter: a closure gets a context made at every call (700,000
+ * values, 33 MB).
  */
 function constrainingColumns(
   cells: TableNumbers,
@@ -226,19 +222,12 @@ function constrainingColumns(
   columns: readonly number[],
   view = columnsView(cells, rows, columns),
 ): number[] {
-  view.constraining ??= columnsHoldingNumbers(cells, rows, columns);
+  if (view.constraining === undefined) {
+    view.constraining = [];
+    for (const column of columns)
+      if (!ruleOn("R4") || keysOfColumn(cells, rows, column).size > 0) view.constraining.push(column);
+  }
   return view.constraining;
-}
-
-// Apart from `constrainingColumns`, which runs once per value: a function holding a closure gets a context
-// made at every call, even one that makes no closure (700,000 values, 33 MB).
-function columnsHoldingNumbers(
-  cells: TableNumbers,
-  rows: readonly number[],
-  columns: readonly number[],
-): number[] {
-  if (!ruleOn("R4")) return [...columns];
-  return columns.filter((column) => keysOfColumn(cells, rows, column).size > 0);
 }
 
 function checkedCells(
@@ -271,25 +260,18 @@ const numericLabelsCache = new WeakMap<TableNumbers, Map<string, number[]>>();
 
 // The rows whose label is one whole number, by its key; read once per table.
 function numericLabels(cells: TableNumbers): Map<string, number[]> {
-  let labels = numericLabelsCache.get(cells);
-  if (labels === undefined) {
-    labels = new Map();
-    for (let row = 0; row < cells.rowCount; row += 1) {
-      const text = cells.cellText(row, 0);
-      const keys = cells.keysAt(row, 0);
-      if (keys.length !== 1 || !isNumeric(text, 0, text.length)) continue;
-      const key = keys[0] as string;
-      const rows = labels.get(key);
-      if (rows === undefined) labels.set(key, [row]);
-      else rows.push(row);
-    }
-    numericLabelsCache.set(cells, labels);
-  }
-  return labels;
+  return getOrMake(numericLabelsCache, cells, readNumericLabels);
 }
 
-function isDigitCode(code: number): boolean {
-  return code >= 48 && code <= 57;
+function readNumericLabels(cells: TableNumbers): Map<string, number[]> {
+  const labels = new Map<string, number[]>();
+  for (let row = 0; row < cells.rowCount; row += 1) {
+    const text = cells.cellText(row, 0);
+    const keys = cells.keysAt(row, 0);
+    if (keys.length === 1 && allOf(text, 0, text.length, isNumberChar))
+      getOrMake(labels, keys[0] as string, () => []).push(row);
+  }
+  return labels;
 }
 
 // True when an ordinal suffix (`st`, `nd`, `rd`, `th`) ends at `end` after digits, and no letter follows.
@@ -297,7 +279,7 @@ function ordinalSuffixAt(text: string, at: number): boolean {
   const suffix = text.slice(at, at + 2);
   return (
     (suffix === "st" || suffix === "nd" || suffix === "rd" || suffix === "th") &&
-    !isLetterCode(text.charCodeAt(at + 2))
+    !isAnyLetter(text.charCodeAt(at + 2))
   );
 }
 
@@ -338,27 +320,12 @@ function ordinalRow(
     isDigitCode(folded.charCodeAt(digitsStart - 1))
   )
     digitsStart -= 1;
-  if (digitsStart === suffixEnd - 2 || isLetterCode(folded.charCodeAt(digitsStart - 1))) return undefined;
+  if (digitsStart === suffixEnd - 2 || isAnyLetter(folded.charCodeAt(digitsStart - 1))) return undefined;
   const rows = numericLabels(cells).get(String(Number(folded.slice(digitsStart, suffixEnd - 2))));
   return rows === undefined ? undefined : { start: digitsStart, end: headerEnd, rows };
 }
 
-function isNumeric(text: string, start: number, end: number): boolean {
-  for (let index = start; index < end; index += 1) {
-    const code = text.charCodeAt(index);
-    if (!((code >= 48 && code <= 57) || code === 46 || code === 44)) return false;
-  }
-  return true;
-}
-
-// Between a header and the number it introduces only spaces, `.`, `#` or `:` may stand (`no. 5`, `week 5`).
-function onlyJoiners(text: string, start: number, end: number): boolean {
-  for (let index = start; index < end; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code !== 32 && code !== 46 && code !== 35 && code !== 58) return false;
-  }
-  return end - start <= 3;
-}
+const isNumberChar = codeClass("0123456789.,");
 
 // Whether `rows` holds `row`, looked up once per rows list in `cache`.
 function holdsRow(cache: Map<readonly number[], boolean>, rows: readonly number[], row: number): boolean {
@@ -447,18 +414,15 @@ function namingOccurrences(
       // `the ussr had a total of 25` quoting the ussr row is not about the total row.
       if (kept === merged) kept = merged.copyFirst(keptCount);
       columnOnly ??= new Map();
-      let column = columnOnly.get(target);
-      if (column === undefined) {
-        column = kept.targets.length;
-        kept.targets.push({ table: merged.table(index), rows: NO_LABELS, columns });
-        columnOnly.set(target, column);
-      }
-      kept.add(start, end, column);
+      const column = columnOnly.get(target);
+      const only: MentionTarget = { table: merged.table(index), rows: NO_LABELS, columns };
+      if (column !== undefined) kept.add(start, end, column);
+      else columnOnly.set(target, kept.addTarget(start, end, only));
       keptCount += 1;
       continue;
     }
     const numericRow =
-      rows.length > 0 && columns.length === 0 && ruleOn("R7") && isNumeric(folded, start, end);
+      rows.length > 0 && columns.length === 0 && ruleOn("R7") && allOf(folded, start, end, isNumberChar);
     if (numericRow && isDayOfMonth(folded, start, end)) {
       // A number next to a month name is a day of a date (`on december 15 , 1985`), never a row label.
       if (kept === merged) kept = merged.copyFirst(keptCount);
@@ -471,14 +435,10 @@ function namingOccurrences(
         // `49th game`, `ranked 6th`: the header and its ordinal name the row together.
         if (kept === merged) kept = merged.copyFirst(keptCount);
         ordinalOf ??= new Map();
-        let named = ordinalOf.get(ordinal.rows);
-        if (named === undefined) {
-          named = kept.targets.length;
-          const row: MentionTarget = { table: merged.table(index), rows: ordinal.rows, columns: NO_LABELS };
-          kept.targets.push(row);
-          ordinalOf.set(ordinal.rows, named);
-        }
-        kept.add(ordinal.start, ordinal.end, named);
+        const named = ordinalOf.get(ordinal.rows);
+        const row: MentionTarget = { table: merged.table(index), rows: ordinal.rows, columns: NO_LABELS };
+        if (named !== undefined) kept.add(ordinal.start, ordinal.end, named);
+        else ordinalOf.set(ordinal.rows, kept.addTarget(ordinal.start, ordinal.end, row));
       } else if (kept !== merged) kept.add(start, end, target);
       keptCount += 1;
       continue;
@@ -488,7 +448,7 @@ function namingOccurrences(
       previous >= 0 &&
       kept.columns(previous)[0] === 0 &&
       kept.rows(previous).length === 0 &&
-      onlyJoiners(folded, kept.end(previous), start)
+      onlyNumberSigns(folded, kept.end(previous), start)
     ) {
       // The header and its number name the row together, so the number is no value.
       if (kept === merged) kept = merged.copyFirst(keptCount);
@@ -674,12 +634,7 @@ function findLabels(state: ClaimState): boolean {
     start = end;
   }
   for (let index = 0; index < stems.length; index += 1) {
-    const table = stems.table(index);
-    let run = stemsBy.get(table);
-    if (run === undefined) {
-      run = new Mentions(stems.targets);
-      stemsBy.set(table, run);
-    }
+    const run = getOrMake(stemsBy, stems.table(index), () => new Mentions(stems.targets));
     run.add(stems.start(index), stems.end(index), stems.targetOf(index));
   }
   state.none = new Mentions(exact.targets);

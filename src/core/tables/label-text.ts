@@ -28,8 +28,7 @@ export function foldLabelText(text: string): string {
           const each = character.toLowerCase();
           return each.length === character.length ? each : character;
         }).join("");
-  const collapsed = needsCollapse(folded) ? folded.replace(/\s+/g, " ") : folded;
-  return collapsed;
+  return needsCollapse(folded) ? folded.replace(/\s+/g, " ") : folded;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { codeClass } from "../wording/index.js";
+
 /** One table cell: its text (trimmed, `\|` read as `|`) and where that trimmed text is in the source. */
 export interface TableCell {
   text: string;
@@ -35,43 +37,44 @@ function isPipe(text: string, index: number): boolean {
   return text.charCodeAt(index) === PIPE && text.charCodeAt(index - 1) !== BACKSLASH;
 }
 
+// Where the first unescaped pipe of `text[from, to)` stands, or `to` when there is none.
+function pipeAt(text: string, from: number, to: number): number {
+  for (let index = text.indexOf("|", from); index >= 0 && index < to; index = text.indexOf("|", index + 1))
+    if (isPipe(text, index)) return index;
+  return to;
+}
+
 function hasPipe(text: string, line: Line): boolean {
-  for (
-    let index = text.indexOf("|", line.start);
-    index >= 0 && index < line.end;
-    index = text.indexOf("|", index + 1)
-  ) {
-    if (isPipe(text, index)) return true;
-  }
-  return false;
+  return pipeAt(text, line.start, line.end) < line.end;
 }
 
-function isBlank(code: number): boolean {
-  return code === 32 || code === 9 || code === 0xa0 || code === 0x3000;
+const isBlank = codeClass(" \t\u00a0\u3000");
+
+// Where the trimmed text between `from` and `to` starts and ends.
+function trimmedStart(text: string, from: number, to: number): number {
+  let start = from;
+  while (start < to && isBlank(text.charCodeAt(start))) start += 1;
+  return start;
 }
 
-function isBlankLine(text: string, line: Line): boolean {
-  for (let index = line.start; index < line.end; index += 1)
-    if (!isBlank(text.charCodeAt(index))) return false;
-  return true;
+function trimmedEnd(text: string, start: number, to: number): number {
+  let end = to;
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end -= 1;
+  return end;
 }
 
 function cell(text: string, from: number, to: number): TableCell {
-  let start = from;
-  let end = to;
-  while (start < end && isBlank(text.charCodeAt(start))) start += 1;
-  while (end > start && isBlank(text.charCodeAt(end - 1))) end -= 1;
+  const start = trimmedStart(text, from, to);
+  const end = trimmedEnd(text, start, to);
   const raw = text.slice(start, end);
   return { text: raw.includes("\\|") ? raw.replaceAll("\\|", "|") : raw, start, end };
 }
 
 // A row's text between its outer pipes, blanks trimmed: outer pipes are optional, so one leading and one
 // trailing unescaped pipe are dropped.
-function rowInside(text: string, line: Line): [number, number] {
-  let from = line.start;
-  let to = line.end;
-  while (from < to && isBlank(text.charCodeAt(from))) from += 1;
-  while (to > from && isBlank(text.charCodeAt(to - 1))) to -= 1;
+function rowInside(text: string, start: number, end: number): [number, number] {
+  let from = trimmedStart(text, start, end);
+  let to = trimmedEnd(text, from, end);
   if (from < to && isPipe(text, from)) from += 1;
   if (to > from && isPipe(text, to - 1)) to -= 1;
   return [from, to];
@@ -83,22 +86,14 @@ function rowInside(text: string, line: Line): [number, number] {
  * `| Total due | €1,440.00 |`) that still read as cells.
  */
 export function splitRowCells(text: string, start: number, end: number): TableCell[] {
-  return splitRow(text, { start, end, next: -1 });
-}
-
-// Cells split at unescaped pipes inside the row.
-function splitRow(text: string, line: Line): TableCell[] {
-  const [from, to] = rowInside(text, line);
+  const [from, to] = rowInside(text, start, end);
   const cells: TableCell[] = [];
-  let cellStart = from;
-  for (let index = text.indexOf("|", from); index >= 0 && index < to; index = text.indexOf("|", index + 1)) {
-    if (isPipe(text, index)) {
-      cells.push(cell(text, cellStart, index));
-      cellStart = index + 1;
-    }
+  for (let cellStart = from; ; ) {
+    const cellEnd = pipeAt(text, cellStart, to);
+    cells.push(cell(text, cellStart, cellEnd));
+    if (cellEnd === to) return cells;
+    cellStart = cellEnd + 1;
   }
-  cells.push(cell(text, cellStart, to));
-  return cells;
 }
 
 // Each delimiter cell is `-`s with optional alignment colons: `---`, `:--`, `:-:`, `--:`.
@@ -114,7 +109,7 @@ function isDelimiterCell(text: string, { start, end }: TableCell): boolean {
 
 function isDelimiterRow(text: string, line: Line, columns: number): boolean {
   if (!hasPipe(text, line)) return false;
-  const cells = splitRow(text, line);
+  const cells = splitRowCells(text, line.start, line.end);
   return cells.length === columns && cells.every((each) => isDelimiterCell(text, each));
 }
 
@@ -141,39 +136,16 @@ export interface TableLayout {
   end: number;
 }
 
-// Where the trimmed text of the cell between `from` and `to` starts and ends.
-function trimmedStart(text: string, from: number, to: number): number {
-  let start = from;
-  while (start < to && isBlank(text.charCodeAt(start))) start += 1;
-  return start;
-}
-
-function trimmedEnd(text: string, start: number, to: number): number {
-  let end = to;
-  while (end > start && isBlank(text.charCodeAt(end - 1))) end -= 1;
-  return end;
-}
-
 // The offsets of one body row's cells, fitted to `columns` as `fitRow` fits them, written at `slot`; the
 // row's first cell is returned whole.
 function rowOffsets(text: string, line: Line, columns: number, offsets: Int32Array, slot: number): TableCell {
-  const [from, to] = rowInside(text, line);
+  const [from, to] = rowInside(text, line.start, line.end);
   let first: TableCell | undefined;
   let column = 0;
   let lastEnd = 0;
   // Cell by cell: each ends at the next unescaped pipe, the last one at `to`.
   for (let cellStart = from; ; ) {
-    let cellEnd = to;
-    for (
-      let index = text.indexOf("|", cellStart);
-      index >= 0 && index < to;
-      index = text.indexOf("|", index + 1)
-    ) {
-      if (isPipe(text, index)) {
-        cellEnd = index;
-        break;
-      }
-    }
+    const cellEnd = pipeAt(text, cellStart, to);
     if (column === 0) first = cell(text, cellStart, cellEnd);
     if (column < columns) {
       const start = trimmedStart(text, cellStart, cellEnd);
@@ -202,7 +174,9 @@ function readTables<T>(
   while (pipe >= 0) {
     const headerLine = lineAt(text, text.lastIndexOf("\n", pipe - 1) + 1);
     const delimiterLine = headerLine.next < 0 ? undefined : lineAt(text, headerLine.next);
-    const header = hasPipe(text, headerLine) ? splitRow(text, headerLine) : undefined;
+    const header = hasPipe(text, headerLine)
+      ? splitRowCells(text, headerLine.start, headerLine.end)
+      : undefined;
     if (
       header === undefined ||
       delimiterLine === undefined ||
@@ -216,7 +190,7 @@ function readTables<T>(
     let next = delimiterLine.next;
     while (next >= 0) {
       const line = lineAt(text, next);
-      if (isBlankLine(text, line) || !hasPipe(text, line)) break;
+      if (trimmedStart(text, line.start, line.end) === line.end || !hasPipe(text, line)) break;
       body.push(line);
       end = line.end;
       next = line.next;
@@ -235,7 +209,7 @@ function readTables<T>(
 export function parseMarkdownTables(text: string): MarkdownTable[] {
   return readTables(text, (header, body, start, end) => ({
     header,
-    rows: body.map((line) => fitRow(splitRow(text, line), header.length)),
+    rows: body.map((line) => fitRow(splitRowCells(text, line.start, line.end), header.length)),
     start,
     end,
   }));

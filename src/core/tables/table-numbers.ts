@@ -1,8 +1,9 @@
+import { getOrMake } from "../lists.js";
 import { findNumbers, nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { codePointAt, isWordChar } from "../text/index.js";
-import { isCircumstance, type Mentions } from "../wording/index.js";
+import { isCircumstance, isDigitCode, type Mentions } from "../wording/index.js";
 import { foldLabelText } from "./label-text.js";
-import type { MarkdownTable, TableLayout } from "./markdown-tables.js";
+import type { TableLayout } from "./markdown-tables.js";
 
 const NO_KEYS: readonly string[] = [];
 
@@ -25,8 +26,8 @@ export class TableNumbers {
   readonly #rowLists: (readonly number[] | undefined)[] = [];
   #allRows: readonly number[] | undefined;
 
-  /** `text` is the table's source, `table` one of its tables (a layout's offsets are kept as they are). */
-  constructor(text: string, table: MarkdownTable | TableLayout) {
+  /** `text` is the table's source, `table` one of its tables (its offsets are kept as they are). */
+  constructor(text: string, table: TableLayout) {
     this.#text = text;
     this.columnCount = table.header.length;
     this.#headerOffsets = new Int32Array(this.columnCount * 2);
@@ -34,38 +35,16 @@ export class TableNumbers {
       this.#headerOffsets[column * 2] = cell.start;
       this.#headerOffsets[column * 2 + 1] = cell.end;
     });
-    if ("cellOffsets" in table) {
-      this.rowCount = table.rowLabels.length;
-      this.#offsets = table.cellOffsets;
-      return;
-    }
-    this.rowCount = table.rows.length;
-    this.#offsets = new Int32Array(this.rowCount * this.columnCount * 2);
-    let slot = 0;
-    for (const row of table.rows) {
-      for (const cell of row) {
-        this.#offsets[slot] = cell.start;
-        this.#offsets[slot + 1] = cell.end;
-        slot += 2;
-      }
-    }
+    this.rowCount = table.rowLabels.length;
+    this.#offsets = table.cellOffsets;
   }
 
   /** The number keys of the body cell at `row` and `column`, in order (none for a cell out of range). */
   keysAt(row: number, column: number): readonly string[] {
     if (row < 0 || row >= this.rowCount || column < 0 || column >= this.columnCount) return NO_KEYS;
     const slot = row * this.columnCount + column;
-    let keys = this.#keys[slot];
-    if (keys === undefined) {
-      keys = this.#read(this.#offsets[slot * 2] as number, this.#offsets[slot * 2 + 1] as number);
-      this.#keys[slot] = keys;
-    }
-    return keys;
-  }
-
-  /** True when the cell at `row` and `column` holds a number with key `key`. */
-  holds(row: number, column: number, key: string): boolean {
-    return this.keysAt(row, column).includes(key);
+    this.#keys[slot] ??= this.#read(this.#offsets[slot * 2] as number, this.#offsets[slot * 2 + 1] as number);
+    return this.#keys[slot];
   }
 
   /** The text of the body cell at `row` and `column` ("" out of range). */
@@ -86,22 +65,14 @@ export class TableNumbers {
 
   /** Every body row, the same list object on every call. */
   allRows(): readonly number[] {
-    if (this.#allRows === undefined) {
-      const rows: number[] = [];
-      for (let row = 0; row < this.rowCount; row += 1) rows.push(row);
-      this.#allRows = rows;
-    }
+    this.#allRows ??= Array.from({ length: this.rowCount }, (_, row) => row);
     return this.#allRows;
   }
 
   /** `[row]`, the same list object on every call for one row. */
   rowList(row: number): readonly number[] {
-    let list = this.#rowLists[row];
-    if (list === undefined) {
-      list = [row];
-      this.#rowLists[row] = list;
-    }
-    return list;
+    this.#rowLists[row] ??= [row];
+    return this.#rowLists[row];
   }
 
   #read(from: number, to: number): readonly string[] {
@@ -146,27 +117,11 @@ function holdsMoreThan(text: string, start: number, end: number): boolean {
   for (let index = 0; index < text.length; index += 1) {
     if (index === start) index = end;
     const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) return true;
+    if (isDigitCode(code)) return true;
     if (!isWordChar(codePointAt(text, index))) apart = true;
     else if (apart || index < start) return true;
   }
   return false;
-}
-
-// What `read` makes of row `row`, made once per request per row (keyed by the row's `rowList`).
-function oncePerRow<T>(
-  cache: WeakMap<readonly number[], T>,
-  cells: TableNumbers,
-  row: number,
-  read: (cells: TableNumbers, row: number) => T,
-): T {
-  const list = cells.rowList(row);
-  let made = cache.get(list);
-  if (made === undefined) {
-    made = read(cells, row);
-    cache.set(list, made);
-  }
-  return made;
 }
 
 // The numbers of one row's short cells that hold more than a number, by key.
@@ -178,10 +133,9 @@ function readCellNumbers(cells: TableNumbers, row: number): Map<string, CellNumb
     const text = foldLabelText(raw).trim();
     for (const number of findNumbers(text)) {
       if (!holdsMoreThan(text, number.start, number.end)) continue;
-      const found = byKey.get(number.key);
-      const each = { column, text, start: number.start, end: number.end };
-      if (found === undefined) byKey.set(number.key, [each]);
-      else if (found.length < MAX_CELLS_PER_NUMBER) found.push(each);
+      const found = getOrMake(byKey, number.key, () => []);
+      if (found.length < MAX_CELLS_PER_NUMBER)
+        found.push({ column, text, start: number.start, end: number.end });
     }
   }
   return byKey;
@@ -218,37 +172,6 @@ function spelledStart(folded: string, start: number, end: number, cell: CellNumb
   const standsApart =
     !isWordChar(codePointAt(folded, claimAt - 1)) && !isWordChar(codePointAt(folded, claimEnd));
   return standsApart ? claimAt : -1;
-}
-
-/** A cell of the quoted row that the claim writes out in full around one of its numbers. */
-export interface WholeCell {
-  /** The cell's column. */
-  column: number;
-  /** Where the claim's stretch spelling the cell starts, in the folded claim. */
-  start: number;
-}
-
-/**
- * The cell of row `row` whose whole text the claim writes around the number with key `key` at
- * `[start, end)` of the folded claim (`196 buried`, `petronas 05a`, `12/04/1969` for `12 / 04 / 1969`),
- * when the cell holds more than that number; undefined when there is none. O(1) per number: at most
- * `MAX_CELLS_PER_NUMBER` cells of `MAX_CELL_CHARS` characters are read, and the row's cells once per request.
- */
-export function wholeQuotedCell(
-  folded: string,
-  key: string,
-  start: number,
-  end: number,
-  cells: TableNumbers,
-  row: number,
-): WholeCell | undefined {
-  const candidates = oncePerRow(cellNumbersCache, cells, row, readCellNumbers).get(key);
-  if (candidates === undefined) return undefined;
-  for (const cell of candidates) {
-    const stretchStart = spelledStart(folded, start, end, cell);
-    if (stretchStart >= 0) return { column: cell.column, start: stretchStart };
-  }
-  return undefined;
 }
 
 // The mentions read back from a number for the column named before it: past a few row labels only.
@@ -296,14 +219,21 @@ export function namesQuotedCell(
   own: readonly number[],
   occurrences: Mentions,
 ): boolean {
-  const cell = wholeQuotedCell(folded, key, start, end, cells, row);
-  if (cell === undefined) return false;
-  return (
-    own.length === 0 ||
-    listsColumn(own, cell.column) ||
-    namedBefore(occurrences, start, cell.column) ||
-    ((cell.start === 0 || isCircumstance(folded, cell.start)) && holdsAtMostOnePlainNumber(cells, row, own))
-  );
+  // O(1) per number: at most `MAX_CELLS_PER_NUMBER` cells of `MAX_CELL_CHARS` characters are read, and
+  // the row's cells once per request.
+  const byKey = getOrMake(cellNumbersCache, cells.rowList(row), () => readCellNumbers(cells, row));
+  for (const cell of byKey.get(key) ?? []) {
+    const stretchStart = spelledStart(folded, start, end, cell);
+    if (stretchStart < 0) continue;
+    return (
+      own.length === 0 ||
+      listsColumn(own, cell.column) ||
+      namedBefore(occurrences, start, cell.column) ||
+      ((stretchStart === 0 || isCircumstance(folded, stretchStart)) &&
+        holdsAtMostOnePlainNumber(cells, row, own))
+    );
+  }
+  return false;
 }
 
 // True when each of the first columns of `columns` holds at `row` no number or one plain number (`30`,

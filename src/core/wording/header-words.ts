@@ -1,3 +1,4 @@
+import { getOrMake } from "../lists.js";
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import { codePointAt, isWordChar, wordEnd } from "../text/index.js";
 import { Mentions, type MentionTarget } from "./mention.js";
@@ -116,22 +117,15 @@ function nextWord(folded: string, from: number, digitText?: string): FoldedWord 
       at += 1;
       continue;
     }
-    if (digitText !== undefined && first >= 48 && first <= 57) {
-      const possessive =
-        folded.charCodeAt(end) === 39 &&
-        folded.charCodeAt(end + 1) === 115 &&
-        !isWordChar(codePointAt(folded, end + 2));
-      return filled(at, possessive ? end + 2 : end, digitText);
-    }
-    const text = folded.slice(at, end);
-    if (text === "no" && folded.charCodeAt(end) === 46) return filled(at, end + 1, "no.");
-    if (
+    const possessive =
       folded.charCodeAt(end) === 39 &&
       folded.charCodeAt(end + 1) === 115 &&
-      !isWordChar(codePointAt(folded, end + 2))
-    )
-      return filled(at, end + 2, `${text}'s`);
-    return filled(at, end, text);
+      !isWordChar(codePointAt(folded, end + 2));
+    if (digitText !== undefined && first >= 48 && first <= 57)
+      return filled(at, possessive ? end + 2 : end, digitText);
+    const text = folded.slice(at, end);
+    if (text === "no" && folded.charCodeAt(end) === 46) return filled(at, end + 1, "no.");
+    return possessive ? filled(at, end + 2, `${text}'s`) : filled(at, end, text);
   }
   return null;
 }
@@ -175,11 +169,7 @@ export function buildHeaderStems(
         }
         const { key } = stemmed;
         if (key === "" || stemmed.words > HEADER_STEM_WORDS) continue;
-        let list = byStems.get(key);
-        if (list === undefined) {
-          list = [];
-          byStems.set(key, list);
-        }
+        const list = getOrMake(byStems, key, () => []);
         const last = list[list.length - 1];
         if (last !== undefined && last.table === tableIndex) {
           // Columns come in order, each with its variants: one already listed is the last one (a wide
@@ -308,13 +298,9 @@ export function findHeaderStems(
       }
       for (const each of named) {
         targetIndex ??= new Map();
-        let target = targetIndex.get(each);
-        if (target === undefined) {
-          target = targets.length;
-          targets.push(each);
-          targetIndex.set(each, target);
-        }
-        found.add(start, end, target);
+        const target = targetIndex.get(each);
+        if (target !== undefined) found.add(start, end, target);
+        else targetIndex.set(each, found.addTarget(start, end, each));
       }
     }
     const dropped = Math.max(1, taken);

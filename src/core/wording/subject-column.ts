@@ -1,3 +1,4 @@
+import { isLetterCode, isWordCode } from "./characters.js";
 import type { Mentions } from "./mention.js";
 import { COPULAS, POST_MODIFIERS, RELATIVES } from "./word-lists.js";
 
@@ -6,14 +7,6 @@ import { COPULAS, POST_MODIFIERS, RELATIVES } from "./word-lists.js";
 // time.
 const MAX_WORDS_BEFORE_HEAD = 3;
 const MAX_HEAD_MENTIONS = 8;
-
-function isWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code > 127;
-}
-
-function isLetterCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || code > 127;
-}
 
 // The word (letters) that starts at `from` after spaces, with where it ends; at most `limit` letters read.
 function wordAt(text: string, from: number, limit: number): { word: string; end: number } {
@@ -67,20 +60,6 @@ export function subjectMention(folded: string, mentions: Mentions): number {
       return index;
   }
   return -1;
-}
-
-/**
- * True when the number at `start` is stated as a value: a copula (`is`, `was`, …) or a `:` stands right
- * before it (`the net capacity: rbmk-1000`, `the class was 3a`). Reads one short word.
- */
-export function statedAsValue(folded: string, start: number): boolean {
-  let to = start;
-  while (to > 0 && folded.charCodeAt(to - 1) === 32) to -= 1;
-  if (folded.charCodeAt(to - 1) === 58) return true;
-  let from = to;
-  while (from > 0 && to - from <= 4 && isLetterCode(folded.charCodeAt(from - 1))) from -= 1;
-  if (from > 0 && isWordCode(folded.charCodeAt(from - 1))) return false;
-  return COPULAS.has(folded.slice(from, to));
 }
 
 // Signs of a currency that may stand between a copula and its number (`is $ 36,728`).

@@ -2,6 +2,7 @@ import { listOfLength } from "../lists.js";
 import { NumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
+import { allOf, codeClass, isLetterCode, isWordCode, onlyNumberSigns } from "./characters.js";
 import type { Mentions } from "./mention.js";
 import { ruleOn } from "./rule-switch.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
@@ -27,27 +28,10 @@ export interface NumberSpan {
 
 // Characters that join numbers into one unit: scores `12 - 0`, times `5:06.72`, ratios `2:1`, twins
 // `18.17 ( 125 )`, sums `70 + 71 = 141`, set scores `6 - 2 , 6 - 0`, dates `12/04/1969`.
-// Read by code, as every gap between two numbers is: ` -–—−:/()+=,`.
-function isUnitJoiner(code: number): boolean {
-  if (code < 128)
-    return (
-      code === 32 ||
-      code === 45 ||
-      code === 58 ||
-      code === 47 ||
-      code === 40 ||
-      code === 41 ||
-      code === 43 ||
-      code === 61 ||
-      code === 44
-    );
-  return code === 0x2013 || code === 0x2014 || code === 0x2212;
-}
-
-function joinsUnit(text: string, from: number, to: number): boolean {
-  for (let index = from; index < to; index += 1) if (!isUnitJoiner(text.charCodeAt(index))) return false;
-  return true;
-}
+const isUnitJoiner = codeClass(" -:/()+=,\u2013\u2014\u2212");
+// What stands inside a date of three numbers (`12/04/1969`): digits, spaces, `/` and `-`.
+const isDateJoiner = codeClass("0123456789 /-");
+const isSpace = codeClass(" ");
 
 // True when a `,` before `number` ends a clause: the number is the subject of a verb of its own (`when
 // the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
@@ -62,7 +46,7 @@ function startsClause(text: string, from: number, start: number, end: number): b
   if (text.charCodeAt(at) !== 32) return false;
   at += 1;
   let to = at;
-  while (to < text.length && to - at <= 4 && isLetter(text.charCodeAt(to))) to += 1;
+  while (to < text.length && to - at <= 4 && isLetterCode(text.charCodeAt(to))) to += 1;
   return CLAUSE_VERBS.has(text.slice(at, to));
 }
 
@@ -80,7 +64,7 @@ function unitsOf(folded: string, numbers: NumberSpans): Int32Array {
     const previousEnd = numbers.end(index - 1);
     const joined =
       ruleOn("R6") &&
-      joinsUnit(folded, previousEnd, start) &&
+      allOf(folded, previousEnd, start, isUnitJoiner) &&
       !startsClause(folded, previousEnd, start, numbers.end(index));
     unitOf[index] = joined ? (unitOf[index - 1] as number) : index;
   }
@@ -96,15 +80,6 @@ function isDash(text: string, from: number, to: number): boolean {
   at += 1;
   if (text.charCodeAt(at) === 32) at += 1;
   return at === to;
-}
-
-// True when `text[from, to)` holds only digits, spaces, `/` and `-`: the inside of `12/04/1969`.
-function onlyDateJoiners(text: string, from: number, to: number): boolean {
-  for (let index = from; index < to; index += 1) {
-    const code = text.charCodeAt(index);
-    if (!((code >= 48 && code <= 57) || code === 32 || code === 47 || code === 45)) return false;
-  }
-  return true;
 }
 
 // True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
@@ -127,47 +102,20 @@ function besideText(text: string, from: number, to: number): boolean {
   return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
 }
 
-// True when `text[from, to)` is one or more spaces.
-function onlySpaces(text: string, from: number, to: number): boolean {
-  if (to <= from) return false;
-  for (let index = from; index < to; index += 1) if (text.charCodeAt(index) !== 32) return false;
-  return true;
-}
-
-// True when `text[from, to)` holds only spaces, `.`, `#` and `:` (at most 3): `week 5`, `no. 5`, `# 5`.
-function onlyNumberSigns(text: string, from: number, to: number): boolean {
-  if (to - from > 3) return false;
-  for (let index = from; index < to; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code !== 32 && code !== 46 && code !== 35 && code !== 58) return false;
-  }
-  return true;
-}
-
-function isLetter(code: number): boolean {
-  return (code >= 97 && code <= 122) || code > 127;
-}
-
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
 function wordStartBefore(text: string, end: number): number {
   let to = end;
   while (to > 0 && (text.charCodeAt(to - 1) === 32 || text.charCodeAt(to - 1) === 44)) to -= 1;
   let from = to;
-  while (from > 0 && isLetter(text.charCodeAt(from - 1))) from -= 1;
+  while (from > 0 && isLetterCode(text.charCodeAt(from - 1))) from -= 1;
   return from;
 }
 
 // Where the run of letters starting at `from` ends.
 function lettersEnd(text: string, from: number): number {
   let to = from;
-  while (to < text.length && isLetter(text.charCodeAt(to))) to += 1;
+  while (to < text.length && isLetterCode(text.charCodeAt(to))) to += 1;
   return to;
-}
-
-// The word that ends at or before `end` (skipping spaces and `,`), lower case.
-function wordBefore(text: string, end: number): string {
-  const from = wordStartBefore(text, end);
-  return text.slice(from, lettersEnd(text, from));
 }
 
 // True when the word starting at `from` is a month name. Read per number: a word too short or too long
@@ -185,7 +133,8 @@ export function isCircumstance(text: string, dateStart: number): boolean {
   let before = dateStart;
   while (before > 0 && text.charCodeAt(before - 1) === 32) before -= 1;
   if (text.charCodeAt(before - 1) === 58) return false;
-  return CIRCUMSTANCE.has(wordBefore(text, dateStart));
+  const wordStart = wordStartBefore(text, dateStart);
+  return CIRCUMSTANCE.has(text.slice(wordStart, lettersEnd(text, wordStart)));
 }
 
 // True when an ASCII regex word character (`\w`) is at `index`.
@@ -318,7 +267,7 @@ function extendDates(
       if (
         hasYear &&
         (!circumstantial || isCircumstance(folded, numbers.start(first))) &&
-        onlyDateJoiners(folded, numbers.end(first), numbers.start(last))
+        allOf(folded, numbers.end(first), numbers.start(last), isDateJoiner)
       ) {
         inDate.fill(1, first, last + 1);
       }
@@ -337,14 +286,15 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   if (from === end) return false;
   // The longest of those words has 7 letters: read at most 8, so each number costs a constant.
   let to = from;
-  while (to < folded.length && to - from < 8 && isLetter(folded.charCodeAt(to))) to += 1;
+  while (to < folded.length && to - from < 8 && isLetterCode(folded.charCodeAt(to))) to += 1;
   // The shortest has 4: a shorter word is ruled out before it is sliced.
   return to - from >= 4 && to - from < 8 && COUNT_WORDS.has(folded.slice(from, to)) && ruleOn("R11");
 }
 
 // True when the mention at `mention` starts right after `end`, past one or more spaces.
 function startsRightAfter(folded: string, mentions: Mentions, mention: number, end: number): boolean {
-  return mention < mentions.length && onlySpaces(folded, end, mentions.start(mention));
+  const start = mention < mentions.length ? mentions.start(mention) : end;
+  return start > end && allOf(folded, end, start, isSpace);
 }
 
 /**
@@ -364,7 +314,7 @@ function shortWordBefore(text: string, end: number): { word: string; start: numb
   let to = end;
   while (to > 0 && text.charCodeAt(to - 1) === 32) to -= 1;
   let from = to;
-  while (from > 0 && to - from <= 9 && isLetter(text.charCodeAt(from - 1))) from -= 1;
+  while (from > 0 && to - from <= 9 && isLetterCode(text.charCodeAt(from - 1))) from -= 1;
   if (to - from > 9) return { word: "", start: from };
   return { word: text.slice(from, to), start: from };
 }
@@ -375,26 +325,14 @@ function shortWordBefore(text: string, end: number): { word: string; start: numb
  * Reads at most two short words before the number.
  */
 export function boundOf(folded: string, start: number): Bound | null {
-  return boundBefore(folded, start).bound;
-}
-
-// The bound a number at `start` states (see `boundOf`) and where its words start (`start` when none).
-function boundBefore(folded: string, start: number): { bound: Bound | null; from: number } {
-  const none = { bound: null, from: start };
   const last = shortWordBefore(folded, start);
-  if (last.start === start) return none;
-  if (ABOVE.has(last.word)) return { bound: ">", from: last.start };
-  if (BELOW.has(last.word)) return { bound: "<", from: last.start };
-  if (last.word !== "than" && last.word !== "least" && last.word !== "most") return none;
-  const previous = shortWordBefore(folded, last.start);
-  const from = previous.start;
-  if (last.word === "than") {
-    if (MORE.has(previous.word)) return { bound: ">", from };
-    if (LESS.has(previous.word)) return { bound: "<", from };
-    return none;
-  }
-  if (previous.word !== "at") return none;
-  return { bound: last.word === "least" ? ">=" : "<=", from };
+  if (ABOVE.has(last.word)) return ">";
+  if (BELOW.has(last.word)) return "<";
+  if (last.word !== "than" && last.word !== "least" && last.word !== "most") return null;
+  const previous = shortWordBefore(folded, last.start).word;
+  if (last.word === "than") return MORE.has(previous) ? ">" : LESS.has(previous) ? "<" : null;
+  if (previous !== "at") return null;
+  return last.word === "least" ? ">=" : "<=";
 }
 
 /**
@@ -412,7 +350,7 @@ function joinDays(folded: string, values: NumberSpans, unitOf: Int32Array, inDat
       while (at < valueStart && (folded.charCodeAt(at) === 32 || folded.charCodeAt(at) === 44)) at += 1;
       if (folded.startsWith("of ", at)) at += 3;
       let monthEnd = at;
-      while (monthEnd < valueStart && isLetter(folded.charCodeAt(monthEnd))) monthEnd += 1;
+      while (monthEnd < valueStart && isLetterCode(folded.charCodeAt(monthEnd))) monthEnd += 1;
       let rest = monthEnd;
       while (rest < valueStart && (folded.charCodeAt(rest) === 32 || folded.charCodeAt(rest) === 44))
         rest += 1;
@@ -538,20 +476,13 @@ export function valueColumns(
   if (words.length > 0) {
     const spans = new NumberSpans(folded, values.length + words.length);
     const isDigits: boolean[] = [];
-    let word = 0;
-    for (let value = 0; value < values.length; value += 1) {
-      const start = values.start(value);
-      while (word < words.length && words.start(word) < start) {
-        spans.add(words.start(word), words.end(word));
-        isDigits.push(false);
-        word += 1;
-      }
-      spans.add(start, values.end(value));
-      isDigits.push(true);
-    }
-    for (; word < words.length; word += 1) {
-      spans.add(words.start(word), words.end(word));
-      isDigits.push(false);
+    for (let value = 0, word = 0; value < values.length || word < words.length; ) {
+      const takeWord =
+        value === values.length || (word < words.length && words.start(word) < values.start(value));
+      const from = takeWord ? words : values;
+      const at = takeWord ? word++ : value++;
+      spans.add(from.start(at), from.end(at));
+      isDigits.push(!takeWord);
     }
     const all = pairColumns(folded, spans, columnMentions, counter);
     return all.filter((_, index) => isDigits[index]);
@@ -570,8 +501,7 @@ function numberWords(folded: string, labels: Mentions): NumberSpans {
   let start = -1;
   for (let index = 0; index <= folded.length; index += 1) {
     const code = index < folded.length ? folded.charCodeAt(index) : 32;
-    const wordCode = isLetter(code) || (code >= 48 && code <= 57);
-    if (wordCode) {
+    if (isWordCode(code)) {
       if (start < 0) start = index;
       continue;
     }
