@@ -155,6 +155,7 @@ export const MAX_EVAL_DETAILS_CHARS = 32 * 1024 * 1024;
 
 /**
  * Characters of an eval's JSON answer (or of a streamed eval's `done` event) serialized between two turns of
- * the event loop: the answer is written case by case, so a large answer never holds the loop for long.
+ * the event loop: the answer is written case by case, so a large answer never holds the loop for long. A check
+ * of a plain answer longer than this is written the same way, entry by entry.
  */
 export const EVAL_ANSWER_CHUNK_CHARS = 1024 * 1024;
