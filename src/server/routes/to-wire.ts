@@ -144,7 +144,7 @@ export async function* checkResultChunks(
     if (value === undefined) continue;
     chunk += `${firstKey ? "" : ","}${JSON.stringify(key)}:`;
     firstKey = false;
-    if (!Array.isArray(value) || (key !== "citations" && key !== "unsupported")) {
+    if (!Array.isArray(value)) {
       chunk += JSON.stringify(value);
       continue;
     }
