@@ -41,6 +41,15 @@ export const MAX_ANSWER_CHARS = 4 * 1024 * 1024;
  */
 export const MAX_ANSWER_CLAIMS = 10_000;
 
+/**
+ * Characters of best spans (`quote`) the unsupported entries of one plain-answer check carry together (1 MiB):
+ * from the first entry whose span would pass it, the rest are listed without their best span (`source`,
+ * `quote`, `range`, `support`; claim, reason, `answer_range` and `detail` stay). It bounds the result of a
+ * long answer of dropped sentences, each of whose spans may be a thousand or two characters of source: a
+ * 4 MiB answer's was 12 MB of JSON. Real answers stay far under it.
+ */
+export const MAX_ANSWER_BEST_SPAN_CHARS = 1024 * 1024;
+
 /** Largest `retry` of create and eval. */
 export const MAX_RETRY = 5;
 
@@ -146,6 +155,7 @@ export const MAX_EVAL_DETAILS_CHARS = 32 * 1024 * 1024;
 
 /**
  * Characters of an eval's JSON answer (or of a streamed eval's `done` event) serialized between two turns of
- * the event loop: the answer is written case by case, so a large answer never holds the loop for long.
+ * the event loop: the answer is written case by case, so a large answer never holds the loop for long. A check
+ * of a plain answer longer than this is written the same way, entry by entry.
  */
 export const EVAL_ANSWER_CHUNK_CHARS = 1024 * 1024;

@@ -64,7 +64,7 @@ export interface UnsupportedClaim {
   detail?: NumberMiss | AnswerMiss;
   /** Answer mode: `[start, end)` of the claim in the answer, its markers included. */
   answerRange?: Range;
-  /** Claims: the quote the model tried, as it wrote it. Answer mode: the claim's best span, when one was found. */
+  /** Claims: the quote the model tried, as it wrote it. Answer mode: the claim's best span, when one was found (within `MAX_ANSWER_BEST_SPAN_CHARS` for the answer). */
   quote?: string;
   /** Claims: the source id the model named, as it wrote it. Answer mode: the source of the best span. */
   source?: string;

@@ -1,6 +1,6 @@
 import { type AnswerCheckOptions, type AnswerResult, answerCheckSteps, type Source } from "../core/index.js";
 import { ServiceError } from "../errors/index.js";
-import { CLAIM_CHECK_SLICE_WORK, MAX_ANSWER_CLAIMS } from "../limits.js";
+import { CLAIM_CHECK_SLICE_WORK, MAX_ANSWER_BEST_SPAN_CHARS, MAX_ANSWER_CLAIMS } from "../limits.js";
 import { runStepsYielding } from "../models/index.js";
 import type { CheckResult } from "../wire/index.js";
 
@@ -39,7 +39,7 @@ export async function checkAnswerYielding(
   signal?: AbortSignal,
   turn?: () => Promise<unknown>,
 ): Promise<AnswerResult> {
-  const bounded = { ...options, maxClaims: MAX_ANSWER_CLAIMS };
+  const bounded = { ...options, maxClaims: MAX_ANSWER_CLAIMS, maxBestSpanChars: MAX_ANSWER_BEST_SPAN_CHARS };
   const result = await runStepsYielding(
     answerCheckSteps(sources, answer, bounded, ANSWER_SLICE_CHARS),
     signal,

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import {
+  MAX_ANSWER_BEST_SPAN_CHARS,
   MAX_ANSWER_CHARS,
   MAX_CHECK_CLAIMS,
   MAX_EVAL_CASE_ID_LENGTH,
@@ -327,8 +328,7 @@ export const UnsupportedClaimSchema = Type.Object({
   answer_range: Type.Optional(answerRange),
   quote: Type.Optional(
     Type.String({
-      description:
-        "Claims: the quote the model tried, as it wrote it (absent when it gave none). Answer mode: the claim's best span, if any.",
+      description: `Claims: the quote the model tried, as it wrote it (absent when it gave none). Answer mode: the claim's best span, if any (the best spans of one answer's unsupported claims total at most ${MAX_ANSWER_BEST_SPAN_CHARS.toLocaleString("en-US")} characters; later ones have none).`,
     }),
   ),
   source: Type.Optional(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EVAL_ANSWER_CHUNK_CHARS, MAX_ANSWER_BEST_SPAN_CHARS } from "../../src/limits.js";
 import { rangeOf, report, startWithGateway, startWithoutGateway, table } from "./harness.js";
 
 // POST /v1/verified/check in answer mode: a plain answer with citation markers, checked by code.
@@ -81,6 +82,65 @@ describe("POST /v1/verified/check with an answer", () => {
 });
 
 describe("POST /v1/verified/check bounds an answer's claims", () => {
+  it("writes the result of an answer longer than EVAL_ANSWER_CHUNK_CHARS in chunks", async () => {
+    const service = await startWithoutGateway();
+    const source = {
+      id: "s",
+      text: "The Northwind depot in Lyon ships blue widgets to every customer in the region on weekdays, and on Saturdays in December.",
+    };
+    const sentence =
+      "The Northwind depot in Lyon ships blue widgets to every customer in the region on weekdays, and on Saturdays in December [s]. ";
+    const short = await service.post("/v1/verified/check", { sources: [source], answer: sentence });
+    const answer = sentence.repeat(Math.ceil((EVAL_ANSWER_CHUNK_CHARS + 1) / sentence.length));
+    const long = await service.post("/v1/verified/check", { sources: [source], answer });
+    expect(short.headers.get("content-length")).not.toBeNull();
+    expect(long.status).toBe(200);
+    expect(long.headers.get("content-length")).toBeNull();
+    expect(long.headers.get("transfer-encoding")).toBe("chunked");
+    expect(long.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const count = answer.length / sentence.length;
+    // Every sentence kept: the text is the answer.
+    expect(long.body.text === answer || long.body.text === answer.trimEnd()).toBe(true);
+    expect(long.body.citations).toHaveLength(count);
+    expect(long.body.citations.at(-1)).toEqual({
+      ...short.body.citations[0],
+      answer_range: [(count - 1) * sentence.length, count * sentence.length - 1],
+    });
+    expect(long.body).toMatchObject({
+      unsupported: [],
+      coverage: 1,
+      usage: { model_calls: 0, total_tokens: 0 },
+    });
+  });
+
+  it("lists dropped claims past MAX_ANSWER_BEST_SPAN_CHARS of best spans without their span", async () => {
+    const service = await startWithoutGateway();
+    // A 993-character source sentence, and 1,100 sentences whose quotation it lacks: 1,092,300 characters
+    // of best spans unbounded.
+    const long = { id: "s", text: `${"Alpha beta gamma delta ".repeat(43)}end.` };
+    const response = await service.post("/v1/verified/check", {
+      sources: [long],
+      answer: 'It says "alpha beta gammma" [s]. '.repeat(1_100),
+    });
+    expect(response.status).toBe(200);
+    const unsupported = response.body.unsupported as {
+      reason: string;
+      quote?: string;
+      answer_range: number[];
+    }[];
+    expect(unsupported).toHaveLength(1_100);
+    expect(unsupported.every((entry) => entry.reason === "quote_not_found")).toBe(true);
+    const withSpan = unsupported.filter((entry) => entry.quote !== undefined);
+    // floor(1,048,576 / 993) spans fit, and they are the first entries.
+    expect(withSpan).toHaveLength(Math.floor(MAX_ANSWER_BEST_SPAN_CHARS / 993));
+    expect(unsupported.slice(0, withSpan.length)).toEqual(withSpan);
+    expect(unsupported[withSpan.length]).toEqual({
+      claim: 'It says "alpha beta gammma".',
+      reason: "quote_not_found",
+      answer_range: [33 * withSpan.length, 33 * withSpan.length + 32],
+    });
+  });
+
   it("refuses more claims and clauses than MAX_ANSWER_CLAIMS, naming the answer", async () => {
     const service = await startWithoutGateway();
     const response = await service.post("/v1/verified/check", {

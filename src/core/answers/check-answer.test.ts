@@ -303,6 +303,39 @@ describe("checkAnswer: invariants", () => {
   });
 });
 
+describe("checkAnswer: maxBestSpanChars", () => {
+  // One source sentence of 993 characters, and sentences whose quotation it lacks: each is dropped with the
+  // whole sentence as its best span.
+  const long = [{ id: "s", text: `${"Alpha beta gamma delta ".repeat(43)}end.` }];
+  const answer = 'It says "alpha beta gammma" [s]. '.repeat(5);
+
+  it("lists the entries past the budget without their best span, their verdicts unchanged", () => {
+    const unbounded = checkAnswer(long, answer);
+    const bounded = checkAnswer(long, answer, { maxBestSpanChars: 2_500 });
+    expect(unbounded.unsupported.map((entry) => entry.quote?.length)).toEqual([993, 993, 993, 993, 993]);
+    // Two spans fit in 2,500 characters; the third would pass it, so it and every later entry go without.
+    expect(bounded.unsupported.map((entry) => entry.quote?.length)).toEqual([
+      993,
+      993,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(bounded.unsupported[2]).toEqual({
+      claim: 'It says "alpha beta gammma".',
+      reason: "quote_not_found",
+      answerRange: [66, 98],
+    });
+    expect(bounded.unsupported.slice(0, 2)).toEqual(unbounded.unsupported.slice(0, 2));
+    expect(
+      bounded.unsupported.map(({ claim, reason, answerRange }) => ({ claim, reason, answerRange })),
+    ).toEqual(
+      unbounded.unsupported.map(({ claim, reason, answerRange }) => ({ claim, reason, answerRange })),
+    );
+    expect({ ...bounded, unsupported: [] }).toEqual({ ...unbounded, unsupported: [] });
+  });
+});
+
 describe("answerCheckSteps: slices", () => {
   it("yields while it reads long sources, not only between claims", () => {
     // 200,000 characters of sources and one claim: with a budget of 1,000 characters of claims (20,000 of

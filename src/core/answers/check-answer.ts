@@ -25,6 +25,12 @@ export interface AnswerCheckOptions {
    * (`TooManyClaims`), before checking any: the markers are counted first, in one cheap pass.
    */
   maxClaims?: number | undefined;
+  /**
+   * Characters of best spans (`quote`) the unsupported entries carry together, at most: from the first entry
+   * whose span would pass it, entries are listed without their best span (`source`, `quote`, `range`,
+   * `support`), so an answer of many dropped sentences cannot multiply into a result many times its size.
+   */
+  maxBestSpanChars?: number | undefined;
 }
 
 /** An answer refused by `maxClaims`: how many claims and clauses, or markers, it holds. */
@@ -171,6 +177,7 @@ export function* answerCheckSteps(
   const dropped: Range[] = [];
   let kept = 0;
   let counted = 0;
+  let spanCharsLeft = options.maxBestSpanChars ?? Number.POSITIVE_INFINITY;
   for (const [position, verdict] of judged.entries()) {
     if (work >= stepBudget) {
       yield;
@@ -185,7 +192,14 @@ export function* answerCheckSteps(
       kept++;
       result.citations.push(...verdict.clauses.flatMap((clause) => clause.citations));
     } else {
-      result.unsupported.push(miss);
+      // Once a span does not fit, no later one is kept either: the entries with spans come first.
+      const spanChars = miss.quote?.length ?? 0;
+      if (spanChars > spanCharsLeft) spanCharsLeft = -1;
+      if (spanCharsLeft < 0 && miss.quote !== undefined) result.unsupported.push(withoutBestSpan(miss));
+      else {
+        spanCharsLeft -= spanChars;
+        result.unsupported.push(miss);
+      }
       dropped.push(claim.range);
     }
   }
@@ -653,6 +667,11 @@ function unsupportedOf(
     entry.support = roundSupport(best.support);
   }
   if (failure.detail !== undefined) entry.detail = failure.detail;
+  return entry;
+}
+
+// An unsupported entry without its best span: its claim, reason, answer range and detail.
+function withoutBestSpan({ source: _s, quote: _q, range: _r, support: _p, ...entry }: AnswerUnsupported) {
   return entry;
 }
 

@@ -1,6 +1,7 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { OPERATION_PATHS } from "../../api-paths.js";
-import { MAX_CHECK_BODY_BYTES } from "../../limits.js";
+import { EVAL_ANSWER_CHUNK_CHARS, MAX_CHECK_BODY_BYTES } from "../../limits.js";
 import {
   answerResultToWire,
   checkAnswerYielding,
@@ -19,6 +20,7 @@ import {
   sourceTexts,
 } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
+import { checkResultChunks } from "./to-wire.js";
 
 /** `POST /v1/verified/check`: the core without a model, for callers who already have claims. */
 export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -35,7 +37,7 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
         response: { 200: CheckResultSchema, default: ErrorBodySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       const input = checkInputOf(body);
       checkSourceIds(body.sources);
@@ -50,10 +52,15 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
         });
         request.verified.coverage = checked.coverage;
         const answerTexts = { sources: sourceTexts(body.sources), answer: input.answer };
-        return {
+        const result = {
           ...convertResultRanges(answerResultToWire(checked), body.offsets, answerTexts),
           usage: { model_calls: 0, total_tokens: 0 },
         };
+        if (input.answer.length <= EVAL_ANSWER_CHUNK_CHARS) return result;
+        // A long answer's result is written in chunks (no preSerialization hook sees a stream, so its metrics
+        // are recorded here).
+        deps.recordResult(request, result);
+        return reply.type("application/json; charset=utf-8").send(Readable.from(checkResultChunks(result)));
       }
       // Checked in slices with turns of the event loop between them: see docs/performance.md.
       const result = await verifyClaimsYielding(body.sources, body.claims ?? [], {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvalResult } from "../../wire/index.js";
-import { evalResultChunks } from "./to-wire.js";
+import { checkResultChunks, evalResultChunks } from "./to-wire.js";
 
 // An eval's JSON answer is written in chunks, with a turn of the event loop between them (issue 24).
 
@@ -38,13 +38,12 @@ const result: EvalResult = {
   usage: { total_tokens: 87, model_calls: 30 },
 };
 
-async function chunksOf(chunkChars: number) {
+async function chunksOf(chunkChars: number, iterator = evalResultChunks(result, chunkChars)) {
   const chunks: string[] = [];
   // A callback queued before each chunk is asked for: it has run when the chunk arrives if the serializer
   // gave the event loop a turn while making it.
   let turns = 0;
   const turnsBefore: boolean[] = [];
-  const iterator = evalResultChunks(result, chunkChars);
   for (;;) {
     const before = turns;
     setImmediate(() => {
@@ -77,5 +76,40 @@ describe("evalResultChunks", () => {
   it("answers small results in one chunk", async () => {
     const { chunks } = await chunksOf(1_000_000);
     expect(chunks).toEqual([JSON.stringify(result)]);
+  });
+});
+
+describe("checkResultChunks", () => {
+  const checked = {
+    text: "Lyon, \u00e9t\u00e9 \u{1F600} [s].",
+    citations: Array.from({ length: 40 }, (_, index) => ({
+      claim: `Claim ${index} \u{1F600}`,
+      quote: "Lyon",
+      source: "s",
+      range: [0, 4],
+      support: 1,
+      answer_range: [index, index + 1],
+    })),
+    unsupported: Array.from({ length: 25 }, (_, index) => ({
+      claim: `Dropped "${index}"`,
+      reason: "no_support",
+      answer_range: [index, index + 2],
+      ...(index % 2 === 0 ? { detail: { words: ["x"] } } : {}),
+    })),
+    coverage: 40 / 65,
+    usage: { model_calls: 0, total_tokens: 0 },
+  };
+
+  it("joins to exactly the result's JSON, entry by entry, with a turn of the event loop before each next chunk", async () => {
+    for (const chunkChars of [1, 300, 1_000_000]) {
+      const { chunks, turnsBefore } = await chunksOf(chunkChars, checkResultChunks(checked, chunkChars));
+      expect(chunks.join("")).toBe(JSON.stringify(checked));
+      // One chunk per entry (and the end) at 1 character, a few at 300, one at a million.
+      if (chunkChars === 1) expect(chunks).toHaveLength(40 + 25 + 1);
+      else if (chunkChars === 300) expect(chunks.length).toBeGreaterThan(5);
+      else expect(chunks).toHaveLength(1);
+      // A turn of the event loop before every chunk but the first.
+      expect(turnsBefore.slice(1).every(Boolean)).toBe(true);
+    }
   });
 });
