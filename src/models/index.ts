@@ -13,7 +13,7 @@ export type {
   StructuredOutputLevel,
   TokenParameter,
 } from "./gateways.js";
-export { runStepsYielding } from "./local/index.js";
+export { nextTurn, runStepsYielding } from "./local/index.js";
 export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./openai/index.js";
 export { localModelId, modelNeedsCallerKey } from "./router.js";
 export type { ChatMessage, GenerateRequest, GenerateStream, ModelBackend, TokenUsage } from "./types.js";
