@@ -13,7 +13,8 @@ export type {
   StructuredOutputLevel,
   TokenParameter,
 } from "./gateways.js";
-export { nextTurn, runStepsYielding } from "./local/index.js";
+export { runStepsYielding } from "./local/index.js";
 export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./openai/index.js";
 export { localModelId, modelNeedsCallerKey } from "./router.js";
+export { nextTurn } from "./turns.js";
 export type { ChatMessage, GenerateRequest, GenerateStream, ModelBackend, TokenUsage } from "./types.js";

@@ -13,7 +13,8 @@ import Fastify, {
 import type { Registry } from "prom-client";
 import { API_PATHS, OPERATION_PATHS } from "../api-paths.js";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
-import { localModelId, type ModelBackend, maskSecrets } from "../models/index.js";
+import { OWN_TURN_TEXT_CHARS } from "../limits.js";
+import { localModelId, type ModelBackend, maskSecrets, nextTurn } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError, writeClientError } from "./errors.js";
@@ -153,8 +154,11 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     if (text.trim() === "")
       throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
     const limits = request.routeOptions.url === OPERATION_PATHS.eval ? evalBodyLimits : requestBodyLimits;
+    // A large body is read, scanned and parsed each in a pass of the event loop of its own.
+    if (text.length >= OWN_TURN_TEXT_CHARS) await nextTurn();
     const problem = scanJsonBody(text, limits);
     if (problem) throw problem;
+    if (text.length >= OWN_TURN_TEXT_CHARS) await nextTurn();
     try {
       return JSON.parse(text);
     } catch {

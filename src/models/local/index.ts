@@ -1,2 +1,2 @@
 export { createLocalModel } from "./local-model.js";
-export { nextTurn, runStepsYielding } from "./run-steps.js";
+export { runStepsYielding } from "./run-steps.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nextTurn, runStepsYielding } from "./run-steps.js";
+import { runStepsYielding } from "./local/index.js";
+import { nextTurn } from "./turns.js";
 
 // A callback queued with setImmediate runs in the next pass of the event loop: it marks where a pass ends.
 function passEnd(order: string[]): Promise<void> {
