@@ -19,6 +19,7 @@ import { compileValidator } from "../wire/index.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError, writeClientError } from "./errors.js";
 import { createInFlightRequests } from "./in-flight-requests.js";
+import { parseJsonBody } from "./parse-json-body.js";
 import { registerPlayground } from "./playground.js";
 import {
   createServiceMetrics,
@@ -42,7 +43,7 @@ import {
   registerExtractRoute,
   registerModelsRoute,
 } from "./routes/index.js";
-import { evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
+import { type CaseRange, evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
 
 /** Options for building the app. */
 export interface CreateAppOptions {
@@ -154,13 +155,16 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     if (text.trim() === "")
       throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
     const limits = request.routeOptions.url === OPERATION_PATHS.eval ? evalBodyLimits : requestBodyLimits;
-    // A large body is read, scanned and parsed each in a pass of the event loop of its own.
-    if (text.length >= OWN_TURN_TEXT_CHARS) await nextTurn();
-    const problem = scanJsonBody(text, limits);
+    // A large body is read, scanned and parsed each in a pass of the event loop of its own, and a large eval's
+    // cases are parsed one by one with turns between them (parseJsonBody).
+    const large = text.length >= OWN_TURN_TEXT_CHARS;
+    if (large) await nextTurn();
+    const caseRanges: CaseRange[] = [];
+    const problem = scanJsonBody(text, limits, large ? caseRanges : undefined);
     if (problem) throw problem;
-    if (text.length >= OWN_TURN_TEXT_CHARS) await nextTurn();
+    if (large) await nextTurn();
     try {
-      return JSON.parse(text);
+      return await parseJsonBody(text, caseRanges);
     } catch {
       // JSON.parse's own message quotes the body; the caller's text is not echoed back.
       throw new ServiceError("invalid_request", "The body is not valid JSON.");
