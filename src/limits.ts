@@ -130,6 +130,12 @@ export const MAX_EXPLAIN_TEXT_CHARS = 300;
 export const CLAIM_CHECK_SLICE_WORK = 1_000_000;
 
 /**
+ * Characters of a request body or a model's reply from which each pass over it (scan, parse) starts from a
+ * turn of the event loop of its own (1 MiB), so the passes over a large text never add up in one block.
+ */
+export const OWN_TURN_TEXT_CHARS = 1024 * 1024;
+
+/**
  * What the row number check reads for one claim, at most: this many units plus `ROW_READS_PER_CLAIM_CHAR`
  * per claim character (a unit is a label ending at a place in the claim, a table a label names there, a
  * claim character a kept occurrence covers, or an occurrence or number read in a table). A claim that needs

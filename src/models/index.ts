@@ -16,4 +16,5 @@ export type {
 export { runStepsYielding } from "./local/index.js";
 export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./openai/index.js";
 export { localModelId, modelNeedsCallerKey } from "./router.js";
+export { nextTurn } from "./turns.js";
 export type { ChatMessage, GenerateRequest, GenerateStream, ModelBackend, TokenUsage } from "./types.js";

@@ -13,11 +13,13 @@ import Fastify, {
 import type { Registry } from "prom-client";
 import { API_PATHS, OPERATION_PATHS } from "../api-paths.js";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
-import { localModelId, type ModelBackend, maskSecrets } from "../models/index.js";
+import { OWN_TURN_TEXT_CHARS } from "../limits.js";
+import { localModelId, type ModelBackend, maskSecrets, nextTurn } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError, writeClientError } from "./errors.js";
 import { createInFlightRequests } from "./in-flight-requests.js";
+import { parseJsonBody } from "./parse-json-body.js";
 import { registerPlayground } from "./playground.js";
 import {
   createServiceMetrics,
@@ -41,7 +43,7 @@ import {
   registerExtractRoute,
   registerModelsRoute,
 } from "./routes/index.js";
-import { evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
+import { type CaseRange, evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
 
 /** Options for building the app. */
 export interface CreateAppOptions {
@@ -153,10 +155,16 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     if (text.trim() === "")
       throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
     const limits = request.routeOptions.url === OPERATION_PATHS.eval ? evalBodyLimits : requestBodyLimits;
-    const problem = scanJsonBody(text, limits);
+    // A large body is read, scanned and parsed each in a pass of the event loop of its own, and a large eval's
+    // cases are parsed one by one with turns between them (parseJsonBody).
+    const large = text.length >= OWN_TURN_TEXT_CHARS;
+    if (large) await nextTurn();
+    const caseRanges: CaseRange[] = [];
+    const problem = scanJsonBody(text, limits, large ? caseRanges : undefined);
     if (problem) throw problem;
+    if (large) await nextTurn();
     try {
-      return JSON.parse(text);
+      return await parseJsonBody(text, caseRanges);
     } catch {
       // JSON.parse's own message quotes the body; the caller's text is not echoed back.
       throw new ServiceError("invalid_request", "The body is not valid JSON.");

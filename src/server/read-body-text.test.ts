@@ -21,8 +21,22 @@ describe("readBodyText", () => {
     // Cut inside é (2 bytes), inside the emoji (4 bytes) and inside 中 (3 bytes).
     const cuts = [9, 14, 16, 19, body.length];
     const chunks = cuts.map((end, at) => body.subarray(at === 0 ? 0 : cuts[at - 1], end));
-    const text = await readBodyText(payloadOf(chunks), String(body.length), 1024);
+    // Pieces of 1 byte: each chunk is decoded as it comes, the decoder holding a split character's bytes.
+    const text = await readBodyText(payloadOf(chunks), String(body.length), 1024, 1);
     expect(text).toBe('{"q":"café 😀 中"}');
+  });
+
+  it("decodes the chunks in pieces of at least pieceBytes, the rest at the end", async () => {
+    const body = bytesOf(`{"q":"${"é".repeat(1_500)}"}`);
+    // Chunks of 300 bytes: a piece is decoded once 1,000 bytes or more are waiting.
+    const chunks: Buffer[] = [];
+    for (let start = 0; start < body.length; start += 300) chunks.push(body.subarray(start, start + 300));
+    const pieces: number[] = [];
+    const text = await readBodyText(payloadOf(chunks), String(body.length), 10_000, 1_000, (bytes) =>
+      pieces.push(bytes),
+    );
+    expect(text).toBe(body.toString("utf8"));
+    expect(pieces).toEqual([1_200, 1_200, body.length - 2_400]);
   });
 
   it("refuses a declared length over the limit before reading", async () => {

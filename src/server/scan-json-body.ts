@@ -36,6 +36,16 @@ interface Frame {
   param: string;
   /** Objects: the value of a `constructor` key, where a `prototype` key is refused. */
   underConstructor: boolean;
+  /** Where the container opens in the text. */
+  start: number;
+}
+
+/** Where an object item of the top-level `cases` array is in the body: `text.slice(start, end)`. */
+export interface CaseRange {
+  /** Its index in `cases`. */
+  item: number;
+  start: number;
+  end: number;
 }
 
 /**
@@ -48,11 +58,18 @@ interface Frame {
  *   21 million `{}` cases is refused after reading 201 of them, without building any);
  * - more than `maxSources` items in the top-level `sources` or in one case's `sources` (`sources_too_large`);
  * - more than `maxValues` JSON values in all (`invalid_request`), which bounds what parsing can allocate.
- * Anything malformed is left for `JSON.parse` to report; the scan never throws on it.
+ * Anything malformed is left for `JSON.parse` to report; the scan never throws on it. With `caseRanges`, it
+ * also lists where each object item of a single top-level `cases` array is (none when `cases` is given twice),
+ * for `parseJsonBody` to parse them one by one.
  */
-export function scanJsonBody(text: string, limits: JsonBodyLimits): ServiceError | undefined {
+export function scanJsonBody(
+  text: string,
+  limits: JsonBodyLimits,
+  caseRanges?: CaseRange[],
+): ServiceError | undefined {
   const stack: Frame[] = [];
   let values = 0;
+  let casesArrays = 0;
   const length = text.length;
   for (let index = 0; index < length; index += 1) {
     const code = text.charCodeAt(index);
@@ -64,7 +81,10 @@ export function scanJsonBody(text: string, limits: JsonBodyLimits): ServiceError
       continue;
     }
     if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
-      stack.pop();
+      const closed = stack.pop();
+      const list = stack[stack.length - 1];
+      if (caseRanges !== undefined && closed?.role === "case" && code === 0x7d && list !== undefined)
+        caseRanges.push({ item: list.items - 1, start: closed.start, end: index + 1 });
       continue;
     }
     if (code === 0x22 /* " */) {
@@ -93,18 +113,23 @@ export function scanJsonBody(text: string, limits: JsonBodyLimits): ServiceError
     const problem = countValue(frame, limits, ++values);
     if (problem) return problem;
     if (isContainer) {
+      const role = roleOf(stack, frame, code === 0x7b);
+      if (role === "cases") casesArrays += 1;
       stack.push({
         kind: code === 0x7b ? "object" : "array",
         key: undefined,
         expectKey: code === 0x7b,
         items: 0,
-        role: roleOf(stack, frame, code === 0x7b),
+        role,
         param:
           frame?.role === "case" ? `cases[${(stack[stack.length - 2]?.items ?? 1) - 1}].sources` : "sources",
         underConstructor: frame?.kind === "object" && frame.key === "constructor",
+        start: index,
       });
     }
   }
+  // JSON.parse keeps the last of two `cases`: the ranges of both would not say which items it keeps.
+  if (caseRanges !== undefined && casesArrays > 1) caseRanges.length = 0;
   return undefined;
 }
 

@@ -8,7 +8,7 @@ import {
   type Source,
 } from "../core/index.js";
 import { ServiceError } from "../errors/index.js";
-import type { ChatMessage } from "../models/index.js";
+import { type ChatMessage, nextTurn } from "../models/index.js";
 import type { CreateResult } from "../wire/index.js";
 import { createProseAnswer } from "./answers/index.js";
 import { checkSources } from "./check-sources.js";
@@ -138,6 +138,8 @@ export async function createVerified(
       if (best !== undefined && error instanceof ServiceError && error.type === "extraction_failed") break;
       throw error;
     }
+    // Checked from a turn of its own, not in the pass of the event loop that parsed the reply.
+    await nextTurn();
     const verdicts = events
       ? await events.settle(reply.value)
       : await judgeClaimsYielding(prepared, reply.value, options, context.signal);

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   assembleClaims,
   type CandidateClaim,
@@ -10,7 +9,7 @@ import {
   type SourcesInput,
 } from "../core/index.js";
 import { CLAIM_CHECK_SLICE_WORK } from "../limits.js";
-import { runStepsYielding } from "../models/index.js";
+import { nextTurn, runStepsYielding } from "../models/index.js";
 
 /**
  * `judgeClaims` with a turn of the event loop after each slice of about `CLAIM_CHECK_SLICE_WORK` of work:

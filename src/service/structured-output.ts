@@ -1,5 +1,5 @@
 import { ServiceError } from "../errors/index.js";
-import type { ChatMessage, GenerateRequest, GenerateStream } from "../models/index.js";
+import { type ChatMessage, type GenerateRequest, type GenerateStream, nextTurn } from "../models/index.js";
 import { parseModelJson } from "./model-json.js";
 
 import type { ShapeCheck } from "./model-output.js";
@@ -44,6 +44,9 @@ export async function generateStructured<T>(
       stream,
     });
     addCall(usage, result.usage);
+    // Parsed in a turn of its own: a reply of megabytes that arrives with other requests' work (an eval's
+    // other cases) would otherwise be parsed in the same pass of the event loop as that work.
+    await nextTurn();
     const parsed = parseModelJson(result.content);
     const shaped = parsed.ok
       ? read(parsed.value, { content: result.content, readsFirstObject: parsed.readsFirstObject })

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runSteps } from "../../util.js";
+import { type PreparedSource, prepareSources } from "../prepared-source.js";
+import { quoteSearchSteps } from "../quotes/index.js";
 import type { CandidateClaim, CheckNumbers, MatchMode, Source } from "../types.js";
 import {
   addSourceMarker,
@@ -384,13 +386,38 @@ describe("judgeClaimSteps: the claim check cut into slices of bounded work", () 
       source: "s",
     }));
     const budget = 100_000;
-    const steps = judgeClaimSteps([source], claims, {}, budget);
+    const prepared = prepareSources([source]);
+    const steps = judgeClaimSteps(prepared, claims, {}, budget);
     let slices = 1;
     while (steps.next().done !== true) slices += 1;
     // Each claim's work is at least the source's 10,000 characters, and a slice ends once it reaches the
-    // budget: ten claims a slice, so at least 200 / 11 slices and at most 200 / 10.
+    // budget: at most ten claims a slice, so at least 200 / 11 slices; and at most one slice per budget's
+    // worth of the claims' work and quote-search steps, plus one.
+    const estimated = claims.reduce((sum, claim) => sum + 1 + 10_000 + claim.quote.length + 1, 0);
+    const searched = quoteSearchSteps(prepared.get("s") as PreparedSource);
     expect(slices).toBeGreaterThanOrEqual(Math.floor(200 / 11));
-    expect(slices).toBeLessThanOrEqual(20);
+    expect(slices).toBeLessThanOrEqual(Math.ceil((estimated + searched) / budget) + 1);
+  });
+
+  it("counts the quote-search steps a claim took in its slice's work", () => {
+    const gen = (index: number) => `w${index.toString(36)}x`;
+    const source = { id: "s", text: Array.from({ length: 2_500 }, (_, index) => gen(index)).join(" ") };
+    const n = source.text.length;
+    // Quotes no source holds, each of distinct invented words: every search reads the source.
+    const claims = Array.from({ length: 100 }, (_, index) => ({
+      claim: "c",
+      quote: Array.from({ length: 150 }, (_, word) => `q${index}z${word}`)
+        .join(" ")
+        .slice(0, 1_000),
+      source: "s",
+    }));
+    // Ten claims' estimates a slice: ten slices, were searches not counted.
+    const budget = 10 * (1 + n + 1_000 + 1);
+    const steps = judgeClaimSteps([source], claims, {}, budget);
+    let slices = 1;
+    while (steps.next().done !== true) slices += 1;
+    // The searches add about a third to the estimates here (13 slices).
+    expect(slices).toBeGreaterThanOrEqual(12);
   });
 
   it("runs straight through, with no yield, within one budget", () => {

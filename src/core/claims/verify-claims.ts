@@ -2,7 +2,7 @@ import type { Steps } from "../../util.js";
 import { explainRowNumbers } from "../binding/index.js";
 import { explainQuoteNumbers, explainSourceNumbers } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
-import { expectQuotes, findQuote } from "../quotes/index.js";
+import { expectQuotes, findQuote, quoteSearchSteps } from "../quotes/index.js";
 import type {
   CandidateClaim,
   Citation,
@@ -44,9 +44,10 @@ export function judgeClaims(
 /**
  * `judgeClaims` cut into steps: yields after each run of claims whose estimated work reaches `stepBudget`
  * (and before the next claim), so a caller can give the event loop a turn between slices. The verdicts are
- * `judgeClaims`'s, in order. A claim's work is estimated as its source's length plus its quote's and claim's:
- * every matcher and number check is linear in those (docs/performance.md), so a slice's cost is bounded by
- * the budget plus one claim.
+ * `judgeClaims`'s, in order. A claim's work is estimated as its source's length plus its quote's and claim's
+ * (every matcher and number check is linear in those, docs/performance.md), plus the quote-search steps it
+ * took, a pass that found many quotes at once included; so a slice's cost is bounded by the budget plus one
+ * claim and one such pass.
  */
 export function* judgeClaimSteps(
   sources: SourcesInput,
@@ -86,8 +87,13 @@ export function* judgeClaimSlices(
       slice = [];
       work = 0;
     }
+    const source = prepared.get(text(candidate.source));
+    const searchedBefore = source === undefined ? 0 : quoteSearchSteps(source);
     slice.push(judgeClaim(prepared, candidate, options));
-    work += claimWork(prepared, candidate);
+    // The quote-search steps the claim took count too: a pass that found many announced quotes at once
+    // (O(n + 250,000)) costs far more than the one claim that ran it.
+    const searched = source === undefined ? 0 : quoteSearchSteps(source) - searchedBefore;
+    work += claimWork(prepared, candidate) + searched;
   }
   return slice;
 }

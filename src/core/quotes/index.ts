@@ -1,6 +1,7 @@
 export {
   expectQuotes,
   findQuote,
+  quoteSearchSteps,
   searchesAtOnce,
   unsearchedQuoteChars,
 } from "./find-quote.js";

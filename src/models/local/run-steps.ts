@@ -1,9 +1,9 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Steps } from "../../util.js";
+import { nextTurn } from "../turns.js";
 
 /**
- * Runs the steps (src/util.ts) with a turn of the event loop after each; stops when `signal` aborts.
- * `turn` is `setImmediate` unless a test counts the turns.
+ * Runs the steps (src/util.ts) with a turn of the event loop (`nextTurn`) after each; stops when `signal`
+ * aborts. `turn` is for tests that count the turns.
  */
 export async function runStepsYielding<T>(
   steps: Steps<T>,

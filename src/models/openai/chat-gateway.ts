@@ -1,6 +1,8 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
+import { OWN_TURN_TEXT_CHARS } from "../../limits.js";
 import type { GatewayAuthHeader, StructuredOutputLevel, TokenParameter } from "../gateways.js";
+import { nextTurn } from "../turns.js";
 import type { GenerateRequest, GenerateResult, GenerateStream, ModelBackend } from "../types.js";
 import { parseChatCompletion } from "./completion.js";
 import { readCompletionStream } from "./completion-stream.js";
@@ -268,6 +270,8 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
       return { action: "stop_streaming" };
     }
     if (response.status < 200 || response.status >= 300) return failure();
+    // A long answer is parsed from a pass of the event loop of its own, not the one that joined its bytes.
+    if (bodyText.length >= OWN_TURN_TEXT_CHARS) await nextTurn();
     const parsed = parseChatCompletion(bodyText);
     if (parsed.ok) {
       // A gateway that answers a streamed call with one JSON body is a gateway that does not stream.

@@ -1,7 +1,7 @@
 // The service's outcomes in the wire's snake_case shapes, for JSON answers and for streamed events. Ranges
 // leave in the request's `offsets` unit: they are converted here, once (src/wire/offsets.ts).
-import { setImmediate } from "node:timers/promises";
 import { EVAL_ANSWER_CHUNK_CHARS } from "../../limits.js";
+import { nextTurn } from "../../models/index.js";
 import {
   type CreateOutcome,
   type EvalCaseOutcome,
@@ -123,7 +123,7 @@ export async function* evalResultChunks(
     if (chunk.length >= chunkChars) {
       yield chunk;
       chunk = "";
-      await setImmediate();
+      await nextTurn();
     }
   }
   yield `${chunk}],"usage":${JSON.stringify(result.usage)}}`;
