@@ -20,7 +20,7 @@ import {
   sourceTexts,
 } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
-import { checkResultChunks } from "./to-wire.js";
+import { resultChunks } from "./to-wire.js";
 
 /** `POST /v1/verified/check`: the core without a model, for callers who already have claims. */
 export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -60,7 +60,7 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
         // A long answer's result is written in chunks (no preSerialization hook sees a stream, so its metrics
         // are recorded here).
         deps.recordResult(request, result);
-        return reply.type("application/json; charset=utf-8").send(Readable.from(checkResultChunks(result)));
+        return reply.type("application/json; charset=utf-8").send(Readable.from(resultChunks(result)));
       }
       // Checked in slices with turns of the event loop between them: see docs/performance.md.
       const result = await verifyClaimsYielding(body.sources, body.claims ?? [], {

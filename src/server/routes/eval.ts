@@ -15,7 +15,7 @@ import type { AppDeps } from "../config.js";
 
 import { operationContext } from "../request-state.js";
 import { streamEval } from "./stream-operations.js";
-import { evalResultChunks, evalResultToWire, resultCharsOnWire } from "./to-wire.js";
+import { evalResultToWire, resultCharsOnWire, resultChunks } from "./to-wire.js";
 
 /** `POST /v1/verified/eval`: many create-style cases, scored and aggregated. */
 export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -81,7 +81,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
       const result = evalResultToWire(outcome, body.offsets, body.cases);
       // Written in chunks (no preSerialization hook sees a stream, so the result's metrics are recorded here).
       deps.recordResult(request, result);
-      return reply.type("application/json; charset=utf-8").send(Readable.from(evalResultChunks(result)));
+      return reply.type("application/json; charset=utf-8").send(Readable.from(resultChunks(result)));
     },
   );
 }

@@ -15,9 +15,9 @@ import {
   caseToWire,
   createResultToWire,
   entryToWire,
-  evalResultChunks,
   evalResultToWire,
   resultCharsOnWire,
+  resultChunks,
 } from "./to-wire.js";
 
 /**
@@ -92,7 +92,7 @@ export async function streamEval(
     request.verified.coverage = outcome.aggregate.coverageMean;
     const result = evalResultToWire(outcome, unit, input.cases);
     deps.recordResult(request, result);
-    await events.sendChunks("done", evalResultChunks(result));
+    await events.sendChunks("done", resultChunks(result));
     events.end();
   } catch (error) {
     if (!events.opened) throw error;

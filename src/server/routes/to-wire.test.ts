@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvalResult } from "../../wire/index.js";
-import { checkResultChunks, evalResultChunks } from "./to-wire.js";
+import { resultChunks } from "./to-wire.js";
 
 // An eval's JSON answer is written in chunks, with a turn of the event loop between them (issue 24).
 
@@ -38,7 +38,7 @@ const result: EvalResult = {
   usage: { total_tokens: 87, model_calls: 30 },
 };
 
-async function chunksOf(chunkChars: number, iterator = evalResultChunks(result, chunkChars)) {
+async function chunksOf(chunkChars: number, iterator = resultChunks(result, chunkChars)) {
   const chunks: string[] = [];
   // A callback queued before each chunk is asked for: it has run when the chunk arrives if the serializer
   // gave the event loop a turn while making it.
@@ -57,7 +57,7 @@ async function chunksOf(chunkChars: number, iterator = evalResultChunks(result, 
   return { chunks, turnsBefore };
 }
 
-describe("evalResultChunks", () => {
+describe("resultChunks of an eval result", () => {
   it("joins to exactly the result's JSON", async () => {
     for (const chunkChars of [1, 500, 1_000_000]) {
       const { chunks } = await chunksOf(chunkChars);
@@ -79,7 +79,7 @@ describe("evalResultChunks", () => {
   });
 });
 
-describe("checkResultChunks", () => {
+describe("resultChunks of a check result", () => {
   const checked = {
     text: "Lyon, \u00e9t\u00e9 \u{1F600} [s].",
     citations: Array.from({ length: 40 }, (_, index) => ({
@@ -102,7 +102,7 @@ describe("checkResultChunks", () => {
 
   it("joins to exactly the result's JSON, entry by entry, with a turn of the event loop before each next chunk", async () => {
     for (const chunkChars of [1, 300, 1_000_000]) {
-      const { chunks, turnsBefore } = await chunksOf(chunkChars, checkResultChunks(checked, chunkChars));
+      const { chunks, turnsBefore } = await chunksOf(chunkChars, resultChunks(checked, chunkChars));
       expect(chunks.join("")).toBe(JSON.stringify(checked));
       // One chunk per entry (and the end) at 1 character, a few at 300, one at a million.
       if (chunkChars === 1) expect(chunks).toHaveLength(40 + 25 + 1);

@@ -109,33 +109,14 @@ export function resultCharsOnWire(
 }
 
 /**
- * The JSON of an eval result (exactly `JSON.stringify(result)`) in chunks of about EVAL_ANSWER_CHUNK_CHARS,
- * case by case, with a turn of the event loop between chunks: a large answer never holds the loop for long,
- * and a reader that stops reading stops the serializing (a stream pulls the next chunk when it needs it).
+ * The JSON of a result (exactly `JSON.stringify(result)`) in chunks of about `chunkChars`, entry by entry of its
+ * arrays (an eval's `cases`, a check's `citations` and `unsupported`), with a turn of the event loop between
+ * chunks: a large answer (a 4 MiB answer's check result is 5 to 13 MB, an eval's up to its details budget)
+ * never holds the loop for long, and a reader that stops reading stops the serializing (a stream pulls the
+ * next chunk when it needs it).
  */
-export async function* evalResultChunks(
-  result: EvalResult,
-  chunkChars = EVAL_ANSWER_CHUNK_CHARS,
-): AsyncGenerator<string> {
-  let chunk = `{"aggregate":${JSON.stringify(result.aggregate)},"cases":[`;
-  for (const [index, entry] of result.cases.entries()) {
-    chunk += `${index === 0 ? "" : ","}${JSON.stringify(entry)}`;
-    if (chunk.length >= chunkChars) {
-      yield chunk;
-      chunk = "";
-      await nextTurn();
-    }
-  }
-  yield `${chunk}],"usage":${JSON.stringify(result.usage)}}`;
-}
-
-/**
- * The JSON of a check result (exactly `JSON.stringify(result)`) in chunks of about `chunkChars`, entry by entry
- * of `citations` and `unsupported`, with a turn of the event loop between chunks: a long answer's result (a
- * 4 MiB answer's is 5 to 13 MB) never holds the loop for long while it is written.
- */
-export async function* checkResultChunks(
-  result: { citations: readonly object[]; unsupported: readonly object[] },
+export async function* resultChunks(
+  result: object,
   chunkChars = EVAL_ANSWER_CHUNK_CHARS,
 ): AsyncGenerator<string> {
   let chunk = "{";
@@ -154,7 +135,7 @@ export async function* checkResultChunks(
       if (chunk.length >= chunkChars) {
         yield chunk;
         chunk = "";
-        await setImmediate();
+        await nextTurn();
       }
     }
     chunk += "]";
