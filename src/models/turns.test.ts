@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runStepsYielding } from "./local/index.js";
-import { nextTurn } from "./turns.js";
+import { nextTurn, turnQueueSlots } from "./turns.js";
 
 // A callback queued with setImmediate runs in the next pass of the event loop: it marks where a pass ends.
 function passEnd(order: string[]): Promise<void> {
@@ -36,5 +36,19 @@ describe("nextTurn", () => {
     for (let pass = 0; pass < 4; pass += 1) await passEnd(order);
     expect(await Promise.all(runs)).toEqual(["a", "b"]);
     expect(order).toEqual(["a1", "b1", "a2", "|", "b2", "|", "a3", "|", "b3", "|"]);
+  });
+
+  it("keeps its memory bounded by the callers waiting when the queue never empties", async () => {
+    // Two callers that ask again as soon as they are released: the queue holds one or two at every moment.
+    let largest = 0;
+    const caller = async () => {
+      for (let turn = 0; turn < 3_000; turn += 1) {
+        await nextTurn();
+        largest = Math.max(largest, turnQueueSlots());
+      }
+    };
+    await Promise.all([caller(), caller()]);
+    // Without dropping released slots, the array would hold all 6,000 turns taken.
+    expect(largest).toBeLessThanOrEqual(2_050);
   });
 });
