@@ -528,10 +528,11 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
         }
       }
     }
-    if (failure === null && numbers !== undefined) {
-      const miss = numberMiss(clause, index, context.question, numbers);
+    if (failure === null && numbers !== undefined && HAS_DIGIT.test(clause.clause.masked)) {
+      const text = numbersToCheck(clause.clause.masked, index, context.question);
+      const miss = numberMiss(clause, text, index, numbers);
       if (miss !== null) {
-        failure = numbersElsewhere(context, clause, numbers) ?? {
+        failure = numbersElsewhere(context, clause, text, numbers) ?? {
           reason: "number_not_found",
           ...(explain ? { detail: miss } : {}),
         };
@@ -549,14 +550,11 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
 function numbersElsewhere(
   context: CheckContext,
   clause: JudgedClause,
+  text: string,
   numbers: NumberCheck,
 ): JudgedClause["failure"] {
   if (clause.cited.length === 0) return null;
   const { index, counter } = context;
-  const text = withoutQuestionNumbers(
-    withoutSpelledNumbers(untalliedScorelines(clause.clause.masked, index), index),
-    context.question,
-  );
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
     return (
@@ -571,18 +569,20 @@ function numbersElsewhere(
   };
 }
 
-// The clause's first number that none of its supporting spans' sources holds (per the number check), or null.
+// The clause text whose numbers are checked: context numbers (the question's, spelled small numbers, years
+// of short ranges, untallied scorelines) blanked out, offsets kept.
+function numbersToCheck(masked: string, index: SupportIndex, question: QuestionTerms): string {
+  return withoutQuestionNumbers(withoutSpelledNumbers(untalliedScorelines(masked, index), index), question);
+}
+
+// The first number of `text` (the clause's, from numbersToCheck) that none of its supporting spans' sources
+// holds (per the number check), or null.
 function numberMiss(
   clause: JudgedClause,
+  text: string,
   index: SupportIndex,
-  question: QuestionTerms,
   numbers: NumberCheck,
 ): NumberMiss | null {
-  if (!HAS_DIGIT.test(clause.clause.masked)) return null;
-  const text = withoutQuestionNumbers(
-    withoutSpelledNumbers(untalliedScorelines(clause.clause.masked, index), index),
-    question,
-  );
   let first: NumberMiss | null = null;
   for (const [position, citation] of clause.citations.entries()) {
     const source = index.sources[clause.supportSources[position] as number] as PreparedSource;
