@@ -8,16 +8,20 @@ const NUMBER_PAIR = /(?<![\p{L}\p{N}.,/:\-–])(\d{1,2}) ?[-–] ?(\d{1,2})(?![\
 
 const DASH = /[-–]/;
 
+// A pair written high to low (or level) is a score; low to high, a range.
+const isScore = (first: string, second: string): boolean => Number(first) >= Number(second);
+
 /**
  * The clause with each scoreline blanked out (offsets kept): a pair of small numbers whose first is not below
  * its second (`won 4-1`, `made it 2-0`, `drew 1-1`). A range is written low to high (`3-5 days`) and stays
  * checked; a pair written high to low is a score, which a report often tells goal by goal (`McManus scored,
- * then Forbes doubled the lead`) and never writes, so its numbers are not looked up. O(n).
+ * then Forbes doubled the lead`) and never writes. The answer check blanks scorelines only when no source
+ * writes one (`writesScoreline`). O(n).
  */
 export function withoutScorelines(text: string): string {
   if (!DASH.test(text)) return text;
   return text.replace(NUMBER_PAIR, (pair, first: string, second: string) =>
-    Number(first) >= Number(second) ? " ".repeat(pair.length) : pair,
+    isScore(first, second) ? " ".repeat(pair.length) : pair,
   );
 }
 
