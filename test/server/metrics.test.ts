@@ -254,6 +254,14 @@ describe("GET /metrics", () => {
   });
 });
 
+describe("docs/operations.md", () => {
+  it("lists in its metric table exactly the metrics the service exports", () => {
+    const doc = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+    const documented = [...doc.matchAll(/^\| `(verified_[a-z_]+)` \|/gm)].map((match) => match[1]);
+    expect([...documented].sort()).toEqual([...metricNames].sort());
+  });
+});
+
 describe("deploy/grafana/verified-dashboard.json", () => {
   it("is valid JSON whose panels query only metrics the service exports", () => {
     const file = new URL("../../deploy/grafana/verified-dashboard.json", import.meta.url);

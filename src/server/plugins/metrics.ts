@@ -8,7 +8,10 @@ import { createKeyChecker, readBearerKey } from "./auth.js";
 // Prometheus metrics of one app: HTTP requests, gateway calls, and groundedness (claims, coverage,
 // abstentions, eval cases), served at GET /metrics. One registry per app, so tests and workers never share.
 
-/** Every metric name the service exports (the Grafana dashboard's test checks its queries against these). */
+/**
+ * Every metric name the service exports (the Grafana dashboard's test and the table in docs/operations.md are
+ * checked against these). `verified_worker_restarts_total` is registered by `serve --workers` in each worker.
+ */
 export const metricNames = [
   "verified_http_requests_total",
   "verified_http_request_duration_seconds",
@@ -19,6 +22,7 @@ export const metricNames = [
   "verified_coverage",
   "verified_abstentions_total",
   "verified_eval_cases_total",
+  "verified_worker_restarts_total",
 ] as const;
 
 /** Fraction buckets for coverage. */
