@@ -7,6 +7,7 @@ import {
   verifyClaims,
   verifyFields,
 } from "../../core/index.js";
+import { MAX_ANSWER_BEST_SPAN_CHARS } from "../../limits.js";
 import { answerResultToWire, questionOf } from "../../service/index.js";
 import {
   CheckDocumentSchema,
@@ -74,11 +75,14 @@ export function checkDocument(
     };
   }
   if (answer !== undefined) {
+    // The endpoint's span budget, so a result is the endpoint's to the byte; its claim cap is left out: a
+    // local check serves one user, and its cost is linear in the answer.
     const checked = checkAnswer(sources, answer, {
       mode,
       checkNumbers,
       explain: explain || validation.value.explain === true,
       question: questionOf(validation.value.messages),
+      maxBestSpanChars: MAX_ANSWER_BEST_SPAN_CHARS,
     });
     const answerUnit = validation.value.offsets ?? offsets;
     const texts = { sources: sourceTexts(sources), answer };
