@@ -559,6 +559,58 @@ function someColumnMeets(
   return meetsExtremes(view.extremes, bound, key);
 }
 
+// The columns of a mention read for a rival: a header repeated over thousands of columns is not read in full.
+const RIVAL_COLUMNS_READ = 8;
+
+/**
+ * True when a column mention with no number between it and value `index` names a column whose cell at
+ * `rows` holds the value (R40): the claim names two columns around the number (`an overall pick of 171`,
+ * `a difference of 6 points`), and nearness alone does not say which is its. Only the mentions between the
+ * claim's numbers before and after the value are read, found by binary search: a mention lies between two
+ * consecutive numbers, so the values of a claim read it at most twice per table.
+ */
+function rivalColumnHolds(
+  numbers: NumberSpans,
+  occurrences: Mentions,
+  index: number,
+  { binding, cells }: TableState,
+  rows: readonly number[],
+  entry: RowsKeys,
+): boolean {
+  const valueStart = binding.valueNumbers.start(index);
+  const key = binding.values[index] as string;
+  // The claim's numbers around the value, by binary search: the window is between them.
+  let low = 0;
+  let high = numbers.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (numbers.start(middle) < valueStart) low = middle + 1;
+    else high = middle;
+  }
+  const windowStart = low > 0 ? numbers.end(low - 1) : 0;
+  const windowEnd = low + 1 < numbers.length ? numbers.start(low + 1) : Number.POSITIVE_INFINITY;
+  low = 0;
+  high = occurrences.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (occurrences.start(middle) < windowStart) low = middle + 1;
+    else high = middle;
+  }
+  for (
+    let mention = low;
+    mention < occurrences.length && occurrences.end(mention) <= windowEnd;
+    mention += 1
+  ) {
+    // A label of a row as well (`total`) names the row here, not a rival column.
+    if (occurrences.rows(mention).length > 0) continue;
+    const columns = occurrences.columns(mention);
+    const read = Math.min(columns.length, RIVAL_COLUMNS_READ);
+    for (let at = 0; at < read; at += 1)
+      if (keysOfColumn(cells, rows, columns[at] as number, entry).has(key)) return true;
+  }
+  return false;
+}
+
 // Until `find labels` sets the list of its claim's targets.
 const NO_MENTIONS = new Mentions();
 
@@ -750,6 +802,13 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       rows[0] === quoteRow &&
       ruleOn("R28") &&
       namesQuotedCell(folded, key, valueStart, valueEnd, cells, quoteRow, own, occurrences)
+    )
+      continue;
+    // A column the claim names beside the number as well (`an overall pick of 171`) may be its column.
+    if (
+      rows !== allRows &&
+      ruleOn("R40") &&
+      rivalColumnHolds(state.numbers, occurrences, index, tableState, rows, entry)
     )
       continue;
     if (!ruleOn("R9")) continue;
