@@ -304,23 +304,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R19",
-    statement:
-      "A `,` before a number that has a verb of its own (`1 , 2.0 is listed`) ends the unit, while a year after `,` stays in its date.",
-    pass: "read the claim",
-    table: table(
-      "| skip | stolen ends | l |",
-      "|---|---|---|",
-      "| ann lee | 1 | 2.0 |",
-      "| bo ray | 3 | 4.0 |",
-    ),
-    quote: "| ann lee | 1 | 2.0 |",
-    examples: [
-      { claim: "when the stolen ends is 1 , 2.0 is listed", keep: true },
-      { claim: "when the stolen ends is 1 , 4.0 is listed", keep: false },
-    ],
-  },
-  {
     id: "R20",
     statement:
       "A bound may compare a named row with the quoted row: its number may be the quoted row's cell in the bound column, while the named row's cell must meet it.",
