@@ -334,18 +334,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R24",
-    statement:
-      "An ordinal beside the header of the row labels (`ranked 6th`, `the 49th game`) names that row and is no value.",
-    pass: "find labels",
-    table: RACE,
-    quote: "| 6 | bo ray | 5:12.72 |",
-    examples: [
-      { claim: "the athlete ranked 5th ran 5:10.20", keep: true },
-      { claim: "the athlete ranked 5th ran 5:12.72", keep: false },
-    ],
-  },
-  {
     id: "R28",
     statement:
       "A cell of the quoted row that the claim writes out in full around a number (`196 buried`) is that cell's, where its column is the value's, is named right before it, or the cell opens the claim or follows a word of circumstance.",
