@@ -304,23 +304,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R19",
-    statement:
-      "A `,` before a number that has a verb of its own (`1 , 2.0 is listed`) ends the unit, while a year after `,` stays in its date.",
-    pass: "read the claim",
-    table: table(
-      "| skip | stolen ends | l |",
-      "|---|---|---|",
-      "| ann lee | 1 | 2.0 |",
-      "| bo ray | 3 | 4.0 |",
-    ),
-    quote: "| ann lee | 1 | 2.0 |",
-    examples: [
-      { claim: "when the stolen ends is 1 , 2.0 is listed under l", keep: true },
-      { claim: "when the stolen ends is 1 , 4.0 is listed under l", keep: false },
-    ],
-  },
-  {
     id: "R20",
     statement:
       "A bound may compare a named row with the quoted row: its number may be the quoted row's cell in the bound column, while the named row's cell must meet it.",
@@ -351,32 +334,20 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R24",
-    statement:
-      "An ordinal beside the header of the row labels (`ranked 6th`, `the 49th game`) names that row and is no value.",
-    pass: "find labels",
-    table: RACE,
-    quote: "| 6 | bo ray | 5:12.72 |",
-    examples: [
-      { claim: "the athlete ranked 5th ran 5:10.20", keep: true },
-      { claim: "the athlete ranked 5th ran 5:12.72", keep: false },
-    ],
-  },
-  {
     id: "R28",
     statement:
       "A cell of the quoted row that the claim writes out in full around a number (`196 buried`) is that cell's, where its column is the value's, is named right before it, or the cell opens the claim or follows a word of circumstance.",
     pass: "check cells",
     table: table(
-      "| week | monday | tuesday |",
+      "| week | viewers | title |",
       "|---|---|---|",
-      "| w1 | 12 red sky | 13 moon |",
-      "| w2 | 14 dusk | 15 rain |",
+      "| w1 | 12 | 13 moon |",
+      "| w2 | 14 | 15 rain |",
     ),
-    quote: "| w1 | 12 red sky | 13 moon |",
+    quote: "| w1 | 12 | 13 moon |",
     examples: [
-      { claim: "if the tuesday episode was 13 moon the monday episode was 12 red sky", keep: true },
-      { claim: "if the tuesday episode was 15 rain the monday episode was 12 red sky", keep: false },
+      { claim: "on 13 moon viewers were 12", keep: true },
+      { claim: "on 15 rain viewers were 12", keep: false },
     ],
   },
   {
@@ -411,6 +382,24 @@ export const BINDING_RULES: readonly BindingRule[] = [
     examples: [
       { claim: "against indiana the leader had 23 points", keep: true },
       { claim: "against indiana the leader had 94 points", keep: false },
+    ],
+  },
+  {
+    id: "R40",
+    statement:
+      "A number its column's cell does not hold may be in the bound row's cell of another column the claim names with no other number in between (`an overall pick of 171`), since nearness alone does not tell two such columns apart.",
+    pass: "check cells",
+    table: table(
+      "| player | round | pick | overall |",
+      "|---|---|---|---|",
+      "| tom davis | 7 | 17 | 171 |",
+      "| bo ray | 8 | 18 | 199 |",
+    ),
+    quote: "| tom davis | 7 | 17 | 171 |",
+    examples: [
+      { claim: "tom davis had an overall pick of 171", keep: true },
+      { claim: "tom davis had an overall pick of 7", keep: false },
+      { claim: "tom davis had overall 171 and pick 171", keep: false },
     ],
   },
 ];

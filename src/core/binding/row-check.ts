@@ -31,7 +31,6 @@ import {
   findHeaderStems,
   type HeaderStems,
   isDayOfMonth,
-  isDigitCode,
   Mentions,
   type MentionTarget,
   onlyNumberSigns,
@@ -251,80 +250,6 @@ function checkedCells(
   return listed;
 }
 
-// True when a label of `rows` and `columns` names only the column of row labels (its header: `game`, `rank`).
-function rowLabelsOnly(rows: readonly number[], columns: readonly number[]): boolean {
-  return rows.length === 0 && columns.length === 1 && columns[0] === 0;
-}
-
-const numericLabelsCache = new WeakMap<TableNumbers, Map<string, number[]>>();
-
-// The rows whose label is one whole number, by its key; read once per table.
-function numericLabels(cells: TableNumbers): Map<string, number[]> {
-  return getOrMake(numericLabelsCache, cells, readNumericLabels);
-}
-
-function readNumericLabels(cells: TableNumbers): Map<string, number[]> {
-  const labels = new Map<string, number[]>();
-  for (let row = 0; row < cells.rowCount; row += 1) {
-    const text = cells.cellText(row, 0);
-    const keys = cells.keysAt(row, 0);
-    if (keys.length === 1 && allOf(text, 0, text.length, isNumberChar))
-      getOrMake(labels, keys[0] as string, () => []).push(row);
-  }
-  return labels;
-}
-
-// True when an ordinal suffix (`st`, `nd`, `rd`, `th`) ends at `end` after digits, and no letter follows.
-function ordinalSuffixAt(text: string, at: number): boolean {
-  const suffix = text.slice(at, at + 2);
-  return (
-    (suffix === "st" || suffix === "nd" || suffix === "rd" || suffix === "th") &&
-    !isAnyLetter(text.charCodeAt(at + 2))
-  );
-}
-
-/** A row named by an ordinal and the header of the row labels: where the two stand, and the row's list. */
-interface OrdinalRow {
-  start: number;
-  end: number;
-  rows: readonly number[];
-}
-
-/**
- * The row named by the header of the row labels at `[headerStart, headerEnd)` with an ordinal beside it
- * (`ranked 6th`, `the 49th game`), spanning both; undefined when there is none or no row has that number
- * as its label. Reads a few characters around the header.
- */
-function ordinalRow(
-  folded: string,
-  headerStart: number,
-  headerEnd: number,
-  cells: TableNumbers,
-): OrdinalRow | undefined {
-  let start = headerEnd;
-  while (start < folded.length && start - headerEnd < 3 && folded.charCodeAt(start) === 32) start += 1;
-  let end = start;
-  while (end < folded.length && end - start < 6 && isDigitCode(folded.charCodeAt(end))) end += 1;
-  if (end > start && start > headerEnd && ordinalSuffixAt(folded, end)) {
-    const rows = numericLabels(cells).get(String(Number(folded.slice(start, end))));
-    return rows === undefined ? undefined : { start: headerStart, end: end + 2, rows };
-  }
-  // `49th game`: digits, a suffix and one space right before the header.
-  const suffixEnd = headerStart - 1;
-  if (folded.charCodeAt(suffixEnd) !== 32 || suffixEnd < 3 || !ordinalSuffixAt(folded, suffixEnd - 2))
-    return undefined;
-  let digitsStart = suffixEnd - 2;
-  while (
-    digitsStart > 0 &&
-    suffixEnd - 2 - digitsStart < 6 &&
-    isDigitCode(folded.charCodeAt(digitsStart - 1))
-  )
-    digitsStart -= 1;
-  if (digitsStart === suffixEnd - 2 || isAnyLetter(folded.charCodeAt(digitsStart - 1))) return undefined;
-  const rows = numericLabels(cells).get(String(Number(folded.slice(digitsStart, suffixEnd - 2))));
-  return rows === undefined ? undefined : { start: digitsStart, end: headerEnd, rows };
-}
-
 const isNumberChar = codeClass("0123456789.,");
 
 // Whether `rows` holds `row`, looked up once per rows list in `cache`.
@@ -347,13 +272,7 @@ function holdsRow(cache: Map<readonly number[], boolean>, rows: readonly number[
  * (`5:06.72`, `12 - 5`). A label of both a row and a
  * column (`total`) names only the column when the claim quotes another row of the table.
  */
-function namingOccurrences(
-  folded: string,
-  exact: Mentions,
-  stems: Mentions,
-  quoteRow: number,
-  cells: TableNumbers,
-): Mentions {
+function namingOccurrences(folded: string, exact: Mentions, stems: Mentions, quoteRow: number): Mentions {
   // Merge the two claim-ordered lists; where two overlap the longer wins, an exact one on a tie
   // (`home team scored` names `home team score` rather than `home team`).
   // With no stem matches the exact list is read as it is (it is only read below, never changed).
@@ -389,10 +308,9 @@ function namingOccurrences(
   // Whether a rows list holds the quoted row, once per list: a label naming every row is read once. Made
   // only when a row is quoted, and read through a module function rather than a closure per claim and table.
   const holdsQuoted = quoteRow >= 0 ? new Map<readonly number[], boolean>() : undefined;
-  // The targets this table's kept occurrences name that no label does (a label's column without its row, a
-  // row named by an ordinal), added to the claim's targets once per target or rows list they come from.
+  // The targets this table's kept occurrences name that no label does (a label's column without its row),
+  // added to the claim's targets once per target they come from.
   let columnOnly: Map<number, number> | undefined;
-  let ordinalOf: Map<readonly number[], number> | undefined;
   // `kept` stays `merged` itself until the first occurrence is dropped or joined: a claim whose numbers are
   // all values is not copied.
   let kept = merged;
@@ -429,17 +347,7 @@ function namingOccurrences(
       continue;
     }
     if (!numericRow) {
-      const ordinal =
-        rowLabelsOnly(rows, columns) && ruleOn("R24") ? ordinalRow(folded, start, end, cells) : undefined;
-      if (ordinal !== undefined) {
-        // `49th game`, `ranked 6th`: the header and its ordinal name the row together.
-        if (kept === merged) kept = merged.copyFirst(keptCount);
-        ordinalOf ??= new Map();
-        const named = ordinalOf.get(ordinal.rows);
-        const row: MentionTarget = { table: merged.table(index), rows: ordinal.rows, columns: NO_LABELS };
-        if (named !== undefined) kept.add(ordinal.start, ordinal.end, named);
-        else ordinalOf.set(ordinal.rows, kept.addTarget(ordinal.start, ordinal.end, row));
-      } else if (kept !== merged) kept.add(start, end, target);
+      if (kept !== merged) kept.add(start, end, target);
       keptCount += 1;
       continue;
     }
@@ -559,6 +467,58 @@ function someColumnMeets(
   return meetsExtremes(view.extremes, bound, key);
 }
 
+// The columns of a mention read for a rival: a header repeated over thousands of columns is not read in full.
+const RIVAL_COLUMNS_READ = 8;
+
+/**
+ * True when a column mention with no number between it and value `index` names a column whose cell at
+ * `rows` holds the value (R40): the claim names two columns around the number (`an overall pick of 171`,
+ * `a difference of 6 points`), and nearness alone does not say which is its. Only the mentions between the
+ * claim's numbers before and after the value are read, found by binary search: a mention lies between two
+ * consecutive numbers, so the values of a claim read it at most twice per table.
+ */
+function rivalColumnHolds(
+  numbers: NumberSpans,
+  occurrences: Mentions,
+  index: number,
+  { binding, cells }: TableState,
+  rows: readonly number[],
+  entry: RowsKeys,
+): boolean {
+  const valueStart = binding.valueNumbers.start(index);
+  const key = binding.values[index] as string;
+  // The claim's numbers around the value, by binary search: the window is between them.
+  let low = 0;
+  let high = numbers.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (numbers.start(middle) < valueStart) low = middle + 1;
+    else high = middle;
+  }
+  const windowStart = low > 0 ? numbers.end(low - 1) : 0;
+  const windowEnd = low + 1 < numbers.length ? numbers.start(low + 1) : Number.POSITIVE_INFINITY;
+  low = 0;
+  high = occurrences.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (occurrences.start(middle) < windowStart) low = middle + 1;
+    else high = middle;
+  }
+  for (
+    let mention = low;
+    mention < occurrences.length && occurrences.end(mention) <= windowEnd;
+    mention += 1
+  ) {
+    // A label of a row as well (`total`) names the row here, not a rival column.
+    if (occurrences.rows(mention).length > 0) continue;
+    const columns = occurrences.columns(mention);
+    const read = Math.min(columns.length, RIVAL_COLUMNS_READ);
+    for (let at = 0; at < read; at += 1)
+      if (keysOfColumn(cells, rows, columns[at] as number, entry).has(key)) return true;
+  }
+  return false;
+}
+
 // Until `find labels` sets the list of its claim's targets.
 const NO_MENTIONS = new Mentions();
 
@@ -648,7 +608,6 @@ function findTableLabels(state: ClaimState, table: number, quoteRow: number): Me
     state.exactBy.get(table) ?? state.none,
     state.stemsBy.get(table) ?? state.none,
     quoteRow,
-    state.view.tables[table] as TableNumbers,
   );
 }
 
@@ -750,6 +709,13 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       rows[0] === quoteRow &&
       ruleOn("R28") &&
       namesQuotedCell(folded, key, valueStart, valueEnd, cells, quoteRow, own, occurrences)
+    )
+      continue;
+    // A column the claim names beside the number as well (`an overall pick of 171`) may be its column.
+    if (
+      rows !== allRows &&
+      ruleOn("R40") &&
+      rivalColumnHolds(state.numbers, occurrences, index, tableState, rows, entry)
     )
       continue;
     if (!ruleOn("R9")) continue;

@@ -10,7 +10,6 @@ import {
   ABOVE,
   BELOW,
   CIRCUMSTANCE,
-  CLAUSE_VERBS,
   COUNT_WORDS,
   LESS,
   LINKS,
@@ -33,23 +32,6 @@ const isUnitJoiner = codeClass(" -:/()+=,\u2013\u2014\u2212");
 const isDateJoiner = codeClass("0123456789 /-");
 const isSpace = codeClass(" ");
 
-// True when a `,` before `number` ends a clause: the number is the subject of a verb of its own (`when
-// the stolen ends is 1 , 2.0 is listed`), so it starts a new unit; a year after `,` ends its date (`may 12 , 1993
-// was`). Reads one short word.
-function startsClause(text: string, from: number, start: number, end: number): boolean {
-  if (!ruleOn("R19") || isYear(text, start, end)) return false;
-  // The gap holds only unit joiners (checked before), so reading it costs no more than joining did.
-  let comma = false;
-  for (let index = from; index < start; index += 1) if (text.charCodeAt(index) === 44) comma = true;
-  if (!comma) return false;
-  let at = end;
-  if (text.charCodeAt(at) !== 32) return false;
-  at += 1;
-  let to = at;
-  while (to < text.length && to - at <= 4 && isLetterCode(text.charCodeAt(to))) to += 1;
-  return CLAUSE_VERBS.has(text.slice(at, to));
-}
-
 /** Per number, the index of the first number of its unit (numbers joined only by unit joiners). */
 export function numberUnits(folded: string, numbers: readonly NumberSpan[]): number[] {
   return Array.from(unitsOf(folded, NumberSpans.of(folded, numbers)));
@@ -62,10 +44,7 @@ function unitsOf(folded: string, numbers: NumberSpans): Int32Array {
   for (let index = 1; index < numbers.length; index += 1) {
     const start = numbers.start(index);
     const previousEnd = numbers.end(index - 1);
-    const joined =
-      ruleOn("R6") &&
-      allOf(folded, previousEnd, start, isUnitJoiner) &&
-      !startsClause(folded, previousEnd, start, numbers.end(index));
+    const joined = ruleOn("R6") && allOf(folded, previousEnd, start, isUnitJoiner);
     unitOf[index] = joined ? (unitOf[index - 1] as number) : index;
   }
   return unitOf;

@@ -8,9 +8,6 @@ const words = (line: string): ReadonlySet<string> => new Set(line.split(" "));
 /** The main verbs that state a value (R16): `the serial number … is 68056`. */
 export const COPULAS = words("is was were are had has");
 
-/** Verbs that start a clause of their own after `,` (R19): `1 , 2.0 is listed`. */
-export const CLAUSE_VERBS = words("is was are were");
-
 /** Relative pronouns and the existential `there`: a copula after one is about another noun (R16). */
 export const RELATIVES = words("who that which there");
 
