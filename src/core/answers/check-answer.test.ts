@@ -116,6 +116,56 @@ describe("checkAnswer: verdicts", () => {
     );
   });
 
+  describe("an answer of only a number or code", () => {
+    const road = [
+      { id: "road", text: "The road opened in 1932. It is signed as I-90 and carries 722,664 cars a year." },
+      { id: "poll", text: "About 17% of voters, more than 1,600 people, answered." },
+    ];
+
+    it.each([
+      ["1932", "road", "The road opened in 1932."],
+      ["I-90", "road", "It is signed as I-90 and carries 722,664 cars a year."],
+      ["722664", "road", "It is signed as I-90 and carries 722,664 cars a year."],
+      ["17%", "poll", "About 17% of voters, more than 1,600 people, answered."],
+      ["More than 1,600.", "poll", "About 17% of voters, more than 1,600 people, answered."],
+      ["1932 [road]", "road", "The road opened in 1932."],
+    ])("%s is supported by the source sentence holding its numbers", (answer, id, quote) => {
+      const result = checkAnswer(road, answer);
+      expect(result.unsupported).toEqual([]);
+      expect(result.citations).toHaveLength(1);
+      const citation = result.citations[0];
+      expect([citation?.source, citation?.quote, citation?.support]).toEqual([id, quote, 1]);
+      const source = road.find((candidate) => candidate.id === citation?.source);
+      expect(source?.text.slice(...(citation?.range ?? [0, 0]))).toBe(quote);
+    });
+
+    it("drops a number no source holds as number_not_found, saying which with explain", () => {
+      const result = checkAnswer(road, "1945", { explain: true });
+      expect(result.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
+        ["number_not_found", { number: "1945", checked: "source" }],
+      ]);
+      expect(checkAnswer(road, "I-95").unsupported.map((entry) => entry.reason)).toEqual([
+        "number_not_found",
+      ]);
+      expect(checkAnswer(road, "1932 and 1999").unsupported.map((entry) => entry.reason)).toEqual([
+        "number_not_found",
+      ]);
+    });
+
+    it("drops a number its cited source lacks as wrong_source when another source holds it", () => {
+      const result = checkAnswer(road, "17% [road]");
+      expect(result.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
+        ["wrong_source", { foundIn: ["poll"] }],
+      ]);
+    });
+
+    it("drops it as no_support when numbers are not checked", () => {
+      expect(
+        checkAnswer(road, "1945", { checkNumbers: false }).unsupported.map((entry) => entry.reason),
+      ).toEqual(["no_support"]);
+    });
+  });
+
   it("matches a small number in digits with its spelled form", () => {
     expect(reasons("Widgets ship within 2 business days [returns].")).toEqual([]);
   });
@@ -380,6 +430,13 @@ describe("checkAnswer: linear in answer plus sources", () => {
             { length: size / 100 },
             (_, index) => `Fact number ${index} holds [s${index}][${index + 1}].`,
           ).join(" "),
+        }),
+      ],
+      [
+        "answers of numbers only, every number frequent",
+        (size) => ({
+          sources: [{ id: "a", text: "In 1932 it was 17% of 1,600. ".repeat(size / 29) }],
+          answer: "1932, 17% and 1,600 [a]. 1945. ".repeat(size / 32),
         }),
       ],
       [

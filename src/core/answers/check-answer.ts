@@ -1,6 +1,5 @@
 import type { Steps } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
-import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
@@ -10,7 +9,15 @@ import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
-import { contentTerm, indexSources, type Lexicon, type SupportIndex, type SupportSpan } from "./support.js";
+import {
+  contentTerm,
+  forEachNumberKey,
+  indexSources,
+  type Lexicon,
+  numberTerm,
+  type SupportIndex,
+  type SupportSpan,
+} from "./support.js";
 
 /** Options of an answer check. */
 export interface AnswerCheckOptions {
@@ -229,7 +236,7 @@ function questionTerms(messages: readonly string[]): QuestionTerms {
   const terms = new Set<string>();
   const numbers = new Set<string>();
   for (const message of messages) {
-    forEachNumber(message, (start, end) => numbers.add(numberKey(message, start, end)));
+    forEachNumberKey(message, (key) => numbers.add(key));
     forEachWord(message, (word) => {
       words.add(word);
       const term = contentTerm(word);
@@ -267,7 +274,7 @@ function clauseTerms(
   startsClaim: boolean,
 ): ClauseTerms {
   const seen = new Set<number>();
-  const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [] };
+  const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [], numbersOnly: false };
   const text = clause.masked;
   let first = true;
   forEachWord(text, (word, start, end) => {
@@ -285,7 +292,23 @@ function clauseTerms(
     read.counted.push(!question.terms.has(term));
     read.words.push(text.slice(start, end));
   });
+  if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
   return read;
+}
+
+// A clause with no content word (`1932`, `I-90`, `more than 1,600`) is looked up by its numbers: each distinct
+// number a term, counted unless the question holds it, so its support is the source sentence holding them.
+function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  const seen = new Set<number>();
+  forEachNumberKey(text, (key, start, end) => {
+    const id = lexicon.id(numberTerm(key));
+    if (seen.has(id)) return;
+    seen.add(id);
+    read.terms.push(id);
+    read.counted.push(!question.numbers.has(key));
+    read.words.push(text.slice(start, end));
+  });
+  read.numbersOnly = read.terms.length > 0;
 }
 
 /** A clause's content terms in order, whether each counts, their written forms, and its entities. */
@@ -294,6 +317,8 @@ interface ClauseTerms {
   counted: boolean[];
   words: string[];
   entities: { word: string; term: string; written: string }[];
+  /** True when the clause holds no content word and its terms are its numbers (`readNumberTerms`). */
+  numbersOnly: boolean;
 }
 
 /**
@@ -320,7 +345,7 @@ function judgeClause(
   clause: Clause,
   read: ClauseTerms,
 ): JudgedClause {
-  const { terms, counted, words } = read;
+  const { terms, counted } = read;
   const { index, options, counter } = context;
   const explain = options.explain === true;
   const judged: JudgedClause = {
@@ -380,10 +405,7 @@ function judgeClause(
         const foundIn = elsewhere.map((span) => context.ids[span.sourceIndex] as string);
         judged.failure = { reason: "wrong_source", detail: { foundIn } };
       } else {
-        judged.failure = {
-          reason: "no_support",
-          ...(explain ? { detail: { words: missingWords(words, found, counted) } } : {}),
-        };
+        judged.failure = tooLittleSupport(context, read, found);
       }
       return judged;
     }
@@ -391,11 +413,7 @@ function judgeClause(
     const span = index.bestSpans(terms, counted, null, counter)[0];
     judged.best = span;
     if (span === undefined || span.support < SUPPORT_THRESHOLD) {
-      const found = span?.found ?? terms.map(() => false);
-      judged.failure = {
-        reason: "no_support",
-        ...(explain ? { detail: { words: missingWords(words, found, counted) } } : {}),
-      };
+      judged.failure = tooLittleSupport(context, read, span?.found ?? terms.map(() => false));
       return judged;
     }
     judged.supportSources.push(span.sourceIndex);
@@ -405,6 +423,25 @@ function judgeClause(
     judged.quotations.push({ quotation, sourceIndexes: cited.length > 0 ? cited : judged.supportSources });
   }
   return judged;
+}
+
+// The failure of a clause whose support is below the threshold: `no_support`, or `number_not_found` for a
+// clause of numbers only while numbers are checked (the number its sources lack is what failed).
+function tooLittleSupport(
+  context: CheckContext,
+  read: ClauseTerms,
+  found: readonly boolean[],
+): NonNullable<JudgedClause["failure"]> {
+  const explain = context.options.explain === true;
+  if (read.numbersOnly && numberCheckOf(context.options.checkNumbers) !== undefined) {
+    const missing = read.words.filter((_, index) => !found[index]);
+    const number = read.words.find((_, index) => read.counted[index] && !found[index]) ?? missing[0] ?? "";
+    return { reason: "number_not_found", ...(explain ? { detail: { number, checked: "source" } } : {}) };
+  }
+  return {
+    reason: "no_support",
+    ...(explain ? { detail: { words: missingWords(read.words, found, read.counted) } } : {}),
+  };
 }
 
 function shareFound(found: readonly boolean[], counted: readonly boolean[]): number {
@@ -625,21 +662,13 @@ function withoutQuestionNumbers(text: string, question: QuestionTerms): string {
   if (question.numbers.size === 0) return text;
   const parts: string[] = [];
   let at = 0;
-  forEachNumber(text, (start, end) => {
-    if (!question.numbers.has(numberKey(text, start, end))) return;
+  forEachNumberKey(text, (key, start, end) => {
+    if (!question.numbers.has(key)) return;
     parts.push(text.slice(at, start), " ".repeat(end - start));
     at = end;
   });
   parts.push(text.slice(at));
   return parts.join("");
-}
-
-function forEachNumber(text: string, visit: (start: number, end: number) => void): void {
-  for (let start = nextNumberStart(text, 0); start >= 0; ) {
-    const end = numberEnd(text, start);
-    visit(start, end);
-    start = nextNumberStart(text, end);
-  }
 }
 
 function numberCheckOf(option: CheckNumbers | undefined): NumberCheck | undefined {

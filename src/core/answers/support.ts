@@ -1,4 +1,5 @@
 import { type Sentence, splitSentences } from "../blocks/index.js";
+import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
@@ -15,6 +16,26 @@ export function contentTerm(word: string): string | null {
   const first = bare.charCodeAt(0);
   if (first >= 48 && first <= 57) return null;
   return rankingStem(bare);
+}
+
+/**
+ * The term of a number (by `numberKey`, so `1,600` and `1600` are one): a clause that holds no content word
+ * (`1932`, `more than 1,600`) is looked up by its numbers. The prefix keeps it apart from every word's term.
+ */
+export function numberTerm(key: string): string {
+  return `#${key}`;
+}
+
+/** Calls `visit` with the `numberKey` of each number in `text`, in order. O(text). */
+export function forEachNumberKey(
+  text: string,
+  visit: (key: string, start: number, end: number) => void,
+): void {
+  for (let start = nextNumberStart(text, 0); start >= 0; ) {
+    const end = numberEnd(text, start);
+    visit(numberKey(text, start, end), start, end);
+    start = nextNumberStart(text, end);
+  }
 }
 
 // Words an answer uses to talk about its sources or to the reader rather than to state a fact ("the passage
@@ -91,7 +112,7 @@ export interface SourceTerms {
 }
 
 // Reads a source's sentences once: every word's entry marked as held by the sources, each sentence's
-// distinct terms listed, each term's sentences posted. Yields whenever `slice.read` reaches `slice.chars`
+// distinct terms (its numbers' terms too) listed, each term's sentences posted. Yields whenever `slice.read` reaches `slice.chars`
 // characters of sentences. O(source).
 function* readSource(
   text: string,
@@ -118,6 +139,11 @@ function* readSource(
     lexicon.termInSources[entry.term] = true;
     add(entry.term);
   };
+  const visitNumber = (key: string): void => {
+    const id = lexicon.id(numberTerm(key));
+    lexicon.termInSources[id] = true;
+    add(id);
+  };
   for (; current < sentences.length; current++) {
     const sentence = sentences[current] as Sentence;
     if (slice.read >= slice.chars) {
@@ -127,6 +153,7 @@ function* readSource(
     slice.read += sentence.text.length;
     termStarts.push(termIds.length);
     forEachWord(sentence.text, visit);
+    forEachNumberKey(sentence.text, visitNumber);
     if (sentence.header !== null) {
       let header = headerTerms.get(sentence.header);
       if (header === undefined) {
@@ -164,7 +191,8 @@ export function* indexSources(
   const terms: SourceTerms[] = [];
   const slice = { read: 0, chars: sliceChars };
   for (const source of sources) {
-    if (counter !== undefined) counter.steps += source.text.length;
+    // Two passes over each sentence: its words, then its numbers.
+    if (counter !== undefined) counter.steps += 2 * source.text.length;
     terms.push(yield* readSource(source.text, lexicon, slice));
   }
   return new SupportIndex(sources, lexicon, terms, counter);
