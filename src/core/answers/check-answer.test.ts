@@ -109,6 +109,20 @@ describe("checkAnswer: verdicts", () => {
     expect(result.unsupported[0]?.detail).toEqual({ words: ["free", "orders", "fifty", "dollars"] });
   });
 
+  it("does not look up words that count or tell apart without saying what (several, different, main)", () => {
+    // Before: widget and ship of six counted words (0.33, no_support); now of three.
+    const result = checkAnswer(sources, "Various specific widgets of several different colours ship.", {
+      explain: true,
+    });
+    expect(result.unsupported).toEqual([]);
+    expect(result.citations[0]?.support).toBeCloseTo(2 / 3, 4);
+    // The words a drop lists are the ones that say what: not `Several`, `different` or `main`.
+    const dropped = checkAnswer(sources, "Several different main widgets are blue and green.", {
+      explain: true,
+    });
+    expect(dropped.unsupported[0]?.detail).toEqual({ words: ["blue", "green"] });
+  });
+
   it("drops a number the supporting source does not hold, by default", () => {
     expect(reasons("Acme reported revenue of $7.1 million in 2023 [acme].")).toEqual(["number_not_found"]);
     expect(reasons("Acme reported revenue of $7.1 million in 2023 [acme].", { checkNumbers: false })).toEqual(

@@ -12,7 +12,7 @@ import { writesScoreline } from "./scorelines.js";
  */
 export function contentTerm(word: string): string | null {
   const bare = word.endsWith("'s") ? word.slice(0, -2) : word;
-  if (bare === "" || isStopWord(bare) || DISCOURSE_WORDS.has(bare)) return null;
+  if (bare === "" || isStopWord(bare) || DISCOURSE_WORDS.has(bare) || VAGUE_WORDS.has(bare)) return null;
   const first = bare.charCodeAt(0);
   if (first >= 48 && first <= 57) return null;
   return rankingStem(bare);
@@ -45,6 +45,14 @@ const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
   summarize summarizes summarized describe describes described discuss discusses discussed mention mentions
   mentioned state states stated note notes noted highlight highlights highlighted provide provides provided
   report reports reported indicate indicates indicated hope helps helpful glad sure certainly`.split(/\s+/),
+);
+
+// Words that count, tell apart or rank what a sentence speaks of without saying what it is ("several
+// different films", "the main points", "a certain number"): they assert nothing a source could hold, and a
+// summary uses them where its source names the things themselves, so they are not looked for either.
+const VAGUE_WORDS: ReadonlySet<string> = new Set(
+  `various several multiple certain specific particular respective different separate distinct main core
+  basic`.split(/\s+/),
 );
 
 /** A folded word as read once per answer check: its content term's id (-1 for none), whether a source holds it. */
