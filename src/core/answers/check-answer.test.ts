@@ -123,6 +123,37 @@ describe("checkAnswer: verdicts", () => {
     expect(dropped.unsupported[0]?.detail).toEqual({ words: ["blue", "green"] });
   });
 
+  describe("a sentence about the sources themselves", () => {
+    it.each([
+      "The passage discusses two topics and their details.",
+      "However, the article does not give the shipping costs.",
+      "It is worth noting that the provided text covers policies of two kinds.",
+    ])("needs no support for its words: %s", (answer) => {
+      const result = checkAnswer(sources, answer);
+      expect(result.unsupported).toEqual([]);
+      expect(result.coverage).toBe(1);
+    });
+
+    it("still has its names, numbers and quotations checked", () => {
+      expect(reasons("The passage describes a store in Munich.")).toEqual(["entity_not_found"]);
+      expect(reasons("The passage lists 7 kinds of refunds.")).toEqual(["number_not_found"]);
+      expect(reasons("The passage lists 30 kinds of refunds.")).toEqual([]);
+      expect(reasons('The passage calls them "free returns".')).toEqual(["quote_not_found"]);
+    });
+
+    it("checks a proposition it reports as a fact", () => {
+      expect(reasons("The article states that widgets are painted blue and green.")).toEqual(["no_support"]);
+      expect(reasons("The article says widgets are painted blue and green.")).toEqual(["no_support"]);
+      expect(reasons("According to the article, widgets are painted blue and green.")).toEqual([
+        "no_support",
+      ]);
+    });
+
+    it("is one whose subject is the source, not one that names it later", () => {
+      expect(reasons("Blue and green paint covers widgets in the passage.")).toEqual(["no_support"]);
+    });
+  });
+
   it("drops a number the supporting source does not hold, by default", () => {
     expect(reasons("Acme reported revenue of $7.1 million in 2023 [acme].")).toEqual(["number_not_found"]);
     expect(reasons("Acme reported revenue of $7.1 million in 2023 [acme].", { checkNumbers: false })).toEqual(
@@ -451,6 +482,16 @@ describe("checkAnswer: linear in answer plus sources", () => {
         (size) => ({
           sources: [{ id: "a", text: "In 1932 it was 17% of 1,600. ".repeat(size / 29) }],
           answer: "1932, 17% and 1,600 [a]. 1945. ".repeat(size / 32),
+        }),
+      ],
+      [
+        "sentences about the sources with numbers, many sources",
+        (size) => ({
+          sources: Array.from({ length: size / 100 }, (_, index) => ({
+            id: `s${index}`,
+            text: `Fact number ${index} holds here. `.repeat(3),
+          })),
+          answer: 'The passage lists 0.5 things. The passage calls them "odd". '.repeat(size / 62),
         }),
       ],
       [

@@ -5,6 +5,7 @@ import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
+import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
@@ -360,6 +361,9 @@ function judgeClause(
     counted,
   };
   const cited = judged.cited;
+  // A sentence about the sources needs no support for its words; its names, numbers and quotations are
+  // still checked (docs/matching.md#answers).
+  const aboutSources = isAboutSources(clause.masked);
   for (const marker of clause.markers) {
     for (const name of marker.names) {
       const id = resolveMarkerName(name, context.ids, context.indexOfId);
@@ -393,7 +397,7 @@ function judgeClause(
       judged.citations.push(citationOf(index, claimText, clause.range, span));
     }
     const support = shareFound(found, counted);
-    if (support < SUPPORT_THRESHOLD) {
+    if (support < SUPPORT_THRESHOLD && !aboutSources) {
       const elsewhere = index
         .bestSpans(terms, counted, null, counter)
         .filter(
@@ -412,13 +416,17 @@ function judgeClause(
   } else {
     const span = index.bestSpans(terms, counted, null, counter)[0];
     judged.best = span;
-    if (span === undefined || span.support < SUPPORT_THRESHOLD) {
+    if ((span === undefined || span.support < SUPPORT_THRESHOLD) && !aboutSources) {
       judged.failure = tooLittleSupport(context, read, span?.found ?? terms.map(() => false));
       return judged;
     }
-    judged.supportSources.push(span.sourceIndex);
-    judged.citations.push(citationOf(index, claimText, clause.range, span));
+    if (span !== undefined && span.foundAll > 0) {
+      judged.supportSources.push(span.sourceIndex);
+      judged.citations.push(citationOf(index, claimText, clause.range, span));
+    }
   }
+  // A sentence about the sources that no span supports holds no word of any source, so its quotations are in
+  // none (quote_not_found) and are not searched for.
   for (const quotation of quotationsOf(clause, claim)) {
     judged.quotations.push({ quotation, sourceIndexes: cited.length > 0 ? cited : judged.supportSources });
   }
@@ -567,7 +575,7 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
     }
     if (failure === null && numbers !== undefined && HAS_DIGIT.test(clause.clause.masked)) {
       const text = numbersToCheck(clause.clause.masked, index, context.question);
-      const miss = numberMiss(clause, text, index, numbers);
+      const miss = numberMiss(clause, text, index, numbers, context.counter);
       if (miss !== null) {
         failure = numbersElsewhere(context, clause, text, numbers) ?? {
           reason: "number_not_found",
@@ -613,17 +621,40 @@ function numbersToCheck(masked: string, index: SupportIndex, question: QuestionT
 }
 
 // The first number of `text` (the clause's, from numbersToCheck) that none of its supporting spans' sources
-// holds (per the number check), or null.
+// holds (per the number check), or null. A sentence about the sources that no span supports has its numbers
+// looked for anywhere in the sources it cites (at most MAX_CITED_SOURCES_PER_CLAUSE), or, uncited, in the
+// index of all sources' numbers (so its cost does not grow with the number of sources).
 function numberMiss(
   clause: JudgedClause,
   text: string,
   index: SupportIndex,
   numbers: NumberCheck,
+  counter?: StepCounter,
 ): NumberMiss | null {
+  if (clause.citations.length === 0 && clause.cited.length === 0) {
+    if (counter !== undefined) counter.steps += text.length;
+    let missing: string | null = null;
+    forEachNumberKey(text, (key, start, end) => {
+      if (missing === null && !index.knows(numberTerm(key), null)) missing = text.slice(start, end);
+    });
+    return missing === null ? null : { number: missing, checked: "source" };
+  }
+  const places =
+    clause.citations.length > 0
+      ? clause.citations.map((citation, position) => ({
+          source: index.sources[clause.supportSources[position] as number] as PreparedSource,
+          range: citation.range,
+          check: numbers,
+        }))
+      : clause.cited.map((at) => {
+          const source = index.sources[at] as PreparedSource;
+          return { source, range: [0, source.text.length] as Range, check: "source" as const };
+        });
   let first: NumberMiss | null = null;
-  for (const [position, citation] of clause.citations.entries()) {
-    const source = index.sources[clause.supportSources[position] as number] as PreparedSource;
-    const miss = explainNumbers(text, source, citation.range, numbers);
+  for (const { source, range, check } of places) {
+    // Each place reads the clause's numbers (the source's are read once per request).
+    if (counter !== undefined) counter.steps += text.length;
+    const miss = explainNumbers(text, source, range, check);
     if (miss === null) return null;
     first ??= miss;
   }
