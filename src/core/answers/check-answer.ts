@@ -442,8 +442,11 @@ function tooLittleSupport(
 ): NonNullable<JudgedClause["failure"]> {
   const explain = context.options.explain === true;
   if (read.numbersOnly && numberCheckOf(context.options.checkNumbers) !== undefined) {
-    const missing = read.words.filter((_, index) => !found[index]);
-    const number = read.words.find((_, index) => read.counted[index] && !found[index]) ?? missing[0] ?? "";
+    // The first number it lacks that is not the question's (else the first it lacks).
+    const number =
+      read.words.find((_, index) => read.counted[index] && !found[index]) ??
+      read.words.find((_, index) => !found[index]) ??
+      "";
     return { reason: "number_not_found", ...(explain ? { detail: { number, checked: "source" } } : {}) };
   }
   return {
