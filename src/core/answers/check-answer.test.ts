@@ -189,12 +189,18 @@ describe("checkAnswer: verdicts", () => {
       expect(result.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
         ["number_not_found", { number: "1945", checked: "source" }],
       ]);
-      expect(checkAnswer(road, "I-95").unsupported.map((entry) => entry.reason)).toEqual([
-        "number_not_found",
-      ]);
+
       expect(checkAnswer(road, "1932 and 1999").unsupported.map((entry) => entry.reason)).toEqual([
         "number_not_found",
       ]);
+    });
+
+    it("drops a code no source writes as entity_not_found, though its number is there", () => {
+      const explained = (answer: string) =>
+        checkAnswer(road, answer, { explain: true }).unsupported.map((entry) => [entry.reason, entry.detail]);
+      expect(explained("US-90")).toEqual([["entity_not_found", { entity: "US-90" }]]);
+      expect(explained("I-95")).toEqual([["entity_not_found", { entity: "I-95" }]]);
+      expect(explained("I-90")).toEqual([]);
     });
 
     it("drops a number its cited source lacks as wrong_source when another source holds it", () => {

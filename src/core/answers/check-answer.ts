@@ -11,6 +11,7 @@ import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
 import {
+  codeBefore,
   contentTerm,
   forEachNumberKey,
   indexSources,
@@ -302,12 +303,14 @@ function clauseTerms(
 function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
   const seen = new Set<number>();
   forEachNumberKey(text, (key, start, end) => {
-    const id = lexicon.id(numberTerm(key));
+    // A code (`I-90`) is looked up as written, so `US-90` is not found where a source writes `I-90`.
+    const code = codeBefore(text, start);
+    const id = lexicon.id(numberTerm(key, code));
     if (seen.has(id)) return;
     seen.add(id);
     read.terms.push(id);
     read.counted.push(!question.numbers.has(key));
-    read.words.push(text.slice(start, end));
+    read.words.push(text.slice(code === null ? start : start - code.length - 1, end));
   });
   read.numbersOnly = read.terms.length > 0;
 }
@@ -339,6 +342,7 @@ function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null 
 }
 
 const HAS_DIGIT = /\p{Nd}/u;
+const HAS_LETTER = /\p{L}/u;
 
 function judgeClause(
   context: CheckContext,
@@ -442,12 +446,18 @@ function tooLittleSupport(
 ): NonNullable<JudgedClause["failure"]> {
   const explain = context.options.explain === true;
   if (read.numbersOnly && numberCheckOf(context.options.checkNumbers) !== undefined) {
-    // The first number it lacks that is not the question's (else the first it lacks).
-    const number =
+    // The first number or code it lacks that is not the question's (else the first it lacks).
+    const written =
       read.words.find((_, index) => read.counted[index] && !found[index]) ??
       read.words.find((_, index) => !found[index]) ??
       "";
-    return { reason: "number_not_found", ...(explain ? { detail: { number, checked: "source" } } : {}) };
+    if (HAS_LETTER.test(written)) {
+      return { reason: "entity_not_found", ...(explain ? { detail: { entity: written } } : {}) };
+    }
+    return {
+      reason: "number_not_found",
+      ...(explain ? { detail: { number: written, checked: "source" } } : {}),
+    };
   }
   return {
     reason: "no_support",

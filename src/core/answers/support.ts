@@ -19,11 +19,29 @@ export function contentTerm(word: string): string | null {
 }
 
 /**
- * The term of a number (by `numberKey`, so `1,600` and `1600` are one): a clause that holds no content word
- * (`1932`, `more than 1,600`) is looked up by its numbers. The prefix keeps it apart from every word's term.
+ * The term of a number (by `numberKey`, so `1,600` and `1600` are one), or of a code when `code` holds the
+ * letters joined to it by a hyphen (`I-90`: `#i-90`): a clause that holds no content word (`1932`, `more than
+ * 1,600`, `I-90`) is looked up by these. The prefix keeps them apart from every word's term.
  */
-export function numberTerm(key: string): string {
-  return `#${key}`;
+export function numberTerm(key: string, code: string | null = null): string {
+  return code === null ? `#${key}` : `#${code}-${key}`;
+}
+
+// Letters of a code before its hyphen and number (`I-90`, `US-101`, `SR-520`), at most this many.
+const MAX_CODE_LETTERS = 4;
+const LETTER = /\p{L}/u;
+
+/**
+ * The letters (folded) that a hyphen joins to the number starting at `start` (`I-90` gives `i`), or null:
+ * a run of 1 to MAX_CODE_LETTERS letters right before the hyphen, not the end of a longer word. O(1).
+ */
+export function codeBefore(text: string, start: number): string | null {
+  if (start < 2 || text[start - 1] !== "-") return null;
+  let from = start - 1;
+  while (from > 0 && start - 1 - from < MAX_CODE_LETTERS + 1 && LETTER.test(text[from - 1] as string)) from--;
+  const letters = start - 1 - from;
+  if (letters === 0 || letters > MAX_CODE_LETTERS) return null;
+  return text.slice(from, start - 1).toLowerCase();
 }
 
 /** Calls `visit` with the `numberKey` of each number in `text`, in order. O(text). */
@@ -147,8 +165,8 @@ function* readSource(
     lexicon.termInSources[entry.term] = true;
     add(entry.term);
   };
-  const visitNumber = (key: string): void => {
-    const id = lexicon.id(numberTerm(key));
+  const post = (term: string): void => {
+    const id = lexicon.id(term);
     lexicon.termInSources[id] = true;
     add(id);
   };
@@ -161,7 +179,11 @@ function* readSource(
     slice.read += sentence.text.length;
     termStarts.push(termIds.length);
     forEachWord(sentence.text, visit);
-    forEachNumberKey(sentence.text, visitNumber);
+    forEachNumberKey(sentence.text, (key, start) => {
+      post(numberTerm(key));
+      const code = codeBefore(sentence.text, start);
+      if (code !== null) post(numberTerm(key, code));
+    });
     if (sentence.header !== null) {
       let header = headerTerms.get(sentence.header);
       if (header === undefined) {
