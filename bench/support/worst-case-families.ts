@@ -348,6 +348,20 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
     },
   },
   {
+    name: "answer, claims of numbers only, every number frequent",
+    attacks:
+      "claims with no content word, looked up by their numbers, each number in every source sentence; a code and a number no source holds",
+    body(bodyBytes) {
+      const source = repeat("In 1932 the I-90 carried 17% of 1,600 cars. ", sourceChars(bodyBytes));
+      // Claims of about 440 characters: a 4 MiB answer holds fewer claims than MAX_ANSWER_CLAIMS.
+      return answerBody(
+        [{ id: "s", text: source }],
+        bodyBytes,
+        `${"1932, I-90, 17%, 1,600, 1945, ".repeat(14)}[s]. `,
+      );
+    },
+  },
+  {
     name: "answer, 4 MiB of sources",
     attacks: "a short answer against 4 MiB of sources (the sources budget raised): indexing the sources once",
     sourcesBudget: 8 * 1024 * 1024,

@@ -109,11 +109,112 @@ describe("checkAnswer: verdicts", () => {
     expect(result.unsupported[0]?.detail).toEqual({ words: ["free", "orders", "fifty", "dollars"] });
   });
 
+  it("does not look up words that count or tell apart without saying what (several, different, main)", () => {
+    // Before: widget and ship of six counted words (0.33, no_support); now of three.
+    const result = checkAnswer(sources, "Various specific widgets of several different colours ship.", {
+      explain: true,
+    });
+    expect(result.unsupported).toEqual([]);
+    expect(result.citations[0]?.support).toBeCloseTo(2 / 3, 4);
+    // The words a drop lists are the ones that say what: not `Several`, `different` or `main`.
+    const dropped = checkAnswer(sources, "Several different main widgets are blue and green.", {
+      explain: true,
+    });
+    expect(dropped.unsupported[0]?.detail).toEqual({ words: ["blue", "green"] });
+  });
+
+  describe("a sentence about the sources themselves", () => {
+    it.each([
+      "The passage discusses two topics and their details.",
+      "However, the article does not give the shipping costs.",
+      "It is worth noting that the provided text covers policies of two kinds.",
+    ])("needs no support for its words: %s", (answer) => {
+      const result = checkAnswer(sources, answer);
+      expect(result.unsupported).toEqual([]);
+      expect(result.coverage).toBe(1);
+    });
+
+    it("still has its names, numbers and quotations checked", () => {
+      expect(reasons("The passage describes a store in Munich.")).toEqual(["entity_not_found"]);
+      expect(reasons("The passage lists 7 kinds of refunds.")).toEqual(["number_not_found"]);
+      expect(reasons("The passage lists 30 kinds of refunds.")).toEqual([]);
+      expect(reasons('The passage calls them "free returns".')).toEqual(["quote_not_found"]);
+    });
+
+    it("checks a proposition it reports as a fact", () => {
+      expect(reasons("The article states that widgets are painted blue and green.")).toEqual(["no_support"]);
+      expect(reasons("The article says widgets are painted blue and green.")).toEqual(["no_support"]);
+      expect(reasons("According to the article, widgets are painted blue and green.")).toEqual([
+        "no_support",
+      ]);
+    });
+
+    it("is one whose subject is the source, not one that names it later", () => {
+      expect(reasons("Blue and green paint covers widgets in the passage.")).toEqual(["no_support"]);
+    });
+  });
+
   it("drops a number the supporting source does not hold, by default", () => {
     expect(reasons("Acme reported revenue of $7.1 million in 2023 [acme].")).toEqual(["number_not_found"]);
     expect(reasons("Acme reported revenue of $7.1 million in 2023 [acme].", { checkNumbers: false })).toEqual(
       [],
     );
+  });
+
+  describe("an answer of only a number or code", () => {
+    const road = [
+      { id: "road", text: "The road opened in 1932. It is signed as I-90 and carries 722,664 cars a year." },
+      { id: "poll", text: "About 17% of voters, more than 1,600 people, answered." },
+    ];
+
+    it.each([
+      ["1932", "road", "The road opened in 1932."],
+      ["I-90", "road", "It is signed as I-90 and carries 722,664 cars a year."],
+      ["722664", "road", "It is signed as I-90 and carries 722,664 cars a year."],
+      ["17%", "poll", "About 17% of voters, more than 1,600 people, answered."],
+      ["More than 1,600.", "poll", "About 17% of voters, more than 1,600 people, answered."],
+      ["1932 [road]", "road", "The road opened in 1932."],
+    ])("%s is supported by the source sentence holding its numbers", (answer, id, quote) => {
+      const result = checkAnswer(road, answer);
+      expect(result.unsupported).toEqual([]);
+      expect(result.citations).toHaveLength(1);
+      const citation = result.citations[0];
+      expect([citation?.source, citation?.quote, citation?.support]).toEqual([id, quote, 1]);
+      const source = road.find((candidate) => candidate.id === citation?.source);
+      expect(source?.text.slice(...(citation?.range ?? [0, 0]))).toBe(quote);
+    });
+
+    it("drops a number no source holds as number_not_found, saying which with explain", () => {
+      const result = checkAnswer(road, "1945", { explain: true });
+      expect(result.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
+        ["number_not_found", { number: "1945", checked: "source" }],
+      ]);
+
+      expect(checkAnswer(road, "1932 and 1999").unsupported.map((entry) => entry.reason)).toEqual([
+        "number_not_found",
+      ]);
+    });
+
+    it("drops a code no source writes as entity_not_found, though its number is there", () => {
+      const explained = (answer: string) =>
+        checkAnswer(road, answer, { explain: true }).unsupported.map((entry) => [entry.reason, entry.detail]);
+      expect(explained("US-90")).toEqual([["entity_not_found", { entity: "US-90" }]]);
+      expect(explained("I-95")).toEqual([["entity_not_found", { entity: "I-95" }]]);
+      expect(explained("I-90")).toEqual([]);
+    });
+
+    it("drops a number its cited source lacks as wrong_source when another source holds it", () => {
+      const result = checkAnswer(road, "17% [road]");
+      expect(result.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
+        ["wrong_source", { foundIn: ["poll"] }],
+      ]);
+    });
+
+    it("drops it as no_support when numbers are not checked", () => {
+      expect(
+        checkAnswer(road, "1945", { checkNumbers: false }).unsupported.map((entry) => entry.reason),
+      ).toEqual(["no_support"]);
+    });
   });
 
   it("matches a small number in digits with its spelled form", () => {
@@ -380,6 +481,23 @@ describe("checkAnswer: linear in answer plus sources", () => {
             { length: size / 100 },
             (_, index) => `Fact number ${index} holds [s${index}][${index + 1}].`,
           ).join(" "),
+        }),
+      ],
+      [
+        "answers of numbers only, every number frequent",
+        (size) => ({
+          sources: [{ id: "a", text: "In 1932 it was 17% of 1,600. ".repeat(size / 29) }],
+          answer: "1932, 17% and 1,600 [a]. 1945. ".repeat(size / 32),
+        }),
+      ],
+      [
+        "sentences about the sources with numbers, many sources",
+        (size) => ({
+          sources: Array.from({ length: size / 100 }, (_, index) => ({
+            id: `s${index}`,
+            text: `Fact number ${index} holds here. `.repeat(3),
+          })),
+          answer: 'The passage lists 0.5 things. The passage calls them "odd". '.repeat(size / 62),
         }),
       ],
       [

@@ -1,16 +1,25 @@
 import type { Steps } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
-import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
+import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
-import { contentTerm, indexSources, type Lexicon, type SupportIndex, type SupportSpan } from "./support.js";
+import {
+  codeBefore,
+  contentTerm,
+  forEachNumberKey,
+  indexSources,
+  type Lexicon,
+  numberTerm,
+  type SupportIndex,
+  type SupportSpan,
+} from "./support.js";
 
 /** Options of an answer check. */
 export interface AnswerCheckOptions {
@@ -229,7 +238,7 @@ function questionTerms(messages: readonly string[]): QuestionTerms {
   const terms = new Set<string>();
   const numbers = new Set<string>();
   for (const message of messages) {
-    forEachNumber(message, (start, end) => numbers.add(numberKey(message, start, end)));
+    forEachNumberKey(message, (key) => numbers.add(key));
     forEachWord(message, (word) => {
       words.add(word);
       const term = contentTerm(word);
@@ -267,7 +276,7 @@ function clauseTerms(
   startsClaim: boolean,
 ): ClauseTerms {
   const seen = new Set<number>();
-  const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [] };
+  const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [], numbersOnly: false };
   const text = clause.masked;
   let first = true;
   forEachWord(text, (word, start, end) => {
@@ -285,7 +294,25 @@ function clauseTerms(
     read.counted.push(!question.terms.has(term));
     read.words.push(text.slice(start, end));
   });
+  if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
   return read;
+}
+
+// A clause with no content word (`1932`, `I-90`, `more than 1,600`) is looked up by its numbers: each distinct
+// number a term, counted unless the question holds it, so its support is the source sentence holding them.
+function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  const seen = new Set<number>();
+  forEachNumberKey(text, (key, start, end) => {
+    // A code (`I-90`) is looked up as written, so `US-90` is not found where a source writes `I-90`.
+    const code = codeBefore(text, start);
+    const id = lexicon.id(numberTerm(key, code));
+    if (seen.has(id)) return;
+    seen.add(id);
+    read.terms.push(id);
+    read.counted.push(!question.numbers.has(key));
+    read.words.push(text.slice(code === null ? start : start - code.length - 1, end));
+  });
+  read.numbersOnly = read.terms.length > 0;
 }
 
 /** A clause's content terms in order, whether each counts, their written forms, and its entities. */
@@ -294,6 +321,8 @@ interface ClauseTerms {
   counted: boolean[];
   words: string[];
   entities: { word: string; term: string; written: string }[];
+  /** True when the clause holds no content word and its terms are its numbers (`readNumberTerms`). */
+  numbersOnly: boolean;
 }
 
 /**
@@ -313,6 +342,7 @@ function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null 
 }
 
 const HAS_DIGIT = /\p{Nd}/u;
+const HAS_LETTER = /\p{L}/u;
 
 function judgeClause(
   context: CheckContext,
@@ -320,7 +350,7 @@ function judgeClause(
   clause: Clause,
   read: ClauseTerms,
 ): JudgedClause {
-  const { terms, counted, words } = read;
+  const { terms, counted } = read;
   const { index, options, counter } = context;
   const explain = options.explain === true;
   const judged: JudgedClause = {
@@ -335,6 +365,9 @@ function judgeClause(
     counted,
   };
   const cited = judged.cited;
+  // A sentence about the sources needs no support for its words; its names, numbers and quotations are
+  // still checked (docs/matching.md#answers).
+  const aboutSources = isAboutSources(clause.masked);
   for (const marker of clause.markers) {
     for (const name of marker.names) {
       const id = resolveMarkerName(name, context.ids, context.indexOfId);
@@ -368,7 +401,7 @@ function judgeClause(
       judged.citations.push(citationOf(index, claimText, clause.range, span));
     }
     const support = shareFound(found, counted);
-    if (support < SUPPORT_THRESHOLD) {
+    if (support < SUPPORT_THRESHOLD && !aboutSources) {
       const elsewhere = index
         .bestSpans(terms, counted, null, counter)
         .filter(
@@ -380,31 +413,56 @@ function judgeClause(
         const foundIn = elsewhere.map((span) => context.ids[span.sourceIndex] as string);
         judged.failure = { reason: "wrong_source", detail: { foundIn } };
       } else {
-        judged.failure = {
-          reason: "no_support",
-          ...(explain ? { detail: { words: missingWords(words, found, counted) } } : {}),
-        };
+        judged.failure = tooLittleSupport(context, read, found);
       }
       return judged;
     }
   } else {
     const span = index.bestSpans(terms, counted, null, counter)[0];
     judged.best = span;
-    if (span === undefined || span.support < SUPPORT_THRESHOLD) {
-      const found = span?.found ?? terms.map(() => false);
-      judged.failure = {
-        reason: "no_support",
-        ...(explain ? { detail: { words: missingWords(words, found, counted) } } : {}),
-      };
+    if ((span === undefined || span.support < SUPPORT_THRESHOLD) && !aboutSources) {
+      judged.failure = tooLittleSupport(context, read, span?.found ?? terms.map(() => false));
       return judged;
     }
-    judged.supportSources.push(span.sourceIndex);
-    judged.citations.push(citationOf(index, claimText, clause.range, span));
+    if (span !== undefined && span.foundAll > 0) {
+      judged.supportSources.push(span.sourceIndex);
+      judged.citations.push(citationOf(index, claimText, clause.range, span));
+    }
   }
+  // A sentence about the sources that no span supports holds no word of any source, so its quotations are in
+  // none (quote_not_found) and are not searched for.
   for (const quotation of quotationsOf(clause, claim)) {
     judged.quotations.push({ quotation, sourceIndexes: cited.length > 0 ? cited : judged.supportSources });
   }
   return judged;
+}
+
+// The failure of a clause whose support is below the threshold: `no_support`, or `number_not_found` for a
+// clause of numbers only while numbers are checked (the number its sources lack is what failed).
+function tooLittleSupport(
+  context: CheckContext,
+  read: ClauseTerms,
+  found: readonly boolean[],
+): NonNullable<JudgedClause["failure"]> {
+  const explain = context.options.explain === true;
+  if (read.numbersOnly && numberCheckOf(context.options.checkNumbers) !== undefined) {
+    // The first number or code it lacks that is not the question's (else the first it lacks).
+    const written =
+      read.words.find((_, index) => read.counted[index] && !found[index]) ??
+      read.words.find((_, index) => !found[index]) ??
+      "";
+    if (HAS_LETTER.test(written)) {
+      return { reason: "entity_not_found", ...(explain ? { detail: { entity: written } } : {}) };
+    }
+    return {
+      reason: "number_not_found",
+      ...(explain ? { detail: { number: written, checked: "source" } } : {}),
+    };
+  }
+  return {
+    reason: "no_support",
+    ...(explain ? { detail: { words: missingWords(read.words, found, read.counted) } } : {}),
+  };
 }
 
 function shareFound(found: readonly boolean[], counted: readonly boolean[]): number {
@@ -530,7 +588,7 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
     }
     if (failure === null && numbers !== undefined && HAS_DIGIT.test(clause.clause.masked)) {
       const text = numbersToCheck(clause.clause.masked, index, context.question);
-      const miss = numberMiss(clause, text, index, numbers);
+      const miss = numberMiss(clause, text, index, numbers, context.counter);
       if (miss !== null) {
         failure = numbersElsewhere(context, clause, text, numbers) ?? {
           reason: "number_not_found",
@@ -576,17 +634,40 @@ function numbersToCheck(masked: string, index: SupportIndex, question: QuestionT
 }
 
 // The first number of `text` (the clause's, from numbersToCheck) that none of its supporting spans' sources
-// holds (per the number check), or null.
+// holds (per the number check), or null. A sentence about the sources that no span supports has its numbers
+// looked for anywhere in the sources it cites (at most MAX_CITED_SOURCES_PER_CLAUSE), or, uncited, in the
+// index of all sources' numbers (so its cost does not grow with the number of sources).
 function numberMiss(
   clause: JudgedClause,
   text: string,
   index: SupportIndex,
   numbers: NumberCheck,
+  counter?: StepCounter,
 ): NumberMiss | null {
+  if (clause.citations.length === 0 && clause.cited.length === 0) {
+    if (counter !== undefined) counter.steps += text.length;
+    let missing: string | null = null;
+    forEachNumberKey(text, (key, start, end) => {
+      if (missing === null && !index.knows(numberTerm(key), null)) missing = text.slice(start, end);
+    });
+    return missing === null ? null : { number: missing, checked: "source" };
+  }
+  const places =
+    clause.citations.length > 0
+      ? clause.citations.map((citation, position) => ({
+          source: index.sources[clause.supportSources[position] as number] as PreparedSource,
+          range: citation.range,
+          check: numbers,
+        }))
+      : clause.cited.map((at) => {
+          const source = index.sources[at] as PreparedSource;
+          return { source, range: [0, source.text.length] as Range, check: "source" as const };
+        });
   let first: NumberMiss | null = null;
-  for (const [position, citation] of clause.citations.entries()) {
-    const source = index.sources[clause.supportSources[position] as number] as PreparedSource;
-    const miss = explainNumbers(text, source, citation.range, numbers);
+  for (const { source, range, check } of places) {
+    // Each place reads the clause's numbers (the source's are read once per request).
+    if (counter !== undefined) counter.steps += text.length;
+    const miss = explainNumbers(text, source, range, check);
     if (miss === null) return null;
     first ??= miss;
   }
@@ -625,21 +706,13 @@ function withoutQuestionNumbers(text: string, question: QuestionTerms): string {
   if (question.numbers.size === 0) return text;
   const parts: string[] = [];
   let at = 0;
-  forEachNumber(text, (start, end) => {
-    if (!question.numbers.has(numberKey(text, start, end))) return;
+  forEachNumberKey(text, (key, start, end) => {
+    if (!question.numbers.has(key)) return;
     parts.push(text.slice(at, start), " ".repeat(end - start));
     at = end;
   });
   parts.push(text.slice(at));
   return parts.join("");
-}
-
-function forEachNumber(text: string, visit: (start: number, end: number) => void): void {
-  for (let start = nextNumberStart(text, 0); start >= 0; ) {
-    const end = numberEnd(text, start);
-    visit(start, end);
-    start = nextNumberStart(text, end);
-  }
 }
 
 function numberCheckOf(option: CheckNumbers | undefined): NumberCheck | undefined {

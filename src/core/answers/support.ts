@@ -1,4 +1,5 @@
 import { type Sentence, splitSentences } from "../blocks/index.js";
+import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
@@ -11,10 +12,48 @@ import { writesScoreline } from "./scorelines.js";
  */
 export function contentTerm(word: string): string | null {
   const bare = word.endsWith("'s") ? word.slice(0, -2) : word;
-  if (bare === "" || isStopWord(bare) || DISCOURSE_WORDS.has(bare)) return null;
+  if (bare === "" || isStopWord(bare) || DISCOURSE_WORDS.has(bare) || VAGUE_WORDS.has(bare)) return null;
   const first = bare.charCodeAt(0);
   if (first >= 48 && first <= 57) return null;
   return rankingStem(bare);
+}
+
+/**
+ * The term of a number (by `numberKey`, so `1,600` and `1600` are one), or of a code when `code` holds the
+ * letters joined to it by a hyphen (`I-90`: `#i-90`): a clause that holds no content word (`1932`, `more than
+ * 1,600`, `I-90`) is looked up by these. The prefix keeps them apart from every word's term.
+ */
+export function numberTerm(key: string, code: string | null = null): string {
+  return code === null ? `#${key}` : `#${code}-${key}`;
+}
+
+// Letters of a code before its hyphen and number (`I-90`, `US-101`, `SR-520`), at most this many.
+const MAX_CODE_LETTERS = 4;
+const LETTER = /\p{L}/u;
+
+/**
+ * The letters (folded) that a hyphen joins to the number starting at `start` (`I-90` gives `i`), or null:
+ * a run of 1 to MAX_CODE_LETTERS letters right before the hyphen, not the end of a longer word. O(1).
+ */
+export function codeBefore(text: string, start: number): string | null {
+  if (start < 2 || text[start - 1] !== "-") return null;
+  let from = start - 1;
+  while (from > 0 && start - 1 - from < MAX_CODE_LETTERS + 1 && LETTER.test(text[from - 1] as string)) from--;
+  const letters = start - 1 - from;
+  if (letters === 0 || letters > MAX_CODE_LETTERS) return null;
+  return text.slice(from, start - 1).toLowerCase();
+}
+
+/** Calls `visit` with the `numberKey` of each number in `text`, in order. O(text). */
+export function forEachNumberKey(
+  text: string,
+  visit: (key: string, start: number, end: number) => void,
+): void {
+  for (let start = nextNumberStart(text, 0); start >= 0; ) {
+    const end = numberEnd(text, start);
+    visit(numberKey(text, start, end), start, end);
+    start = nextNumberStart(text, end);
+  }
 }
 
 // Words an answer uses to talk about its sources or to the reader rather than to state a fact ("the passage
@@ -24,6 +63,14 @@ const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
   summarize summarizes summarized describe describes described discuss discusses discussed mention mentions
   mentioned state states stated note notes noted highlight highlights highlighted provide provides provided
   report reports reported indicate indicates indicated hope helps helpful glad sure certainly`.split(/\s+/),
+);
+
+// Words that count, tell apart or rank what a sentence speaks of without saying what it is ("several
+// different films", "the main points", "a certain number"): they assert nothing a source could hold, and a
+// summary uses them where its source names the things themselves, so they are not looked for either.
+const VAGUE_WORDS: ReadonlySet<string> = new Set(
+  `various several multiple certain specific particular respective different separate distinct main core
+  basic`.split(/\s+/),
 );
 
 /** A folded word as read once per answer check: its content term's id (-1 for none), whether a source holds it. */
@@ -91,7 +138,7 @@ export interface SourceTerms {
 }
 
 // Reads a source's sentences once: every word's entry marked as held by the sources, each sentence's
-// distinct terms listed, each term's sentences posted. Yields whenever `slice.read` reaches `slice.chars`
+// distinct terms (its numbers' terms too) listed, each term's sentences posted. Yields whenever `slice.read` reaches `slice.chars`
 // characters of sentences. O(source).
 function* readSource(
   text: string,
@@ -118,6 +165,11 @@ function* readSource(
     lexicon.termInSources[entry.term] = true;
     add(entry.term);
   };
+  const post = (term: string): void => {
+    const id = lexicon.id(term);
+    lexicon.termInSources[id] = true;
+    add(id);
+  };
   for (; current < sentences.length; current++) {
     const sentence = sentences[current] as Sentence;
     if (slice.read >= slice.chars) {
@@ -127,6 +179,11 @@ function* readSource(
     slice.read += sentence.text.length;
     termStarts.push(termIds.length);
     forEachWord(sentence.text, visit);
+    forEachNumberKey(sentence.text, (key, start) => {
+      post(numberTerm(key));
+      const code = codeBefore(sentence.text, start);
+      if (code !== null) post(numberTerm(key, code));
+    });
     if (sentence.header !== null) {
       let header = headerTerms.get(sentence.header);
       if (header === undefined) {
@@ -164,7 +221,8 @@ export function* indexSources(
   const terms: SourceTerms[] = [];
   const slice = { read: 0, chars: sliceChars };
   for (const source of sources) {
-    if (counter !== undefined) counter.steps += source.text.length;
+    // Two passes over each sentence: its words, then its numbers.
+    if (counter !== undefined) counter.steps += 2 * source.text.length;
     terms.push(yield* readSource(source.text, lexicon, slice));
   }
   return new SupportIndex(sources, lexicon, terms, counter);
