@@ -1,45 +1,25 @@
 import type { Readable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
 import { errorCodes } from "fastify";
 
 /**
- * Bytes decoded at once (or the whole body, if less): a decoded piece this large is a string V8 keeps in
- * its large-object space, which a young-generation GC never copies; pieces of a socket's 64 KiB would be
- * copied by every scavenge while the body arrives (20 MB of them for a large eval).
- */
-export const BODY_DECODE_PIECE_BYTES = 1024 * 1024;
-
-/**
- * Reads a request body as text, decoding each chunk as it arrives, so a 20 MB body costs the event loop
- * no single long decode at the end (Fastify's own reader joins the raw chunks and decodes them in one go).
+ * Reads a request body as bytes, never as one string: a large eval body is decoded case by case from its
+ * bytes (`parseJsonBody`), so the 20 MB of a large eval never become one string, whose decoding or joining
+ * would hold the event loop (and whose pieces young-generation collections would copy while it arrives).
  * The checks are Fastify's: a declared or received length over `limitBytes` is refused as soon as it is
  * seen (`FST_ERR_CTP_BODY_TOO_LARGE`), and a body that ends shorter or longer than its Content-Length is
- * refused (`FST_ERR_CTP_INVALID_CONTENT_LENGTH`); a stream error ends the read with that error. Chunks
- * are decoded `pieceBytes` at a time (`onPiece` hears each piece's length, for tests).
- * O(body) steps, memory the body's text and one piece of bytes.
+ * refused (`FST_ERR_CTP_INVALID_CONTENT_LENGTH`); a stream error ends the read with that error.
+ * O(body) steps, memory the body's bytes (kept off the JavaScript heap).
  */
-export function readBodyText(
+export function readBody(
   payload: Readable,
   contentLength: string | undefined,
   limitBytes: number,
-  pieceBytes = BODY_DECODE_PIECE_BYTES,
-  onPiece?: (bytes: number) => void,
-): Promise<string> {
+): Promise<Buffer> {
   const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
   if (declared > limitBytes) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   return new Promise((resolve, reject) => {
-    const decoder = new StringDecoder("utf8");
-    const pieces: string[] = [];
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
+    const chunks: Buffer[] = [];
     let received = 0;
-    const decodePending = () => {
-      if (pendingBytes === 0) return;
-      onPiece?.(pendingBytes);
-      pieces.push(decoder.write(pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending)));
-      pending = [];
-      pendingBytes = 0;
-    };
     const stop = () => {
       payload.removeListener("data", onData);
       payload.removeListener("end", onEnd);
@@ -53,9 +33,7 @@ export function readBodyText(
         reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
         return;
       }
-      pending.push(bytes);
-      pendingBytes += bytes.length;
-      if (pendingBytes >= pieceBytes) decodePending();
+      chunks.push(bytes);
     };
     const onEnd = () => {
       stop();
@@ -63,9 +41,7 @@ export function readBodyText(
         reject(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
         return;
       }
-      decodePending();
-      pieces.push(decoder.end());
-      resolve(pieces.join(""));
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
     };
     const onError = (error: Error & { statusCode?: number }) => {
       stop();
@@ -77,4 +53,15 @@ export function readBodyText(
     payload.on("error", onError);
     payload.resume();
   });
+}
+
+/**
+ * Whether the body is empty or only whitespace (as `String.prototype.trim` reads it). Any ASCII byte other
+ * than whitespace answers at once; only a body without one (whitespace and non-ASCII characters) is decoded.
+ */
+export function isBlankBody(bytes: Buffer): boolean {
+  for (const byte of bytes) {
+    if (byte < 0x80 && byte !== 0x20 && (byte < 0x09 || byte > 0x0d)) return false;
+  }
+  return bytes.toString("utf8").trim() === "";
 }
