@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isBlankBody, readBody } from "./read-body.js";
 
 /** A payload stream that sends `chunks` one by one, then ends (or fails with `error`). */
@@ -24,6 +24,27 @@ describe("readBody", () => {
     const bytes = await readBody(payloadOf(chunks), String(body.length), 1024);
     expect(Buffer.isBuffer(bytes)).toBe(true);
     expect(bytes.equals(body)).toBe(true);
+  });
+
+  it("copies a body with a Content-Length into place as it arrives, and joins only one without", async () => {
+    const body = bytesOf(`{"q":"${"é".repeat(1_500)}"}`);
+    const chunks: Buffer[] = [];
+    for (let start = 0; start < body.length; start += 300) chunks.push(body.subarray(start, start + 300));
+    const concat = vi.spyOn(Buffer, "concat");
+    try {
+      expect((await readBody(payloadOf(chunks), String(body.length), 10_000)).equals(body)).toBe(true);
+      expect(concat).not.toHaveBeenCalled();
+      expect((await readBody(payloadOf(chunks), undefined, 10_000)).equals(body)).toBe(true);
+      expect(concat).toHaveBeenCalledTimes(1);
+    } finally {
+      concat.mockRestore();
+    }
+  });
+
+  it("refuses a body longer than its Content-Length, copying nothing past it", async () => {
+    await expect(readBody(payloadOf([bytesOf("{}"), bytesOf("[]")]), "3", 1024)).rejects.toMatchObject({
+      code: "FST_ERR_CTP_INVALID_CONTENT_LENGTH",
+    });
   });
 
   it("refuses a declared length over the limit before reading", async () => {
