@@ -4,9 +4,12 @@
 // the 20 MB request costs by itself, `details: true` answered with 3 claims per case. Per variant, a
 // fresh service process (with the probe of support/memory-probe.ts) runs three evals in a row; the table
 // gives the median peak RSS (VmHWM, reset before each eval), the longest event-loop delay during the eval
-// (monitorEventLoopDelay inside the service), the answer's size and how many cases kept their `result`.
+// (monitorEventLoopDelay inside the service), the answer's size, how many cases kept their `result` and the
+// answer's sha256 (its first 12 hex digits, each distinct one of the three runs: a change that must not
+// change answers keeps them; a streamed answer's cases come in the order they end, so its bytes vary).
 //   npm run build && npm run bench -- eval-details
 
+import { createHash } from "node:crypto";
 import { loadavg } from "node:os";
 import { cpuPlacement } from "./support/cpu-placement.js";
 import { largeAnswerOutput, largeEvalFixture, smallCreateFixture } from "./support/create-fixtures.js";
@@ -40,6 +43,8 @@ interface EvalAnswer {
   ms: number;
   kept: number;
   omitted: number;
+  /** The first 12 hex digits of the answer's sha256 (the same request must answer the same bytes). */
+  sha256: string;
   problem?: string;
 }
 
@@ -76,12 +81,14 @@ async function postEval(service: ServiceProcess, body: string, streamed: boolean
   });
   const counter = markerCounter(['"result":{', '"result_omitted":"details_budget"', aggregateMarker]);
   const decoder = new TextDecoder();
+  const hash = createHash("sha256");
   let bytes = 0;
   let start = "";
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
     const chunk = read.value;
     bytes += chunk.byteLength;
+    hash.update(chunk);
     const text = decoder.decode(chunk, { stream: true });
     if (start.length < 300) start += text.slice(0, 300);
     counter.feed(text);
@@ -90,7 +97,8 @@ async function postEval(service: ServiceProcess, body: string, streamed: boolean
   const [kept = 0, omitted = 0, aggregates = 0] = counter.counts.map((count) =>
     streamed ? count / 2 : count,
   );
-  const answer = { status: response.status, bytes, ms, kept, omitted };
+  const sha256 = hash.digest("hex").slice(0, 12);
+  const answer = { status: response.status, bytes, ms, kept, omitted, sha256 };
   if (response.status !== 200) return { ...answer, problem: start.slice(0, 200) };
   if (aggregates !== (streamed ? 0.5 : 1))
     return { ...answer, problem: `no ${aggregateMarker}: ${start.slice(0, 200)}` };
@@ -135,7 +143,7 @@ export default async function run(): Promise<void> {
         rows.push(
           `| ${variant.name} | ${status} | **${formatCount(median(peaks))} MB** | **${formatCount(median(delays))} ms** | ` +
             `${formatCount(median(answers.map((each) => each.ms)))} ms | ${formatCount(last.bytes / MB)} MB | ` +
-            `${last.kept} / ${last.omitted} | ${peaks.map(formatCount).join(", ")} / ${delays.map(formatCount).join(", ")} |`,
+            `${last.kept} / ${last.omitted} | ${[...new Set(answers.map((each) => each.sha256))].join(", ")} | ${peaks.map(formatCount).join(", ")} / ${delays.map(formatCount).join(", ")} |`,
         );
       });
     }
@@ -150,9 +158,9 @@ export default async function run(): Promise<void> {
       `row per service process, medians. ${placement.description}; 1-minute load average ${loadBefore.toFixed(1)} before the run.\n`,
   );
   console.log(
-    "| eval | status | peak RSS | longest event-loop delay | wall time | answer | cases with result / omitted | each run: peak (MB) / delay (ms) |",
+    "| eval | status | peak RSS | longest event-loop delay | wall time | answer | cases with result / omitted | answer sha256 | each run: peak (MB) / delay (ms) |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
   console.log("\nGoal: peak under 600 MB; no event-loop delay over 100 ms.");
 }

@@ -130,8 +130,9 @@ export const MAX_EXPLAIN_TEXT_CHARS = 300;
 export const CLAIM_CHECK_SLICE_WORK = 1_000_000;
 
 /**
- * Characters of a request body or a model's reply from which each pass over it (scan, parse) starts from a
- * turn of the event loop of its own (1 MiB), so the passes over a large text never add up in one block.
+ * Bytes of a request body, or characters of a model's reply, from which each pass over it (scan, parse)
+ * starts from a turn of the event loop of its own (1 MiB), so the passes over a large text never add up in
+ * one block.
  */
 export const OWN_TURN_TEXT_CHARS = 1024 * 1024;
 

@@ -34,7 +34,7 @@ import {
   withRequestId,
 } from "./plugins/index.js";
 import { usePrefixItems } from "./prefix-items.js";
-import { readBodyText } from "./read-body-text.js";
+import { isBlankBody, readBody } from "./read-body.js";
 import { newRequestState } from "./request-state.js";
 import {
   registerCheckRoute,
@@ -145,26 +145,22 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   app.removeContentTypeParser(["text/plain", "application/json"]);
   // JSON bodies are scanned before they are parsed: `__proto__`/`constructor` keys, more than 200 eval cases,
   // more sources than allowed and more values than MAX_JSON_VALUES are refused without building the body.
-  // The body is read by `readBodyText`, chunk by chunk, with Fastify's limit and length checks.
+  // The body is read as bytes by `readBody`, chunk by chunk, with Fastify's limit and length checks.
   app.addContentTypeParser("application/json", async (request: FastifyRequest, payload: Readable) => {
-    const text = await readBodyText(
-      payload,
-      request.headers["content-length"],
-      request.routeOptions.bodyLimit,
-    );
-    if (text.trim() === "")
+    const bytes = await readBody(payload, request.headers["content-length"], request.routeOptions.bodyLimit);
+    if (isBlankBody(bytes))
       throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
     const limits = request.routeOptions.url === OPERATION_PATHS.eval ? evalBodyLimits : requestBodyLimits;
     // A large body is read, scanned and parsed each in a pass of the event loop of its own, and a large eval's
-    // cases are parsed one by one with turns between them (parseJsonBody).
-    const large = text.length >= OWN_TURN_TEXT_CHARS;
+    // cases are decoded and parsed one by one with turns between them (parseJsonBody).
+    const large = bytes.length >= OWN_TURN_TEXT_CHARS;
     if (large) await nextTurn();
     const caseRanges: CaseRange[] = [];
-    const problem = scanJsonBody(text, limits, large ? caseRanges : undefined);
+    const problem = scanJsonBody(bytes, limits, large ? caseRanges : undefined);
     if (problem) throw problem;
     if (large) await nextTurn();
     try {
-      return await parseJsonBody(text, caseRanges);
+      return await parseJsonBody(bytes, caseRanges);
     } catch {
       // JSON.parse's own message quotes the body; the caller's text is not echoed back.
       throw new ServiceError("invalid_request", "The body is not valid JSON.");

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { parseJsonBody } from "./parse-json-body.js";
 import { type CaseRange, evalBodyLimits, scanJsonBody } from "./scan-json-body.js";
 
+const bytesOf = (text: string) => Buffer.from(text, "utf8");
+
 function rangesOf(text: string): CaseRange[] {
   const ranges: CaseRange[] = [];
-  expect(scanJsonBody(text, evalBodyLimits, ranges)).toBeUndefined();
+  expect(scanJsonBody(bytesOf(text), evalBodyLimits, ranges)).toBeUndefined();
   return ranges;
 }
 
@@ -15,11 +17,13 @@ const bodies = [
   // An escaped key is the same `cases` to JSON.parse.
   '{"c\\u0061ses":[ {"a":1} ,\n\t{"b":2}], "x":{"cases":[{"c":3}]}}',
   '{"cases":[]}',
+  // Characters of several bytes, in cases and around them: the ranges are byte offsets.
+  '{"m":"é 😀","cases":[{"q":"café 中"},{"r":"😀"}],"z":"中"}',
 ];
 
 describe("parseJsonBody", () => {
   it.each(bodies)("gives JSON.parse's value, keys in the same order: %s", async (text) => {
-    const parsed = await parseJsonBody(text, rangesOf(text), 1);
+    const parsed = await parseJsonBody(bytesOf(text), rangesOf(text), 1);
     expect(parsed).toEqual(JSON.parse(text));
     expect(JSON.stringify(parsed)).toBe(JSON.stringify(JSON.parse(text)));
   });
@@ -36,9 +40,27 @@ describe("parseJsonBody", () => {
       order.push("turn");
     };
     // Each case is over 40 characters: two per piece of 80.
-    const parsed = (await parseJsonBody(text, ranges, 80, turn)) as { cases: unknown[] };
+    const parsed = (await parseJsonBody(bytesOf(text), ranges, 80, turn)) as { cases: unknown[] };
     expect(parsed).toEqual(JSON.parse(text));
     expect(order).toEqual(["turn", "turn"]);
+  });
+
+  it("never decodes the whole body: the skeleton and each case are decoded from their own bytes", async () => {
+    const text = JSON.stringify({
+      model: "m",
+      cases: Array.from({ length: 8 }, (_, id) => ({ id, text: "é".repeat(100) })),
+    });
+    const bytes = bytesOf(text);
+    const decoded: number[] = [];
+    const decode = bytes.toString.bind(bytes);
+    bytes.toString = ((encoding?: BufferEncoding, start = 0, end = bytes.length) => {
+      decoded.push(Math.min(end, bytes.length) - start);
+      return decode(encoding, start, end);
+    }) as typeof bytes.toString;
+    expect(await parseJsonBody(bytes, rangesOf(text), 1)).toEqual(JSON.parse(text));
+    // Each case is about 220 bytes; the skeleton is decoded in the 9 parts around them.
+    expect(decoded.length).toBe(8 + 9);
+    expect(Math.max(...decoded)).toBeLessThan(250);
   });
 
   it.each([
@@ -50,13 +72,13 @@ describe("parseJsonBody", () => {
   ])("throws as JSON.parse does on invalid JSON: %s", async (text) => {
     expect(() => JSON.parse(text)).toThrow(SyntaxError);
     const ranges: CaseRange[] = [];
-    scanJsonBody(text, evalBodyLimits, ranges);
-    await expect(parseJsonBody(text, ranges, 1)).rejects.toThrow(SyntaxError);
+    scanJsonBody(bytesOf(text), evalBodyLimits, ranges);
+    await expect(parseJsonBody(bytesOf(text), ranges, 1)).rejects.toThrow(SyntaxError);
   });
 
   it("lists no ranges when the body gives `cases` twice (JSON.parse keeps the last)", async () => {
     const text = '{"cases":[{"a":1}],"cases":[{"b":2},{"c":3}]}';
     expect(rangesOf(text)).toEqual([]);
-    expect(await parseJsonBody(text, [], 1)).toEqual({ cases: [{ b: 2 }, { c: 3 }] });
+    expect(await parseJsonBody(bytesOf(text), [], 1)).toEqual({ cases: [{ b: 2 }, { c: 3 }] });
   });
 });

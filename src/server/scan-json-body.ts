@@ -36,11 +36,11 @@ interface Frame {
   param: string;
   /** Objects: the value of a `constructor` key, where a `prototype` key is refused. */
   underConstructor: boolean;
-  /** Where the container opens in the text. */
+  /** Where the container opens in the body (a byte offset). */
   start: number;
 }
 
-/** Where an object item of the top-level `cases` array is in the body: `text.slice(start, end)`. */
+/** Where an object item of the top-level `cases` array is in the body's bytes: `bytes.subarray(start, end)`. */
 export interface CaseRange {
   /** Its index in `cases`. */
   item: number;
@@ -49,8 +49,9 @@ export interface CaseRange {
 }
 
 /**
- * Checks a JSON body's shape before `JSON.parse` builds it, in one forward pass: O(n) steps in the body's
- * length, O(depth) memory. It refuses, with the registry error a caller would get after parsing:
+ * Checks a JSON body's shape before `JSON.parse` builds it, in one forward pass over its UTF-8 bytes (JSON's
+ * structure is ASCII, and no byte of a multi-byte character is): O(n) steps in the body's length, O(depth)
+ * memory. It refuses, with the registry error a caller would get after parsing:
  * - a `__proto__` key anywhere, or a `constructor` key whose value holds a `prototype` key (`invalid_request`;
  *   escaped spellings too), as Fastify's own parser did. A plain `constructor` key is data (an extract field
  *   may be named so): JSON.parse makes it an own property, and nothing merges bodies into prototypes;
@@ -63,16 +64,16 @@ export interface CaseRange {
  * for `parseJsonBody` to parse them one by one.
  */
 export function scanJsonBody(
-  text: string,
+  bytes: Buffer,
   limits: JsonBodyLimits,
   caseRanges?: CaseRange[],
 ): ServiceError | undefined {
   const stack: Frame[] = [];
   let values = 0;
   let casesArrays = 0;
-  const length = text.length;
+  const length = bytes.length;
   for (let index = 0; index < length; index += 1) {
-    const code = text.charCodeAt(index);
+    const code = bytes[index] as number;
     // Whitespace, `:` and the insides of numbers and literals move nothing.
     if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0x3a) continue;
     const frame = stack[stack.length - 1];
@@ -88,9 +89,9 @@ export function scanJsonBody(
       continue;
     }
     if (code === 0x22 /* " */) {
-      const end = stringEnd(text, index);
+      const end = stringEnd(bytes, index);
       if (frame?.kind === "object" && frame.expectKey) {
-        frame.key = decodeKey(text, index, end);
+        frame.key = decodeKey(bytes, index, end);
         frame.expectKey = false;
         if (frame.key === "__proto__" || (frame.underConstructor && frame.key === "prototype")) {
           const name = frame.key === "__proto__" ? '"__proto__"' : '"constructor": {"prototype": …}';
@@ -107,9 +108,11 @@ export function scanJsonBody(
       index = end;
       continue;
     }
-    // A value starts: an object, an array, or the first character of a number or literal.
+    // A value starts: an object, an array, or the first character of a number or literal. The other bytes
+    // of a multi-byte character (malformed JSON) are part of it.
+    if (code >= 0x80 && code <= 0xbf) continue;
     const isContainer = code === 0x7b /* { */ || code === 0x5b; /* [ */
-    if (!isContainer && isInsideScalar(text, index)) continue;
+    if (!isContainer && isInsideScalar(bytes, index)) continue;
     const problem = countValue(frame, limits, ++values);
     if (problem) return problem;
     if (isContainer) {
@@ -175,23 +178,23 @@ function roleOf(stack: readonly Frame[], parent: Frame | undefined, isObject: bo
   return undefined;
 }
 
-/** Index of the quote that closes the string opening at `start` (or the text's end when unterminated). */
-function stringEnd(text: string, start: number): number {
+/** Index of the quote that closes the string opening at `start` (or the body's end when unterminated). */
+function stringEnd(bytes: Buffer, start: number): number {
   let index = start + 1;
   for (;;) {
-    const quote = text.indexOf('"', index);
-    if (quote < 0) return text.length;
+    const quote = bytes.indexOf(0x22, index);
+    if (quote < 0) return bytes.length;
     // The quote is escaped when an odd number of backslashes precede it.
     let backslashes = 0;
-    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes += 1;
+    while (bytes[quote - 1 - backslashes] === 0x5c) backslashes += 1;
     if (backslashes % 2 === 0) return quote;
     index = quote + 1;
   }
 }
 
 /** The key's value with escapes resolved (`"\u0063onstructor"` is `constructor`); raw text if malformed. */
-function decodeKey(text: string, start: number, end: number): string {
-  const raw = text.slice(start + 1, end);
+function decodeKey(bytes: Buffer, start: number, end: number): string {
+  const raw = bytes.toString("utf8", start + 1, end);
   if (!raw.includes("\\")) return raw;
   try {
     return JSON.parse(`"${raw}"`) as string;
@@ -201,8 +204,9 @@ function decodeKey(text: string, start: number, end: number): string {
 }
 
 /** Whether the character at `index` continues a number or literal begun before it (`1e5`, `true`). */
-function isInsideScalar(text: string, index: number): boolean {
-  const previous = text.charCodeAt(index - 1);
+function isInsideScalar(bytes: Buffer, index: number): boolean {
+  const previous = bytes[index - 1];
+  if (previous === undefined) return false;
   return (
     (previous >= 0x30 && previous <= 0x39) || // digits
     (previous >= 0x61 && previous <= 0x7a) || // a-z: true, false, null, and `e` of exponents

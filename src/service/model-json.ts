@@ -1,4 +1,5 @@
-import { MAX_MODEL_JSON_DEPTH, MAX_MODEL_JSON_VALUES } from "../limits.js";
+import { MAX_MODEL_JSON_DEPTH, MAX_MODEL_JSON_VALUES, OWN_TURN_TEXT_CHARS } from "../limits.js";
+import { runSteps, type Steps } from "../util.js";
 
 /**
  * The result of reading JSON out of a model's text. `readsFirstObject`: the value read is the object that
@@ -17,36 +18,51 @@ export type ModelJson =
  * O(n) in the length of `content`: every step is a forward scan (no backtracking regex sees model text).
  */
 export function parseModelJson(content: string): ModelJson {
+  return runSteps(parseModelJsonSteps(content));
+}
+
+/**
+ * `parseModelJson` cut into steps (src/util.ts), for a reply of megabytes: a reading is scanned
+ * `stepChars` at a time with a step between pieces, and a reading of `stepChars` or more is parsed from a
+ * step of its own, so a caller that runs the steps with turns (`runStepsYielding`) never holds the event
+ * loop for the scan and the parse together. Same result as `parseModelJson`.
+ */
+export function* parseModelJsonSteps(content: string, stepChars = OWN_TURN_TEXT_CHARS): Steps<ModelJson> {
   const text = content.trim();
   if (text === "") return { ok: false, error: "the model returned no content" };
   const firstBrace = text.indexOf("{");
   let refused: string | undefined;
-  const read = (candidate: string, start: number): ModelJson | undefined => {
+  function* read(candidate: string, start: number): Generator<void, ModelJson | undefined, void> {
     const scanner = createJsonShapeScanner();
-    const problem = scanner.push(candidate);
+    let problem: string | undefined;
+    for (let at = 0; at < candidate.length && problem === undefined; at += stepChars) {
+      if (at > 0) yield;
+      problem = scanner.push(candidate.slice(at, at + stepChars));
+    }
     if (problem !== undefined) {
       refused ??= problem;
       return undefined;
     }
+    if (candidate.length >= stepChars) yield;
     try {
       const value: unknown = JSON.parse(candidate);
       return { ok: true, value, readsFirstObject: start === firstBrace && !scanner.repeatedTopLevelKey };
     } catch {
       return undefined;
     }
-  };
-  const whole = read(text, 0);
+  }
+  const whole = yield* read(text, 0);
   if (whole !== undefined) return whole;
   const fenced = firstFencedBlock(text);
   if (fenced !== undefined) {
     const block = text.slice(fenced.start, fenced.end);
     const trimmed = block.trim();
-    const reading = read(trimmed, fenced.start + block.length - block.trimStart().length);
+    const reading = yield* read(trimmed, fenced.start + block.length - block.trimStart().length);
     if (reading !== undefined) return reading;
   }
   const braced = firstBalancedObject(text, firstBrace);
   if (braced !== undefined) {
-    const reading = read(braced, firstBrace);
+    const reading = yield* read(braced, firstBrace);
     if (reading !== undefined) return reading;
   }
   return { ok: false, error: refused ?? "the model's output is not valid JSON" };

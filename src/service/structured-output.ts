@@ -1,6 +1,12 @@
 import { ServiceError } from "../errors/index.js";
-import { type ChatMessage, type GenerateRequest, type GenerateStream, nextTurn } from "../models/index.js";
-import { parseModelJson } from "./model-json.js";
+import {
+  type ChatMessage,
+  type GenerateRequest,
+  type GenerateStream,
+  nextTurn,
+  runStepsYielding,
+} from "../models/index.js";
+import { parseModelJsonSteps } from "./model-json.js";
 
 import type { ShapeCheck } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";
@@ -45,9 +51,10 @@ export async function generateStructured<T>(
     });
     addCall(usage, result.usage);
     // Parsed in a turn of its own: a reply of megabytes that arrives with other requests' work (an eval's
-    // other cases) would otherwise be parsed in the same pass of the event loop as that work.
+    // other cases) would otherwise be parsed in the same pass of the event loop as that work. A reply of
+    // megabytes is scanned a MiB a turn and parsed from a turn of its own (`parseModelJsonSteps`).
     await nextTurn();
-    const parsed = parseModelJson(result.content);
+    const parsed = await runStepsYielding(parseModelJsonSteps(result.content), context.signal);
     const shaped = parsed.ok
       ? read(parsed.value, { content: result.content, readsFirstObject: parsed.readsFirstObject })
       : parsed;

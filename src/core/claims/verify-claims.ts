@@ -91,7 +91,7 @@ export function* judgeClaimSlices(
     const searchedBefore = source === undefined ? 0 : quoteSearchSteps(source);
     slice.push(judgeClaim(prepared, candidate, options));
     // The quote-search steps the claim took count too: a pass that found many announced quotes at once
-    // (O(n + 250,000)) costs far more than the one claim that ran it.
+    // (O(n + 64,000)) costs far more than the one claim that ran it.
     const searched = source === undefined ? 0 : quoteSearchSteps(source) - searchedBefore;
     work += claimWork(prepared, candidate) + searched;
   }

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import type { PreparedSource } from "../prepared-source.js";
 import { tokenizeLenient } from "../text/tokens.js";
 import type { MatchMode, Range } from "../types.js";
-import { findQuote, trimQuote } from "./find-quote.js";
+import {
+  BATCH_QUOTE_CHARS,
+  expectQuotes,
+  findQuote,
+  searchesAtOnce,
+  trimQuote,
+  unsearchedQuoteChars,
+} from "./find-quote.js";
 
 const sourceOf = (text: string): PreparedSource => ({ id: "s", text });
 const keysOf = (text: string): string[] => tokenizeLenient(text).map((token) => token.key);
@@ -310,6 +317,30 @@ describe("findQuote on planted spans", () => {
     const range = findQuote(sourceOf(text), quote, mode);
     expect(range).toEqual([start, start + phrase.length]);
     expect(text.slice(start, start + phrase.length)).toEqual(phrase);
+  });
+});
+
+describe("findQuote on many announced quotes", () => {
+  it("finds them at once in passes of at most BATCH_QUOTE_CHARS (64,000) characters of quotes, or n", () => {
+    const words = ["the", "quarterly", "review", "noted", "steady", "progress"];
+    const source = sourceOf(Array.from({ length: 200 }, (_, at) => words[at % words.length]).join(" "));
+    // 400 distinct near misses of 500 characters (200,000 in all): words the source holds, and one it lacks.
+    const quotes = Array.from({ length: 400 }, (_, at) => {
+      const head = Array.from({ length: 50 }, (_, word) => words[(at + word) % words.length]).join(" ");
+      return `${head} missing${at}`.padEnd(500, ".");
+    });
+    expectQuotes(source, quotes, "strict");
+    let next = 0;
+    while (!searchesAtOnce(source, "strict")) {
+      expect(findQuote(source, quotes[next] as string, "strict")).toBeNull();
+      next += 1;
+    }
+    const unsearched = () => quotes.filter((quote) => unsearchedQuoteChars(source, quote, "strict") > 0);
+    const before = unsearched().length;
+    expect(findQuote(source, quotes[next] as string, "strict")).toBeNull();
+    // The pass took quotes until it held BATCH_QUOTE_CHARS characters (the source is shorter): 128 of them.
+    expect((before - unsearched().length) * 500).toBe(Math.ceil(BATCH_QUOTE_CHARS / 500) * 500);
+    expect(BATCH_QUOTE_CHARS).toBe(64_000);
   });
 });
 

@@ -1,4 +1,5 @@
 export {
+  BATCH_QUOTE_CHARS,
   expectQuotes,
   findQuote,
   quoteSearchSteps,
