@@ -75,8 +75,9 @@ export function* judgeClaimSteps(
  * `judgeClaims` as slices of verdicts, in order, each of claims whose estimated work reaches `stepBudget`:
  * yields each slice that more claims follow, and returns the last (perhaps empty). A caller that reports
  * verdicts as they come (a streamed create) reports each slice before the next is judged. Same verdicts and
- * cost as `judgeClaimSteps`. A slice also ends between a claim's strict search, when it ran a pass at once,
- * and its near match's lenient search, so that the two passes never share a slice (that slice may be empty).
+ * cost as `judgeClaimSteps`. A slice also ends after a claim whose quote search ran a pass at once, and
+ * between a claim's strict search that ran one and its near match's lenient search (that slice may be
+ * empty): no slice holds two passes.
  */
 export function* judgeClaimSlices(
   sources: SourcesInput,
@@ -96,22 +97,19 @@ export function* judgeClaimSlices(
     }
     const source = prepared.get(text(candidate.source));
     let searchedBefore = source === undefined ? 0 : quoteSearchSteps(source);
-    const passesBefore = source === undefined ? 0 : quotePassesAtOnce(source, "strict");
+    let passesBefore = source === undefined ? 0 : passesAtOnce(source);
     const judged = judgeQuote(prepared, candidate, options);
     let verdict: ClaimVerdict;
     if ("nearMiss" in judged) {
       // The strict search ran a pass at once and the near match's lenient search is still to run (often a
-      // pass at once too): end the slice between them, so that each pass gets a slice of its own. At most
-      // one more slice per strict pass at once, so the slices stay O(claims + Σm / n).
+      // pass at once too): end the slice between them.
       const { source: cited, quote } = judged.nearMiss;
-      if (
-        quotePassesAtOnce(cited, "strict") > passesBefore &&
-        unsearchedQuoteChars(cited, quote, "lenient") > 0
-      ) {
+      if (passesAtOnce(cited) > passesBefore && unsearchedQuoteChars(cited, quote, "lenient") > 0) {
         yield slice;
         slice = [];
         work = 0;
         searchedBefore = quoteSearchSteps(cited);
+        passesBefore = passesAtOnce(cited);
       }
       verdict = nearMissVerdict(judged.nearMiss);
     } else {
@@ -122,8 +120,16 @@ export function* judgeClaimSlices(
     // (O(n + 64,000)) costs far more than the one claim that ran it.
     const searched = source === undefined ? 0 : quoteSearchSteps(source) - searchedBefore;
     work += claimWork(prepared, candidate) + searched;
+    // A pass at once ends its slice, so that each pass gets a slice of its own (the next claim's, often a
+    // pass of the other mode, included). At most two more slices per pass, so the slices stay
+    // O(claims + Σm / n).
+    if (source !== undefined && passesAtOnce(source) > passesBefore) work = Math.max(work, stepBudget);
   }
   return slice;
+}
+
+function passesAtOnce(source: PreparedSource): number {
+  return quotePassesAtOnce(source, "strict") + quotePassesAtOnce(source, "lenient");
 }
 
 /**
