@@ -2,13 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runSteps } from "../../util.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
-import { quoteSearchSteps } from "../quotes/index.js";
+import { quotePassesAtOnce, quoteSearchSteps } from "../quotes/index.js";
 import type { CandidateClaim, CheckNumbers, MatchMode, Source } from "../types.js";
 import {
   addSourceMarker,
   assembleClaims,
+  type ClaimVerdict,
   checkNumbers,
   explainNumbers,
+  judgeClaimSlices,
   judgeClaimSteps,
   judgeClaims,
   verifyClaims,
@@ -418,6 +420,42 @@ describe("judgeClaimSteps: the claim check cut into slices of bounded work", () 
     while (steps.next().done !== true) slices += 1;
     // The searches add about a third to the estimates here (13 slices).
     expect(slices).toBeGreaterThanOrEqual(12);
+  });
+
+  it("gives each pass at once a slice of its own, a claim's strict pass and its near match's lenient one too", () => {
+    const source = { id: "s", text: "a ".repeat(5_000) };
+    // Distinct near misses, each found leniently (case aside) but not strictly, and each strict search
+    // costly: once searches at once start, the passes of both modes each find many quotes.
+    const claims = Array.from({ length: 600 }, (_, index) => ({
+      claim: "c",
+      quote: `${"a ".repeat(10 + index)}A`,
+      source: "s",
+    }));
+    const prepared = prepareSources([source]);
+    const cited = prepared.get("s") as PreparedSource;
+    const passes = () => quotePassesAtOnce(cited, "strict") + quotePassesAtOnce(cited, "lenient");
+    // No budget to reach: the only slice ends are those the passes make.
+    const slices = judgeClaimSlices(prepared, claims, {}, Number.POSITIVE_INFINITY);
+    const verdicts: ClaimVerdict[] = [];
+    // The passes at once run so far, at each slice end.
+    const ends: number[] = [];
+    for (;;) {
+      const next = slices.next();
+      verdicts.push(...next.value);
+      ends.push(passes());
+      if (next.done === true) break;
+    }
+    // Both modes run several passes, and here claims run a strict pass and then a lenient one for their
+    // near match: were the slice not ended between them, a slice would hold both.
+    expect(quotePassesAtOnce(cited, "strict")).toBeGreaterThan(1);
+    expect(quotePassesAtOnce(cited, "lenient")).toBeGreaterThan(1);
+    // No slice holds two passes.
+    const perSlice = ends.map((count, index) => count - (ends[index - 1] ?? 0));
+    expect(perSlice.filter((count) => count > 1)).toEqual([]);
+    expect(verdicts).toEqual(judgeClaims([source], claims));
+    expect(verdicts.filter((verdict) => verdict.grounded || verdict.unsupported.near === undefined)).toEqual(
+      [],
+    );
   });
 
   it("runs straight through, with no yield, within one budget", () => {

@@ -2,7 +2,13 @@ import type { Steps } from "../../util.js";
 import { explainRowNumbers } from "../binding/index.js";
 import { explainQuoteNumbers, explainSourceNumbers } from "../numbers/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
-import { expectQuotes, findQuote, quoteSearchSteps } from "../quotes/index.js";
+import {
+  expectQuotes,
+  findQuote,
+  quotePassesAtOnce,
+  quoteSearchSteps,
+  unsearchedQuoteChars,
+} from "../quotes/index.js";
 import type {
   CandidateClaim,
   Citation,
@@ -69,7 +75,9 @@ export function* judgeClaimSteps(
  * `judgeClaims` as slices of verdicts, in order, each of claims whose estimated work reaches `stepBudget`:
  * yields each slice that more claims follow, and returns the last (perhaps empty). A caller that reports
  * verdicts as they come (a streamed create) reports each slice before the next is judged. Same verdicts and
- * cost as `judgeClaimSteps`.
+ * cost as `judgeClaimSteps`. A slice also ends after a claim whose quote search ran a pass at once, and
+ * between a claim's strict search that ran one and its near match's lenient search (that slice may be
+ * empty): no slice holds two passes.
  */
 export function* judgeClaimSlices(
   sources: SourcesInput,
@@ -88,14 +96,40 @@ export function* judgeClaimSlices(
       work = 0;
     }
     const source = prepared.get(text(candidate.source));
-    const searchedBefore = source === undefined ? 0 : quoteSearchSteps(source);
-    slice.push(judgeClaim(prepared, candidate, options));
+    let searchedBefore = source === undefined ? 0 : quoteSearchSteps(source);
+    let passesBefore = source === undefined ? 0 : passesAtOnce(source);
+    const judged = judgeQuote(prepared, candidate, options);
+    let verdict: ClaimVerdict;
+    if ("nearMiss" in judged) {
+      // The strict search ran a pass at once and the near match's lenient search is still to run (often a
+      // pass at once too): end the slice between them.
+      const { source: cited, quote } = judged.nearMiss;
+      if (passesAtOnce(cited) > passesBefore && unsearchedQuoteChars(cited, quote, "lenient") > 0) {
+        yield slice;
+        slice = [];
+        work = 0;
+        searchedBefore = quoteSearchSteps(cited);
+        passesBefore = passesAtOnce(cited);
+      }
+      verdict = nearMissVerdict(judged.nearMiss);
+    } else {
+      verdict = judged;
+    }
+    slice.push(verdict);
     // The quote-search steps the claim took count too: a pass that found many announced quotes at once
     // (O(n + 64,000)) costs far more than the one claim that ran it.
     const searched = source === undefined ? 0 : quoteSearchSteps(source) - searchedBefore;
     work += claimWork(prepared, candidate) + searched;
+    // A pass at once ends its slice, so that each pass gets a slice of its own (the next claim's, often a
+    // pass of the other mode, included). At most two more slices per pass, so the slices stay
+    // O(claims + Σm / n).
+    if (source !== undefined && passesAtOnce(source) > passesBefore) work = Math.max(work, stepBudget);
   }
   return slice;
+}
+
+function passesAtOnce(source: PreparedSource): number {
+  return quotePassesAtOnce(source, "strict") + quotePassesAtOnce(source, "lenient");
 }
 
 /**
@@ -141,14 +175,22 @@ function rejected(
 }
 
 /**
- * Where a strict quote that was not found is in the source under lenient matching (it differs only in case,
- * punctuation or spacing), or undefined. The lenient quotes were announced with the strict ones, so a
- * request's near misses cost O(n + Σm) in all, like its quotes.
+ * A strict quote that was not found: its verdict waits for the lenient search of the near match it reports
+ * (where the quote is in the source under lenient matching: it differs only in case, punctuation or
+ * spacing). The lenient quotes were announced with the strict ones, so a request's near misses cost
+ * O(n + Σm) in all, like its quotes.
  */
-function nearMatch(source: PreparedSource, quote: string, mode: string): UnsupportedClaim["near"] {
-  if (mode !== "strict") return undefined;
+interface NearMiss {
+  claim: string;
+  quote: string;
+  sourceId: string;
+  source: PreparedSource;
+}
+
+function nearMissVerdict({ claim, quote, sourceId, source }: NearMiss): ClaimVerdict {
   const range = findQuote(source, quote, "lenient");
-  return range === null ? undefined : { quote: source.text.slice(range[0], range[1]), range };
+  const near = range === null ? undefined : { quote: source.text.slice(range[0], range[1]), range };
+  return rejected(claim, quote, sourceId, "quote_not_found", { near });
 }
 
 /** The verdict on one candidate claim: it does not depend on the request's other claims. */
@@ -157,6 +199,16 @@ function judgeClaim(
   candidate: CandidateClaim,
   options: ClaimCheckOptions,
 ): ClaimVerdict {
+  const judged = judgeQuote(prepared, candidate, options);
+  return "nearMiss" in judged ? nearMissVerdict(judged.nearMiss) : judged;
+}
+
+/** `judgeClaim` up to the near match's search: the verdict, or the strict near miss still to look for. */
+function judgeQuote(
+  prepared: ReadonlyMap<string, PreparedSource>,
+  candidate: CandidateClaim,
+  options: ClaimCheckOptions,
+): ClaimVerdict | { nearMiss: NearMiss } {
   const mode = options.mode ?? "strict";
   const numbersMode = numberCheckOf(options.checkNumbers);
   const quote = text(candidate.quote);
@@ -165,8 +217,10 @@ function judgeClaim(
   const source = prepared.get(sourceId);
   if (source === undefined) return rejected(claim, quote, sourceId, "unknown_source");
   const range = findQuote(source, quote, mode);
-  if (range === null)
-    return rejected(claim, quote, sourceId, "quote_not_found", { near: nearMatch(source, quote, mode) });
+  if (range === null) {
+    if (mode === "strict") return { nearMiss: { claim, quote, sourceId, source } };
+    return rejected(claim, quote, sourceId, "quote_not_found");
+  }
   const miss = numbersMode === undefined ? null : explainNumbers(claim, source, range, numbersMode);
   if (miss !== null)
     return rejected(claim, quote, sourceId, "number_not_found", {

@@ -76,6 +76,11 @@ export function unsearchedQuoteChars(source: PreparedSource, quote: string, mode
   return searchesOf(source)[mode].results.has(trimmed) ? 0 : trimmed.length;
 }
 
+/** The passes at once (`findQuotesAtOnce`) the quote searches of `source` under `mode` have run so far. O(1). */
+export function quotePassesAtOnce(source: PreparedSource, mode: MatchMode): number {
+  return searchesOf(source)[mode].passes;
+}
+
 /** The steps every quote search in `source` has taken so far in this request, passes at once included. */
 export function quoteSearchSteps(source: PreparedSource): number {
   return searchesOf(source).counter.steps;
@@ -110,12 +115,14 @@ interface SearchesInMode {
   results: Map<string, Range | null>;
   /** Quotes announced by `expectQuotes` and not searched yet. */
   expected: Set<string>;
+  /** Passes at once run so far. */
+  passes: number;
 }
 
 const searchesOf = memoizePerSource(
   (): QuoteSearches => ({
-    strict: { results: new Map(), expected: new Set() },
-    lenient: { results: new Map(), expected: new Set() },
+    strict: { results: new Map(), expected: new Set(), passes: 0 },
+    lenient: { results: new Map(), expected: new Set(), passes: 0 },
     counter: { steps: 0 },
     atOnce: false,
   }),
@@ -140,6 +147,7 @@ function searchExpectedAtOnce(
     chars += other.length;
   }
   const ranges = findQuotesAtOnce(source, quotes, mode, searches.counter);
+  searches[mode].passes += 1;
   quotes.forEach((quote, at) => {
     results.set(quote, ranges[at] ?? null);
     expected.delete(quote);

@@ -2,6 +2,7 @@ export {
   BATCH_QUOTE_CHARS,
   expectQuotes,
   findQuote,
+  quotePassesAtOnce,
   quoteSearchSteps,
   searchesAtOnce,
   unsearchedQuoteChars,
