@@ -1,3 +1,4 @@
+export { BodyBytes } from "./body-bytes.js";
 export {
   createModelBackend,
   defaultGatewayName,

@@ -1,12 +1,13 @@
 import type { Readable } from "node:stream";
 import { errorCodes } from "fastify";
+import { BodyBytes } from "../models/index.js";
 
 /**
  * Reads a request body as bytes, never as one string: a large eval body is decoded case by case from its
  * bytes (`parseJsonBody`), so the 20 MB of a large eval never become one string, whose decoding or joining
  * would hold the event loop (and whose pieces young-generation collections would copy while it arrives).
  * A body with a Content-Length is copied into place chunk by chunk as it arrives; one without (chunked) is
- * joined at its end.
+ * joined at its end (`BodyBytes`).
  * The checks are Fastify's: a declared or received length over `limitBytes` is refused as soon as it is
  * seen (`FST_ERR_CTP_BODY_TOO_LARGE`), and a body that ends shorter or longer than its Content-Length is
  * refused (`FST_ERR_CTP_INVALID_CONTENT_LENGTH`); a stream error ends the read with that error.
@@ -20,12 +21,8 @@ export function readBody(
   const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
   if (declared > limitBytes) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   return new Promise((resolve, reject) => {
-    // With a declared length, the bytes are copied into one buffer of that length as they arrive: joining a
-    // 20 MB body's chunks at its end is one copy into fresh memory, 100 ms on the 2-core bench machine.
-    // The buffer's pages are only touched as bytes arrive, so a length declared and never sent costs none.
-    const target = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
-    const chunks: Buffer[] = [];
-    let received = 0;
+    // With a declared length, the bytes are copied into one buffer of that length as they arrive (BodyBytes).
+    const body = new BodyBytes(declared, limitBytes);
     const stop = () => {
       payload.removeListener("data", onData);
       payload.removeListener("end", onEnd);
@@ -33,23 +30,20 @@ export function readBody(
     };
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      received += bytes.length;
-      if (received > limitBytes) {
+      if (body.received + bytes.length > limitBytes) {
         stop();
         reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
         return;
       }
-      if (target === undefined) chunks.push(bytes);
-      else if (received <= declared) bytes.copy(target, received - bytes.length);
+      body.add(bytes);
     };
     const onEnd = () => {
       stop();
-      if (!Number.isNaN(declared) && received !== declared) {
+      if (!Number.isNaN(declared) && body.received !== declared) {
         reject(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
         return;
       }
-      if (target !== undefined) resolve(target);
-      else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
+      resolve(body.bytes());
     };
     const onError = (error: Error & { statusCode?: number }) => {
       stop();

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { BodyBytes } from "../body-bytes.js";
 import type { GatewayTransport, LimitedBody, TransportResponse } from "./transport.js";
 
 /**
@@ -72,31 +73,20 @@ function answer(response: IncomingMessage, release: () => void): TransportRespon
 
 function readLimited(response: IncomingMessage, maxBytes: number): Promise<LimitedBody> {
   return new Promise((resolve, reject) => {
-    // A body with a Content-Length within the limit is copied into place as it arrives, where joining a
-    // 2 MB answer's chunks at its end is one copy into fresh memory in the pass that also decodes it.
-    const declared = Number(response.headers["content-length"]);
-    const target =
-      Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes
-        ? Buffer.allocUnsafe(declared)
-        : undefined;
-    const chunks: Buffer[] = [];
-    let bytesRead = 0;
+    // A body with a Content-Length within the limit is copied into place as it arrives (BodyBytes).
+    const body = new BodyBytes(Number(response.headers["content-length"]), maxBytes);
     response.on("data", (chunk: Buffer) => {
-      bytesRead += chunk.length;
+      const bytesRead = body.received + chunk.length;
       if (bytesRead > maxBytes) {
         // Destroying the response closes the connection: nothing beyond the limit is read or kept.
         response.destroy();
         resolve({ ok: false, bytesRead });
         return;
       }
-      if (target === undefined) chunks.push(chunk);
-      else if (bytesRead <= declared) chunk.copy(target, bytesRead - chunk.length);
+      body.add(chunk);
     });
-    response.on("end", () => {
-      // Node's parser ends a body with a Content-Length after exactly that many bytes.
-      const bytes = target?.subarray(0, Math.min(bytesRead, declared)) ?? Buffer.concat(chunks, bytesRead);
-      resolve({ ok: true, text: bytes.toString("utf8") });
-    });
+    // Node's parser ends a body with a Content-Length after exactly that many bytes.
+    response.on("end", () => resolve({ ok: true, text: body.bytes().toString("utf8") }));
     // A connection closed mid-body surfaces here as Node's `aborted` (ECONNRESET) error.
     response.on("error", reject);
     response.on("close", () => {
