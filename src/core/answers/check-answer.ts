@@ -365,9 +365,6 @@ function judgeClause(
     counted,
   };
   const cited = judged.cited;
-  // A sentence about the sources needs no support for its words; its names, numbers and quotations are
-  // still checked (docs/matching.md#answers).
-  const aboutSources = isAboutSources(clause.masked);
   for (const marker of clause.markers) {
     for (const name of marker.names) {
       const id = resolveMarkerName(name, context.ids, context.indexOfId);
@@ -401,7 +398,9 @@ function judgeClause(
       judged.citations.push(citationOf(index, claimText, clause.range, span));
     }
     const support = shareFound(found, counted);
-    if (support < SUPPORT_THRESHOLD && !aboutSources) {
+    // A sentence about the sources needs no support for its words (looked at only for a clause short of it);
+    // its names, numbers and quotations are still checked (docs/matching.md#answers).
+    if (support < SUPPORT_THRESHOLD && !isAboutSources(clause.masked)) {
       const elsewhere = index
         .bestSpans(terms, counted, null, counter)
         .filter(
@@ -420,7 +419,7 @@ function judgeClause(
   } else {
     const span = index.bestSpans(terms, counted, null, counter)[0];
     judged.best = span;
-    if ((span === undefined || span.support < SUPPORT_THRESHOLD) && !aboutSources) {
+    if ((span === undefined || span.support < SUPPORT_THRESHOLD) && !isAboutSources(clause.masked)) {
       judged.failure = tooLittleSupport(context, read, span?.found ?? terms.map(() => false));
       return judged;
     }
