@@ -13,7 +13,7 @@ import {
   numbersOnLines,
 } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
-import type { ReadAllowance } from "../step-counter.js";
+import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import {
   foldLabelText,
   namesQuotedCell,
@@ -471,26 +471,24 @@ function someColumnMeets(
 const RIVAL_COLUMNS_READ = 8;
 
 /**
- * True when a column mention with no number between it and value `index` names a column whose cell at
- * `rows` holds the value (R40): the claim names two columns around the number (`an overall pick of 171`,
- * `a difference of 6 points`), and nearness alone does not say which is its. Only the mentions between the
- * claim's numbers before and after the value are read, found by binary search: a mention lies between two
- * consecutive numbers, so the values of a claim read it at most twice per table.
+ * True when `test` holds for a mention between the claim's numbers before and after the number starting
+ * at `valueStart` (R40's window), read in claim order up to the first mention that ends past the next
+ * number. Both ends of the window are found by binary search, and a mention lies between two consecutive
+ * numbers, so calling it for every number of a claim reads each mention at most twice, plus one per
+ * number: O(m + n log(n + m)) for n numbers and m mentions. `counter` counts search steps and mentions read.
  */
-function rivalColumnHolds(
+export function someMentionBetweenNumbers(
   numbers: NumberSpans,
   occurrences: Mentions,
-  index: number,
-  { binding, cells }: TableState,
-  rows: readonly number[],
-  entry: RowsKeys,
+  valueStart: number,
+  test: (mention: number) => boolean,
+  counter?: StepCounter,
 ): boolean {
-  const valueStart = binding.valueNumbers.start(index);
-  const key = binding.values[index] as string;
-  // The claim's numbers around the value, by binary search: the window is between them.
+  let steps = 0;
   let low = 0;
   let high = numbers.length;
   while (low < high) {
+    steps += 1;
     const middle = (low + high) >>> 1;
     if (numbers.start(middle) < valueStart) low = middle + 1;
     else high = middle;
@@ -500,23 +498,48 @@ function rivalColumnHolds(
   low = 0;
   high = occurrences.length;
   while (low < high) {
+    steps += 1;
     const middle = (low + high) >>> 1;
     if (occurrences.start(middle) < windowStart) low = middle + 1;
     else high = middle;
   }
-  for (
-    let mention = low;
-    mention < occurrences.length && occurrences.end(mention) <= windowEnd;
-    mention += 1
-  ) {
+  let found = false;
+  for (let mention = low; mention < occurrences.length; mention += 1) {
+    steps += 1;
+    if (occurrences.end(mention) > windowEnd) break;
+    if (test(mention)) {
+      found = true;
+      break;
+    }
+  }
+  if (counter !== undefined) counter.steps += steps;
+  return found;
+}
+
+/**
+ * True when a column mention with no number between it and value `index` names a column whose cell at
+ * `rows` holds the value (R40): the claim names two columns around the number (`an overall pick of 171`,
+ * `a difference of 6 points`), and nearness alone does not say which is its. Only the mentions between the
+ * claim's numbers before and after the value are read (`someMentionBetweenNumbers`).
+ */
+function rivalColumnHolds(
+  numbers: NumberSpans,
+  occurrences: Mentions,
+  index: number,
+  { binding, cells }: TableState,
+  rows: readonly number[],
+  entry: RowsKeys,
+): boolean {
+  const key = binding.values[index] as string;
+  return someMentionBetweenNumbers(numbers, occurrences, binding.valueNumbers.start(index), (mention) => {
     // A label of a row as well (`total`) names the row here, not a rival column.
-    if (occurrences.rows(mention).length > 0) continue;
+    if (occurrences.rows(mention).length > 0) return false;
     const columns = occurrences.columns(mention);
     const read = Math.min(columns.length, RIVAL_COLUMNS_READ);
     for (let at = 0; at < read; at += 1)
       if (keysOfColumn(cells, rows, columns[at] as number, entry).has(key)) return true;
-  }
-  return false;
+    return false;
+  });
 }
 
 // Until `find labels` sets the list of its claim's targets.
