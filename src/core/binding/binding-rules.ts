@@ -157,12 +157,12 @@ export const BINDING_RULES: readonly BindingRule[] = [
       "Numbers joined only by spaces, `-`, `–`, `:`, `/`, brackets, `+`, `=` or `,` (`5:06.72`, `12 - 0`, `70 + 71 = 141`) are one unit that shares one column.",
     pass: "read the claim",
     table: table(
-      "| week | date | opponent | result | attendance |",
-      "|---|---|---|---|---|",
-      "| 6 | october 17 , 1965 | chiefs | w 23 - 7 | 26941 |",
-      "| 7 | october 24 , 1965 | jets | l 10 - 14 | 30000 |",
+      "| opponent | date | result | attendance |",
+      "|---|---|---|---|",
+      "| chiefs | october 17 , 1965 | w 23 - 7 | 26941 |",
+      "| jets | october 24 , 1965 | l 10 - 14 | 30000 |",
     ),
-    quote: "| 6 | october 17 , 1965 | chiefs | w 23 - 7 | 26941 |",
+    quote: "| chiefs | october 17 , 1965 | w 23 - 7 | 26941 |",
     examples: [
       { claim: "the result of the game on october 17 , 1965 was w 23 - 7", keep: true },
       { claim: "the result of the game on october 17 , 1965 was w 10 - 14", keep: false },
@@ -400,6 +400,35 @@ export const BINDING_RULES: readonly BindingRule[] = [
       { claim: "tom davis had an overall pick of 171", keep: true },
       { claim: "tom davis had an overall pick of 7", keep: false },
       { claim: "tom davis had overall 171 and pick 171", keep: false },
+    ],
+  },
+  {
+    id: "R43",
+    statement:
+      "A bound that names no column, about a named row other than the quoted one (`bo ray was above 22`), compares the two rows in the column where the quoted row holds its number: the named row's cell there must meet it.",
+    pass: "check cells",
+    table: table(
+      "| name | position | number |",
+      "|---|---|---|",
+      "| ron hale | forward | 22 |",
+      "| bo ray | guard | 23 |",
+    ),
+    quote: "| ron hale | forward | 22 |",
+    examples: [
+      { claim: "bo ray is a guard above 22", keep: true },
+      { claim: "bo ray is a guard below 22", keep: false },
+    ],
+  },
+  {
+    id: "R44",
+    statement:
+      "A table whose first column numbers its rows (a rank, a position, a pick) also labels each row by its first column whose cells all start with a letter (`| 7 | elgin | 34 |` is the row of `elgin`).",
+    pass: "find labels",
+    table: table("| pos | team | pts |", "|---|---|---|", "| 1 | ayr | 56 |", "| 7 | elgin | 34 |"),
+    quote: "| 1 | ayr | 56 |",
+    examples: [
+      { claim: "elgin had 34 pts", keep: true },
+      { claim: "elgin had 56 pts", keep: false },
     ],
   },
 ];

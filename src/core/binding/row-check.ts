@@ -66,7 +66,7 @@ const rowViewOf = memoizePerSource((text): RowView => {
   });
   return {
     text,
-    labels: buildLabelIndex(parsed),
+    labels: buildLabelIndex(parsed, text),
     headers: buildHeaderStems(
       parsed.map((table) => ({ header: table.header.map((cell) => foldLabelText(cell.text).trim()) })),
       (header) => {
@@ -467,6 +467,26 @@ function someColumnMeets(
   return meetsExtremes(view.extremes, bound, key);
 }
 
+// True when `key` is a bound (`larger than 22`) and the first column where the quoted row's cell holds it
+// has, at `rows`, a single-number cell meeting it. Reads the quoted row's columns once per value.
+function quotedColumnMeets(
+  folded: string,
+  cells: TableNumbers,
+  rows: readonly number[],
+  quoteRow: number,
+  key: string,
+  valueStart: number,
+): boolean {
+  const bound = boundOf(folded, valueStart);
+  if (bound === null) return false;
+  for (let column = 0; column < cells.columnCount; column += 1) {
+    const keys = cells.keysAt(quoteRow, column);
+    if (keys.length === 1 && keys[0] === key)
+      return meetsExtremes(extremesOfColumn(cells, rows, column), bound, key);
+  }
+  return false;
+}
+
 // The columns of a mention read for a rival: a header repeated over thousands of columns is not read in full.
 const RIVAL_COLUMNS_READ = 8;
 
@@ -726,6 +746,18 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       )
         continue;
     }
+    // A bound comparing a named row with the quoted one, in a column the claim does not name (`bakari
+    // hendrix has a number larger than 22`, quoting the row numbered 22): the column where the quoted
+    // row holds the number, and the named row's cell there must meet the bound.
+    if (
+      quoteRow >= 0 &&
+      rows !== allRows &&
+      constraining.length === 0 &&
+      !rows.includes(quoteRow) &&
+      ruleOn("R43") &&
+      quotedColumnMeets(folded, cells, rows, quoteRow, key, valueStart)
+    )
+      continue;
     // A cell of the quoted row written out in full around the number (`196 buried`) is that cell.
     if (
       rows.length === 1 &&
