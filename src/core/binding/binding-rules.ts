@@ -122,6 +122,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
     quote: "| ann lee | 44 | 31 | 9 |",
     examples: [
       { claim: "ann lee with 44 pf had 9", keep: true },
+      { claim: "ann lee with 44 pf was 9", keep: true },
       { claim: "the most ends for a skip who has 44 pf was 9", keep: true },
       { claim: "the most ends for a skip who has 44 pf was 12", keep: false },
       { claim: "the skip who has 31 pf had 9 ends", keep: false },
@@ -136,6 +137,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
     quote: "| 3 | lions | w 12 - 0 | 41256 |",
     examples: [
       { claim: "the opponent lions drew 41256", keep: true },
+      { claim: "the opponent lions : 41256", keep: true },
       { claim: "the opponent lions drew 38011", keep: false },
     ],
   },
@@ -228,9 +230,9 @@ export const BINDING_RULES: readonly BindingRule[] = [
     table: MEDALS,
     quote: "| 3 | kaz | 1 | 3 | 2 |",
     examples: [
-      { claim: "kaz won 2 more silver medals than jap", keep: true },
+      { claim: "kaz won silver 2 more times", keep: true },
       { claim: "kaz won gold 1 times", keep: true },
-      { claim: "kaz won 5 more silver medals than jap", keep: false },
+      { claim: "kaz won 5 more silver medals", keep: false },
     ],
   },
   {
@@ -330,6 +332,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
     quote: "| ann lee | 2 | 40 |",
     examples: [
       { claim: "ann lee won two titles in 40 starts", keep: true },
+      { claim: "ann lee had two wins in 40", keep: true },
       { claim: "ann lee won two titles in 35 starts", keep: false },
     ],
   },
@@ -422,13 +425,44 @@ export const BINDING_RULES: readonly BindingRule[] = [
   {
     id: "R44",
     statement:
-      "A table whose first column numbers its rows (a rank, a position, a pick) also labels each row by its first column whose cells all start with a letter (`| 7 | elgin | 34 |` is the row of `elgin`).",
+      "A table whose first column numbers its rows (a rank, a position, a pick) also labels each row by its first column whose cells all start with a letter and all differ (`| 7 | elgin | 34 |` is the row of `elgin`).",
     pass: "find labels",
     table: table("| pos | team | pts |", "|---|---|---|", "| 1 | ayr | 56 |", "| 7 | elgin | 34 |"),
     quote: "| 1 | ayr | 56 |",
     examples: [
       { claim: "elgin had 34 pts", keep: true },
       { claim: "elgin had 56 pts", keep: false },
+    ],
+  },
+  {
+    id: "R45",
+    statement:
+      "A number that no label stands beside (at most one linking word between) may be in any cell of the bound row, unless its column is the claim's subject (R16) or the claim writes a word of that cell or of its own column's cells next to it (another column's cell written out, or a value of its own column).",
+    pass: "check cells",
+    table: table(
+      "| nation | population | gdp (billion us) | gdp per capita (us) |",
+      "|---|---|---|---|",
+      "| uk | 56210000 | 675.941 | 36728 |",
+      "| ireland | 3073200 | 21.103 | 39638 |",
+    ),
+    quote: "| uk | 56210000 | 675.941 | 36728 |",
+    examples: [
+      { claim: "uk , whose gdp is high , had 36728 per head", keep: true },
+      { claim: "uk , whose gdp is high , had 39638 per head", keep: false },
+      { claim: "uk had a gdp of 36728", keep: false },
+    ],
+  },
+  {
+    id: "R46",
+    statement:
+      "A number followed within four words by a comparative and `than` (`4 seconds faster than`) is a difference between rows, which no cell holds: in a claim that names a row, it is not checked.",
+    pass: "check cells",
+    table: table("| name | time |", "|---|---|", "| ann lee | 119 |", "| bo ray | 123 |"),
+    quote: "| ann lee | 119 |",
+    examples: [
+      { claim: "ann lee was 4 seconds faster than bo ray", keep: true },
+      { claim: "ann lee ran 4 seconds faster", keep: false },
+      { claim: "ann lee ran 4 seconds", keep: false },
     ],
   },
 ];

@@ -116,6 +116,7 @@ function addNameCells(
       names.push(name);
     }
     if (names.length < rows) continue;
+    if (new Set(names).size < rows) continue;
     // A name that is also a header (a column) stays that header's.
     for (let row = 0; row < rows; row += 1)
       if ((entries.get(names[row] as string)?.columns.length ?? 0) === 0)

@@ -35,9 +35,12 @@ import {
   type MentionTarget,
   onlyNumberSigns,
   ruleOn,
+  statesDifferenceOfRows,
+  subjectMention,
   valueColumns,
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
+import { standsAlone } from "./lone-numbers.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable, type TableBinding } from "./row-binding.js";
 
@@ -487,6 +490,13 @@ function quotedColumnMeets(
   return false;
 }
 
+// True when the number's column is the claim's subject (R16): `the gdp of … is $ 36,728` states the gdp.
+function statesSubject(folded: string, occurrences: Mentions, own: readonly number[]): boolean {
+  if (own.length === 0) return false;
+  const subject = subjectMention(folded, occurrences);
+  return subject >= 0 && occurrences.columns(subject).includes(own[0] as number);
+}
+
 // The columns of a mention read for a rival: a header repeated over thousands of columns is not read in full.
 const RIVAL_COLUMNS_READ = 8;
 
@@ -773,6 +783,17 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       rivalColumnHolds(state.numbers, occurrences, index, tableState, rows, entry)
     )
       continue;
+    // A number with no label beside it, its neighbours not those of a cell and its column not the
+    // claim's subject, is the bound row's (R45).
+    if (
+      rows !== allRows &&
+      ruleOn("R45") &&
+      !statesSubject(folded, occurrences, own) &&
+      standsAlone(folded, occurrences, cells, rows, own, key, valueStart, valueEnd)
+    )
+      continue;
+    // A difference between rows (`4 seconds faster than`) is no cell's value.
+    if (binding.rows.length > 0 && ruleOn("R46") && statesDifferenceOfRows(folded, valueEnd)) continue;
     if (!ruleOn("R9")) continue;
     return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }

@@ -10,6 +10,7 @@ import {
   ABOVE,
   BELOW,
   CIRCUMSTANCE,
+  COMPARATIVES,
   COUNT_WORDS,
   LESS,
   LINKS,
@@ -79,6 +80,31 @@ function besideText(text: string, from: number, to: number): boolean {
     if (wordStart >= 0 && wordEnd < 0) wordEnd = index;
   }
   return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
+}
+
+// What may stand between a label and a number stated as its value besides one linking word: spaces,
+// punctuation, brackets, signs, currency and the other numbers of the value (`was 10 (50)`, `: $ 1,234`).
+const isValueSign = codeClass(" ,:;()[]$%.-'0123456789+/#\u2013\u2212\u00a3\u20ac");
+
+/**
+ * True when `text[from, to)` is at most one linking word among value signs (`isValueSign`): a label there
+ * stands beside the number at `to` (or from `from`). At most 24 characters are read.
+ */
+export function besideWithNumbers(text: string, from: number, to: number): boolean {
+  if (to - from > 24) return false;
+  let words = 0;
+  for (let at = from; at < to; ) {
+    if (isValueSign(text.charCodeAt(at))) {
+      at += 1;
+      continue;
+    }
+    let end = at;
+    while (end < to && !isValueSign(text.charCodeAt(end))) end += 1;
+    words += 1;
+    if (words > 1 || !LINKS.has(text.slice(at, end))) return false;
+    at = end;
+  }
+  return true;
 }
 
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
@@ -268,6 +294,28 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   while (to < folded.length && to - from < 8 && isLetterCode(folded.charCodeAt(to))) to += 1;
   // The shortest has 4: a shorter word is ruled out before it is sliced.
   return to - from >= 4 && to - from < 8 && COUNT_WORDS.has(folded.slice(from, to)) && ruleOn("R11");
+}
+
+/**
+ * True when the number ending at `end` states the difference of two rows (R46): a comparative among the
+ * next four words and `than` within three words after it (`4 seconds faster than`, `9 strokes more under
+ * par than`). Reads at most seven words of at most 12 characters.
+ */
+export function statesDifferenceOfRows(folded: string, end: number): boolean {
+  let comparative = -1;
+  let at = end;
+  for (let word = 0; word < 7; word += 1) {
+    while (at < folded.length && folded.charCodeAt(at) === 32) at += 1;
+    let to = at;
+    while (to < folded.length && to - at <= 12 && folded.charCodeAt(to) !== 32) to += 1;
+    if (to === at || to - at > 12) return false;
+    const text = folded.slice(at, to);
+    if (comparative < 0 && word < 4 && COMPARATIVES.has(text)) comparative = word;
+    else if (comparative >= 0 && text === "than") return true;
+    else if (comparative >= 0 && word - comparative >= 3) return false;
+    at = to;
+  }
+  return false;
 }
 
 // True when the mention at `mention` starts right after `end`, past one or more spaces.

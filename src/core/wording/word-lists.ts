@@ -34,6 +34,14 @@ export const MONTHS = words(
 /** Words that, right after a number, make it a difference or a count (R11): `2 more`, `won 3 times`. */
 export const COUNT_WORDS = words("more less fewer higher lower greater larger smaller bigger times");
 
+/**
+ * Comparatives that, within a few words after a number and before `than`, make it the difference of two
+ * rows (R46): `4 seconds faster than`, `2 more points than`.
+ */
+export const COMPARATIVES = words(
+  "more less fewer higher lower greater larger smaller bigger faster slower better worse earlier later longer shorter older younger",
+);
+
 /** Bound words (R12): `over 8`, `above 8` (the cell is greater), `under 8`, `below 8` (smaller). */
 export const ABOVE = words("over above exceeding");
 export const BELOW = words("under below");
