@@ -99,6 +99,8 @@ interface RowsKeys {
    * columns hold at these rows, read once: a value is then one look-up however many columns the list has.
    */
   byColumns?: WeakMap<readonly number[], ColumnsView>;
+  /** For a single row: per key, the first column whose cell is that one number (R43). */
+  columnOf?: Map<string, number>;
 }
 
 interface ColumnsView {
@@ -470,8 +472,8 @@ function someColumnMeets(
   return meetsExtremes(view.extremes, bound, key);
 }
 
-// True when `key` is a bound (`larger than 22`) and the first column where the quoted row's cell holds it
-// has, at `rows`, a single-number cell meeting it. Reads the quoted row's columns once per value.
+// True when `key` is a bound (`larger than 22`) and the first column where the quoted row's cell is that
+// one number has, at `rows`, a single-number cell meeting it (R43). The quoted row's columns are read once.
 function quotedColumnMeets(
   folded: string,
   cells: TableNumbers,
@@ -482,12 +484,16 @@ function quotedColumnMeets(
 ): boolean {
   const bound = boundOf(folded, valueStart);
   if (bound === null) return false;
-  for (let column = 0; column < cells.columnCount; column += 1) {
-    const keys = cells.keysAt(quoteRow, column);
-    if (keys.length === 1 && keys[0] === key)
-      return meetsExtremes(extremesOfColumn(cells, rows, column), bound, key);
+  const quoted = rowsKeys(cells, cells.rowList(quoteRow));
+  if (quoted.columnOf === undefined) {
+    quoted.columnOf = new Map();
+    for (let column = cells.columnCount - 1; column >= 0; column -= 1) {
+      const keys = cells.keysAt(quoteRow, column);
+      if (keys.length === 1) quoted.columnOf.set(keys[0] as string, column);
+    }
   }
-  return false;
+  const column = quoted.columnOf.get(key);
+  return column !== undefined && meetsExtremes(extremesOfColumn(cells, rows, column), bound, key);
 }
 
 // True when the number's column is the claim's subject (R16): `the gdp of … is $ 36,728` states the gdp.
