@@ -174,23 +174,7 @@ export function standsAlone(
   valueEnd: number,
   counter?: StepCounter,
 ): boolean {
-  const work: StepCounter = { steps: 0 };
-  const alone = readsAlone(folded, occurrences, cells, rows, own, key, valueStart, valueEnd, work);
-  if (counter !== undefined) counter.steps += work.steps;
-  return alone;
-}
-
-function readsAlone(
-  folded: string,
-  occurrences: Mentions,
-  cells: TableNumbers,
-  rows: readonly number[],
-  own: readonly number[],
-  key: string,
-  valueStart: number,
-  valueEnd: number,
-  work: StepCounter,
-): boolean {
+  const work = counter ?? { steps: 0 };
   if (labelBeside(folded, occurrences, valueStart, valueEnd, work)) return false;
   const tokens = getOrMake(tokensOf, cells, newTableTokens);
   const slots = holdingCells(cells, tokens, rows, work).get(key);
