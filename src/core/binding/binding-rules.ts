@@ -319,24 +319,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R21",
-    statement:
-      "A number written as a word (`zero` to `twenty`, the tens, `hundred`) takes its column like digits and is not checked itself, unless it is inside a named label (`big ten`).",
-    pass: "read the claim",
-    table: table(
-      "| golfer | wins | events |",
-      "|---|---|---|",
-      "| ann lee | 2 | 40 |",
-      "| bo ray | 1 | 35 |",
-    ),
-    quote: "| ann lee | 2 | 40 |",
-    examples: [
-      { claim: "ann lee won two titles in 40 starts", keep: true },
-      { claim: "ann lee had two wins in 40", keep: true },
-      { claim: "ann lee won two titles in 35 starts", keep: false },
-    ],
-  },
-  {
     id: "R28",
     statement:
       "A cell of the quoted row that the claim writes out in full around a number (`196 buried`) is that cell's, where its column is the value's, is named right before it, or the cell opens the claim or follows a word of circumstance.",

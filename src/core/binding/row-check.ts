@@ -690,8 +690,6 @@ function bindColumns(state: ClaimState, tableState: TableState): void {
     state.folded,
     binding.valueNumbers,
     namedColumnMentions(occurrences, new Set(binding.columns)),
-    undefined,
-    occurrences,
   );
 }
 

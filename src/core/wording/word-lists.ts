@@ -49,11 +49,6 @@ export const BELOW = words("under below");
 export const MORE = words("more greater larger higher bigger");
 export const LESS = words("less fewer smaller lower");
 
-/** Cardinal numbers written as words (R21): `won one major`, `has five floors`. */
-export const NUMBER_WORDS = words(
-  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred",
-);
-
 /** Ordinal suffixes after digits: `17th`, `1st`. */
 export const ORDINAL_SUFFIXES = words("st nd rd th");
 
