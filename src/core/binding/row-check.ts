@@ -496,15 +496,19 @@ function quotedColumnMeets(
   return column !== undefined && meetsExtremes(extremesOfColumn(cells, rows, column), bound, key);
 }
 
-// True when the number's column is the claim's subject (R16): `the gdp of … is $ 36,728` states the gdp.
-function statesSubject(folded: string, occurrences: Mentions, own: readonly number[]): boolean {
-  if (own.length === 0) return false;
-  const subject = subjectMention(folded, occurrences);
-  return subject >= 0 && occurrences.columns(subject).includes(own[0] as number);
-}
-
 // The columns of a mention read for a rival: a header repeated over thousands of columns is not read in full.
 const RIVAL_COLUMNS_READ = 8;
+
+// True when the number's column is the claim's subject (R16): `the gdp of … is $ 36,728` states the gdp.
+// Reads at most eight mentions and eight of the subject's columns.
+function statesSubject(folded: string, occurrences: Mentions, own: readonly number[]): boolean {
+  const subject = own.length === 0 ? -1 : subjectMention(folded, occurrences);
+  if (subject < 0) return false;
+  const columns = occurrences.columns(subject);
+  for (let at = 0; at < Math.min(columns.length, RIVAL_COLUMNS_READ); at += 1)
+    if (columns[at] === own[0]) return true;
+  return false;
+}
 
 /**
  * True when `test` holds for a mention between the claim's numbers before and after the number starting
@@ -765,9 +769,9 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
     // row holds the number, and the named row's cell there must meet the bound.
     if (
       quoteRow >= 0 &&
-      rows !== allRows &&
+      rows.length === 1 &&
+      rows[0] !== quoteRow &&
       constraining.length === 0 &&
-      !rows.includes(quoteRow) &&
       ruleOn("R43") &&
       quotedColumnMeets(folded, cells, rows, quoteRow, key, valueStart)
     )
