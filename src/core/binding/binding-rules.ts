@@ -122,6 +122,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
     quote: "| ann lee | 44 | 31 | 9 |",
     examples: [
       { claim: "ann lee with 44 pf had 9", keep: true },
+      { claim: "ann lee with 44 pf was 9", keep: true },
       { claim: "the most ends for a skip who has 44 pf was 9", keep: true },
       { claim: "the most ends for a skip who has 44 pf was 12", keep: false },
       { claim: "the skip who has 31 pf had 9 ends", keep: false },
@@ -136,6 +137,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
     quote: "| 3 | lions | w 12 - 0 | 41256 |",
     examples: [
       { claim: "the opponent lions drew 41256", keep: true },
+      { claim: "the opponent lions : 41256", keep: true },
       { claim: "the opponent lions drew 38011", keep: false },
     ],
   },
@@ -157,12 +159,12 @@ export const BINDING_RULES: readonly BindingRule[] = [
       "Numbers joined only by spaces, `-`, `–`, `:`, `/`, brackets, `+`, `=` or `,` (`5:06.72`, `12 - 0`, `70 + 71 = 141`) are one unit that shares one column.",
     pass: "read the claim",
     table: table(
-      "| week | date | opponent | result | attendance |",
-      "|---|---|---|---|---|",
-      "| 6 | october 17 , 1965 | chiefs | w 23 - 7 | 26941 |",
-      "| 7 | october 24 , 1965 | jets | l 10 - 14 | 30000 |",
+      "| opponent | date | result | attendance |",
+      "|---|---|---|---|",
+      "| chiefs | october 17 , 1965 | w 23 - 7 | 26941 |",
+      "| jets | october 24 , 1965 | l 10 - 14 | 30000 |",
     ),
-    quote: "| 6 | october 17 , 1965 | chiefs | w 23 - 7 | 26941 |",
+    quote: "| chiefs | october 17 , 1965 | w 23 - 7 | 26941 |",
     examples: [
       { claim: "the result of the game on october 17 , 1965 was w 23 - 7", keep: true },
       { claim: "the result of the game on october 17 , 1965 was w 10 - 14", keep: false },
@@ -228,9 +230,9 @@ export const BINDING_RULES: readonly BindingRule[] = [
     table: MEDALS,
     quote: "| 3 | kaz | 1 | 3 | 2 |",
     examples: [
-      { claim: "kaz won 2 more silver medals than jap", keep: true },
+      { claim: "kaz won silver 2 more times", keep: true },
       { claim: "kaz won gold 1 times", keep: true },
-      { claim: "kaz won 5 more silver medals than jap", keep: false },
+      { claim: "kaz won 5 more silver medals", keep: false },
     ],
   },
   {
@@ -317,23 +319,6 @@ export const BINDING_RULES: readonly BindingRule[] = [
     ],
   },
   {
-    id: "R21",
-    statement:
-      "A number written as a word (`zero` to `twenty`, the tens, `hundred`) takes its column like digits and is not checked itself, unless it is inside a named label (`big ten`).",
-    pass: "read the claim",
-    table: table(
-      "| golfer | wins | events |",
-      "|---|---|---|",
-      "| ann lee | 2 | 40 |",
-      "| bo ray | 1 | 35 |",
-    ),
-    quote: "| ann lee | 2 | 40 |",
-    examples: [
-      { claim: "ann lee won two titles in 40 starts", keep: true },
-      { claim: "ann lee won two titles in 35 starts", keep: false },
-    ],
-  },
-  {
     id: "R28",
     statement:
       "A cell of the quoted row that the claim writes out in full around a number (`196 buried`) is that cell's, where its column is the value's, is named right before it, or the cell opens the claim or follows a word of circumstance.",
@@ -400,6 +385,66 @@ export const BINDING_RULES: readonly BindingRule[] = [
       { claim: "tom davis had an overall pick of 171", keep: true },
       { claim: "tom davis had an overall pick of 7", keep: false },
       { claim: "tom davis had overall 171 and pick 171", keep: false },
+    ],
+  },
+  {
+    id: "R43",
+    statement:
+      "A bound that names no column, about a named row other than the quoted one (`bo ray was above 22`), compares the two rows in the column where the quoted row holds its number: the named row's cell there must meet it.",
+    pass: "check cells",
+    table: table(
+      "| name | position | number |",
+      "|---|---|---|",
+      "| ron hale | forward | 22 |",
+      "| bo ray | guard | 23 |",
+    ),
+    quote: "| ron hale | forward | 22 |",
+    examples: [
+      { claim: "bo ray is a guard above 22", keep: true },
+      { claim: "bo ray is a guard below 22", keep: false },
+    ],
+  },
+  {
+    id: "R44",
+    statement:
+      "A table whose first column numbers its rows (a rank, a position, a pick) also labels each row by its first column whose cells all start with a letter and all differ (`| 7 | elgin | 34 |` is the row of `elgin`).",
+    pass: "find labels",
+    table: table("| pos | team | pts |", "|---|---|---|", "| 1 | ayr | 56 |", "| 7 | elgin | 34 |"),
+    quote: "| 1 | ayr | 56 |",
+    examples: [
+      { claim: "elgin had 34 pts", keep: true },
+      { claim: "elgin had 56 pts", keep: false },
+    ],
+  },
+  {
+    id: "R45",
+    statement:
+      "A number that no label stands beside (at most one linking word between) may be in any cell of the bound row, unless its column is the claim's subject (R16) or the claim writes a word of that cell or of its own column's cells next to it (another column's cell written out, or a value of its own column).",
+    pass: "check cells",
+    table: table(
+      "| nation | population | gdp (billion us) | gdp per capita (us) |",
+      "|---|---|---|---|",
+      "| uk | 56210000 | 675.941 | 36728 |",
+      "| ireland | 3073200 | 21.103 | 39638 |",
+    ),
+    quote: "| uk | 56210000 | 675.941 | 36728 |",
+    examples: [
+      { claim: "uk , whose gdp is high , had 36728 per head", keep: true },
+      { claim: "uk , whose gdp is high , had 39638 per head", keep: false },
+      { claim: "uk had a gdp of 36728", keep: false },
+    ],
+  },
+  {
+    id: "R46",
+    statement:
+      "A number followed within four words by a comparative and `than` (`4 seconds faster than`) is a difference between rows, which no cell holds: in a claim that names a row, it is not checked.",
+    pass: "check cells",
+    table: table("| name | time |", "|---|---|", "| ann lee | 119 |", "| bo ray | 123 |"),
+    quote: "| ann lee | 119 |",
+    examples: [
+      { claim: "ann lee was 4 seconds faster than bo ray", keep: true },
+      { claim: "ann lee ran 4 seconds faster", keep: false },
+      { claim: "ann lee ran 4 seconds", keep: false },
     ],
   },
 ];

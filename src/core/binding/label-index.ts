@@ -2,7 +2,7 @@ import { getOrMake } from "../lists.js";
 import type { TableLayout } from "../tables/index.js";
 import { foldLabelText, stripTrailingParenthetical } from "../tables/index.js";
 import { codePointAt, isWordChar, wordEnd } from "../text/index.js";
-import { ruleOn } from "../wording/index.js";
+import { codeClass, isDigitCode, isLetterCode, ruleOn } from "../wording/index.js";
 
 /** A folded label text of one table, and the body rows and header columns it names. */
 export interface LabelEntry {
@@ -79,12 +79,58 @@ function addQualifiedHeads(
   }
 }
 
+// What a cell that numbers its row is made of: `7`, `t3` (a tie), `1 =`, `12.`.
+const isRankCode = codeClass("0123456789 .,=t-");
+
+function numbersItsRow(cell: string): boolean {
+  let digit = false;
+  for (let index = 0; index < cell.length; index += 1) {
+    const code = cell.charCodeAt(index);
+    if (!isRankCode(code)) return false;
+    if (isDigitCode(code)) digit = true;
+  }
+  return digit;
+}
+
+/**
+ * R44: a table whose first column numbers its rows (a rank, a position, a game, a pick) names each row by
+ * its first column whose every cell starts with a letter as well (`| 7 | ellesmere port & neston | 34 |`
+ * is the row of `ellesmere port & neston`). Reads one column per table.
+ */
+function addNameCells(
+  entries: Map<string, LabelEntry>,
+  { rowLabels, header, cellOffsets }: TableLayout,
+  text: string,
+  table: number,
+): void {
+  const rows = rowLabels.length;
+  const columns = header.length;
+  if (rows === 0) return;
+  for (const first of rowLabels) if (!numbersItsRow(foldLabelText(first.text).trim())) return;
+  for (let column = 1; column < columns; column += 1) {
+    const names: string[] = [];
+    for (let row = 0; row < rows; row += 1) {
+      const slot = (row * columns + column) * 2;
+      const name = foldLabelText(text.slice(cellOffsets[slot], cellOffsets[slot + 1])).trim();
+      if (name === "" || !isLetterCode(name.charCodeAt(0))) break;
+      names.push(name);
+    }
+    if (names.length < rows) continue;
+    if (new Set(names).size < rows) continue;
+    // A name that is also a header (a column) stays that header's.
+    for (let row = 0; row < rows; row += 1)
+      if ((entries.get(names[row] as string)?.columns.length ?? 0) === 0)
+        addLabel(entries, names[row] as string, table, row, rows);
+    return;
+  }
+}
+
 /**
  * Indexes the row labels (first cell of each body row) and column labels (header cells) of `tables`.
  * A label also stands without its trailing parenthetical, unless another label of that table is exactly
  * the shorter text. Empty labels name nothing.
  */
-export function buildLabelIndex(tables: readonly TableLayout[]): LabelIndex {
+export function buildLabelIndex(tables: readonly TableLayout[], text?: string): LabelIndex {
   const index: LabelIndex = new Map();
   // One map and set reused across tables: a long source holds many small tables.
   const entries = new Map<string, LabelEntry>();
@@ -113,6 +159,7 @@ export function buildLabelIndex(tables: readonly TableLayout[]): LabelIndex {
       if (pattern !== "" && !whole.has(pattern)) addLabel(entries, pattern, table, label, rowCount);
     }
     if (ruleOn("R38")) addQualifiedHeads(entries, texts, rowCount, table);
+    if (text !== undefined && ruleOn("R44")) addNameCells(entries, tables[table] as TableLayout, text, table);
     for (const entry of entries.values()) {
       getOrMake(index, labelKey(entry.pattern), () => []).push(entry);
     }

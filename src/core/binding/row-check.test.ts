@@ -1,8 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { NumberSpans } from "../numbers/index.js";
 import type { PreparedSource } from "../prepared-source.js";
+import type { StepCounter } from "../step-counter.js";
 import type { Range } from "../types.js";
-import { checkRowNumbers, explainRowNumbers } from "./row-check.js";
+import { Mentions } from "../wording/index.js";
+import { checkRowNumbers, explainRowNumbers, someMentionBetweenNumbers } from "./row-check.js";
 
 // The spec's table: header Quarter, Revenue, Profit; prose before and after it.
 const SPEC = [
@@ -360,4 +363,67 @@ describe("explainRowNumbers: what it reads for one claim is bounded", () => {
       cells: [],
     });
   });
+});
+
+describe("someMentionBetweenNumbers (R40's window): steps", () => {
+  // A claim of `tokens` (a number, a one-word mention, or a mention spanning `width` tokens from there),
+  // with the window read for every number and no mention passing, so that every window is read in full.
+  const stepsFor = (tokens: readonly { number: boolean; width: number }[]) => {
+    let text = "";
+    const numberSpans: { start: number; end: number }[] = [];
+    const starts: number[] = [];
+    for (const token of tokens) {
+      if (text !== "") text += " ";
+      starts.push(text.length);
+      if (token.number) numberSpans.push({ start: text.length, end: text.length + 2 });
+      text += token.number ? "17" : "xx";
+    }
+    const list = tokens.flatMap((token, at) => {
+      if (token.number) return [];
+      const last = Math.min(at + token.width, tokens.length) - 1;
+      return [
+        { start: starts[at] as number, end: (starts[last] as number) + 2, table: 0, rows: [], columns: [0] },
+      ];
+    });
+    const numbers = NumberSpans.of(text, numberSpans);
+    const mentions = Mentions.of(list);
+    const counter: StepCounter = { steps: 0 };
+    for (let index = 0; index < numbers.length; index += 1)
+      someMentionBetweenNumbers(numbers, mentions, numbers.start(index), () => false, counter);
+    const searches = Math.ceil(Math.log2(numbers.length + 1)) + Math.ceil(Math.log2(mentions.length + 1));
+    return { steps: counter.steps, bound: 2 * mentions.length + numbers.length * (1 + searches) };
+  };
+
+  it("reads each mention at most twice, plus one per number and its two binary searches, on any layout", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ number: fc.boolean(), width: fc.integer({ min: 1, max: 4 }) }), {
+          maxLength: 300,
+        }),
+        (tokens) => {
+          const { steps, bound } = stepsFor(tokens);
+          expect(steps).toBeLessThanOrEqual(bound);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    { name: "every word a mention, a number every third word", period: 3 },
+    { name: "every word a mention, a number every other word", period: 2 },
+    { name: "a thousand mentions between two numbers", period: 1000 },
+  ])(
+    "$name: stays within 2 reads per mention plus the searches as the claim doubles from 1× to 64×",
+    ({ period }) => {
+      for (let scale = 1; scale <= 64; scale *= 2) {
+        const tokens = Array.from({ length: 1000 * scale }, (_, at) => ({
+          number: at % period === 0,
+          width: 1,
+        }));
+        const { steps, bound } = stepsFor(tokens);
+        expect(steps).toBeLessThanOrEqual(bound);
+      }
+    },
+  );
 });

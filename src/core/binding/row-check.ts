@@ -13,7 +13,7 @@ import {
   numbersOnLines,
 } from "../numbers/index.js";
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
-import type { ReadAllowance } from "../step-counter.js";
+import type { ReadAllowance, StepCounter } from "../step-counter.js";
 import {
   foldLabelText,
   namesQuotedCell,
@@ -35,9 +35,12 @@ import {
   type MentionTarget,
   onlyNumberSigns,
   ruleOn,
+  statesDifferenceOfRows,
+  subjectMention,
   valueColumns,
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
+import { standsAlone } from "./lone-numbers.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable, type TableBinding } from "./row-binding.js";
 
@@ -66,7 +69,7 @@ const rowViewOf = memoizePerSource((text): RowView => {
   });
   return {
     text,
-    labels: buildLabelIndex(parsed),
+    labels: buildLabelIndex(parsed, text),
     headers: buildHeaderStems(
       parsed.map((table) => ({ header: table.header.map((cell) => foldLabelText(cell.text).trim()) })),
       (header) => {
@@ -96,6 +99,8 @@ interface RowsKeys {
    * columns hold at these rows, read once: a value is then one look-up however many columns the list has.
    */
   byColumns?: WeakMap<readonly number[], ColumnsView>;
+  /** For a single row: per key, the first column whose cell is that one number (R43). */
+  columnOf?: Map<string, number>;
 }
 
 interface ColumnsView {
@@ -467,30 +472,63 @@ function someColumnMeets(
   return meetsExtremes(view.extremes, bound, key);
 }
 
+// True when `key` is a bound (`larger than 22`) and the first column where the quoted row's cell is that
+// one number has, at `rows`, a single-number cell meeting it (R43). The quoted row's columns are read once.
+function quotedColumnMeets(
+  folded: string,
+  cells: TableNumbers,
+  rows: readonly number[],
+  quoteRow: number,
+  key: string,
+  valueStart: number,
+): boolean {
+  const bound = boundOf(folded, valueStart);
+  if (bound === null) return false;
+  const quoted = rowsKeys(cells, cells.rowList(quoteRow));
+  if (quoted.columnOf === undefined) {
+    quoted.columnOf = new Map();
+    for (let column = cells.columnCount - 1; column >= 0; column -= 1) {
+      const keys = cells.keysAt(quoteRow, column);
+      if (keys.length === 1) quoted.columnOf.set(keys[0] as string, column);
+    }
+  }
+  const column = quoted.columnOf.get(key);
+  return column !== undefined && meetsExtremes(extremesOfColumn(cells, rows, column), bound, key);
+}
+
 // The columns of a mention read for a rival: a header repeated over thousands of columns is not read in full.
 const RIVAL_COLUMNS_READ = 8;
 
+// True when the number's column is the claim's subject (R16): `the gdp of … is $ 36,728` states the gdp.
+// Reads at most eight mentions and eight of the subject's columns.
+function statesSubject(folded: string, occurrences: Mentions, own: readonly number[]): boolean {
+  const subject = own.length === 0 ? -1 : subjectMention(folded, occurrences);
+  if (subject < 0) return false;
+  const columns = occurrences.columns(subject);
+  for (let at = 0; at < Math.min(columns.length, RIVAL_COLUMNS_READ); at += 1)
+    if (columns[at] === own[0]) return true;
+  return false;
+}
+
 /**
- * True when a column mention with no number between it and value `index` names a column whose cell at
- * `rows` holds the value (R40): the claim names two columns around the number (`an overall pick of 171`,
- * `a difference of 6 points`), and nearness alone does not say which is its. Only the mentions between the
- * claim's numbers before and after the value are read, found by binary search: a mention lies between two
- * consecutive numbers, so the values of a claim read it at most twice per table.
+ * True when `test` holds for a mention between the claim's numbers before and after the number starting
+ * at `valueStart` (R40's window), read in claim order up to the first mention that ends past the next
+ * number. Both ends of the window are found by binary search, and a mention lies between two consecutive
+ * numbers, so calling it for every number of a claim reads each mention at most twice, plus one per
+ * number: O(m + n log(n + m)) for n numbers and m mentions. `counter` counts search steps and mentions read.
  */
-function rivalColumnHolds(
+export function someMentionBetweenNumbers(
   numbers: NumberSpans,
   occurrences: Mentions,
-  index: number,
-  { binding, cells }: TableState,
-  rows: readonly number[],
-  entry: RowsKeys,
+  valueStart: number,
+  test: (mention: number) => boolean,
+  counter?: StepCounter,
 ): boolean {
-  const valueStart = binding.valueNumbers.start(index);
-  const key = binding.values[index] as string;
-  // The claim's numbers around the value, by binary search: the window is between them.
+  let steps = 0;
   let low = 0;
   let high = numbers.length;
   while (low < high) {
+    steps += 1;
     const middle = (low + high) >>> 1;
     if (numbers.start(middle) < valueStart) low = middle + 1;
     else high = middle;
@@ -500,23 +538,48 @@ function rivalColumnHolds(
   low = 0;
   high = occurrences.length;
   while (low < high) {
+    steps += 1;
     const middle = (low + high) >>> 1;
     if (occurrences.start(middle) < windowStart) low = middle + 1;
     else high = middle;
   }
-  for (
-    let mention = low;
-    mention < occurrences.length && occurrences.end(mention) <= windowEnd;
-    mention += 1
-  ) {
+  let found = false;
+  for (let mention = low; mention < occurrences.length; mention += 1) {
+    steps += 1;
+    if (occurrences.end(mention) > windowEnd) break;
+    if (test(mention)) {
+      found = true;
+      break;
+    }
+  }
+  if (counter !== undefined) counter.steps += steps;
+  return found;
+}
+
+/**
+ * True when a column mention with no number between it and value `index` names a column whose cell at
+ * `rows` holds the value (R40): the claim names two columns around the number (`an overall pick of 171`,
+ * `a difference of 6 points`), and nearness alone does not say which is its. Only the mentions between the
+ * claim's numbers before and after the value are read (`someMentionBetweenNumbers`).
+ */
+function rivalColumnHolds(
+  numbers: NumberSpans,
+  occurrences: Mentions,
+  index: number,
+  { binding, cells }: TableState,
+  rows: readonly number[],
+  entry: RowsKeys,
+): boolean {
+  const key = binding.values[index] as string;
+  return someMentionBetweenNumbers(numbers, occurrences, binding.valueNumbers.start(index), (mention) => {
     // A label of a row as well (`total`) names the row here, not a rival column.
-    if (occurrences.rows(mention).length > 0) continue;
+    if (occurrences.rows(mention).length > 0) return false;
     const columns = occurrences.columns(mention);
     const read = Math.min(columns.length, RIVAL_COLUMNS_READ);
     for (let at = 0; at < read; at += 1)
       if (keysOfColumn(cells, rows, columns[at] as number, entry).has(key)) return true;
-  }
-  return false;
+    return false;
+  });
 }
 
 // Until `find labels` sets the list of its claim's targets.
@@ -631,8 +694,6 @@ function bindColumns(state: ClaimState, tableState: TableState): void {
     state.folded,
     binding.valueNumbers,
     namedColumnMentions(occurrences, new Set(binding.columns)),
-    undefined,
-    occurrences,
   );
 }
 
@@ -703,6 +764,18 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       )
         continue;
     }
+    // A bound comparing a named row with the quoted one, in a column the claim does not name (`bakari
+    // hendrix has a number larger than 22`, quoting the row numbered 22): the column where the quoted
+    // row holds the number, and the named row's cell there must meet the bound.
+    if (
+      quoteRow >= 0 &&
+      rows.length === 1 &&
+      rows[0] !== quoteRow &&
+      constraining.length === 0 &&
+      ruleOn("R43") &&
+      quotedColumnMeets(folded, cells, rows, quoteRow, key, valueStart)
+    )
+      continue;
     // A cell of the quoted row written out in full around the number (`196 buried`) is that cell.
     if (
       rows.length === 1 &&
@@ -718,6 +791,17 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       rivalColumnHolds(state.numbers, occurrences, index, tableState, rows, entry)
     )
       continue;
+    // A number with no label beside it, its neighbours not those of a cell and its column not the
+    // claim's subject, is the bound row's (R45).
+    if (
+      rows !== allRows &&
+      ruleOn("R45") &&
+      !statesSubject(folded, occurrences, own) &&
+      standsAlone(folded, occurrences, cells, rows, own, key, valueStart, valueEnd)
+    )
+      continue;
+    // A difference between rows (`4 seconds faster than`) is no cell's value.
+    if (binding.rows.length > 0 && ruleOn("R46") && statesDifferenceOfRows(folded, valueEnd)) continue;
     if (!ruleOn("R9")) continue;
     return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }

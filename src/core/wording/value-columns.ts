@@ -2,7 +2,7 @@ import { listOfLength } from "../lists.js";
 import { NumberSpans } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { isWhitespaceChar } from "../text/index.js";
-import { allOf, codeClass, isLetterCode, isWordCode, onlyNumberSigns } from "./characters.js";
+import { allOf, codeClass, isLetterCode, onlyNumberSigns } from "./characters.js";
 import type { Mentions } from "./mention.js";
 import { ruleOn } from "./rule-switch.js";
 import { statedByCopula, subjectMention } from "./subject-column.js";
@@ -10,12 +10,12 @@ import {
   ABOVE,
   BELOW,
   CIRCUMSTANCE,
+  COMPARATIVES,
   COUNT_WORDS,
   LESS,
   LINKS,
   MONTHS,
   MORE,
-  NUMBER_WORDS,
   ORDINAL_SUFFIXES,
 } from "./word-lists.js";
 
@@ -79,6 +79,31 @@ function besideText(text: string, from: number, to: number): boolean {
     if (wordStart >= 0 && wordEnd < 0) wordEnd = index;
   }
   return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
+}
+
+// What may stand between a label and a number stated as its value besides one linking word: spaces,
+// punctuation, brackets, signs, currency and the other numbers of the value (`was 10 (50)`, `: $ 1,234`).
+const isValueSign = codeClass(" ,:;()[]$%.-'0123456789+/#\u2013\u2212\u00a3\u20ac");
+
+/**
+ * True when `text[from, to)` is at most one linking word among value signs (`isValueSign`): a label there
+ * stands beside the number at `to` (or from `from`). At most 24 characters are read.
+ */
+export function besideWithNumbers(text: string, from: number, to: number): boolean {
+  if (to - from > 24) return false;
+  let words = 0;
+  for (let at = from; at < to; ) {
+    if (isValueSign(text.charCodeAt(at))) {
+      at += 1;
+      continue;
+    }
+    let end = at;
+    while (end < to && !isValueSign(text.charCodeAt(end))) end += 1;
+    words += 1;
+    if (words > 1 || !LINKS.has(text.slice(at, end))) return false;
+    at = end;
+  }
+  return true;
 }
 
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
@@ -270,6 +295,28 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
   return to - from >= 4 && to - from < 8 && COUNT_WORDS.has(folded.slice(from, to)) && ruleOn("R11");
 }
 
+/**
+ * True when the number ending at `end` states the difference of two rows (R46): a comparative among the
+ * next four words and `than` within three words after it (`4 seconds faster than`, `9 strokes more under
+ * par than`). Reads at most seven words of at most 12 characters.
+ */
+export function statesDifferenceOfRows(folded: string, end: number): boolean {
+  let comparative = -1;
+  let at = end;
+  for (let word = 0; word < 7; word += 1) {
+    while (at < folded.length && folded.charCodeAt(at) === 32) at += 1;
+    let to = at;
+    while (to < folded.length && to - at <= 12 && folded.charCodeAt(to) !== 32) to += 1;
+    if (to === at || to - at > 12) return false;
+    const text = folded.slice(at, to);
+    if (comparative < 0 && word < 4 && COMPARATIVES.has(text)) comparative = word;
+    else if (comparative >= 0 && text === "than") return true;
+    else if (comparative >= 0 && word - comparative >= 3) return false;
+    at = to;
+  }
+  return false;
+}
+
 // True when the mention at `mention` starts right after `end`, past one or more spaces.
 function startsRightAfter(folded: string, mentions: Mentions, mention: number, end: number): boolean {
   const start = mention < mentions.length ? mentions.start(mention) : end;
@@ -441,71 +488,12 @@ export function valueColumns(
   values: NumberSpans,
   columnMentions: Mentions,
   counter?: StepCounter,
-  labels: Mentions = columnMentions,
 ): (readonly number[])[] {
   // With no column mention, no value has a column: the units and dates below would choose nothing.
   if (columnMentions.length === 0) {
     if (counter !== undefined) counter.steps += values.length;
     return Array.from({ length: values.length }, () => NO_COLUMNS);
   }
-  // Numbers written as words take their columns like any number (`won one major out of 68 attempts`:
-  // won is one's, not 68's); only the digits' columns are returned. A word inside a named label (`big
-  // ten`, `sweet sixteen`) is part of that name.
-  const words = ruleOn("R21") ? numberWords(folded, labels) : new NumberSpans(folded);
-  if (words.length > 0) {
-    const spans = new NumberSpans(folded, values.length + words.length);
-    const isDigits: boolean[] = [];
-    for (let value = 0, word = 0; value < values.length || word < words.length; ) {
-      const takeWord =
-        value === values.length || (word < words.length && words.start(word) < values.start(value));
-      const from = takeWord ? words : values;
-      const at = takeWord ? word++ : value++;
-      spans.add(from.start(at), from.end(at));
-      isDigits.push(!takeWord);
-    }
-    const all = pairColumns(folded, spans, columnMentions, counter);
-    return all.filter((_, index) => isDigits[index]);
-  }
-  return pairColumns(folded, values, columnMentions, counter);
-}
-
-// The first letters of those words: most claim words are passed over without a slice.
-const NUMBER_WORD_INITIALS = new Set([..."zotfsenh"].map((letter) => letter.charCodeAt(0)));
-
-// The cardinal numbers the claim writes as words (`one`, `five`, `twenty`) outside `labels` (claim
-// order), in claim order. One sweep over the claim and the labels.
-function numberWords(folded: string, labels: Mentions): NumberSpans {
-  const words = new NumberSpans(folded);
-  let label = 0;
-  let start = -1;
-  for (let index = 0; index <= folded.length; index += 1) {
-    const code = index < folded.length ? folded.charCodeAt(index) : 32;
-    if (isWordCode(code)) {
-      if (start < 0) start = index;
-      continue;
-    }
-    if (
-      start >= 0 &&
-      index - start >= 3 &&
-      index - start <= 9 &&
-      NUMBER_WORD_INITIALS.has(folded.charCodeAt(start)) &&
-      NUMBER_WORDS.has(folded.slice(start, index))
-    ) {
-      while (label < labels.length && labels.end(label) <= start) label += 1;
-      if (label === labels.length || labels.start(label) >= index) words.add(start, index);
-    }
-    start = -1;
-  }
-  return words;
-}
-
-// `valueColumns` over numbers written with digits or as words.
-function pairColumns(
-  folded: string,
-  values: NumberSpans,
-  columnMentions: Mentions,
-  counter?: StepCounter,
-): (readonly number[])[] {
   const unitOf = unitsOf(folded, values);
   // Every date, stated or circumstantial, and every year: they name no column that follows them
   // (`december 10 's high points`, `the 2007 cup result is 1 - 2`).

@@ -34,17 +34,20 @@ export const MONTHS = words(
 /** Words that, right after a number, make it a difference or a count (R11): `2 more`, `won 3 times`. */
 export const COUNT_WORDS = words("more less fewer higher lower greater larger smaller bigger times");
 
+/**
+ * Comparatives that, within a few words after a number and before `than`, make it the difference of two
+ * rows (R46): `4 seconds faster than`, `2 more points than`.
+ */
+export const COMPARATIVES = words(
+  "more less fewer higher lower greater larger smaller bigger faster slower better worse earlier later longer shorter older younger",
+);
+
 /** Bound words (R12): `over 8`, `above 8` (the cell is greater), `under 8`, `below 8` (smaller). */
 export const ABOVE = words("over above exceeding");
 export const BELOW = words("under below");
 /** The first word of `… than 8` bounds (R12): `more than 8` (greater), `less than 8` (smaller). */
 export const MORE = words("more greater larger higher bigger");
 export const LESS = words("less fewer smaller lower");
-
-/** Cardinal numbers written as words (R21): `won one major`, `has five floors`. */
-export const NUMBER_WORDS = words(
-  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred",
-);
 
 /** Ordinal suffixes after digits: `17th`, `1st`. */
 export const ORDINAL_SUFFIXES = words("st nd rd th");
