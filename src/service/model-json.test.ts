@@ -56,6 +56,19 @@ describe("parseByItems", () => {
     }
   });
 
+  it("parses many short elements with the rest of the text, in one call", () => {
+    const text = JSON.stringify({ claims: Array.from({ length: 10_000 }, () => 1) });
+    const { layout, repeated } = layoutOf(text);
+    expect(layout.items).toHaveLength(10_000);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(parseByItems(text, layout, repeated)).toEqual(JSON.parse(text));
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it("refuses what JSON.parse refuses", () => {
     for (const text of ['{"claims": [1, ]}', '{"claims": [1 2]}', '{"claims": [, 1]}', '{"claims": [{]}']) {
       const { layout, repeated } = layoutOf(text);
@@ -68,7 +81,8 @@ describe("parseByItems", () => {
     const keys = fc.constantFrom("a", "b", "1", "0", "__proto__", "claims");
     const strings = fc.oneof(
       fc.string({ maxLength: 80 }),
-      fc.constantFrom(long("x"), long("y"), `\\${long("z")}`, `"${long("w")}`),
+      // Long enough that the elements holding them are parsed one by one (256 characters on average).
+      fc.constantFrom(long("x").repeat(4), long("y").repeat(4), `\\${long("z").repeat(4)}`, `"${long("w")}`),
     );
     const values = fc.letrec((tie) => ({
       value: fc.oneof(

@@ -146,6 +146,13 @@ export class JsonLayout {
 const SHARED_STRING_MIN_CHARS = 64;
 
 /**
+ * Elements shorter than this on average are parsed with the rest of the text: a call of `JSON.parse` per
+ * element costs more than it saves on small ones, and a hostile output of 500,000 one-digit elements would
+ * otherwise make 500,000 calls. At most 8 MiB / 256 = 32,768 calls for a gateway answer.
+ */
+const ITEM_PARSE_MIN_AVERAGE_CHARS = 256;
+
+/**
  * `JSON.parse(text)` (the same value, and it throws on the same texts), with the elements of the top-level
  * object's arrays (a model's claims) parsed one by one, each element's long unescaped strings then replaced
  * by the equal `text.slice`, which V8 keeps as a view into `text` rather than a copy. Parsed at once, a
@@ -154,11 +161,17 @@ const SHARED_STRING_MIN_CHARS = 64;
  * collections copied. Element by element, a collection seldom falls inside one element's parse, and what
  * the case keeps is views of the output, which it keeps whole anyway (for a re-ask). The rest of the text
  * (each element replaced by ` 0 `) is parsed first; when it does not parse or does not hold the placeholders
- * where `layout` says, or a top-level key repeats, the text is parsed whole. O(length of text).
+ * where `layout` says, when a top-level key repeats, or when the elements are short (under
+ * `ITEM_PARSE_MIN_AVERAGE_CHARS` on average), the text is parsed whole. O(length of text).
  */
 export function parseByItems(text: string, layout: JsonLayout, repeatedTopLevelKey: boolean): unknown {
   const { items } = layout;
-  if (items.length === 0 || repeatedTopLevelKey || items.some(({ key }) => key === "__proto__"))
+  if (
+    items.length === 0 ||
+    items.length * ITEM_PARSE_MIN_AVERAGE_CHARS > text.length ||
+    repeatedTopLevelKey ||
+    items.some(({ key }) => key === "__proto__")
+  )
     return JSON.parse(text);
   const parts: string[] = [];
   let at = 0;
