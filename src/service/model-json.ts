@@ -268,8 +268,9 @@ export interface JsonShapeScanner {
  * A scanner that refuses JSON nesting deeper than `MAX_MODEL_JSON_DEPTH` or holding more than
  * `MAX_MODEL_JSON_VALUES` values (objects, arrays, strings and commas), and notes a repeated top-level key
  * (JSON.parse keeps the last, a stream reader sees the first). Strings and escapes are followed across
- * pieces. O(length of text) in all; memory O(the top-level keys). Malformed text is not its concern: a
- * parser reports it.
+ * pieces. With a `layout`, it also notes where the value strings and the top-level arrays' elements lie
+ * (for `parseByItems`). O(length of text) in all; memory O(the top-level keys), and O(the values) for a
+ * layout. Malformed text is not its concern: a parser reports it.
  */
 export function createJsonShapeScanner(layout?: JsonLayout): JsonShapeScanner {
   let depth = 0;
