@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { GenerateRequest, ModelBackend } from "../models/index.js";
 import { evalVerified } from "./eval.js";
 
@@ -38,5 +38,34 @@ describe("evalVerified", () => {
     expect(startedAfter).toHaveLength(9);
     for (const [call, done] of startedAfter.entries())
       expect(done).toBeGreaterThanOrEqual(call - concurrency + 1);
+  });
+
+  it("keeps a copy of each result `details` keeps (its strings may be views into the model's output)", async () => {
+    const gateway: ModelBackend = {
+      generate: async () => ({
+        content: answer,
+        usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+      }),
+    };
+    const cases = Array.from({ length: 3 }, () => ({
+      messages: [{ role: "user" as const, content: "When was Northwind founded?" }],
+      sources: [source],
+    }));
+    const clone = vi.spyOn(globalThis, "structuredClone");
+    try {
+      const outcome = await evalVerified(
+        { model: "m", cases, details: true },
+        { gateway, apiKey: undefined, sourcesBudget: 100_000 },
+        2,
+      );
+      const kept = outcome.cases.map((each) => ("result" in each ? each.result : undefined));
+      expect(kept.every((result) => result?.citations.length === 1)).toBe(true);
+      // Each kept result is what one structuredClone call returned.
+      const clones = clone.mock.results.map((each) => each.value);
+      expect(clones).toHaveLength(3);
+      for (const result of kept) expect(clones).toContain(result);
+    } finally {
+      clone.mockRestore();
+    }
   });
 });

@@ -101,17 +101,19 @@ function resultCharsAtLeast(result: CreateOutcome): number {
 }
 
 /**
- * What `details` keeps of a scored case: its create-style result when its JSON fits the case's equal share
- * of MAX_EVAL_DETAILS_CHARS, else a marker, so an eval holds at most that much of the model's answers.
+ * What `details` keeps of a scored case: a copy of its create-style result when its JSON fits the case's
+ * equal share of MAX_EVAL_DETAILS_CHARS, else a marker, so an eval holds at most that much of the model's
+ * answers. A copy (`structuredClone`), because the claims' strings are views into the model's whole output
+ * (`parseByItems`): kept as they are, a short result would keep an output of megabytes alive.
  */
 function detailsOf(
   outcome: CreateOutcome,
   share: number,
   chars: (result: CreateOutcome) => number,
 ): { result: CreateOutcome } | { resultOmitted: "details_budget" } {
-  const result = { ...outcome, usage: { ...outcome.usage } };
-  if (resultCharsAtLeast(result) > share || chars(result) > share) return { resultOmitted: "details_budget" };
-  return { result };
+  if (resultCharsAtLeast(outcome) > share || chars(outcome) > share)
+    return { resultOmitted: "details_budget" };
+  return { result: structuredClone(outcome) };
 }
 
 /**

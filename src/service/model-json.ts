@@ -1,5 +1,5 @@
 import { MAX_MODEL_JSON_DEPTH, MAX_MODEL_JSON_VALUES, OWN_TURN_TEXT_CHARS } from "../limits.js";
-import { runSteps, type Steps } from "../util.js";
+import { isRecord, runSteps, type Steps } from "../util.js";
 
 /**
  * The result of reading JSON out of a model's text. `readsFirstObject`: the value read is the object that
@@ -33,7 +33,8 @@ export function* parseModelJsonSteps(content: string, stepChars = OWN_TURN_TEXT_
   const firstBrace = text.indexOf("{");
   let refused: string | undefined;
   function* read(candidate: string, start: number): Generator<void, ModelJson | undefined, void> {
-    const scanner = createJsonShapeScanner();
+    const layout = new JsonLayout();
+    const scanner = createJsonShapeScanner(layout);
     let problem: string | undefined;
     for (let at = 0; at < candidate.length && problem === undefined; at += stepChars) {
       if (at > 0) yield;
@@ -45,7 +46,7 @@ export function* parseModelJsonSteps(content: string, stepChars = OWN_TURN_TEXT_
     }
     if (candidate.length >= stepChars) yield;
     try {
-      const value: unknown = JSON.parse(candidate);
+      const value = parseByItems(candidate, layout, scanner.repeatedTopLevelKey);
       return { ok: true, value, readsFirstObject: start === firstBrace && !scanner.repeatedTopLevelKey };
     } catch {
       return undefined;
@@ -105,6 +106,154 @@ function firstBalancedObject(text: string, start: number): string | undefined {
   return undefined;
 }
 
+/**
+ * Where a JSON text's parts lie, as `createJsonShapeScanner` reads them: each value string (not keys), with
+ * whether it holds an escape, and each element of the arrays that are values of the top-level object (a
+ * model's `claims`), with the key that holds its array. Positions are in the whole text the scanner read.
+ * Grows by doubling: O(strings + elements).
+ */
+export class JsonLayout {
+  strings = 0;
+  private stringSpans = new Int32Array(64);
+  readonly items: { key: string; index: number; start: number; end: number }[] = [];
+  /** Strings `parseByItems` replaced with views of the text. */
+  shared = 0;
+
+  addString(start: number, end: number, escaped: boolean): void {
+    if (this.strings * 2 >= this.stringSpans.length) {
+      const grown = new Int32Array(this.stringSpans.length * 2);
+      grown.set(this.stringSpans);
+      this.stringSpans = grown;
+    }
+    // An escaped string is marked by a negative start (its start plus one, so 0 stays negative).
+    this.stringSpans[this.strings * 2] = escaped ? -(start + 1) : start;
+    this.stringSpans[this.strings * 2 + 1] = end;
+    this.strings += 1;
+  }
+
+  /** The span of value string `index`: after its opening quote to its closing one, `escaped` if it holds one. */
+  string(index: number): { start: number; end: number; escaped: boolean } {
+    const start = this.stringSpans[index * 2] as number;
+    return {
+      start: start < 0 ? -start - 1 : start,
+      end: this.stringSpans[index * 2 + 1] as number,
+      escaped: start < 0,
+    };
+  }
+}
+
+/** Strings shorter than this are left as the parser made them (V8 copies a substring under 13 characters). */
+const SHARED_STRING_MIN_CHARS = 64;
+
+/**
+ * Elements shorter than this on average are parsed with the rest of the text: a call of `JSON.parse` per
+ * element costs more than it saves on small ones, and a hostile output of 500,000 one-digit elements would
+ * otherwise make 500,000 calls. At most 8 MiB / 256 = 32,768 calls for a gateway answer.
+ */
+const ITEM_PARSE_MIN_AVERAGE_CHARS = 256;
+
+/**
+ * `JSON.parse(text)` (the same value, and it throws on the same texts), with the elements of the top-level
+ * object's arrays (a model's claims) parsed one by one, each element's long unescaped strings then replaced
+ * by the equal `text.slice`, which V8 keeps as a view into `text` rather than a copy. Parsed at once, a
+ * model's megabytes of claims are thousands of fresh strings that young-generation collections, which fall
+ * inside a parse that size, copy and promote: on the `eval-details` bench they were most of what those
+ * collections copied. Element by element, a collection seldom falls inside one element's parse, and what
+ * the case keeps is views of the output, which it keeps whole anyway (for a re-ask). The rest of the text
+ * (each element replaced by ` 0 `) is parsed first; when it does not parse or does not hold the placeholders
+ * where `layout` says, when a top-level key repeats, or when the elements are short (under
+ * `ITEM_PARSE_MIN_AVERAGE_CHARS` on average), the text is parsed whole. O(length of text).
+ */
+export function parseByItems(text: string, layout: JsonLayout, repeatedTopLevelKey: boolean): unknown {
+  const { items } = layout;
+  if (
+    items.length === 0 ||
+    items.length * ITEM_PARSE_MIN_AVERAGE_CHARS > text.length ||
+    repeatedTopLevelKey ||
+    items.some(({ key }) => key === "__proto__")
+  )
+    return JSON.parse(text);
+  const parts: string[] = [];
+  let at = 0;
+  for (const item of items) {
+    parts.push(text.slice(at, item.start), " 0 ");
+    at = item.end;
+  }
+  parts.push(text.slice(at));
+  let skeleton: unknown;
+  try {
+    skeleton = JSON.parse(parts.join(""));
+  } catch {
+    return JSON.parse(text);
+  }
+  const arrayOf = (key: string): unknown[] | undefined => {
+    if (!isRecord(skeleton) || !Object.hasOwn(skeleton, key)) return undefined;
+    const array = skeleton[key];
+    return Array.isArray(array) ? array : undefined;
+  };
+  if (items.some(({ key, index }) => arrayOf(key)?.[index] !== 0)) return JSON.parse(text);
+  let next = 0;
+  for (const { key, index, start, end } of items) {
+    const element: unknown = JSON.parse(text.slice(start, end));
+    while (next < layout.strings && layout.string(next).start < start) next += 1;
+    next = shareStrings(element, text, layout, next, end);
+    (arrayOf(key) as unknown[])[index] = element;
+  }
+  return skeleton;
+}
+
+/**
+ * Replaces the string values of `value` (parsed from `text` up to `end`) that `text` holds unescaped with
+ * their `text.slice`, taking `layout`'s value strings from `first` on in property order, which is text
+ * order unless an object has integer-like or repeated keys: the first string that does not line up with its
+ * span ends the sharing. A string is only ever replaced by an equal one. Returns the next string's index.
+ */
+function shareStrings(value: unknown, text: string, layout: JsonLayout, first: number, end: number): number {
+  let next = first;
+  let aligned = true;
+  const share = (found: string, assignable: boolean): string => {
+    if (!aligned || next >= layout.strings) {
+      aligned = false;
+      return found;
+    }
+    const span = layout.string(next);
+    next += 1;
+    if (span.end > end) aligned = false;
+    if (!aligned || span.escaped || !assignable || found.length < SHARED_STRING_MIN_CHARS) return found;
+    const slice = span.end - span.start === found.length ? text.slice(span.start, span.end) : undefined;
+    if (slice !== found) {
+      aligned = false;
+      return found;
+    }
+    layout.shared += 1;
+    return slice;
+  };
+  // The nesting is bounded by MAX_MODEL_JSON_DEPTH: the scanner refused deeper text before it was parsed.
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length && aligned; index += 1) {
+        const item: unknown = node[index];
+        if (typeof item === "string") node[index] = share(item, true);
+        else if (typeof item === "object" && item !== null) visit(item);
+      }
+    } else if (typeof node === "object" && node !== null) {
+      const record = node as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (!aligned) return;
+        const item = record[key];
+        // JSON.parse makes `__proto__` an own property; it is counted off, never assigned. (An equal string
+        // compares equal with ===, so the view is assigned without asking whether it is one.)
+        if (typeof item === "string") {
+          if (key === "__proto__") share(item, false);
+          else record[key] = share(item, true);
+        } else if (typeof item === "object" && item !== null) visit(item);
+      }
+    }
+  };
+  visit(value);
+  return next;
+}
+
 /** Reads a model's JSON text piece by piece for its shape, before any parser builds it. */
 export interface JsonShapeScanner {
   /** The next piece of text; returns why the text is refused once it is (and from then on). */
@@ -119,10 +268,11 @@ export interface JsonShapeScanner {
  * A scanner that refuses JSON nesting deeper than `MAX_MODEL_JSON_DEPTH` or holding more than
  * `MAX_MODEL_JSON_VALUES` values (objects, arrays, strings and commas), and notes a repeated top-level key
  * (JSON.parse keeps the last, a stream reader sees the first). Strings and escapes are followed across
- * pieces. O(length of text) in all; memory O(the top-level keys). Malformed text is not its concern: a
- * parser reports it.
+ * pieces. With a `layout`, it also notes where the value strings and the top-level arrays' elements lie
+ * (for `parseByItems`). O(length of text) in all; memory O(the top-level keys), and O(the values) for a
+ * layout. Malformed text is not its concern: a parser reports it.
  */
-export function createJsonShapeScanner(): JsonShapeScanner {
+export function createJsonShapeScanner(layout?: JsonLayout): JsonShapeScanner {
   let depth = 0;
   let values = 0;
   let inString = false;
@@ -137,6 +287,19 @@ export function createJsonShapeScanner(): JsonShapeScanner {
   let repeated = false;
   let problem: string | undefined;
   let refusedAt = 0;
+  // For `layout`: the characters pushed before this piece, whether each open level is an object, whether
+  // the next string is a key, the string being read, the last top-level key, and the element being read of
+  // an array that is a value of the top-level object.
+  let offset = 0;
+  const objectAt = new Uint8Array(MAX_MODEL_JSON_DEPTH + 2);
+  let keyNext = false;
+  let stringIsKey = false;
+  let stringStart = 0;
+  let stringEscaped = false;
+  let lastKey = "";
+  let itemsKey: string | undefined;
+  let itemIndex = 0;
+  let itemStart = -1;
 
   const endKey = () => {
     let decoded: string;
@@ -147,7 +310,16 @@ export function createJsonShapeScanner(): JsonShapeScanner {
     }
     if (keys.has(decoded)) repeated = true;
     keys.add(decoded);
+    lastKey = decoded;
     key = undefined;
+  };
+
+  // Notes the element of the current array that ends at `end` (a comma or the closing bracket), if any.
+  const endItem = (end: number) => {
+    if (itemStart >= 0 && itemsKey !== undefined)
+      layout?.items.push({ key: itemsKey, index: itemIndex, start: itemStart, end });
+    itemIndex += 1;
+    itemStart = -1;
   };
 
   return {
@@ -164,19 +336,36 @@ export function createJsonShapeScanner(): JsonShapeScanner {
         const code = text.charCodeAt(index);
         if (inString) {
           if (escaped) escaped = false;
-          else if (code === 0x5c /* \ */) escaped = true;
-          else if (code === 0x22 /* " */) {
+          else if (code === 0x5c /* \ */) {
+            escaped = true;
+            stringEscaped = true;
+          } else if (code === 0x22 /* " */) {
             inString = false;
             if (key !== undefined) {
               key.push(text.slice(keyFrom, index));
               endKey();
             }
+            if (layout !== undefined && !stringIsKey)
+              layout.addString(stringStart, offset + index, stringEscaped);
           }
           continue;
         }
+        if (
+          itemsKey !== undefined &&
+          depth === 2 &&
+          itemStart < 0 &&
+          code > 0x20 &&
+          code !== 0x2c &&
+          code !== 0x5d
+        )
+          itemStart = offset + index;
         if (code === 0x22) {
           inString = true;
           values += 1;
+          stringIsKey = keyNext;
+          keyNext = false;
+          stringStart = offset + index + 1;
+          stringEscaped = false;
           if (depth === 1 && expectKey) {
             expectKey = false;
             key = [];
@@ -185,6 +374,7 @@ export function createJsonShapeScanner(): JsonShapeScanner {
         } else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
           depth += 1;
           values += 1;
+          keyNext = code === 0x7b;
           if (depth === 1) {
             topIsObject = code === 0x7b;
             expectKey = topIsObject;
@@ -194,10 +384,23 @@ export function createJsonShapeScanner(): JsonShapeScanner {
             refusedAt = index;
             return problem;
           }
+          objectAt[depth] = keyNext ? 1 : 0;
+          if (layout !== undefined && depth === 2 && code === 0x5b && topIsObject) {
+            itemsKey = lastKey;
+            itemIndex = 0;
+            itemStart = -1;
+          }
         } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
+          if (itemsKey !== undefined && depth === 2) {
+            endItem(offset + index);
+            itemsKey = undefined;
+          }
           depth = Math.max(0, depth - 1);
+          keyNext = false;
         } else if (code === 0x2c /* , */) {
           values += 1;
+          keyNext = objectAt[depth] === 1;
+          if (itemsKey !== undefined && depth === 2) endItem(offset + index);
           if (depth === 1) expectKey = topIsObject;
         } else continue;
         if (values > MAX_MODEL_JSON_VALUES) {
@@ -207,6 +410,7 @@ export function createJsonShapeScanner(): JsonShapeScanner {
         }
       }
       if (key !== undefined) key.push(text.slice(keyFrom));
+      offset += text.length;
       return undefined;
     },
   };

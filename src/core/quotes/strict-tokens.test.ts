@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tokenizeStrictQuotes, tokenizeStrictSource } from "./strict-tokens.js";
+import { tokenizeStrictQuotes, tokenizeStrictSource, WordIds } from "./strict-tokens.js";
 
 // Each token of `text` as the text it covers, read through the source tokenizer.
 function tokensOf(text: string): string[] {
@@ -43,5 +43,40 @@ describe("strict tokens", () => {
     const source = tokenizeStrictSource("a  b; d, c", quotes);
     expect([...source.ids]).toEqual([0, 1, 2, -1, 1, -1, 3, 1, 4]);
     expect([...source.starts]).toEqual([0, 1, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});
+
+describe("WordIds", () => {
+  // The word hash of readStrictToken: 31 * h + unit over the word's units.
+  const hashOf = (word: string) => {
+    let hash = 0;
+    for (let unit = 0; unit < word.length; unit += 1)
+      hash = (Math.imul(hash, 31) + word.charCodeAt(unit)) | 0;
+    return hash;
+  };
+
+  it("finds each word it holds, and no other, when their hashes are equal", () => {
+    // "Aa" and "BB" hash alike, and so does every word made of them.
+    const held = ["AaAa", "AaBB", "BBAa"];
+    expect(new Set([...held, "BBBB"].map(hashOf)).size).toBe(1);
+    const words = new WordIds();
+    for (const [id, word] of held.entries()) words.add(word, hashOf(word), id);
+    const text = `x ${held.join(" ")} BBBB`;
+    const found = ["AaAa", "AaBB", "BBAa", "BBBB"].map((word) => {
+      const start = text.indexOf(word);
+      return words.get(text, start, start + word.length, hashOf(word));
+    });
+    expect(found).toEqual([0, 1, 2, -1]);
+    expect(words.get("Ab", 0, 2, hashOf("Ab"))).toBe(-1);
+  });
+
+  it("spreads a batch's thousands of words over its Maps, so no table grows to hundreds of kilobytes", () => {
+    const words = new WordIds();
+    for (let id = 0; id < 20_000; id += 1) {
+      const word = `word${id.toString(36)}`;
+      words.add(word, hashOf(word), id);
+    }
+    // 64 shards: about 313 words each; one Map of 20,000 entries is what it replaces.
+    expect(words.largestShard).toBeLessThan(500);
   });
 });

@@ -8,15 +8,15 @@ import { codePointAt, isWhitespaceChar, isWordChar, wordEnd } from "../text/inde
  * which token edges never do. So many quotes can be found at once over token ids.
  *
  * Ids are given by the quotes of one batch (their alphabet), so the source's tokens need no interning: a
- * source token no quote holds reads as -1, and a source word is looked up only when its hash is a quote
- * word's.
+ * source token no quote holds reads as -1, and a source word is looked up only when a quote word may share
+ * its hash (`WordIds`).
  */
 export interface StrictQuoteTokens {
   /** Each quote's tokens as ids in `[0, alphabetSize)`. */
   patterns: Int32Array[];
   alphabetSize: number;
-  idByWord: Map<string, number>;
-  wordHashes: Set<number>;
+  /** The id of each word a quote holds, by the word's hash. */
+  wordIds: WordIds;
   /** Id of each ASCII code point a quote holds as a token (a whitespace run reads as U+0020), else -1. */
   asciiIds: Int32Array;
   /** The same for every other code point. */
@@ -28,8 +28,7 @@ export function tokenizeStrictQuotes(quotes: readonly string[]): StrictQuoteToke
   const alphabet: StrictQuoteTokens = {
     patterns: [],
     alphabetSize: 0,
-    idByWord: new Map(),
-    wordHashes: new Set(),
+    wordIds: new WordIds(),
     asciiIds: new Int32Array(128).fill(-1),
     idByCodePoint: new Map(),
   };
@@ -46,8 +45,7 @@ export function tokenizeStrictQuotes(quotes: readonly string[]): StrictQuoteToke
         alphabet.alphabetSize += 1;
         const { codePoint } = token;
         if (codePoint < 0) {
-          alphabet.idByWord.set(quote.slice(start, token.end), id);
-          alphabet.wordHashes.add(token.hash);
+          alphabet.wordIds.add(quote.slice(start, token.end), token.hash, id);
         } else if (codePoint < 128) {
           alphabet.asciiIds[codePoint] = id;
         } else {
@@ -90,9 +88,51 @@ function idOf(text: string, start: number, token: StrictToken, alphabet: StrictQ
   const { codePoint } = token;
   if (codePoint >= 128) return alphabet.idByCodePoint.get(codePoint) ?? -1;
   if (codePoint >= 0) return alphabet.asciiIds[codePoint] as number;
-  if (!alphabet.wordHashes.has(token.hash)) return -1;
-  return alphabet.idByWord.get(text.slice(start, token.end)) ?? -1;
+  return alphabet.wordIds.get(text, start, token.end, token.hash);
 }
+
+/**
+ * Words and their ids: a bit per hash (its low 16 bits) that says whether a word with it may be held, then
+ * Maps by word, one for each of 64 shards of the hashes. A batch's quotes hold thousands of distinct words;
+ * in one Map (and one Set of hashes) each pass of a claim check grew hash tables of hundreds of kilobytes,
+ * which V8 allocates as large objects on fresh pages (on the 2-core benchmark machine, 200,000 page faults,
+ * a fifth of the CPU of an eval of 200 cases with 2 MB answers in `npm run bench -- eval-details`). A
+ * shard's table stays small; words crafted to share a shard only make that Map larger, each lookup still
+ * O(1) expected (the Map hashes strings itself). A source word is sliced and looked up only when its hash's
+ * bit is set.
+ */
+export class WordIds {
+  private readonly bits = new Uint32Array(WORD_HASH_BITS / 32);
+  private readonly shards: Map<string, number>[] = [];
+
+  /** Adds `word` (whose hash is `hash`) with `id`. */
+  add(word: string, hash: number, id: number): void {
+    const bit = hash & (WORD_HASH_BITS - 1);
+    this.bits[bit >>> 5] = (this.bits[bit >>> 5] as number) | (1 << (bit & 31));
+    const shard = hash & (WORD_SHARDS - 1);
+    let words = this.shards[shard];
+    if (words === undefined) {
+      words = new Map();
+      this.shards[shard] = words;
+    }
+    words.set(word, id);
+  }
+
+  /** Words in the fullest shard (for tests of the spread). */
+  get largestShard(): number {
+    return Math.max(0, ...this.shards.map((words) => words?.size ?? 0));
+  }
+
+  /** The id of the word `text.slice(start, end)` (whose hash is `hash`), or -1. */
+  get(text: string, start: number, end: number, hash: number): number {
+    const bit = hash & (WORD_HASH_BITS - 1);
+    if (((this.bits[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return -1;
+    return this.shards[hash & (WORD_SHARDS - 1)]?.get(text.slice(start, end)) ?? -1;
+  }
+}
+
+const WORD_HASH_BITS = 1 << 16;
+const WORD_SHARDS = 64;
 
 /** One strict token as read: where it ends; its code point, or -1 for a word run with `hash` of its units. */
 interface StrictToken {

@@ -2,9 +2,10 @@ import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
 import { OWN_TURN_TEXT_CHARS } from "../../limits.js";
 import type { GatewayAuthHeader, StructuredOutputLevel, TokenParameter } from "../gateways.js";
+import { runStepsYielding } from "../local/index.js";
 import { nextTurn } from "../turns.js";
 import type { GenerateRequest, GenerateResult, GenerateStream, ModelBackend } from "../types.js";
-import { parseChatCompletion } from "./completion.js";
+import { decodeAnswerSteps, parseChatCompletion } from "./completion.js";
 import { readCompletionStream } from "./completion-stream.js";
 import { type GatewayFailure, mapGatewayError } from "./error-mapping.js";
 import { createHttpTransport } from "./http-transport.js";
@@ -250,7 +251,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
     }
     if (!read.ok) throw tooLarge(maxResponseBytes);
 
-    const bodyText = read.text;
+    const bodyText = await runStepsYielding(decodeAnswerSteps(read.bytes), signal);
     // Built only for an error: the headers of a successful answer are never looked at.
     const failure = () =>
       mapGatewayError({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseChatCompletion } from "./completion.js";
+import { decodeAnswerSteps, parseChatCompletion } from "./completion.js";
 
 const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
@@ -97,5 +97,15 @@ describe("parseChatCompletion", () => {
     },
   ])("$name", ({ body, expected }) => {
     expect(parseChatCompletion(body)).toEqual(expected);
+  });
+});
+
+describe("decodeAnswerSteps", () => {
+  it("decodes an answer of `stepBytes` or more from a step of its own, a shorter one at once", () => {
+    const bytes = Buffer.from("café ✓", "utf8");
+    const long = decodeAnswerSteps(bytes, bytes.length);
+    expect(long.next()).toEqual({ done: false, value: undefined });
+    expect(long.next()).toEqual({ done: true, value: "café ✓" });
+    expect(decodeAnswerSteps(bytes, bytes.length + 1).next()).toEqual({ done: true, value: "café ✓" });
   });
 });

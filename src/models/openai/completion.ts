@@ -1,3 +1,5 @@
+import { OWN_TURN_TEXT_CHARS } from "../../limits.js";
+import type { Steps } from "../../util.js";
 import type { GenerateResult } from "../types.js";
 import { type GatewayErrorInfo, readGatewayError } from "./error-mapping.js";
 
@@ -9,6 +11,17 @@ export type ParsedCompletion =
   | { ok: true; value: GenerateResult }
   | { ok: false; kind: "error_object"; info: GatewayErrorInfo }
   | { ok: false; kind: "malformed"; reason: string };
+
+/**
+ * A gateway answer's bytes decoded as UTF-8, from a step of its own when there are `stepBytes` or more. An
+ * answer's last bytes arrive in an I/O callback, often with other answers' (an eval's cases call at once);
+ * decoded there, each megabyte answer's decode (and the fresh memory its text takes) would add up in one pass
+ * of the event loop. Run with turns (`runStepsYielding`), each is decoded from a pass of its own.
+ */
+export function* decodeAnswerSteps(bytes: Buffer, stepBytes = OWN_TURN_TEXT_CHARS): Steps<string> {
+  if (bytes.length >= stepBytes) yield;
+  return bytes.toString("utf8");
+}
 
 /**
  * Reads a Chat Completions body. Empty or null content and `finish_reason: "length"` are still completions:

@@ -31,9 +31,9 @@ describe("createHttpTransport's readBody", () => {
   it("copies an answer with a Content-Length into place as it arrives, and joins only a chunked one", async () => {
     const concat = vi.spyOn(Buffer, "concat");
     try {
-      expect(await readAnswer("/sized")).toEqual({ ok: true, text: answer.toString("utf8") });
+      expect(await readAnswer("/sized")).toEqual({ ok: true, bytes: answer });
       expect(concat).not.toHaveBeenCalled();
-      expect(await readAnswer("/chunked")).toEqual({ ok: true, text: answer.toString("utf8") });
+      expect(await readAnswer("/chunked")).toEqual({ ok: true, bytes: answer });
       expect(concat).toHaveBeenCalledTimes(1);
     } finally {
       concat.mockRestore();

@@ -86,7 +86,7 @@ function readLimited(response: IncomingMessage, maxBytes: number): Promise<Limit
       body.add(chunk);
     });
     // Node's parser ends a body with a Content-Length after exactly that many bytes.
-    response.on("end", () => resolve({ ok: true, text: body.bytes().toString("utf8") }));
+    response.on("end", () => resolve({ ok: true, bytes: body.bytes() }));
     // A connection closed mid-body surfaces here as Node's `aborted` (ECONNRESET) error.
     response.on("error", reject);
     response.on("close", () => {

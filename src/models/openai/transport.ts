@@ -1,8 +1,13 @@
-/** A body read to the end, or refused because it passed the byte limit. */
-export type LimitedBody = { ok: true; text: string } | { ok: false; bytesRead: number };
+import { BodyBytes } from "../body-bytes.js";
 
 /**
- * Reads a response body as UTF-8, streaming, and stops as soon as more than `maxBytes` have arrived: the
+ * A body's bytes read to the end, or refused because it passed the byte limit. The bytes are decoded by the
+ * caller (`decodeAnswerSteps`), not where the last of them arrived.
+ */
+export type LimitedBody = { ok: true; bytes: Buffer } | { ok: false; bytesRead: number };
+
+/**
+ * Reads a response body's bytes, streaming, and stops as soon as more than `maxBytes` have arrived: the
  * stream is cancelled (which closes the connection) and nothing beyond the limit is kept. Read errors (a reset
  * connection, an abort) are rethrown as they come.
  */
@@ -10,24 +15,21 @@ export async function readBodyWithLimit(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
 ): Promise<LimitedBody> {
-  if (body === null) return { ok: true, text: "" };
+  if (body === null) return { ok: true, bytes: Buffer.alloc(0) };
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
-  let bytesRead = 0;
+  const kept = new BodyBytes(Number.NaN, maxBytes);
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    bytesRead += value.byteLength;
+    const bytesRead = kept.received + value.byteLength;
     if (bytesRead > maxBytes) {
       // A failing cancel must not hide the real outcome: the body is refused either way.
       await reader.cancel("response larger than the limit").catch(() => undefined);
       return { ok: false, bytesRead };
     }
-    parts.push(decoder.decode(value, { stream: true }));
+    kept.add(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
   }
-  parts.push(decoder.decode());
-  return { ok: true, text: parts.join("") };
+  return { ok: true, bytes: kept.bytes() };
 }
 
 /** A gateway's answer once its status line and headers have arrived; the caller reads or drops the body. */
@@ -38,7 +40,7 @@ export interface TransportResponse {
   /** The response headers (only error answers need them, so an implementation may build them lazily). */
   readonly headers: Headers;
   /**
-   * Reads the body as UTF-8; past `maxBytes` it stops, closes the connection and keeps nothing more.
+   * Reads the body's bytes; past `maxBytes` it stops, closes the connection and keeps nothing more.
    * Rejects when the connection breaks (or the call's signal aborts) mid-body.
    */
   readBody(maxBytes: number): Promise<LimitedBody>;
