@@ -61,17 +61,21 @@ function isDash(text: string, from: number, to: number): boolean {
   return at === to;
 }
 
-// True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
-// 1 march 1933`, `points : 12`. Only short spans are read, so this is constant time.
-function besideText(text: string, from: number, to: number): boolean {
-  if (to - from > 8) return false;
-  // The words are the runs between whitespace, `:` and `,`: read in place, with no slice but the one word.
+// True when `text[from, to)`, at most `maxChars` long, is at most one linking word among characters that
+// `isSeparator` accepts. Constant time: only short spans are read, and only the one word is sliced.
+function oneLinkAtMost(
+  text: string,
+  from: number,
+  to: number,
+  maxChars: number,
+  isSeparator: (code: number) => boolean,
+): boolean {
+  if (to - from > maxChars) return false;
   let wordStart = -1;
   let wordEnd = -1;
   for (let index = from; index <= to; index += 1) {
     const code = index < to ? text.charCodeAt(index) : 32;
-    const separator = code === 58 || code === 44 || isWhitespaceChar(code);
-    if (!separator) {
+    if (!isSeparator(code)) {
       if (wordStart < 0) wordStart = index;
       else if (wordEnd >= 0) return false;
       continue;
@@ -81,30 +85,23 @@ function besideText(text: string, from: number, to: number): boolean {
   return wordStart < 0 || LINKS.has(text.slice(wordStart, wordEnd));
 }
 
+const isListSeparator = (code: number): boolean => code === 58 || code === 44 || isWhitespaceChar(code);
+
+// True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
+// 1 march 1933`, `points : 12`.
+const besideText = (text: string, from: number, to: number): boolean =>
+  oneLinkAtMost(text, from, to, 8, isListSeparator);
+
 // What may stand between a label and a number stated as its value besides one linking word: spaces,
 // punctuation, brackets, signs, currency and the other numbers of the value (`was 10 (50)`, `: $ 1,234`).
 const isValueSign = codeClass(" ,:;()[]$%.-'0123456789+/#\u2013\u2212\u00a3\u20ac");
 
 /**
  * True when `text[from, to)` is at most one linking word among value signs (`isValueSign`): a label there
- * stands beside the number at `to` (or from `from`). At most 24 characters are read.
+ * stands beside the number at `to` (or from `from`, R45). At most 24 characters are read.
  */
-export function besideWithNumbers(text: string, from: number, to: number): boolean {
-  if (to - from > 24) return false;
-  let words = 0;
-  for (let at = from; at < to; ) {
-    if (isValueSign(text.charCodeAt(at))) {
-      at += 1;
-      continue;
-    }
-    let end = at;
-    while (end < to && !isValueSign(text.charCodeAt(end))) end += 1;
-    words += 1;
-    if (words > 1 || !LINKS.has(text.slice(at, end))) return false;
-    at = end;
-  }
-  return true;
-}
+export const besideWithNumbers = (text: string, from: number, to: number): boolean =>
+  oneLinkAtMost(text, from, to, 24, isValueSign);
 
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
 function wordStartBefore(text: string, end: number): number {
