@@ -14,8 +14,7 @@ export type {
   StructuredOutputLevel,
   TokenParameter,
 } from "./gateways.js";
-export { runStepsYielding } from "./local/index.js";
 export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./openai/index.js";
 export { localModelId, modelNeedsCallerKey } from "./router.js";
-export { nextTurn } from "./turns.js";
+export { nextTurn, runStepsYielding } from "./turns.js";
 export type { ChatMessage, GenerateRequest, GenerateStream, ModelBackend, TokenUsage } from "./types.js";

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runStepsYielding } from "./local/index.js";
-import { nextTurn, turnQueueSlots } from "./turns.js";
+import { nextTurn, runStepsYielding, turnQueueSlots } from "./turns.js";
 
 // A callback queued with setImmediate runs in the next pass of the event loop: it marks where a pass ends.
 function passEnd(order: string[]): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Steps } from "../util.js";
+
 // The service's one turn of the event loop, for every piece of work that yields (claim checks, the local
 // model, parsing large texts, writing large answers).
 
@@ -47,4 +49,27 @@ export function nextTurn(): Promise<void> {
 /** Slots the queue holds (waiting callers and released ones not yet dropped); for tests of its bound. */
 export function turnQueueSlots(): number {
   return waiting.length;
+}
+
+/**
+ * Runs the steps (src/util.ts) with a turn of the event loop (`nextTurn`) after each; stops when `signal`
+ * aborts. `turn` is for tests that count the turns.
+ */
+export async function runStepsYielding<T>(
+  steps: Steps<T>,
+  signal?: AbortSignal,
+  turn: () => Promise<unknown> = nextTurn,
+): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
+    await turn();
+    signal?.throwIfAborted();
+  }
+}
+
+/** One turn of the event loop: lets I/O callbacks (other requests) run before the caller continues. */
+export async function yieldToEventLoop(signal?: AbortSignal): Promise<void> {
+  await nextTurn();
+  signal?.throwIfAborted();
 }

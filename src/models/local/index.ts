@@ -1,2 +1,1 @@
 export { createLocalModel } from "./local-model.js";
-export { runStepsYielding } from "./run-steps.js";

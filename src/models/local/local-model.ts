@@ -1,8 +1,8 @@
 import type { Source } from "../../core/index.js";
+import { runStepsYielding, yieldToEventLoop } from "../turns.js";
 import type { ChatMessage, GenerateRequest, GenerateTask, ModelBackend, TokenUsage } from "../types.js";
 import { type ClaimSentence, claimSentenceSteps } from "./claim-sentences.js";
 import { fieldValueSteps } from "./field-values.js";
-import { runStepsYielding, yieldToEventLoop } from "./run-steps.js";
 import { countTokens } from "./terms.js";
 
 /** The model id that selects the built-in local model. */
