@@ -25,6 +25,7 @@ import type { CheckedCell, NumberMiss, Range } from "../types.js";
 import {
   allOf,
   type Bound,
+  besideText,
   boundOf,
   buildHeaderStems,
   codeClass,
@@ -36,11 +37,9 @@ import {
   onlyNumberSigns,
   ruleOn,
   statesDifferenceOfRows,
-  subjectMention,
   valueColumns,
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
-import { standsAlone } from "./lone-numbers.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable, type TableBinding } from "./row-binding.js";
 
@@ -499,17 +498,6 @@ function quotedColumnMeets(
 // The columns of a mention read for a rival: a header repeated over thousands of columns is not read in full.
 const RIVAL_COLUMNS_READ = 8;
 
-// True when the number's column is the claim's subject (R16): `the gdp of … is $ 36,728` states the gdp.
-// Reads at most eight mentions and eight of the subject's columns.
-function statesSubject(folded: string, occurrences: Mentions, own: readonly number[]): boolean {
-  const subject = own.length === 0 ? -1 : subjectMention(folded, occurrences);
-  if (subject < 0) return false;
-  const columns = occurrences.columns(subject);
-  for (let at = 0; at < Math.min(columns.length, RIVAL_COLUMNS_READ); at += 1)
-    if (columns[at] === own[0]) return true;
-  return false;
-}
-
 /**
  * True when `test` holds for a mention between the claim's numbers before and after the number starting
  * at `valueStart` (R40's window), read in claim order up to the first mention that ends past the next
@@ -556,13 +544,24 @@ export function someMentionBetweenNumbers(
   return found;
 }
 
+// True when the mention and the one before or after it stand next to each other, only spaces between.
+function touchesMention(folded: string, occurrences: Mentions, mention: number): boolean {
+  const spaces = (from: number, to: number) =>
+    to === from || (to === from + 1 && folded.charCodeAt(from) === 32);
+  return (
+    (mention > 0 && spaces(occurrences.end(mention - 1), occurrences.start(mention))) ||
+    (mention + 1 < occurrences.length && spaces(occurrences.end(mention), occurrences.start(mention + 1)))
+  );
+}
+
 /**
  * True when a column mention with no number between it and value `index` names a column whose cell at
- * `rows` holds the value (R40): the claim names two columns around the number (`an overall pick of 171`,
- * `a difference of 6 points`), and nearness alone does not say which is its. Only the mentions between the
+ * `rows` holds the value (R40): the claim names two columns together before the number (`an overall
+ * pick of 171`), and nearness alone does not say which is its. Only the mentions between the
  * claim's numbers before and after the value are read (`someMentionBetweenNumbers`).
  */
 function rivalColumnHolds(
+  folded: string,
   numbers: NumberSpans,
   occurrences: Mentions,
   index: number,
@@ -571,9 +570,20 @@ function rivalColumnHolds(
   entry: RowsKeys,
 ): boolean {
   const key = binding.values[index] as string;
-  return someMentionBetweenNumbers(numbers, occurrences, binding.valueNumbers.start(index), (mention) => {
-    // A label of a row as well (`total`) names the row here, not a rival column.
+  const valueStart = binding.valueNumbers.start(index);
+  const valueEnd = binding.valueNumbers.end(index);
+  return someMentionBetweenNumbers(numbers, occurrences, valueStart, (mention) => {
+    // A label of a row as well (`total`) names the row here, not a rival column; and only two columns
+    // named together (`overall pick of 171`) or one beside the number (`a difference of 6 points`) leave
+    // the number's column open: one named apart (`210 and profit`) is another value's.
     if (occurrences.rows(mention).length > 0) return false;
+    const start = occurrences.start(mention);
+    const end = occurrences.end(mention);
+    if (
+      !touchesMention(folded, occurrences, mention) &&
+      !(end <= valueStart ? besideText(folded, end, valueStart) : besideText(folded, valueEnd, start))
+    )
+      return false;
     const columns = occurrences.columns(mention);
     const read = Math.min(columns.length, RIVAL_COLUMNS_READ);
     for (let at = 0; at < read; at += 1)
@@ -788,16 +798,7 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
     if (
       rows !== allRows &&
       ruleOn("R40") &&
-      rivalColumnHolds(state.numbers, occurrences, index, tableState, rows, entry)
-    )
-      continue;
-    // A number with no label beside it, its neighbours not those of a cell and its column not the
-    // claim's subject, is the bound row's (R45).
-    if (
-      rows !== allRows &&
-      ruleOn("R45") &&
-      !statesSubject(folded, occurrences, own) &&
-      standsAlone(folded, occurrences, cells, rows, own, key, valueStart, valueEnd)
+      rivalColumnHolds(folded, state.numbers, occurrences, index, tableState, rows, entry)
     )
       continue;
     // A difference between rows (`4 seconds faster than`) is no cell's value.

@@ -87,21 +87,12 @@ function oneLinkAtMost(
 
 const isListSeparator = (code: number): boolean => code === 58 || code === 44 || isWhitespaceChar(code);
 
-// True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
-// 1 march 1933`, `points : 12`.
-const besideText = (text: string, from: number, to: number): boolean =>
-  oneLinkAtMost(text, from, to, 8, isListSeparator);
-
-// What may stand between a label and a number stated as its value besides one linking word: spaces,
-// punctuation, brackets, signs, currency and the other numbers of the value (`was 10 (50)`, `: $ 1,234`).
-const isValueSign = codeClass(" ,:;()[]$%.-'0123456789+/#\u2013\u2212\u00a3\u20ac");
-
 /**
- * True when `text[from, to)` is at most one linking word among value signs (`isValueSign`): a label there
- * stands beside the number at `to` (or from `from`, R45). At most 24 characters are read.
+ * True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
+ * 1 march 1933`, `points : 12`. At most 8 characters are read.
  */
-export const besideWithNumbers = (text: string, from: number, to: number): boolean =>
-  oneLinkAtMost(text, from, to, 24, isValueSign);
+export const besideText = (text: string, from: number, to: number): boolean =>
+  oneLinkAtMost(text, from, to, 8, isListSeparator);
 
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
 function wordStartBefore(text: string, end: number): number {
@@ -465,6 +456,15 @@ function isYear(text: string, start: number, end: number): boolean {
   return true;
 }
 
+// True when `text[from, to)`, at most 16 characters, holds a clause break: `,`, `;` or the word `and`,
+// `while`, `but` or `whereas`. Constant time.
+function opensClause(text: string, from: number, to: number): boolean {
+  if (to - from > 16) return false;
+  const gap = text.slice(from, to);
+  return gap.includes(",") || gap.includes(";") || CLAUSE_WORDS.test(gap);
+}
+const CLAUSE_WORDS = /(?:^| )(?:and|while|but|whereas)(?: |$)/;
+
 // The mentions a unit of values weighs, relative to the last one ending before it: that one, the one
 // before it, and the two after it.
 const CANDIDATE_OFFSETS = [0, -1, 1, 2] as const;
@@ -558,7 +558,11 @@ export function valueColumns(
           : nextStart <= folded.length
             ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
-      if (farSide < distance && ruleOn("R3")) continue;
+      // A mention that opens a clause (`1,250 and profit reached 230`) is the next unit's, never the one
+      // before it, however near.
+      const opens = (from: number) => from >= 0 && opensClause(folded, from, mentionStart) && ruleOn("R3");
+      if (mentionStart >= end && nextStart <= folded.length && opens(end)) continue;
+      if (farSide < distance && ruleOn("R3") && !(mentionEnd <= start && opens(previousEnd))) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
       if (dateOrYear && mentionStart >= end && ruleOn("R8")) continue;
