@@ -76,7 +76,12 @@ interface Tally {
   held: number;
   total: number;
 }
-const rate = ({ held, total }: Tally) => (total === 0 ? "n/a" : `${((100 * held) / total).toFixed(1)}%`);
+const rate = ({ held, total }: Tally) =>
+  total === 0
+    ? "n/a"
+    : held === total
+      ? "100%"
+      : `${((100 * held) / total).toFixed(2)}% (${total - held} fail)`;
 
 /** Runs the generated set and prints each property's rate, per verb phrase and per word order. */
 export default async function run(): Promise<void> {

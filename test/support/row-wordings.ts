@@ -219,9 +219,9 @@ export function readWordingTable(text: string): WordingTable | undefined {
       const keys = keysOf(cell.text);
       // Numbers with a currency, a sign or a unit (`$ 1,452.4`, `(182,601)`, `7%`); no letters.
       if (keys.length !== 1 || cell.text.length > 24 || /\p{L}/u.test(cell.text)) return;
-      // A value that reads as a year (`1958`) or a date (`31.05.2010`) takes no column named after it
-      // (R8): not covered.
-      if (/^(?:1\d|2\d)\d\d$|\d[./-]\d{1,2}[./-]\d/.test(cell.text.trim())) {
+      // A value that reads as a year (four digits from 1000 to 2999 with no separator: `1958`, `2012 -`)
+      // or a date (`31.05.2010`) takes no column named after it (R8): not covered.
+      if (/(?:^|[^\d.,])[12]\d{3}(?:$|[^\d.,]|[.,](?!\d))|\d[./-]\d{1,2}[./-]\d/.test(cell.text.trim())) {
         uncovered += 1;
         return;
       }

@@ -188,7 +188,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
   {
     id: "R3",
     statement:
-      "A number belongs to the nearest column mention with no other group of numbers in between, and a mention between two groups to the nearer one, unless a clause break (`,`, `;`, `and`, `while`, `but`) comes before the mention: it then opens the next group's clause.",
+      "A number belongs to the column named right before it with `of` (`a difference of 6 points`), else to the nearest column mention with no other group of numbers in between, and a mention between two groups to the nearer one, unless a clause break (`,`, `;`, `and`, `while`, `but`) comes before the mention: it then opens the next group's clause.",
     pass: "bind columns",
     table: SKIPS,
     quote: "| ann lee | 44 | 31 | 9 |",
@@ -200,6 +200,8 @@ export const BINDING_RULES: readonly BindingRule[] = [
       { claim: "the skip who has 31 pf had 9 ends", keep: false },
       { claim: "ann lee pf came to 44 and pa came to 31", keep: true },
       { claim: "ann lee pf came to 31 and pa came to 44", keep: false },
+      { claim: "ann lee had a pa of 31 points", keep: true },
+      { claim: "ann lee had a pa of 44 points", keep: false },
     ],
   },
   {
@@ -446,7 +448,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
   {
     id: "R40",
     statement:
-      "A number its column's cell does not hold may be in the bound row's cell of another column the claim names with no other number in between, where that column is named together with another (`an overall pick of 171`) or beside the number with at most one linking word (`a round of 7`), since nearness alone does not tell such columns apart.",
+      "A number its column's cell does not hold may be in the bound row's cell of another column the claim names with no other number in between, where the two columns are named together (`an overall pick of 171`), since nearness alone does not tell them apart.",
     pass: "check cells",
     table: table(
       "| player | round | pick | overall |",
@@ -494,13 +496,14 @@ export const BINDING_RULES: readonly BindingRule[] = [
   {
     id: "R46",
     statement:
-      "A number followed within four words by a comparative and `than` (`4 seconds faster than`) is a difference between rows, which no cell holds: in a claim that names a row, it is not checked.",
+      "A number followed within four words by a comparative and `than` (`4 seconds faster than`) is a difference between rows, which no cell holds: in a claim naming two rows it must be the difference of their cells in a column the claim names (any column when it names none), and in a claim naming one row it is not checked.",
     pass: "check cells",
     table: table("| name | time |", "|---|---|", "| ann lee | 119 |", "| bo ray | 123 |"),
     quote: "| ann lee | 119 |",
     examples: [
       { claim: "ann lee was 4 seconds faster than bo ray", keep: true },
       { claim: "ann lee ran 4 seconds faster", keep: false },
+      { claim: "ann lee was 6 seconds faster than bo ray", keep: false },
       { claim: "ann lee ran 4 seconds", keep: false },
     ],
   },

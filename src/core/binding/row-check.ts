@@ -25,7 +25,6 @@ import type { CheckedCell, NumberMiss, Range } from "../types.js";
 import {
   allOf,
   type Bound,
-  besideText,
   boundOf,
   buildHeaderStems,
   codeClass,
@@ -570,26 +569,50 @@ function rivalColumnHolds(
   entry: RowsKeys,
 ): boolean {
   const key = binding.values[index] as string;
-  const valueStart = binding.valueNumbers.start(index);
-  const valueEnd = binding.valueNumbers.end(index);
-  return someMentionBetweenNumbers(numbers, occurrences, valueStart, (mention) => {
+  return someMentionBetweenNumbers(numbers, occurrences, binding.valueNumbers.start(index), (mention) => {
     // A label of a row as well (`total`) names the row here, not a rival column; and only two columns
-    // named together (`overall pick of 171`) or one beside the number (`a difference of 6 points`) leave
-    // the number's column open: one named apart (`210 and profit`) is another value's.
-    if (occurrences.rows(mention).length > 0) return false;
-    const start = occurrences.start(mention);
-    const end = occurrences.end(mention);
-    if (
-      !touchesMention(folded, occurrences, mention) &&
-      !(end <= valueStart ? besideText(folded, end, valueStart) : besideText(folded, valueEnd, start))
-    )
-      return false;
+    // named together (`overall pick of 171`) leave the number's column open: one named apart (`210 and
+    // profit`) is another value's.
+    if (occurrences.rows(mention).length > 0 || !touchesMention(folded, occurrences, mention)) return false;
     const columns = occurrences.columns(mention);
     const read = Math.min(columns.length, RIVAL_COLUMNS_READ);
     for (let at = 0; at < read; at += 1)
       if (keysOfColumn(cells, rows, columns[at] as number, entry).has(key)) return true;
     return false;
   });
+}
+
+// Rows and columns a difference between rows reads: a claim naming thousands of rows is not read in full.
+const DIFFERENCE_READ = 8;
+
+/**
+ * True when a difference between rows (R46) may be `key`: the claim names fewer than two rows (the other
+ * row is not named, so no cell tells), or two of its named rows hold single-number cells `key` apart in a
+ * column it names (any column when it names none). Reads at most 8 rows and 8 named columns.
+ */
+function differenceHolds(cells: TableNumbers, binding: TableBinding, key: string): boolean {
+  const rows = [...new Set(binding.rows)].slice(0, DIFFERENCE_READ);
+  if (rows.length < 2) return true;
+  const columns =
+    binding.columns.length > 0
+      ? binding.columns.slice(0, DIFFERENCE_READ)
+      : Array.from({ length: cells.columnCount }, (_, column) => column);
+  const wanted = Number(key);
+  const single = (row: number, column: number): number | undefined => {
+    const keys = cells.keysAt(row, column);
+    return keys.length === 1 ? Number(keys[0]) : undefined;
+  };
+  for (const column of columns) {
+    for (let first = 0; first < rows.length; first += 1) {
+      const a = single(rows[first] as number, column);
+      if (a === undefined) continue;
+      for (let second = first + 1; second < rows.length; second += 1) {
+        const b = single(rows[second] as number, column);
+        if (b !== undefined && Math.abs(Math.abs(a - b) - wanted) < 1e-9) return true;
+      }
+    }
+  }
+  return false;
 }
 
 // Until `find labels` sets the list of its claim's targets.
@@ -802,7 +825,13 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
     )
       continue;
     // A difference between rows (`4 seconds faster than`) is no cell's value.
-    if (binding.rows.length > 0 && ruleOn("R46") && statesDifferenceOfRows(folded, valueEnd)) continue;
+    if (
+      binding.rows.length > 0 &&
+      ruleOn("R46") &&
+      statesDifferenceOfRows(folded, valueEnd) &&
+      differenceHolds(cells, binding, key)
+    )
+      continue;
     if (!ruleOn("R9")) continue;
     return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }

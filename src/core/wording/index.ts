@@ -13,7 +13,6 @@ export { type Mention, Mentions, type MentionTarget } from "./mention.js";
 export { type RuleId, ruleOn, withRulesOff } from "./rule-switch.js";
 export {
   type Bound,
-  besideText,
   boundOf,
   dateNumbers,
   isCircumstance,

@@ -91,7 +91,7 @@ const isListSeparator = (code: number): boolean => code === 58 || code === 44 ||
  * True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
  * 1 march 1933`, `points : 12`. At most 8 characters are read.
  */
-export const besideText = (text: string, from: number, to: number): boolean =>
+const besideText = (text: string, from: number, to: number): boolean =>
   oneLinkAtMost(text, from, to, 8, isListSeparator);
 
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
@@ -546,8 +546,16 @@ export function valueColumns(
       const mentionStart = columnMentions.start(mention);
       const mentionEnd = columnMentions.end(mention);
       if (mentionStart < previousEnd || mentionEnd > nextStart) continue;
+      // The column a number is `of` is its own, before a nearer one after it (`a difference of 6 points`).
+      const ofIt = mentionEnd <= start && start - mentionEnd === 4 && folded.startsWith(" of ", mentionEnd);
       const distance =
-        mentionEnd <= start ? start - mentionEnd : mentionStart >= end ? mentionStart - end : 0;
+        ofIt && ruleOn("R3")
+          ? 0
+          : mentionEnd <= start
+            ? start - mentionEnd
+            : mentionStart >= end
+              ? mentionStart - end
+              : 0;
       // A mention between two units belongs to the nearer one (`44 pf was 9`: pf is 44's): a unit on the
       // mention's far side that stands closer to it takes it.
       const farSide =
