@@ -314,7 +314,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
   {
     id: "R12",
     statement:
-      "A number after `more than`, `over`, `less than`, `under`, `at least`, `at most` and the like is a bound: it must be in the bound row and its column's cell there must meet it.",
+      "A number after `more than`, `over`, `less than`, `under`, `at least`, `at most`, `other than` and the like is a bound: it must be in the bound row and its column's cell there must meet it.",
     pass: "check cells",
     table: SKIPS,
     quote: "| ann lee | 44 | 31 | 9 |",
@@ -322,6 +322,7 @@ export const BINDING_RULES: readonly BindingRule[] = [
       { claim: "ann lee had more than 31 pf", keep: true },
       { claim: "ann lee had over 9 pa", keep: true },
       { claim: "ann lee had fewer than 31 pf", keep: false },
+      { claim: "ann lee had a pf other than 44", keep: false },
     ],
   },
   {

@@ -209,6 +209,7 @@ function meetsExtremes(extremes: { least: number; greatest: number }, bound: Bou
   if (bound === ">") return greatest > limit;
   if (bound === ">=") return greatest >= limit;
   if (bound === "<") return least < limit;
+  if (bound === "!=") return least !== limit || greatest !== limit;
   return least <= limit;
 }
 
@@ -783,7 +784,8 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
         constrainingView = columnsView(cells, rows, constraining, entry);
       }
       const bound = ruleOn("R12") ? boundOf(folded, valueStart) : null;
-      if (someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
+      // `other than 0` says the cell is not 0: holding it is what the claim denies.
+      if (bound !== "!=" && someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
       // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
       // number) must meet it.

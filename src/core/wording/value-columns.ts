@@ -320,8 +320,11 @@ function namesRowLabelsInPlural(folded: string, mentions: Mentions, mention: num
   return columns.length === 1 && columns[0] === 0 && folded.charCodeAt(mentions.end(mention) - 1) === 115;
 }
 
-/** How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8). */
-export type Bound = "<" | ">" | "<=" | ">=";
+/**
+ * How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8), `other than
+ * 0` is `!=`.
+ */
+export type Bound = "<" | ">" | "<=" | ">=" | "!=";
 
 // The word that ends right before `end` (after spaces), if it has at most 9 letters; else "".
 function shortWordBefore(text: string, end: number): { word: string; start: number } {
@@ -344,7 +347,8 @@ export function boundOf(folded: string, start: number): Bound | null {
   if (BELOW.has(last.word)) return "<";
   if (last.word !== "than" && last.word !== "least" && last.word !== "most") return null;
   const previous = shortWordBefore(folded, last.start).word;
-  if (last.word === "than") return MORE.has(previous) ? ">" : LESS.has(previous) ? "<" : null;
+  if (last.word === "than")
+    return MORE.has(previous) ? ">" : LESS.has(previous) ? "<" : previous === "other" ? "!=" : null;
   if (previous !== "at") return null;
   return last.word === "least" ? ">=" : "<=";
 }
