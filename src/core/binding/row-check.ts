@@ -799,8 +799,8 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       )
         continue;
     }
-    // A bound comparing a named row with the quoted one, in a column the claim does not name (`bakari
-    // hendrix has a number larger than 22`, quoting the row numbered 22): the column where the quoted
+    // A bound comparing a named row with the quoted one, in a column the claim does not name (`bo ray is
+    // a baker above 22`, quoting the row whose locker is 22): the column where the quoted
     // row holds the number, and the named row's cell there must meet the bound.
     if (
       quoteRow >= 0 &&

@@ -169,7 +169,7 @@ export function isDayOfMonth(folded: string, start: number, end: number): boolea
 
 /**
  * Per number, true when it belongs to a date set as the claim's circumstance: next to a month name (`on
- * october 17 , 1965`, `the 17th of october`, `may 18,2011`) or in a unit of three numbers joined by `/` or
+ * may 3 , 2021`, `the 17th of october`, `may 18,2011`) or in a unit of three numbers joined by `/` or
  * `-` holding a four-digit year (`on 12/04/1969`), and not stated as a value (after `was`, `is`, `were`,
  * `are` or `:`). Such a date identifies the row; it is not a value of a named column.
  */
@@ -383,8 +383,8 @@ function joinDays(folded: string, values: NumberSpans, unitOf: Int32Array, inDat
 }
 
 /**
- * The subject column states the value after the claim's main copula (`the serial number of the model made
- * in 1930 is 68056`: 68056 is the serial number, and 1930 is not): the first unit after the subject that a
+ * The subject column states the value after the claim's main copula (`the batch code of the kiln fired
+ * in 1987 is 5512`: 5512 is the batch code, and 1987 is not): the first unit after the subject that a
  * copula states takes the subject's columns, and the units between them that were paired with the subject
  * by nearness lose it. Units in a circumstantial date are passed over. One sweep over the values.
  */
