@@ -583,13 +583,17 @@ function rivalColumnHolds(
   });
 }
 
-// Rows and columns a difference between rows reads: a claim naming thousands of rows is not read in full.
+// Rows and named columns a difference between rows reads, and columns where the claim names none: a claim
+// naming thousands of rows, or a table of thousands of columns, is not read in full (at most 28 pairs of
+// rows in 64 columns per number).
 const DIFFERENCE_READ = 8;
+const DIFFERENCE_COLUMNS = 64;
 
 /**
  * True when a difference between rows (R46) may be `key`: the claim names fewer than two rows (the other
  * row is not named, so no cell tells), or two of its named rows hold single-number cells `key` apart in a
- * column it names (any column when it names none). Reads at most 8 rows and 8 named columns.
+ * column it names (any of the first 64 columns when it names none). Reads at most 8 rows and 8 named
+ * columns: a constant per number.
  */
 function differenceHolds(cells: TableNumbers, binding: TableBinding, key: string): boolean {
   const rows = [...new Set(binding.rows)].slice(0, DIFFERENCE_READ);
@@ -597,7 +601,7 @@ function differenceHolds(cells: TableNumbers, binding: TableBinding, key: string
   const columns =
     binding.columns.length > 0
       ? binding.columns.slice(0, DIFFERENCE_READ)
-      : Array.from({ length: cells.columnCount }, (_, column) => column);
+      : Array.from({ length: Math.min(cells.columnCount, DIFFERENCE_COLUMNS) }, (_, column) => column);
   const wanted = Number(key);
   const single = (row: number, column: number): number | undefined => {
     const keys = cells.keysAt(row, column);
