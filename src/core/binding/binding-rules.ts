@@ -515,6 +515,25 @@ export const BINDING_RULES: readonly BindingRule[] = [
       { claim: "the red ferry crossed in 4 minutes", keep: false },
     ],
   },
+  {
+    id: "R47",
+    statement:
+      "A label with brackets is also named with a space just inside them (`xe ( 2009 )`), and one with ` + ` with `&` in its place, unless another label of the table is that text.",
+    pass: "find labels",
+    table: table(
+      "| trim | boiler | twin + single boiler |",
+      "|---|---|---|",
+      "| mk (2009) | 2.4 l | 4.8 l |",
+      "| mk (2010) | 3.0 l | 6.0 l |",
+    ),
+    quote: "| mk (2010) | 3.0 l | 6.0 l |",
+    examples: [
+      { claim: "the mk ( 2009 ) has a 2.4 l boiler", keep: true },
+      { claim: "the mk ( 2009 ) has a 3.0 l boiler", keep: false },
+      { claim: "the twin & single boiler of the mk (2010) holds 6.0 l", keep: true },
+      { claim: "the twin & single boiler of the mk (2010) holds 3.0 l", keep: false },
+    ],
+  },
 ];
 
 /**

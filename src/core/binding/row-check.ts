@@ -596,26 +596,19 @@ const DIFFERENCE_COLUMNS = 64;
  * columns: a constant per number.
  */
 function differenceHolds(cells: TableNumbers, binding: TableBinding, key: string): boolean {
-  const rows = [...new Set(binding.rows)].slice(0, DIFFERENCE_READ);
+  const rows = [...new Set(binding.rows.slice(0, DIFFERENCE_COLUMNS))].slice(0, DIFFERENCE_READ);
   if (rows.length < 2) return true;
-  const columns =
-    binding.columns.length > 0
-      ? binding.columns.slice(0, DIFFERENCE_READ)
-      : Array.from({ length: Math.min(cells.columnCount, DIFFERENCE_COLUMNS) }, (_, column) => column);
+  const named = binding.columns.slice(0, DIFFERENCE_READ);
   const wanted = Number(key);
-  const single = (row: number, column: number): number | undefined => {
-    const keys = cells.keysAt(row, column);
-    return keys.length === 1 ? Number(keys[0]) : undefined;
-  };
-  for (const column of columns) {
-    for (let first = 0; first < rows.length; first += 1) {
-      const a = single(rows[first] as number, column);
-      if (a === undefined) continue;
-      for (let second = first + 1; second < rows.length; second += 1) {
-        const b = single(rows[second] as number, column);
-        if (b !== undefined && Math.abs(Math.abs(a - b) - wanted) < 1e-9) return true;
-      }
-    }
+  const count = named.length > 0 ? named.length : Math.min(cells.columnCount, DIFFERENCE_COLUMNS);
+  for (let at = 0; at < count; at += 1) {
+    const column = named.length > 0 ? (named[at] as number) : at;
+    // The rows' cells there that are one number each.
+    const values = rows.map((row) => cells.keysAt(row, column)).filter((keys) => keys.length === 1);
+    for (let first = 0; first < values.length; first += 1)
+      for (let second = first + 1; second < values.length; second += 1)
+        if (Math.abs(Math.abs(Number(values[first]?.[0]) - Number(values[second]?.[0])) - wanted) < 1e-9)
+          return true;
   }
   return false;
 }

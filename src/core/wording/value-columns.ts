@@ -551,15 +551,9 @@ export function valueColumns(
       const mentionEnd = columnMentions.end(mention);
       if (mentionStart < previousEnd || mentionEnd > nextStart) continue;
       // The column a number is `of` is its own, before a nearer one after it (`a difference of 6 points`).
-      const ofIt = mentionEnd <= start && start - mentionEnd === 4 && folded.startsWith(" of ", mentionEnd);
-      const distance =
-        ofIt && ruleOn("R3")
-          ? 0
-          : mentionEnd <= start
-            ? start - mentionEnd
-            : mentionStart >= end
-              ? mentionStart - end
-              : 0;
+      const ofIt = start - mentionEnd === 4 && folded.startsWith(" of ", mentionEnd) && ruleOn("R3");
+      let distance = mentionEnd <= start ? start - mentionEnd : mentionStart >= end ? mentionStart - end : 0;
+      if (ofIt) distance = 0;
       // A mention between two units belongs to the nearer one (`44 pf was 9`: pf is 44's): a unit on the
       // mention's far side that stands closer to it takes it.
       const farSide =
