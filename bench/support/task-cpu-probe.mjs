@@ -14,7 +14,7 @@ import { writeSync } from "node:fs";
 const CONTINUATIONS = new Set(["Promise", "Object", "TickObject", "AsyncResource"]);
 
 let depth = 0;
-let task = { startedMs: 0, endedMs: 0, cpuMs: 0, kind: "" };
+let task = { startedMs: 0, endedMs: 0, cpuMs: 0, kind: "start-up" };
 let pieceStartedCpu = process.cpuUsage();
 let mostCpu = { cpuMs: 0, wallMs: 0, kind: "" };
 let longest = { cpuMs: 0, wallMs: 0, kind: "" };
