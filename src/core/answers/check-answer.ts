@@ -7,6 +7,7 @@ import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
+import { forEachEquivalenceKey, keysOfWord, valuesOf, withoutEquivalentNumbers } from "./equivalences.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
@@ -157,6 +158,8 @@ export function* answerCheckSteps(
     ids: prepared.map((source) => source.id),
     indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
     question: questionTerms(options.question ?? []),
+    answerInitials: answerInitials(answer, index, counter),
+    spanValues: new Map(),
     options,
     ...(counter === undefined ? {} : { counter }),
   };
@@ -222,6 +225,10 @@ interface CheckContext {
   ids: string[];
   indexOfId: Map<string, number>;
   question: QuestionTerms;
+  /** The acronyms the answer defines (`answerInitials`). */
+  answerInitials: Set<string>;
+  /** The number and date values of each supporting span read so far, by `source:start:end`. */
+  spanValues: Map<string, Set<string>>;
   options: AnswerCheckOptions;
   counter?: StepCounter;
 }
@@ -286,7 +293,7 @@ function clauseTerms(
     if (id < 0) return;
     const term = lexicon.terms[id] as string;
     if (isEntityAt(text, start, end, sentenceStart)) {
-      read.entities.push({ word, term, written: text.slice(start, end) });
+      read.entities.push({ word, term, written: text.slice(start, end), start, end });
     }
     if (seen.has(id)) return;
     seen.add(id);
@@ -320,7 +327,7 @@ interface ClauseTerms {
   terms: number[];
   counted: boolean[];
   words: string[];
-  entities: { word: string; term: string; written: string }[];
+  entities: { word: string; term: string; written: string; start: number; end: number }[];
   /** True when the clause holds no content word and its terms are its numbers (`readNumberTerms`). */
   numbersOnly: boolean;
 }
@@ -380,7 +387,7 @@ function judgeClause(
         cited.push(sourceIndex);
     }
   }
-  const entity = missingEntity(context, read.entities);
+  const entity = missingEntity(context, read.entities, clause.masked);
   if (entity !== null) {
     judged.failure = { reason: "entity_not_found", ...(explain ? { detail: { entity } } : {}) };
     return judged;
@@ -512,13 +519,65 @@ const CODE = /^\p{L}[\p{L}\p{M}]*\p{N}/u;
 // Two-letter capitals are mostly titles and common abbreviations (`Dr`, `Jr`, `UK`, `TV`), not names.
 const MIN_ENTITY_LETTERS = 3;
 
-/** The first entity of the clause that no source and not the question holds, as written; else null. */
-function missingEntity(context: CheckContext, entities: ClauseTerms["entities"]): string | null {
-  for (const { word, term, written } of entities) {
+/**
+ * The first entity of the clause that no source and not the question holds, as written or in an equivalent
+ * form (`equivalences.ts`); else null.
+ */
+function missingEntity(
+  context: CheckContext,
+  entities: ClauseTerms["entities"],
+  text: string,
+): string | null {
+  let covered: Range[] | undefined;
+  for (const { word, term, written, start, end } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
-    if (!context.index.knows(word, term)) return written;
+    if (context.index.knows(word, term)) continue;
+    if (
+      keysOfWord(written, word).some(
+        (key) => context.index.knows(key, null) || context.answerInitials.has(key),
+      )
+    )
+      continue;
+    covered ??= equivalentRanges(context, text);
+    if (covered.some(([from, to]) => from <= start && end <= to)) continue;
+    return written;
   }
   return null;
+}
+
+// The ranges of the clause's words that a source holds in another form: a country's name, form or demonym,
+// a month, two words a source writes as one (`Tech Crunch` and `TechCrunch`). A run of capitalised words is
+// not read as the expansion of an acronym a source writes: that would guess the expansion. O(clause).
+function equivalentRanges(context: CheckContext, text: string): Range[] {
+  const ranges: Range[] = [];
+  const { index } = context;
+  if (context.counter !== undefined) context.counter.steps += text.length;
+  forEachEquivalenceKey(text, (key, start, end) => {
+    if (key.startsWith("=initials:")) return;
+    let held = index.knows(key, null);
+    if (!held && key.startsWith("=join:")) held = index.knows(key.slice(6), null);
+    if (held) ranges.push([start, end]);
+  });
+  return ranges;
+}
+
+// The acronyms an answer defines by a capitalised run whose every word a source holds (`National Air and
+// Space Museum (NASM)` with the full name in a source), as `=initials:` keys: the acronym then counts as the
+// name. O(answer).
+function answerInitials(answer: string, index: SupportIndex, counter?: StepCounter): Set<string> {
+  const keys = new Set<string>();
+  if (counter !== undefined) counter.steps += answer.length;
+  forEachEquivalenceKey(answer, (key, start, end) => {
+    if (!key.startsWith("=initials:") || key.length < 13) return;
+    let held = true;
+    const run = answer.slice(start, end);
+    // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
+    forEachWord(run, (word, from) => {
+      if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
+    });
+    if (held) keys.add(key);
+  });
+  return keys;
 }
 
 // `isEntity` of `text.slice(start, end)`, without the slice for a word that starts with a lower-case ASCII
@@ -586,8 +645,16 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
       }
     }
     if (failure === null && numbers !== undefined && HAS_DIGIT.test(clause.clause.masked)) {
-      const text = numbersToCheck(clause.clause.masked, index, context.question);
-      const miss = numberMiss(clause, text, index, numbers, context.counter);
+      const equivalent = withoutEquivalentNumbers(
+        numbersToCheck(clause.clause.masked, index, context.question),
+        supportValues(context, clause, numbers),
+        supportValues(context, clause, "quote"),
+      );
+      const text = equivalent.text;
+      const miss =
+        equivalent.missing === null
+          ? numberMiss(clause, text, index, numbers, context.counter)
+          : { number: equivalent.missing, checked: "source" as const };
       if (miss !== null) {
         failure = numbersElsewhere(context, clause, text, numbers) ?? {
           reason: "number_not_found",
@@ -624,6 +691,33 @@ function numbersElsewhere(
     reason: "wrong_source",
     detail: { foundIn: elsewhere.map((span) => context.ids[span.sourceIndex] as string) },
   };
+}
+
+// The number and date values (`valuesOf`) where the clause's numbers are checked: its supporting spans'
+// sources (`source`, the default) or the spans themselves (`quote`, `row`); a clause that no span supports,
+// its cited sources. Each source or span is read once per request.
+function supportValues(context: CheckContext, clause: JudgedClause, numbers: NumberCheck): Set<string> {
+  const values = new Set<string>();
+  const read = (key: string, text: string): void => {
+    let held = context.spanValues.get(key);
+    if (held === undefined) {
+      held = valuesOf(text);
+      if (context.counter !== undefined) context.counter.steps += text.length;
+      context.spanValues.set(key, held);
+    }
+    for (const value of held) values.add(value);
+  };
+  const { sources } = context.index;
+  if (clause.citations.length === 0) {
+    for (const at of clause.cited) read(`${at}`, (sources[at] as PreparedSource).text);
+    return values;
+  }
+  for (const [position, citation] of clause.citations.entries()) {
+    const at = clause.supportSources[position] as number;
+    if (numbers === "source") read(`${at}`, (sources[at] as PreparedSource).text);
+    else read(`${at}:${citation.range[0]}:${citation.range[1]}`, citation.quote);
+  }
+  return values;
 }
 
 // The clause text whose numbers are checked: context numbers (the question's, spelled small numbers, years

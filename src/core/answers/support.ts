@@ -4,6 +4,7 @@ import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
+import { forEachDate, forEachEquivalenceKey } from "./equivalences.js";
 import { writesScoreline } from "./scorelines.js";
 
 /**
@@ -184,6 +185,9 @@ function* readSource(
       const code = codeBefore(sentence.text, start);
       if (code !== null) post(numberTerm(key, code));
     });
+    // The keys by which the sentence holds a name in another form (docs/matching.md#answers).
+    forEachEquivalenceKey(sentence.text, (key) => post(key));
+    forEachDate(sentence.text, ({ month }) => post(`=month:${month}`));
     if (sentence.header !== null) {
       let header = headerTerms.get(sentence.header);
       if (header === undefined) {
@@ -221,8 +225,8 @@ export function* indexSources(
   const terms: SourceTerms[] = [];
   const slice = { read: 0, chars: sliceChars };
   for (const source of sources) {
-    // Two passes over each sentence: its words, then its numbers.
-    if (counter !== undefined) counter.steps += 2 * source.text.length;
+    // Four passes over each sentence: its words, its numbers, its equivalence keys, its dates.
+    if (counter !== undefined) counter.steps += 4 * source.text.length;
     terms.push(yield* readSource(source.text, lexicon, slice));
   }
   return new SupportIndex(sources, lexicon, terms, counter);
