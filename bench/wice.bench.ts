@@ -55,9 +55,7 @@ function unsupportedWords(tokens: readonly TokenLine[]): Map<string, Set<string>
 /** The words a result names as held by no source (a kept claim's partial terms), lower case. */
 function namedWords(result: AnswerResult): string[] {
   const named: string[] = [];
-  for (const partial of (result as { partial?: { terms: { text: string }[] }[] }).partial ?? []) {
-    for (const term of partial.terms) named.push(...term.text.toLowerCase().split(/[^\p{L}\p{N}]+/u));
-  }
+  for (const { term } of result.partial) named.push(...term.toLowerCase().split(/[^\p{L}\p{N}]+/u));
   return named.filter((word) => word !== "");
 }
 

@@ -36,6 +36,11 @@ export interface AnswerCheckOptions {
    */
   maxClaims?: number | undefined;
   /**
+   * A claim whose every check passes but whose spans lack some of its content words is partially supported:
+   * `keep` (default) keeps it and lists those words in `partial`; `drop` removes it as `partial_support`.
+   */
+  partial?: PartialPolicy | undefined;
+  /**
    * Characters of best spans (`quote`) the unsupported entries carry together, at most: from the first entry
    * whose span would pass it, entries are listed without their best span (`source`, `quote`, `range`,
    * `support`), so an answer of many dropped sentences cannot multiply into a result many times its size.
@@ -49,9 +54,13 @@ export interface TooManyClaims {
   counted: "claims and clauses" | "markers";
 }
 
+/** What a partially supported claim becomes: kept with its unsupported words named, or dropped. */
+export type PartialPolicy = "keep" | "drop";
+
 /** Why a claim of an answer was removed. */
 export type AnswerReason =
   | "no_support"
+  | "partial_support"
   | "number_not_found"
   | "entity_not_found"
   | "wrong_source"
@@ -90,12 +99,23 @@ export interface AnswerUnsupported {
   detail?: NumberMiss | AnswerMiss;
 }
 
+/** A content word of a kept, partially supported claim that none of its spans holds. */
+export interface AnswerPartialTerm {
+  claim: string;
+  /** The word as the answer writes it. */
+  term: string;
+  /** Where the word stands in the answer. */
+  answerRange: Range;
+}
+
 /** The outcome of checking a plain answer. */
 export interface AnswerResult {
   /** The answer with its removed claims cut out. */
   text: string;
   citations: AnswerCitation[];
   unsupported: AnswerUnsupported[];
+  /** The words of kept claims that are only partially supported, each with its place in the answer. */
+  partial: AnswerPartialTerm[];
   /** Kept claims / claims; 0 when the answer has none. */
   coverage: number;
 }
@@ -185,7 +205,7 @@ export function* answerCheckSteps(
       }
     }
   }
-  const result: AnswerResult = { text: "", citations: [], unsupported: [], coverage: 0 };
+  const result: AnswerResult = { text: "", citations: [], unsupported: [], partial: [], coverage: 0 };
   const dropped: Range[] = [];
   let kept = 0;
   let counted = 0;
@@ -199,10 +219,16 @@ export function* answerCheckSteps(
     counted++;
     const claim = claims[position] as AnswerClaim;
     work += 1 + claim.range[1] - claim.range[0];
-    const miss = finishClaim(context, claim, verdict);
+    const unsupportedTerms = partialTerms(claim, verdict);
+    const miss =
+      finishClaim(context, claim, verdict) ??
+      (unsupportedTerms.length > 0 && options.partial === "drop"
+        ? partialDrop(context, claim, verdict, unsupportedTerms)
+        : null);
     if (miss === null) {
       kept++;
       result.citations.push(...verdict.clauses.flatMap((clause) => clause.citations));
+      result.partial.push(...unsupportedTerms);
     } else {
       // Once a span does not fit, no later one is kept either: the entries with spans come first.
       const spanChars = miss.quote?.length ?? 0;
@@ -272,6 +298,8 @@ interface JudgedClause {
   cited: number[];
   terms: number[];
   counted: boolean[];
+  /** The clause's counted words that none of its spans holds, with their answer ranges (none when it failed). */
+  missing: { term: string; answerRange: Range }[];
 }
 
 // The terms of a clause: each distinct content term once (by id), and whether it counts (is not the
@@ -283,7 +311,14 @@ function clauseTerms(
   startsClaim: boolean,
 ): ClauseTerms {
   const seen = new Set<number>();
-  const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [], numbersOnly: false };
+  const read: ClauseTerms = {
+    terms: [],
+    counted: [],
+    words: [],
+    starts: [],
+    entities: [],
+    numbersOnly: false,
+  };
   const text = clause.masked;
   let first = true;
   forEachWord(text, (word, start, end) => {
@@ -300,6 +335,7 @@ function clauseTerms(
     read.terms.push(id);
     read.counted.push(!question.terms.has(term));
     read.words.push(text.slice(start, end));
+    read.starts.push(start);
   });
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
   return read;
@@ -318,6 +354,7 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
     read.terms.push(id);
     read.counted.push(!question.numbers.has(key));
     read.words.push(text.slice(code === null ? start : start - code.length - 1, end));
+    read.starts.push(code === null ? start : start - code.length - 1);
   });
   read.numbersOnly = read.terms.length > 0;
 }
@@ -327,6 +364,8 @@ interface ClauseTerms {
   terms: number[];
   counted: boolean[];
   words: string[];
+  /** Where each of `words` starts in the clause's text. */
+  starts: number[];
   entities: { word: string; term: string; written: string; start: number; end: number }[];
   /** True when the clause holds no content word and its terms are its numbers (`readNumberTerms`). */
   numbersOnly: boolean;
@@ -370,6 +409,7 @@ function judgeClause(
     cited: [],
     terms,
     counted,
+    missing: [],
   };
   const cited = judged.cited;
   for (const marker of clause.markers) {
@@ -403,6 +443,7 @@ function judgeClause(
       for (const [term, has] of span.found.entries()) if (has) found[term] = true;
       judged.supportSources.push(sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));
+      pushPooled(judged, index, claimText, clause.range, span);
     }
     const support = shareFound(found, counted);
     // A sentence about the sources needs no support for its words (looked at only for a clause short of it);
@@ -423,6 +464,7 @@ function judgeClause(
       }
       return judged;
     }
+    if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, found, clause);
   } else {
     const span = index.bestSpans(terms, counted, null, counter)[0];
     judged.best = span;
@@ -433,6 +475,8 @@ function judgeClause(
     if (span !== undefined && span.foundAll > 0) {
       judged.supportSources.push(span.sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));
+      pushPooled(judged, index, claimText, clause.range, span);
+      if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, span.found, clause);
     }
   }
   // A sentence about the sources that no span supports holds no word of any source, so its quotations are in
@@ -471,6 +515,44 @@ function tooLittleSupport(
   };
 }
 
+// The clause's counted words that `found` lacks, each with its range in the answer; none for a clause of
+// numbers only (its numbers are the number check's).
+function missingTerms(read: ClauseTerms, found: readonly boolean[], clause: Clause): JudgedClause["missing"] {
+  if (read.numbersOnly) return [];
+  const missing: JudgedClause["missing"] = [];
+  for (const [index, word] of read.words.entries()) {
+    if (!read.counted[index] || found[index]) continue;
+    const start = clause.range[0] + (read.starts[index] as number);
+    missing.push({ term: word, answerRange: [start, start + word.length] });
+  }
+  return missing;
+}
+
+// The words of a claim that passed its checks but that its spans lack (`partial`).
+function partialTerms(claim: AnswerClaim, judged: Judged): AnswerPartialTerm[] {
+  const terms: AnswerPartialTerm[] = [];
+  for (const clause of judged.clauses) {
+    if (clause.failure !== null) return [];
+    for (const { term, answerRange } of clause.missing) terms.push({ claim: claim.text, term, answerRange });
+  }
+  return terms;
+}
+
+// A partially supported claim removed under `partial: "drop"`: `partial_support`, with the words it lacks.
+function partialDrop(
+  context: CheckContext,
+  claim: AnswerClaim,
+  judged: Judged,
+  terms: readonly AnswerPartialTerm[],
+): AnswerUnsupported {
+  const clause = judged.clauses.find((each) => each.missing.length > 0) as JudgedClause;
+  const words = terms.map((each) => each.term).slice(0, MAX_EXPLAINED_WORDS);
+  return unsupportedOf(context, claim, clause, {
+    reason: "partial_support",
+    ...(context.options.explain === true ? { detail: { words } } : {}),
+  });
+}
+
 function shareFound(found: readonly boolean[], counted: readonly boolean[]): number {
   let total = 0;
   let held = 0;
@@ -507,6 +589,21 @@ function citationOf(
     support: roundSupport(span.support),
     answerRange: [answerRange[0], answerRange[1]],
   };
+}
+
+// The further sentences a span's support was pooled from, each a citation of its own (same source, claim and
+// support).
+function pushPooled(
+  judged: JudgedClause,
+  index: SupportIndex,
+  claim: string,
+  answerRange: Range,
+  span: SupportSpan,
+): void {
+  for (const range of span.more ?? []) {
+    judged.supportSources.push(span.sourceIndex);
+    judged.citations.push(citationOf(index, claim, answerRange, { ...span, range }));
+  }
 }
 
 const roundSupport = (value: number): number => Math.round(value * 10_000) / 10_000;

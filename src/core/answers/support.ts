@@ -345,7 +345,72 @@ export class SupportIndex {
     }
     return [...best.values()]
       .sort((a, b) => (isBetter(a, b) ? -1 : isBetter(b, a) ? 1 : 0))
-      .map((window) => this.span(window, terms, counter));
+      .map((window) => this.pooled(this.span(window, terms, counter), terms, counted, countedTotal, counter));
+  }
+
+  /**
+   * The span with up to MAX_SUPPORT_SENTENCES - its sentences more of the same source added, anywhere in it,
+   * each the sentence holding most of the counted terms still missing (at least MIN_POOLED_TERMS of them; ties
+   * to the earlier), read from those terms' postings when rare: a page states the facts one sentence
+   * cites three to fifteen sentences apart. O(terms × RARE_OCCURRENCES) a sentence added.
+   */
+  private pooled(
+    span: SupportSpan,
+    terms: readonly number[],
+    counted: readonly boolean[],
+    countedTotal: number,
+    counter?: StepCounter,
+  ): SupportSpan {
+    if (countedTotal === 0) return span;
+    const postings = (this.terms[span.sourceIndex] as SourceTerms).postings;
+    const source = this.terms[span.sourceIndex] as SourceTerms;
+    const taken = new Set<number>();
+    for (let sentence = 0; sentence < source.sentences.length; sentence++) {
+      const { start, end } = source.sentences[sentence] as Sentence;
+      if (start >= span.range[0] && end <= span.range[1]) taken.add(sentence);
+      if (start >= span.range[1]) break;
+    }
+    const extra: number[] = [];
+    while (span.sentences + extra.length < MAX_SUPPORT_SENTENCES) {
+      const gains = new Map<number, number>();
+      for (const [index, id] of terms.entries()) {
+        if (!counted[index] || span.found[index]) continue;
+        const sentences = postings.get(id);
+        if (sentences === undefined || sentences.length > RARE_OCCURRENCES) continue;
+        if (counter !== undefined) counter.steps += sentences.length;
+        for (const sentence of sentences) {
+          if (!taken.has(sentence)) gains.set(sentence, (gains.get(sentence) ?? 0) + 1);
+        }
+      }
+      let chosen = -1;
+      let most = MIN_POOLED_TERMS - 1;
+      for (const [sentence, gain] of gains) {
+        if (gain > most || (gain === most && chosen >= 0 && sentence < chosen)) {
+          chosen = sentence;
+          most = gain;
+        }
+      }
+      if (chosen < 0) break;
+      taken.add(chosen);
+      extra.push(chosen);
+      const held = this.sentenceTerms(span.sourceIndex, chosen, counter);
+      for (const [index, id] of terms.entries()) {
+        if (span.found[index] || !held.has(id)) continue;
+        span.found[index] = true;
+        span.foundAll++;
+      }
+    }
+    if (extra.length === 0) return span;
+    let found = 0;
+    for (const [index, isCounted] of counted.entries()) if (isCounted && span.found[index]) found++;
+    span.support = found / countedTotal;
+    span.more = extra
+      .sort((a, b) => a - b)
+      .map((sentence) => {
+        const { start, end } = source.sentences[sentence] as Sentence;
+        return [start, end] as Range;
+      });
+    return span;
   }
 
   private readonly votes = new Map<number, number>();
@@ -492,6 +557,8 @@ export interface SupportSpan {
   support: number;
   foundAll: number;
   sentences: number;
+  /** Further sentences of the same source that hold more of the claim's terms (`pooled`), in source order. */
+  more?: Range[];
 }
 
 // More support first; then more terms in all (the question's words help choose); then the shorter span;
@@ -533,3 +600,7 @@ const SLOTS = 2 ** 22;
 export const RARE_OCCURRENCES = 32;
 /** Candidate sentences scored per claim. */
 export const CANDIDATES = 6;
+/** Sentences of one source that may support one claim together (docs/matching.md#answers). */
+export const MAX_SUPPORT_SENTENCES = 5;
+/** Counted terms a sentence must add to join a claim's support. */
+const MIN_POOLED_TERMS = 2;
