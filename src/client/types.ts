@@ -112,6 +112,8 @@ export interface NumberMiss {
   checked: "cells" | "line" | "quote" | "source";
   cells?: { row: string; column: string; text: string }[];
   text?: string;
+  /** Answer mode: the source sentence that holds the number, outside the spans that support the claim. */
+  seen?: string;
 }
 
 /** Token and call counts of a create or extract request. */

@@ -297,6 +297,12 @@ export const NumberMissSchema = Type.Object(
       }),
     ),
     text: Type.Optional(Type.String({ description: "With `line` or `quote`: the text checked." })),
+    seen: Type.Optional(
+      Type.String({
+        description:
+          "Answer mode: the source sentence that holds the number, outside the spans that support the claim (a number counts only where the claim's support holds it).",
+      }),
+    ),
   },
   { description: "With number_not_found: the number that failed and what it was checked against." },
 );

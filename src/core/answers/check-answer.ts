@@ -1,3 +1,4 @@
+import { MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
 import type { Steps } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
@@ -338,6 +339,7 @@ function clauseTerms(
     read.starts.push(start);
   });
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
+  else addNumberTerms(read, text, lexicon);
   return read;
 }
 
@@ -357,6 +359,22 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
     read.starts.push(code === null ? start : start - code.length - 1);
   });
   read.numbersOnly = read.terms.length > 0;
+}
+
+// The numbers of a clause of words join its terms without counting towards support: among spans that hold the
+// same words, the one that also holds the claim's numbers wins (a claim about 2021 cites the 2021 sentence), and
+// support pooled from further sentences may bring them in (`SupportIndex.bestSpans`).
+function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void {
+  const seen = new Set<number>();
+  forEachNumberKey(text, (key, start, end) => {
+    const id = lexicon.id(numberTerm(key));
+    if (seen.has(id)) return;
+    seen.add(id);
+    read.terms.push(id);
+    read.counted.push(false);
+    read.words.push(text.slice(start, end));
+    read.starts.push(start);
+  });
 }
 
 /** A clause's content terms in order, whether each counts, their written forms, and its entities. */
@@ -449,11 +467,22 @@ function judgeClause(
     // A sentence about the sources needs no support for its words (looked at only for a clause short of it);
     // its names, numbers and quotations are still checked (docs/matching.md#answers).
     if (support < SUPPORT_THRESHOLD && !isAboutSources(clause.masked)) {
+      // Another source is named only when it supports the whole clause, its numbers included.
+      const numbers = numberCheckOf(options.checkNumbers);
+      const numbersText =
+        numbers === undefined || !HAS_DIGIT.test(clause.masked)
+          ? ""
+          : numbersToCheck(clause.masked, index, context.question);
       const elsewhere = index
         .bestSpans(terms, counted, null, counter)
         .filter(
           (span) =>
-            !cited.includes(span.sourceIndex) && span.support >= SUPPORT_THRESHOLD && span.support > support,
+            !cited.includes(span.sourceIndex) &&
+            span.support >= SUPPORT_THRESHOLD &&
+            span.support > support &&
+            (numbersText === "" ||
+              firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), numbersText) ===
+                null),
         );
       if (elsewhere.length > 0) {
         judged.best = elsewhere[0];
@@ -742,15 +771,17 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
       }
     }
     if (failure === null && numbers !== undefined && HAS_DIGIT.test(clause.clause.masked)) {
+      const spanValues = supportValues(context, clause, "quote");
       const equivalent = withoutEquivalentNumbers(
         numbersToCheck(clause.clause.masked, index, context.question),
-        supportValues(context, clause, numbers),
-        supportValues(context, clause, "quote"),
+        numbers === "source" ? spanValues : supportValues(context, clause, numbers),
+        spanValues,
       );
       const text = equivalent.text;
       const miss =
         equivalent.missing === null
-          ? numberMiss(clause, text, index, numbers, context.counter)
+          ? (numberMiss(clause, text, index, numbers, context.counter) ??
+            (numbers === "source" ? numberOutsideSupport(context, clause, text) : null))
           : { number: equivalent.missing, checked: "source" as const };
       if (miss !== null) {
         failure = numbersElsewhere(context, clause, text, numbers) ?? {
@@ -778,6 +809,8 @@ function numbersElsewhere(
   const { index, counter } = context;
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
+    if (numbers === "source")
+      return firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), text) === null;
     return (
       explainNumbers(text, index.sources[span.sourceIndex] as PreparedSource, span.range, numbers) === null
     );
@@ -816,6 +849,63 @@ function supportValues(context: CheckContext, clause: JudgedClause, numbers: Num
   }
   return values;
 }
+
+// With `source` numbers (answer mode's default), a number counts only where a span supporting the clause holds
+// it (or the sentence beside it, or the source's dateline): the first number of `text` that the source holds
+// only elsewhere, with the sentence it was seen in; null when every number is in its support (or the clause
+// has no span: a sentence about the sources).
+function numberOutsideSupport(context: CheckContext, clause: JudgedClause, text: string): NumberMiss | null {
+  if (clause.citations.length === 0) return null;
+  const places = new Map<number, Range[]>();
+  for (const [position, citation] of clause.citations.entries()) {
+    const sourceIndex = clause.supportSources[position] as number;
+    places.set(sourceIndex, [...(places.get(sourceIndex) ?? []), citation.range]);
+  }
+  const outside = firstNumberOutside(context, places, text);
+  if (outside === null) return null;
+  const first = clause.citations[0] as AnswerCitation;
+  const miss: NumberMiss = { number: outside.number, checked: "quote", text: clip(first.quote) };
+  for (const sourceIndex of places.keys()) {
+    const seen = context.index.sentenceHolding(sourceIndex, numberTerm(outside.key));
+    if (seen === null) continue;
+    miss.seen = clip((context.index.sources[sourceIndex] as PreparedSource).text.slice(seen[0], seen[1]));
+    break;
+  }
+  return miss;
+}
+
+// The first number of `text` that no range of `places` (source index → ranges) holds, nor the sentence beside
+// one, nor that source's dateline; null when there is none. O(text + the ranges' length).
+function firstNumberOutside(
+  context: CheckContext,
+  places: ReadonlyMap<number, readonly Range[]>,
+  text: string,
+): { number: string; key: string } | null {
+  const { index, counter } = context;
+  const held = new Set<string>();
+  for (const [sourceIndex, ranges] of places) {
+    const source = index.sources[sourceIndex] as PreparedSource;
+    for (const [start, end] of ranges) {
+      if (counter !== undefined) counter.steps += end - start;
+      forEachNumberKey(source.text.slice(start, end), (key) => held.add(key));
+    }
+    for (const key of index.datelineNumbers(sourceIndex, counter)) held.add(key);
+  }
+  let outside: { number: string; key: string } | null = null;
+  forEachNumberKey(text, (key, start, end) => {
+    if (outside !== null || held.has(key)) return;
+    const term = numberTerm(key);
+    for (const [sourceIndex, ranges] of places) if (index.besideRanges(sourceIndex, ranges, term)) return;
+    outside = { number: text.slice(start, end), key };
+  });
+  return outside;
+}
+
+// The ranges of a span: its window and the sentences pooled into it.
+const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];
+
+const clip = (text: string): string =>
+  text.length > MAX_EXPLAIN_TEXT_CHARS ? `${text.slice(0, MAX_EXPLAIN_TEXT_CHARS)}…` : text;
 
 // The clause text whose numbers are checked: context numbers (the question's, spelled small numbers, years
 // of short ranges, untallied scorelines) blanked out, offsets kept.

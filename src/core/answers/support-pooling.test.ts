@@ -144,3 +144,58 @@ describe("pooled support stays linear", () => {
     expect(large).toBeLessThan(small * 2 + 1);
   });
 });
+
+describe("numbers belong to the support", () => {
+  const catalogue = [
+    "The Corvid X phone starts at $799 with a steel frame.",
+    filler(5),
+    "The Zephyr tablet starts at $699 this spring.",
+  ].join(" ");
+
+  it("a number seen only in an unrelated sentence of the cited source is number_not_found, with where it was seen", () => {
+    const result = checkAnswer([{ id: "c", text: catalogue }], "The Corvid X phone starts at $699 [1].", {
+      explain: true,
+    });
+    expect(result.unsupported).toMatchObject([
+      {
+        reason: "number_not_found",
+        detail: { number: "699", checked: "quote", seen: "The Zephyr tablet starts at $699 this spring." },
+      },
+    ]);
+    const right = checkAnswer([{ id: "c", text: catalogue }], "The Corvid X phone starts at $799 [1].");
+    expect(right.unsupported).toEqual([]);
+  });
+
+  it("among sentences with the same words, the one holding the claim's numbers is the support", () => {
+    const report = "Revenue of the Lyon plant grew in 2019. Revenue of the Lyon plant grew in 2021.";
+    const result = checkAnswer([{ id: "r", text: report }], "Revenue of the Lyon plant grew in 2021 [1].");
+    expect(result.citations.map((citation) => citation.quote)).toEqual([
+      "Revenue of the Lyon plant grew in 2021.",
+    ]);
+  });
+
+  it("a page's dateline and the sentence beside the support count", () => {
+    const page = `Published November 7, 2017\n${filler(6)} Mosqueda won the council race. She defeated Grant by 20 points.`;
+    expect(
+      checkAnswer([{ id: "p", text: page }], "Mosqueda won the council race in 2017 [1].").unsupported,
+    ).toEqual([]);
+    expect(
+      checkAnswer([{ id: "p", text: page }], "Mosqueda won the council race by 20 points [1].").unsupported,
+    ).toEqual([]);
+    expect(
+      checkAnswer([{ id: "p", text: page }], "Mosqueda won the council race in 2016 [1].").unsupported[0]
+        ?.reason,
+    ).toBe("number_not_found");
+  });
+
+  it("wrong_source names another source only when it holds the whole claim, numbers included", () => {
+    const sources = [
+      { id: "a", text: "Weather notes only." },
+      { id: "b", text: "The Corvid X phone starts at $799." },
+    ];
+    const moved = checkAnswer(sources, "The Corvid X phone starts at $799 [a].", { explain: true });
+    expect(moved.unsupported).toMatchObject([{ reason: "wrong_source", detail: { foundIn: ["b"] } }]);
+    const wrongNumber = checkAnswer(sources, "The Corvid X phone starts at $699 [a].", { explain: true });
+    expect(wrongNumber.unsupported[0]?.reason).not.toBe("wrong_source");
+  });
+});

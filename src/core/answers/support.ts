@@ -116,6 +116,11 @@ export class Lexicon {
     return id;
   }
 
+  /** The id of a term already numbered, or -1. */
+  idOf(term: string): number {
+    return this.ids.get(term) ?? -1;
+  }
+
   /** True when some source holds `word` as a word, or as a term. */
   inSources(word: string): boolean {
     if (this.words.get(word)?.inSources === true) return true;
@@ -136,6 +141,8 @@ export interface SourceTerms {
   termStarts: number[];
   /** The sentences each term id occurs in, ascending. */
   postings: Map<number, number[]>;
+  /** The sentences that hold a full date (`forEachDate`), ascending. */
+  dated: number[];
 }
 
 // Reads a source's sentences once: every word's entry marked as held by the sources, each sentence's
@@ -151,6 +158,7 @@ function* readSource(
   const termStarts: number[] = [];
   const postings = new Map<number, number[]>();
   const headerTerms = new Map<string, number[]>();
+  const dated: number[] = [];
   let current = 0;
   const add = (id: number): void => {
     const list = postings.get(id);
@@ -187,7 +195,10 @@ function* readSource(
     });
     // The keys by which the sentence holds a name in another form (docs/matching.md#answers).
     forEachEquivalenceKey(sentence.text, (key) => post(key));
-    forEachDate(sentence.text, ({ month }) => post(`=month:${month}`));
+    forEachDate(sentence.text, ({ month }) => {
+      post(`=month:${month}`);
+      if (dated[dated.length - 1] !== current) dated.push(current);
+    });
     if (sentence.header !== null) {
       let header = headerTerms.get(sentence.header);
       if (header === undefined) {
@@ -199,7 +210,7 @@ function* readSource(
     }
   }
   termStarts.push(termIds.length);
-  return { sentences, termIds, termStarts, postings };
+  return { sentences, termIds, termStarts, postings, dated };
 }
 
 // The term ids of a text's words in order, repeats included (a header's words are terms, not source words).
@@ -294,6 +305,61 @@ export class SupportIndex {
     return this.scorelines;
   }
 
+  private readonly datelineKeys = new Map<number, Set<string>>();
+
+  /**
+   * The number keys of a source's datelines: its sentences of at most DATELINE_WORDS words that hold a full date
+   * (`Published November 7, 2017`, `2017-11-07 20:21`). A page's date speaks for every sentence of it, so its
+   * numbers count for any span of that source. Read on first use: O(source).
+   */
+  datelineNumbers(sourceIndex: number, counter?: StepCounter): ReadonlySet<string> {
+    let keys = this.datelineKeys.get(sourceIndex);
+    if (keys !== undefined) return keys;
+    keys = new Set<string>();
+    const { sentences, dated } = this.terms[sourceIndex] as SourceTerms;
+    for (const at of dated) {
+      const sentence = sentences[at] as Sentence;
+      if (counter !== undefined) counter.steps += sentence.text.length;
+      let words = 0;
+      forEachWord(sentence.text, () => {
+        words++;
+      });
+      if (words > DATELINE_WORDS) continue;
+      const held = keys;
+      forEachNumberKey(sentence.text, (key) => held.add(key));
+    }
+    this.datelineKeys.set(sourceIndex, keys);
+    return keys;
+  }
+
+  /**
+   * True when a sentence of the source next to one of `ranges` (the one before or after it) holds `term`: a
+   * number stated beside its support, in the same passage. O(ranges × log sentences).
+   */
+  besideRanges(sourceIndex: number, ranges: readonly Range[], term: string): boolean {
+    const id = this.lexicon.idOf(term);
+    const source = this.terms[sourceIndex] as SourceTerms;
+    const postings = id < 0 ? undefined : source.postings.get(id);
+    if (postings === undefined) return false;
+    for (const [start, end] of ranges) {
+      const first = sentenceAt(source.sentences, start);
+      const last = sentenceAt(source.sentences, Math.max(start, end - 1));
+      if (hasBetween(postings, first - 1, last + 1)) return true;
+    }
+    return false;
+  }
+
+  /** The `[start, end)` of the first sentence of a source that holds `term`, or null. O(1). */
+  sentenceHolding(sourceIndex: number, term: string): Range | null {
+    const id = this.lexicon.idOf(term);
+    if (id < 0) return null;
+    const source = this.terms[sourceIndex] as SourceTerms;
+    const first = source.postings.get(id)?.[0];
+    if (first === undefined) return null;
+    const sentence = source.sentences[first] as Sentence;
+    return [sentence.start, sentence.end];
+  }
+
   /** True when `word` (folded) or its term occurs in some source. O(1). */
   knows(word: string, term: string | null): boolean {
     return this.lexicon.inSources(word) || (term !== null && this.lexicon.inSources(term));
@@ -364,27 +430,35 @@ export class SupportIndex {
     if (countedTotal === 0) return span;
     const postings = (this.terms[span.sourceIndex] as SourceTerms).postings;
     const source = this.terms[span.sourceIndex] as SourceTerms;
+    // The span's own sentences (one or two), found by binary search: O(log sentences).
     const taken = new Set<number>();
-    for (let sentence = 0; sentence < source.sentences.length; sentence++) {
-      const { start, end } = source.sentences[sentence] as Sentence;
-      if (start >= span.range[0] && end <= span.range[1]) taken.add(sentence);
-      if (start >= span.range[1]) break;
+    for (let at = sentenceAt(source.sentences, span.range[0]); at < source.sentences.length; at++) {
+      if ((source.sentences[at] as Sentence).start >= span.range[1]) break;
+      taken.add(at);
     }
     const extra: number[] = [];
     while (span.sentences + extra.length < MAX_SUPPORT_SENTENCES) {
+      // Per sentence: the missing counted words it adds, and those plus the missing numbers.
+      const words = new Map<number, number>();
       const gains = new Map<number, number>();
       for (const [index, id] of terms.entries()) {
-        if (!counted[index] || span.found[index]) continue;
+        if (span.found[index]) continue;
+        const isNumber = !counted[index] && (this.lexicon.terms[id] as string).startsWith("#");
+        if (!counted[index] && !isNumber) continue;
         const sentences = postings.get(id);
         if (sentences === undefined || sentences.length > RARE_OCCURRENCES) continue;
         if (counter !== undefined) counter.steps += sentences.length;
         for (const sentence of sentences) {
-          if (!taken.has(sentence)) gains.set(sentence, (gains.get(sentence) ?? 0) + 1);
+          if (taken.has(sentence)) continue;
+          gains.set(sentence, (gains.get(sentence) ?? 0) + 1);
+          if (counted[index]) words.set(sentence, (words.get(sentence) ?? 0) + 1);
         }
       }
       let chosen = -1;
       let most = MIN_POOLED_TERMS - 1;
       for (const [sentence, gain] of gains) {
+        // A sentence that adds only numbers is not support: a price of another product is not this one's.
+        if ((words.get(sentence) ?? 0) === 0) continue;
         if (gain > most || (gain === most && chosen >= 0 && sentence < chosen)) {
           chosen = sentence;
           most = gain;
@@ -536,6 +610,30 @@ export class SupportIndex {
   }
 }
 
+// The index of the sentence that holds offset `at` (the last starting at or before it). O(log sentences).
+function sentenceAt(sentences: readonly Sentence[], at: number): number {
+  let low = 0;
+  let high = sentences.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((sentences[middle] as Sentence).start <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+// True when the ascending `values` hold one within [from, to]. O(log values).
+function hasBetween(values: readonly number[], from: number, to: number): boolean {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((values[middle] as number) < from) low = middle + 1;
+    else high = middle;
+  }
+  return low < values.length && (values[low] as number) <= to;
+}
+
 /** A run of sentences of one source scored for a claim. */
 interface Window {
   sourceIndex: number;
@@ -600,6 +698,8 @@ const SLOTS = 2 ** 22;
 export const RARE_OCCURRENCES = 32;
 /** Candidate sentences scored per claim. */
 export const CANDIDATES = 6;
+/** A sentence of at most this many words that holds a full date is a dateline (`datelineNumbers`). */
+const DATELINE_WORDS = 12;
 /** Sentences of one source that may support one claim together (docs/matching.md#answers). */
 export const MAX_SUPPORT_SENTENCES = 5;
 /** Counted terms a sentence must add to join a claim's support. */
