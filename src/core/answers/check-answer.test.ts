@@ -163,17 +163,17 @@ describe("checkAnswer: verdicts", () => {
 
   describe("an answer of only a number or code", () => {
     const road = [
-      { id: "road", text: "The road opened in 1932. It is signed as I-90 and carries 722,664 cars a year." },
-      { id: "poll", text: "About 17% of voters, more than 1,600 people, answered." },
+      { id: "road", text: "The road opened in 1927. It is signed as I-84 and carries 614,302 cars a year." },
+      { id: "poll", text: "About 23% of voters, more than 2,400 people, answered." },
     ];
 
     it.each([
-      ["1932", "road", "The road opened in 1932."],
-      ["I-90", "road", "It is signed as I-90 and carries 722,664 cars a year."],
-      ["722664", "road", "It is signed as I-90 and carries 722,664 cars a year."],
-      ["17%", "poll", "About 17% of voters, more than 1,600 people, answered."],
-      ["More than 1,600.", "poll", "About 17% of voters, more than 1,600 people, answered."],
-      ["1932 [road]", "road", "The road opened in 1932."],
+      ["1927", "road", "The road opened in 1927."],
+      ["I-84", "road", "It is signed as I-84 and carries 614,302 cars a year."],
+      ["614302", "road", "It is signed as I-84 and carries 614,302 cars a year."],
+      ["23%", "poll", "About 23% of voters, more than 2,400 people, answered."],
+      ["More than 2,400.", "poll", "About 23% of voters, more than 2,400 people, answered."],
+      ["1927 [road]", "road", "The road opened in 1927."],
     ])("%s is supported by the source sentence holding its numbers", (answer, id, quote) => {
       const result = checkAnswer(road, answer);
       expect(result.unsupported).toEqual([]);
@@ -190,7 +190,7 @@ describe("checkAnswer: verdicts", () => {
         ["number_not_found", { number: "1945", checked: "source" }],
       ]);
 
-      expect(checkAnswer(road, "1932 and 1999").unsupported.map((entry) => entry.reason)).toEqual([
+      expect(checkAnswer(road, "1927 and 1999").unsupported.map((entry) => entry.reason)).toEqual([
         "number_not_found",
       ]);
     });
@@ -198,13 +198,13 @@ describe("checkAnswer: verdicts", () => {
     it("drops a code no source writes as entity_not_found, though its number is there", () => {
       const explained = (answer: string) =>
         checkAnswer(road, answer, { explain: true }).unsupported.map((entry) => [entry.reason, entry.detail]);
-      expect(explained("US-90")).toEqual([["entity_not_found", { entity: "US-90" }]]);
+      expect(explained("US-84")).toEqual([["entity_not_found", { entity: "US-84" }]]);
       expect(explained("I-95")).toEqual([["entity_not_found", { entity: "I-95" }]]);
-      expect(explained("I-90")).toEqual([]);
+      expect(explained("I-84")).toEqual([]);
     });
 
     it("drops a number its cited source lacks as wrong_source when another source holds it", () => {
-      const result = checkAnswer(road, "17% [road]");
+      const result = checkAnswer(road, "23% [road]");
       expect(result.unsupported.map((entry) => [entry.reason, entry.detail])).toEqual([
         ["wrong_source", { foundIn: ["poll"] }],
       ]);
@@ -231,12 +231,13 @@ describe("checkAnswer: verdicts", () => {
   });
 
   it("reads a year range written short as holding its last year", () => {
-    const band = [{ id: "a", text: "He drummed for Rage Against the Machine (1991 -- 2000; 2007 -- 11)." }];
+    // Invented text: a club history written with ranges as a wiki infobox does.
+    const club = [{ id: "a", text: "She coached the Harbour Town rowing eight (1991 -- 2000; 2014 -- 16)." }];
     expect(
-      checkAnswer(band, "He drummed for Rage Against the Machine from 2007 to 2011 [a].").unsupported,
+      checkAnswer(club, "She coached the Harbour Town rowing eight from 2014 to 2016 [a].").unsupported,
     ).toEqual([]);
     expect(
-      checkAnswer(band, "He drummed for Rage Against the Machine from 2007 to 2012 [a].").unsupported.map(
+      checkAnswer(club, "She coached the Harbour Town rowing eight from 2014 to 2017 [a].").unsupported.map(
         (entry) => entry.reason,
       ),
     ).toEqual(["number_not_found"]);
@@ -486,8 +487,8 @@ describe("checkAnswer: linear in answer plus sources", () => {
       [
         "answers of numbers only, every number frequent",
         (size) => ({
-          sources: [{ id: "a", text: "In 1932 it was 17% of 1,600. ".repeat(size / 29) }],
-          answer: "1932, 17% and 1,600 [a]. 1945. ".repeat(size / 32),
+          sources: [{ id: "a", text: "In 1927 it was 23% of 2,400. ".repeat(size / 29) }],
+          answer: "1927, 23% and 2,400 [a]. 1945. ".repeat(size / 32),
         }),
       ],
       [

@@ -298,12 +298,12 @@ function clauseTerms(
   return read;
 }
 
-// A clause with no content word (`1932`, `I-90`, `more than 1,600`) is looked up by its numbers: each distinct
+// A clause with no content word (`1927`, `I-84`, `more than 2,400`) is looked up by its numbers: each distinct
 // number a term, counted unless the question holds it, so its support is the source sentence holding them.
 function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
   const seen = new Set<number>();
   forEachNumberKey(text, (key, start, end) => {
-    // A code (`I-90`) is looked up as written, so `US-90` is not found where a source writes `I-90`.
+    // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
     const code = codeBefore(text, start);
     const id = lexicon.id(numberTerm(key, code));
     if (seen.has(id)) return;
@@ -554,7 +554,7 @@ function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   const quotations: string[] = [];
   for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
     for (const match of clause.masked.matchAll(pattern)) {
-      // A comma or full stop inside the closing quote belongs to the sentence (`"Finding Dory," which`).
+      // A comma or full stop inside the closing quote belongs to the sentence (`"Harbour Lights," which`).
       const quotation = tidy(match[1] as string).replace(TRAILING_PUNCTUATION, "");
       if (WORDY.test(quotation)) quotations.push(quotation);
     }
@@ -689,7 +689,7 @@ const SMALL_NUMBER = /(?<![\p{L}\p{N}.,])\d{1,2}(?![\p{N}]|[.,]\p{N})/gu;
 const FULL_YEAR = /(?<![\p{L}\p{N}.,])\d{4}(?![\p{N}]|[.,]\p{N})/gu;
 
 // The clause with each small whole number blanked out when some source spells it out, and each year that
-// ends a source's year range written short (`2007–08` holds 2008).
+// ends a source's year range written short (`1998–99` holds 1999).
 function withoutSpelledNumbers(text: string, index: SupportIndex): string {
   const spelled = text.replace(SMALL_NUMBER, (digits) => {
     const word = SPELLED[Number(digits)];

@@ -19,20 +19,20 @@ export function contentTerm(word: string): string | null {
 }
 
 /**
- * The term of a number (by `numberKey`, so `1,600` and `1600` are one), or of a code when `code` holds the
- * letters joined to it by a hyphen (`I-90`: `#i-90`): a clause that holds no content word (`1932`, `more than
- * 1,600`, `I-90`) is looked up by these. The prefix keeps them apart from every word's term.
+ * The term of a number (by `numberKey`, so `2,400` and `2400` are one), or of a code when `code` holds the
+ * letters joined to it by a hyphen (`I-84`: `#i-84`): a clause that holds no content word (`1927`, `more than
+ * 2,400`, `I-84`) is looked up by these. The prefix keeps them apart from every word's term.
  */
 export function numberTerm(key: string, code: string | null = null): string {
   return code === null ? `#${key}` : `#${code}-${key}`;
 }
 
-// Letters of a code before its hyphen and number (`I-90`, `US-101`, `SR-520`), at most this many.
+// Letters of a code before its hyphen and number (`I-84`, `US-101`, `SR-520`), at most this many.
 const MAX_CODE_LETTERS = 4;
 const LETTER = /\p{L}/u;
 
 /**
- * The letters (folded) that a hyphen joins to the number starting at `start` (`I-90` gives `i`), or null:
+ * The letters (folded) that a hyphen joins to the number starting at `start` (`I-84` gives `i`), or null:
  * a run of 1 to MAX_CODE_LETTERS letters right before the hyphen, not the end of a longer word. O(1).
  */
 export function codeBefore(text: string, start: number): string | null {
@@ -66,7 +66,7 @@ const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
 );
 
 // Words that count, tell apart or rank what a sentence speaks of without saying what it is ("several
-// different films", "the main points", "a certain number"): they assert nothing a source could hold, and a
+// different bridges", "the main reasons", "a certain amount"): they assert nothing a source could hold, and a
 // summary uses them where its source names the things themselves, so they are not looked for either.
 const VAGUE_WORDS: ReadonlySet<string> = new Set(
   `various several multiple certain specific particular respective different separate distinct main core
@@ -267,7 +267,7 @@ export class SupportIndex {
   private scorelines: boolean | undefined;
 
   /**
-   * The years that the sources' year ranges written short end in (`2007–08` and `2007 -- 08` give 2008), read
+   * The years that the sources' year ranges written short end in (`1998–99` and `1998 -- 99` give 1999), read
    * on first use. O(sources).
    */
   rangeEndYears(): ReadonlySet<string> {
@@ -520,7 +520,7 @@ function topEntries(votes: ReadonlyMap<number, number>, count: number): number[]
   return top.map(([entry]) => entry);
 }
 
-// A year range whose end is cut to two digits: `2007–08`, `2007 -- 11`.
+// A year range whose end is cut to two digits: `1998–99`, `2014 -- 16`.
 const SHORT_YEAR_RANGE = /(?<![\p{N}])(\d{2})(\d{2})[ \t]{0,2}(?:--?|–|—)[ \t]{0,2}(\d{2})(?![\p{N}])/gu;
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */
