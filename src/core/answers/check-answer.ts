@@ -10,6 +10,7 @@ import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
+import { originalSpan, type ReadableSource, readableSource } from "./scraped-text.js";
 import {
   codeBefore,
   contentTerm,
@@ -111,9 +112,22 @@ const SOURCE_CHARS_PER_CLAIM_CHAR = 20;
 /** Words listed in an explained `no_support`. */
 const MAX_EXPLAINED_WORDS = 12;
 
+/**
+ * Sources made ready for answer checks once (`prepareAnswerSources`): checking several answers against the
+ * same prepared sources reads each source once, its per-source views shared between the checks.
+ */
+export interface PreparedAnswerSources {
+  readonly prepared: readonly PreparedSource[];
+}
+
+/** Prepares sources for checking several answers against them (ids first come, first served). */
+export function prepareAnswerSources(sources: readonly Source[]): PreparedAnswerSources {
+  return { prepared: [...prepareSources(sources).values()] };
+}
+
 /** Checks a plain answer with citation markers against sources (see `answerCheckSteps`). */
 export function checkAnswer(
-  sources: readonly Source[],
+  sources: readonly Source[] | PreparedAnswerSources,
   answer: string,
   options: AnswerCheckOptions = {},
   counter?: StepCounter,
@@ -133,7 +147,7 @@ export function checkAnswer(
  * case: see docs/matching.md.
  */
 export function* answerCheckSteps(
-  sources: readonly Source[],
+  sources: readonly Source[] | PreparedAnswerSources,
   answer: string,
   options: AnswerCheckOptions,
   stepBudget: number,
@@ -150,7 +164,10 @@ export function* answerCheckSteps(
     if (count > options.maxClaims) return { tooManyClaims: count, counted: "claims and clauses" };
   }
   // The sources are indexed only for an answer that will be checked.
-  const prepared = [...prepareSources(sources).values()];
+  // Each source read as a reader sees it (scraped and PDF text cleaned), cited as it was given.
+  const prepared = ("prepared" in sources ? sources.prepared : prepareAnswerSources(sources).prepared).map(
+    readableSource,
+  );
   const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, counter);
   const context: CheckContext = {
     index,
@@ -491,12 +508,13 @@ function citationOf(
   answerRange: Range,
   span: SupportSpan,
 ): AnswerCitation {
-  const source = index.sources[span.sourceIndex] as PreparedSource;
+  const source = index.sources[span.sourceIndex] as ReadableSource;
+  const { quote, range } = originalSpan(source, span.range);
   return {
     claim,
-    quote: source.text.slice(span.range[0], span.range[1]),
+    quote,
     source: source.id,
-    range: [span.range[0], span.range[1]],
+    range,
     support: roundSupport(span.support),
     answerRange: [answerRange[0], answerRange[1]],
   };
@@ -732,10 +750,11 @@ function unsupportedOf(
   };
   const best = clause.best;
   if (best !== undefined && best.foundAll > 0) {
-    const source = context.index.sources[best.sourceIndex] as PreparedSource;
+    const source = context.index.sources[best.sourceIndex] as ReadableSource;
+    const { quote, range } = originalSpan(source, best.range);
     entry.source = source.id;
-    entry.quote = source.text.slice(best.range[0], best.range[1]);
-    entry.range = [best.range[0], best.range[1]];
+    entry.quote = quote;
+    entry.range = range;
     entry.support = roundSupport(best.support);
   }
   if (failure.detail !== undefined) entry.detail = failure.detail;
