@@ -339,6 +339,81 @@ describe("checkAnswer: verdicts", () => {
   });
 });
 
+describe("checkAnswer: units and abbreviations written another way than the source's", () => {
+  // Invented text.
+  const reserve = [
+    {
+      id: "r",
+      text: "The Lindqvist reserve covers 12 square kilometres and opened on 3 October 2021. Its weather station logs at 4 GHz.",
+    },
+  ];
+  const check = (answer: string) =>
+    checkAnswer(reserve, answer, { explain: true }).unsupported.map((entry) => [entry.reason, entry.detail]);
+
+  it.each([
+    ["a unit symbol where the source spells the unit out", "The Lindqvist reserve covers 12 km² [r]."],
+    ["a unit symbol the source writes", "Its weather station logs at 4 GHz [r]."],
+    ["a month's abbreviation where the source writes it out", "The reserve opened on 3 Oct 2021 [r]."],
+    ["an abbreviation with its full stop", "The reserve opened on Oct. 3, 2021 [r]."],
+  ])("%s is known", (_, answer) => {
+    expect(check(answer)).toEqual([]);
+  });
+
+  it("still catches a month or a unit the source does not hold", () => {
+    expect(check("The reserve opened on 3 Nov 2021 [r].")).toEqual([["entity_not_found", { entity: "Nov" }]]);
+    expect(check("Its weather station logs at 4 MHz [r].")).toEqual([
+      ["entity_not_found", { entity: "MHz" }],
+    ]);
+    expect(check("The Lindqvist reserve covers 12 mi² [r].")).toEqual([
+      ["entity_not_found", { entity: "mi²" }],
+    ]);
+  });
+
+  it("knows a month written out where the source abbreviates it", () => {
+    const notice = [{ id: "n", text: "The ferry timetable changes on 3 Oct each year." }];
+    expect(
+      checkAnswer(notice, "The ferry timetable changes on 3 October each year [n].").unsupported,
+    ).toEqual([]);
+  });
+});
+
+describe("checkAnswer: a quotation that differs only in case", () => {
+  const explained = (answer: string, mode?: "strict" | "lenient") =>
+    checkAnswer(sources, answer, { explain: true, ...(mode === undefined ? {} : { mode }) }).unsupported.map(
+      (entry) => [entry.reason, entry.detail],
+    );
+
+  it("says so in detail in strict mode: the first letter, or other letters", () => {
+    expect(explained('The policy says "returns are accepted for 30 days" [returns].')).toEqual([
+      [
+        "quote_not_found",
+        {
+          quotation: "returns are accepted for 30 days",
+          differsOnlyIn: "first_letter_case",
+          sourceText: "Returns are accepted for 30 days",
+        },
+      ],
+    ]);
+    expect(explained('The policy says "Returns Are Accepted for 30 days" [returns].')).toEqual([
+      [
+        "quote_not_found",
+        {
+          quotation: "Returns Are Accepted for 30 days",
+          differsOnlyIn: "case",
+          sourceText: "Returns are accepted for 30 days",
+        },
+      ],
+    ]);
+  });
+
+  it("says nothing of case when other characters differ, and lenient mode keeps a quotation of other case", () => {
+    expect(explained('The policy says "returns are accepted for 31 days" [returns].')).toEqual([
+      ["quote_not_found", { quotation: "returns are accepted for 31 days" }],
+    ]);
+    expect(explained('The policy says "returns are accepted for 30 days" [returns].', "lenient")).toEqual([]);
+  });
+});
+
 // The invariants over generated answers (offsets, verdicts, invariance, direction, determinism with prepared
 // sources reused) are in answer-properties.test.ts.
 

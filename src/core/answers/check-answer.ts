@@ -5,6 +5,7 @@ import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
+import { otherWrittenForms } from "./abbreviations.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
@@ -75,6 +76,10 @@ export interface AnswerMiss {
   words?: string[];
   entity?: string;
   quotation?: string;
+  /** With quote_not_found in strict mode: the source holds the quotation with only its case different. */
+  differsOnlyIn?: "first_letter_case" | "case";
+  /** With `differsOnlyIn`: the quotation as the source writes it. */
+  sourceText?: string;
   marker?: string;
 }
 
@@ -195,6 +200,9 @@ export function* answerCheckSteps(
         for (const sourceIndex of sourceIndexes) {
           expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], options.mode ?? "strict");
           expectSpacedQuotation(prepared[sourceIndex] as PreparedSource, quotation, options.mode ?? "strict");
+          // An explained strict miss says whether the source holds the quotation in other case.
+          if (options.explain === true && (options.mode ?? "strict") === "strict")
+            expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], "lenient");
         }
       }
     }
@@ -534,10 +542,16 @@ const MIN_ENTITY_LETTERS = 3;
 function missingEntity(context: CheckContext, entities: ClauseTerms["entities"]): string | null {
   for (const { word, term, written } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
-    if (!context.index.knows(word, term)) return written;
+    if (context.index.knows(word, term)) continue;
+    // `Oct` where a source writes `October` (and the other way round), `km²` where it writes `square kilometres`.
+    if (!otherWrittenForms(word).some((form) => isKnownPhrase(context.index, form))) return written;
   }
   return null;
 }
+
+// Whether every word of a phrase of folded words occurs in some source.
+const isKnownPhrase = (index: SupportIndex, phrase: string): boolean =>
+  phrase.split(" ").every((word) => index.knows(word, contentTerm(word)));
 
 // `isEntity` of `text.slice(start, end)`, without the slice for a word that starts with a lower-case ASCII
 // letter (most words): it is a name only as a code, when its letters run into a digit.
@@ -598,7 +612,10 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
           );
         });
         if (!found) {
-          failure = { reason: "quote_not_found", ...(explain ? { detail: { quotation } } : {}) };
+          failure = {
+            reason: "quote_not_found",
+            ...(explain ? { detail: quotationMiss(index, quotation, sourceIndexes, mode) } : {}),
+          };
           break;
         }
       }
@@ -616,6 +633,50 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
     if (failure !== null) return unsupportedOf(context, claim, clause, failure);
   }
   return null;
+}
+
+/**
+ * Why a quotation was not found: the quotation, and in strict mode, when one of the sources holds it with only
+ * its case different (its first letter, or other letters), which and as the source writes it. O(n + m) per
+ * source, within the request's lenient searches announced before (`findQuote`).
+ */
+function quotationMiss(
+  index: SupportIndex,
+  quotation: string,
+  sourceIndexes: readonly number[],
+  mode: MatchMode,
+): AnswerMiss {
+  if (mode !== "strict") return { quotation };
+  for (const sourceIndex of sourceIndexes) {
+    const source = index.sources[sourceIndex] as PreparedSource;
+    const range = findQuote(source, quotation, "lenient");
+    if (range === null) continue;
+    const written = source.text.slice(range[0], range[1]);
+    const differsOnlyIn = caseDifference(quotation, written);
+    if (differsOnlyIn !== null) return { quotation, differsOnlyIn, sourceText: written };
+  }
+  return { quotation };
+}
+
+const SPACE_RUN = /\s+/g;
+const FIRST_LETTER = /\p{L}/u;
+
+/**
+ * `first_letter_case` when two texts differ only in the case of the first letter, `case` when only in the case
+ * of letters (whitespace runs read as one space), else null. O(m).
+ */
+export function caseDifference(quotation: string, written: string): "first_letter_case" | "case" | null {
+  const a = quotation.replace(SPACE_RUN, " ").trim();
+  const b = written.replace(SPACE_RUN, " ").trim();
+  if (a.length !== b.length || a === b) return null;
+  let differences = 0;
+  let firstDifference = -1;
+  for (let at = 0; at < a.length; at++) {
+    if (a[at] === b[at]) continue;
+    if ((a[at] as string).toLowerCase() !== (b[at] as string).toLowerCase()) return null;
+    if (differences++ === 0) firstDifference = at;
+  }
+  return differences === 1 && firstDifference === a.search(FIRST_LETTER) ? "first_letter_case" : "case";
 }
 
 /**
