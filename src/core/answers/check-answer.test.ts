@@ -369,6 +369,14 @@ describe("checkAnswer: units and abbreviations written another way than the sour
     ]);
   });
 
+  it("knows a quarter written Q3 where the source writes the third quarter", () => {
+    const quarter = [{ id: "q", text: "In the third quarter, Larkspur opened 4 stores." }];
+    expect(checkAnswer(quarter, "In Q3, Larkspur opened 4 stores [q].").unsupported).toEqual([]);
+    expect(
+      checkAnswer(quarter, "In Q2, Larkspur opened 4 stores [q].").unsupported.map((entry) => entry.reason),
+    ).toEqual(["entity_not_found"]);
+  });
+
   it("knows a month written out where the source abbreviates it", () => {
     const notice = [{ id: "n", text: "The ferry timetable changes on 3 Oct each year." }];
     expect(

@@ -1,0 +1,59 @@
+// The twelve app-style answers (bench/support/app-answers.ts) as a ledger: every line gets its careful
+// reader's verdict except those listed below, each with the work it waits on. A change that fixes one fails
+// here until the line leaves the list; a change that breaks another fails too.
+import { describe, expect, it } from "vitest";
+import { APP_ANSWERS, judgeAppAnswers } from "../bench/support/app-answers.js";
+import { checkAnswer } from "../src/core/index.js";
+
+/** Lines answer mode gets wrong today: `answer name / find` and why. */
+const KNOWN_WRONG: Record<string, string> = {
+  "re-cited as the wrong_source hint suggests / starts at $699":
+    "a number counts anywhere in the cited source, not only in the span that supports the sentence (issue 35 item 3)",
+  "dates and units in other forms / opened on 13/08/1961":
+    "numeric dates are not read as dates (issue 35 item 2)",
+  "an ISO date, a month abbreviation, and a date no source gives / 2025-10-14":
+    "an ISO date is not read as the date a source writes out (issue 35 item 2)",
+  "a number from the wrong paragraph / opened 4 stores":
+    "a number counts anywhere in the cited source (issue 35 item 3)",
+  "chat filler around cited sentences, discourse openers / starts at $699":
+    "connecting phrases (`it's worth noting that`) are counted as words to support (issue 35 item 4)",
+  "chat filler around cited sentences, discourse openers / Great question!":
+    "chat framing is read as a claim (issue 35 item 4)",
+  "overview with bold lead-ins and a sign-off / **Time limit.**":
+    "a bold lead-in is read as a claim (issue 35 item 4)",
+  "overview with bold lead-ins and a sign-off / **Small items.**":
+    "a bold lead-in is read as a claim (issue 35 item 4)",
+  "overview with bold lead-ins and a sign-off / Let me know":
+    "a sign-off is read as a claim (issue 35 item 4)",
+  "a name no source holds / 4.2 km long": "`km` is not read as the source's `kilometres` in support",
+  "a how-to with a heading, numbered steps, CRLF and an offer / Wash the shelf with water":
+    "a negation the source states (`Never wash`) is not read",
+  "a how-to with a heading, numbered steps, CRLF and an offer / Would you like tips":
+    "an offer to the reader is read as a claim (issue 35 item 4)",
+};
+
+describe("twelve answers as apps write them", () => {
+  const outcomes = judgeAppAnswers(checkAnswer);
+
+  it("holds twelve answers, each line judged", () => {
+    expect(APP_ANSWERS).toHaveLength(12);
+    expect(outcomes.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(outcomes.map((outcome) => [`${outcome.answer} / ${outcome.part.find}`, outcome] as const))(
+    "%s",
+    (key, outcome) => {
+      const known = KNOWN_WRONG[key];
+      // A line listed as wrong must still be wrong: once fixed, it leaves the list.
+      expect({ right: outcome.right, known: known !== undefined }).toEqual({
+        right: known === undefined,
+        known: known !== undefined,
+      });
+    },
+  );
+
+  it("lists only lines that exist", () => {
+    const keys = new Set(outcomes.map((outcome) => `${outcome.answer} / ${outcome.part.find}`));
+    expect(Object.keys(KNOWN_WRONG).filter((key) => !keys.has(key))).toEqual([]);
+  });
+});
