@@ -15,21 +15,9 @@ const KNOWN_WRONG: Record<string, string> = {
     "an ISO date is not read as the date a source writes out (issue 35 item 2)",
   "a number from the wrong paragraph / opened 4 stores":
     "a number counts anywhere in the cited source (issue 35 item 3)",
-  "chat filler around cited sentences, discourse openers / starts at $699":
-    "connecting phrases (`it's worth noting that`) are counted as words to support (issue 35 item 4)",
-  "chat filler around cited sentences, discourse openers / Great question!":
-    "chat framing is read as a claim (issue 35 item 4)",
-  "overview with bold lead-ins and a sign-off / **Time limit.**":
-    "a bold lead-in is read as a claim (issue 35 item 4)",
-  "overview with bold lead-ins and a sign-off / **Small items.**":
-    "a bold lead-in is read as a claim (issue 35 item 4)",
-  "overview with bold lead-ins and a sign-off / Let me know":
-    "a sign-off is read as a claim (issue 35 item 4)",
   "a name no source holds / 4.2 km long": "`km` is not read as the source's `kilometres` in support",
   "a how-to with a heading, numbered steps, CRLF and an offer / Wash the shelf with water":
     "a negation the source states (`Never wash`) is not read",
-  "a how-to with a heading, numbered steps, CRLF and an offer / Would you like tips":
-    "an offer to the reader is read as a claim (issue 35 item 4)",
 };
 
 describe("twelve answers as apps write them", () => {
@@ -40,17 +28,17 @@ describe("twelve answers as apps write them", () => {
     expect(outcomes.length).toBeGreaterThanOrEqual(40);
   });
 
-  it.each(outcomes.map((outcome) => [`${outcome.answer} / ${outcome.part.find}`, outcome] as const))(
-    "%s",
-    (key, outcome) => {
+  for (const outcome of outcomes) {
+    const key = `${outcome.answer} / ${outcome.part.find}`;
+    it(key, () => {
       const known = KNOWN_WRONG[key];
       // A line listed as wrong must still be wrong: once fixed, it leaves the list.
       expect({ right: outcome.right, known: known !== undefined }).toEqual({
         right: known === undefined,
         known: known !== undefined,
       });
-    },
-  );
+    });
+  }
 
   it("lists only lines that exist", () => {
     const keys = new Set(outcomes.map((outcome) => `${outcome.answer} / ${outcome.part.find}`));

@@ -1,5 +1,6 @@
-import { splitSentences } from "../blocks/index.js";
+import { type Sentence, splitSentences } from "../blocks/index.js";
 import type { Range } from "../types.js";
+import { isChatFraming, isEmphasisOnly } from "./framing.js";
 import { findMarkers, type Marker } from "./markers.js";
 
 /**
@@ -14,6 +15,11 @@ export interface AnswerClaim {
   clauses: Clause[];
   /** A line of a `>` block: the claim is itself a quotation of its source. */
   blockQuote: boolean;
+  /**
+   * Not a claim, though the splitter made it a sentence: with no marker, a bold lead-in or bold heading line
+   * (`**Time limit.**`), or chat framing ("Here's an overview.", "Let me know if …", a question to the reader).
+   */
+  framing: boolean;
 }
 
 /** A part of a claim with the markers that cite it: `A [1] and B [2].` has two. */
@@ -45,7 +51,7 @@ export function splitAnswerClaims(answer: string): AnswerClaim[] {
   const { markers, hidden } = findMarkers(answer);
   const masked = blankOut(answer, markers, hidden);
   const lines = new LineIndex(masked);
-  const sentences = splitSentences(masked);
+  const sentences = withEmphasisClosed(masked, splitSentences(masked));
   const claims: { sentence: Range; markers: Marker[]; line: number }[] = [];
   const claimOfSentence: number[] = [];
   const sentenceLines = sentences.map((sentence) => lines.lineOf(sentence.start));
@@ -81,6 +87,40 @@ export function splitAnswerClaims(answer: string): AnswerClaim[] {
   return claims.map(({ sentence, markers: own }) => buildClaim(masked, lines, sentence, own));
 }
 
+const EMPHASIS = ["**", "__"];
+
+/**
+ * The sentences with an emphasis that closes after a sentence's end moved back to it: the splitter cuts
+ * `**Time limit.** Phones can …` after the full stop, leaving `**` to open the next sentence; the closing
+ * `**` belongs to `**Time limit.`, so that a dropped sentence takes its emphasis with it and the answer's
+ * text stays valid markdown. O(sentences), each reading a few characters at its ends.
+ */
+function withEmphasisClosed(text: string, sentences: Sentence[]): Sentence[] {
+  const out: Sentence[] = [];
+  for (const sentence of sentences) {
+    const previous = out[out.length - 1];
+    const mark = EMPHASIS.find((candidate) => text.startsWith(candidate, sentence.start));
+    if (
+      previous === undefined ||
+      mark === undefined ||
+      !text.startsWith(mark, previous.start) ||
+      text.slice(previous.end, sentence.start).includes("\n") ||
+      previous.text.indexOf(mark, mark.length) >= 0
+    ) {
+      out.push(sentence);
+      continue;
+    }
+    const end = sentence.start + mark.length;
+    out[out.length - 1] = { ...previous, end, text: text.slice(previous.start, end) };
+    let start = end;
+    while (start < sentence.end && (text[start] === " " || text[start] === "\t")) start++;
+    if (WORD.test(text.slice(start, sentence.end))) {
+      out.push({ ...sentence, start, text: text.slice(start, sentence.end) });
+    }
+  }
+  return out;
+}
+
 function buildClaim(masked: string, lines: LineIndex, sentence: Range, markers: Marker[]): AnswerClaim {
   const first = markers[0];
   const last = markers.at(-1);
@@ -109,12 +149,15 @@ function buildClaim(masked: string, lines: LineIndex, sentence: Range, markers: 
   }
   clauses.push(clauseOf(masked, clauseStart, end, clauseMarkers));
   const head = lines.head(lines.lineOf(sentence[0]));
+  // One clause is the whole claim: its text is already tidied.
+  const text = clauses.length === 1 ? (clauses[0] as Clause).text : tidy(masked.slice(start, end));
   return {
     range: [start, end],
-    // One clause is the whole claim: its text is already tidied.
-    text: clauses.length === 1 ? (clauses[0] as Clause).text : tidy(masked.slice(start, end)),
+    text,
     clauses,
     blockQuote: BLOCK_QUOTE.test(head),
+    framing:
+      markers.length === 0 && (isEmphasisOnly(masked.slice(sentence[0], sentence[1])) || isChatFraming(text)),
   };
 }
 

@@ -422,6 +422,59 @@ describe("checkAnswer: a quotation that differs only in case", () => {
   });
 });
 
+describe("checkAnswer: markdown and chat framing are not claims", () => {
+  it.each([
+    ["a bold lead-in", "- **Time limit.** Returns are accepted for 30 days [returns]."],
+    ["a bold heading line", "**Returns in short**\n\nReturns are accepted for 30 days [returns]."],
+    ["an opening line of chat framing", "Here's an overview.\n\nReturns are accepted for 30 days [returns]."],
+    ["a sign-off", "Returns are accepted for 30 days [returns].\n\nLet me know if you need anything else!"],
+    [
+      "an offer to the reader",
+      "Returns are accepted for 30 days [returns]. Would you like a label template?",
+    ],
+    ["praise for the question", "Great question! Returns are accepted for 30 days [returns]."],
+  ])("%s is kept and not counted", (_, answer) => {
+    const result = checkAnswer(sources, answer);
+    expect(result.unsupported).toEqual([]);
+    expect(result.coverage).toBe(1);
+    expect(result.citations).toHaveLength(1);
+  });
+
+  it("still checks a sentence that opens like framing but states a number, or cites a source", () => {
+    expect(reasons("Sure, returns are accepted for 60 days.")).toEqual(["number_not_found"]);
+    expect(reasons("Here is the rule: shipping is free on all orders [returns].")).toEqual(["no_support"]);
+  });
+
+  it("does not look for connecting phrases in the sources", () => {
+    // Before: `additionally`, `worth` and `noting` were words to support, and the sentence fell to 2 of 6.
+    expect(reasons("Additionally, it's worth noting that the widgets ship quickly [returns].")).toEqual([]);
+    expect(reasons("Furthermore, widgets ship quickly, interestingly [returns].")).toEqual([]);
+    expect(reasons("Moreover, widgets are painted blue and green [returns].")).toEqual(["no_support"]);
+  });
+
+  it("keeps the cleaned text valid markdown: an emphasis whose other half was cut goes too", () => {
+    const text = (answer: string) => checkAnswer(sources, answer).text;
+    expect(
+      text("Returns are accepted for 30 days [returns]. **Shipping is free on all orders [returns].**"),
+    ).toBe("Returns are accepted for 30 days [returns].");
+    expect(
+      text("**Returns are accepted for 30 days [returns]. Shipping is free on all orders [returns].**"),
+    ).toBe("**Returns are accepted for 30 days [returns].**");
+    expect(
+      text("*Shipping is free on all orders [returns].* Returns are accepted for 30 days [returns]."),
+    ).toBe(" Returns are accepted for 30 days [returns].");
+    // A bold lead-in goes with the sentence it introduced; snake_case and `two * two` are not emphasis.
+    expect(
+      text("- **Shipping.** Shipping is free on all orders [returns].\n- Returns take 30 days [returns]."),
+    ).toBe("- Returns take 30 days [returns].");
+    expect(
+      text(
+        "Widgets ship within two business days (snake_case ids, two * two rows) [returns]. Painting costs extra [returns].",
+      ),
+    ).toBe("Widgets ship within two business days (snake_case ids, two * two rows) [returns].");
+  });
+});
+
 // The invariants over generated answers (offsets, verdicts, invariance, direction, determinism with prepared
 // sources reused) are in answer-properties.test.ts.
 

@@ -8,6 +8,8 @@ import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../type
 import { otherWrittenForms } from "./abbreviations.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
+import { withoutFraming } from "./framing.js";
+import { keptLine } from "./markdown-cut.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
@@ -302,7 +304,8 @@ function clauseTerms(
 ): ClauseTerms {
   const seen = new Set<number>();
   const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [], numbersOnly: false };
-  const text = clause.masked;
+  // Connecting phrases ("Additionally,", "it's worth noting that") and a bold lead-in state nothing.
+  const text = withoutFraming(clause.masked);
   let first = true;
   forEachWord(text, (word, start, end) => {
     const id = lexicon.entry(word).term;
@@ -355,6 +358,7 @@ interface ClauseTerms {
  * or entity outside the question's words): such a sentence is context and is kept.
  */
 function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null {
+  if (claim.framing) return null;
   const clauses: JudgedClause[] = [];
   let statesSomething = false;
   for (const [position, clause] of claim.clauses.entries()) {
@@ -828,7 +832,9 @@ function withoutBestSpan({ source: _s, quote: _q, range: _r, support: _p, ...ent
 }
 
 /**
- * The answer without the removed claims' spans; a line left with no letter or digit goes whole. O(n).
+ * The answer without the removed claims' spans, still valid markdown (`keptLine`): an emphasis whose other
+ * half was cut goes too, and a line left with no letter or digit, or with only the bold lead-in of what was
+ * cut, goes whole. O(n).
  * `spans` come in increasing order and never cross a line break.
  */
 export function removeSpans(answer: string, spans: readonly Range[]): string {
@@ -839,21 +845,20 @@ export function removeSpans(answer: string, spans: readonly Range[]): string {
   while (lineStart <= answer.length) {
     const newline = answer.indexOf("\n", lineStart);
     const lineEnd = newline < 0 ? answer.length : newline;
-    let kept = "";
-    let at = lineStart;
-    let cut = false;
+    const cuts: Range[] = [];
     while (spanIndex < spans.length && (spans[spanIndex] as Range)[0] < lineEnd) {
       const [start, end] = spans[spanIndex] as Range;
-      kept += answer.slice(at, start);
-      at = end;
       // The spaces after a removed claim go with it.
+      let at = end;
       while (at < lineEnd && (answer[at] === " " || answer[at] === "\t")) at++;
-      cut = true;
+      cuts.push([start, at]);
       spanIndex++;
     }
-    kept += answer.slice(at, lineEnd);
-    if (!cut) lines.push(kept);
-    else if (WORDY.test(kept)) lines.push(kept.trimEnd());
+    if (cuts.length === 0) lines.push(answer.slice(lineStart, lineEnd));
+    else {
+      const kept = keptLine(answer, lineStart, lineEnd, cuts);
+      if (kept !== null) lines.push(kept);
+    }
     if (newline < 0) break;
     lineStart = newline + 1;
   }
