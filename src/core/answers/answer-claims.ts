@@ -152,10 +152,11 @@ function buildClaim(masked: string, head: string, sentence: Range, markers: Mark
 const EMPHASIS = ["**", "__"];
 
 /**
- * The sentences with an emphasis that closes after a sentence's end moved back to it: the splitter cuts
- * `**Time limit.** Phones can …` after the full stop, leaving `**` to open the next sentence; the closing
- * `**` belongs to `**Time limit.`, so that a dropped sentence takes its emphasis with it and the answer's
- * text stays valid markdown. One sentence held back at a time; each read a few characters at its ends.
+ * The sentences with each emphasis the splitter cut from its text given back: `**Time limit.** Phones can …`
+ * is cut after the full stop, leaving `**` to open the next sentence (it closes `**Time limit.`), and
+ * `… bay. **Point 3.** …` leaves `**` at the end of the sentence before (it opens `Point 3.`). So a dropped
+ * sentence takes its emphasis with it and the answer's text stays valid markdown, and a bold lead-in is one
+ * sentence. One sentence held back at a time; each is read once more to count its marks: O(n).
  */
 function* withEmphasisClosed(
   text: string,
@@ -163,29 +164,41 @@ function* withEmphasisClosed(
 ): Generator<Sentence, void, undefined> {
   let previous: Sentence | undefined;
   for (let next = sentences.next(); next.done !== true; next = sentences.next()) {
-    const sentence = next.value;
-    const mark = EMPHASIS.find((candidate) => text.startsWith(candidate, sentence.start));
-    if (
-      previous === undefined ||
-      mark === undefined ||
-      !text.startsWith(mark, previous.start) ||
-      text.slice(previous.end, sentence.start).includes("\n") ||
-      previous.text.indexOf(mark, mark.length) >= 0
-    ) {
-      if (previous !== undefined) yield previous;
-      previous = sentence;
-      continue;
+    let sentence: Sentence | undefined = next.value;
+    if (previous !== undefined && !text.slice(previous.end, sentence.start).includes("\n")) {
+      for (const mark of EMPHASIS) {
+        if (sentence === undefined || !isOdd(previous.text, mark)) continue;
+        const trailing = previous.text.trimEnd();
+        if (trailing.endsWith(` ${mark}`) || trailing.endsWith(`\t${mark}`)) {
+          // An opener left at the end of the sentence before: it goes to this one.
+          const at: number = previous.start + trailing.length - mark.length;
+          const end: number = previous.start + previous.text.slice(0, at - previous.start).trimEnd().length;
+          previous = { ...previous, end, text: text.slice(previous.start, end) };
+          sentence = { ...sentence, start: at, text: text.slice(at, sentence.end) };
+        } else if (text.startsWith(mark, sentence.start)) {
+          // A closer left at the start of this sentence: it goes to the one before.
+          const end: number = sentence.start + mark.length;
+          previous = { ...previous, end, text: text.slice(previous.start, end) };
+          let start = end;
+          while (start < sentence.end && (text[start] === " " || text[start] === "\t")) start++;
+          sentence = WORD.test(text.slice(start, sentence.end))
+            ? { ...sentence, start, text: text.slice(start, sentence.end) }
+            : undefined;
+        }
+      }
     }
-    const end = sentence.start + mark.length;
-    previous = { ...previous, end, text: text.slice(previous.start, end) };
-    let start = end;
-    while (start < sentence.end && (text[start] === " " || text[start] === "\t")) start++;
-    if (WORD.test(text.slice(start, sentence.end))) {
-      yield previous;
-      previous = { ...sentence, start, text: text.slice(start, sentence.end) };
-    }
+    if (sentence === undefined) continue;
+    if (previous !== undefined) yield previous;
+    previous = sentence;
   }
   if (previous !== undefined) yield previous;
+}
+
+// Whether `text` holds an odd number of `mark`s: one of them is not closed within it.
+function isOdd(text: string, mark: string): boolean {
+  let count = 0;
+  for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + mark.length)) count++;
+  return count % 2 === 1;
 }
 
 const isWord = (text: string, index: number): boolean => WORD.test(text.charAt(index));

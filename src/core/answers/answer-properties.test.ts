@@ -280,7 +280,40 @@ const UNRELATED = [
   "Its owner, Mirela Dunst, trained in Graz for 3 years.",
 ];
 
+/** The answer wrapped as chat apps write it: framing before and after, a bold lead-in before some claims. */
+function wrapped(answer: Answer, leadIns: readonly boolean[]): Answer {
+  const opening = "Here's an overview of what the sources say.\n\n";
+  let text = opening;
+  let at = 0;
+  const items: Answer["items"] = [];
+  for (const [index, item] of answer.items.entries()) {
+    text += answer.answer.slice(at, item.range[0]);
+    // A lead-in where a line or a list item begins, after an emoji too (`🚀 **Point 2.** …`).
+    const lineStart = /(?:^|\n)(?:[-*] |1\. |\u{1F680} )?$/u.test(text);
+    if (lineStart && leadIns[index % leadIns.length] === true) text += `**Point ${index + 1}.** `;
+    const start = text.length;
+    text += item.text;
+    items.push({ ...item, range: [start, text.length] });
+    at = item.range[1];
+  }
+  text += `${answer.answer.slice(at)}\n\nLet me know if you need anything else!`;
+  return { answer: text, items };
+}
+
 describe("answer mode, invariance over generated answers", () => {
+  it("wrapping the answer in chat framing and bold lead-ins does not change a verdict", () => {
+    fc.assert(
+      fc.property(
+        answerArbitrary,
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 7 }),
+        (answer, leadIns) => {
+          expect(outcome(SOURCES, wrapped(answer, leadIns))).toEqual(outcome(SOURCES, answer));
+        },
+      ),
+      RUNS,
+    );
+  });
+
   it("adding unrelated sentences to the sources, or an unrelated source, does not change a verdict", () => {
     const padded = SOURCES.map((source, at) => ({
       id: source.id,

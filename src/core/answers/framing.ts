@@ -11,7 +11,7 @@ const DIGIT = /\p{Nd}/u;
 const LEADING_MARKS = /^[\s*_>#-]{0,16}/;
 // A line that is one emphasised span: `**Time limit.**`, `__Prices__:`, `*Note*`.
 const EMPHASIS_ONLY =
-  /^[ \t]{0,3}(?:[-*+][ \t]{1,4}|\d{1,3}[.)][ \t]{1,4})?(\*\*|__|\*|_)[^*_\n]{1,200}\1[ \t]{0,4}[:.]?[ \t]{0,4}$/;
+  /^[ \t]{0,3}(?:[-*+][ \t]{1,4}|\d{1,3}[.)][ \t]{1,4})?(?:\p{Extended_Pictographic}\uFE0F?[ \t]{1,4})?(\*\*|__|\*|_)[^*_\n]{1,200}\1[ \t]{0,4}[:.]?[ \t]{0,4}$/u;
 
 /**
  * True when a sentence with no citation marker is chat framing, not a claim: it holds no number, and it is a
