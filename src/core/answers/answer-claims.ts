@@ -1,8 +1,10 @@
 import { type Sentence, sentencesOf } from "../blocks/index.js";
 import type { StepCounter } from "../step-counter.js";
+import { forEachWord } from "../text/index.js";
 import type { Range } from "../types.js";
 import { isChatFraming, isEmphasisOnly } from "./framing.js";
 import { type AnswerMarkers, findMarkers, type Marker } from "./markers.js";
+import { contentTerm } from "./support.js";
 
 /**
  * A claim of a plain answer: one sentence, list item or table row, cut into clauses at markers that stand
@@ -128,9 +130,16 @@ function buildClaim(masked: string, head: string, sentence: Range, markers: Mark
     for (; !wordsBefore && scanned < marker.start; scanned++) wordsBefore = isWord(masked, scanned);
     scanned = Math.max(scanned, marker.end);
     // Markers with only spaces or commas between them are one group; a group ends a clause when words of
-    // the sentence stand both before and after it, and another marker follows.
-    if (following === undefined || !wordsBefore || marker.end >= lastWordEnd) continue;
-    if (!hasWordBetween(masked, marker.end, following.start)) continue;
+    // the sentence stand both before and after it: it covers the words since the previous group (or the
+    // sentence's start). Words after the last group are a clause of their own, with no marker, when they state
+    // something (a content word or a number); else they join the last clause.
+    if (!wordsBefore || marker.end >= lastWordEnd) continue;
+    if (
+      following === undefined
+        ? !statesSomething(masked, marker.end, end)
+        : !hasWordBetween(masked, marker.end, following.start)
+    )
+      continue;
     clauses.push(clauseOf(masked, clauseStart, marker.end, clauseMarkers));
     clauseStart = marker.end;
     clauseMarkers = [];
@@ -202,6 +211,19 @@ function isOdd(text: string, mark: string): boolean {
 }
 
 const isWord = (text: string, index: number): boolean => WORD.test(text.charAt(index));
+
+// Whether `[from, to)` holds a number or a content word (`contentTerm`): words that a source must hold. O(to - from).
+function statesSomething(text: string, from: number, to: number): boolean {
+  const part = text.slice(from, to);
+  if (DIGIT.test(part)) return true;
+  let found = false;
+  forEachWord(part, (word) => {
+    found ||= contentTerm(word) !== null;
+  });
+  return found;
+}
+
+const DIGIT = /\p{Nd}/u;
 
 function hasWordBetween(text: string, from: number, to: number): boolean {
   for (let index = from; index < to; index++) if (isWord(text, index)) return true;

@@ -69,6 +69,26 @@ describe("checkAnswer: citation markers", () => {
     ]);
   });
 
+  it("lets a mid-sentence marker cover only the words since the sentence's start or the previous marker", () => {
+    // The words after the last marker are a clause of their own, with no marker: looked for in every source.
+    const kept = checkAnswer(
+      sources,
+      "Acme was founded in Berlin [acme], and returns are accepted for 30 days.",
+    );
+    expect(kept.unsupported).toEqual([]);
+    expect(kept.citations.map((citation) => [citation.claim, citation.source])).toEqual([
+      ["Acme was founded in Berlin", "acme"],
+      [", and returns are accepted for 30 days.", "returns"],
+    ]);
+    // Before, the whole sentence was the marker's: 3 of its 6 words in `acme` kept a clause no source holds.
+    expect(reasons("Acme was founded in Berlin [acme], and it now sells frozen yogurt.")).toEqual([
+      "no_support",
+    ]);
+    // Words that state nothing after the last marker join its clause.
+    const one = checkAnswer(sources, "Acme was founded in Berlin [acme] too.");
+    expect(one.citations.map((citation) => citation.claim)).toEqual(["Acme was founded in Berlin too."]);
+  });
+
   it("drops the sentence when one clause cites the wrong source", () => {
     const answer = "Acme was founded in Berlin [returns] and returns are accepted for 30 days [returns].";
     const result = checkAnswer(sources, answer);
