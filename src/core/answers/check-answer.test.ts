@@ -359,6 +359,35 @@ describe("checkAnswer: verdicts", () => {
   });
 });
 
+describe("checkAnswer: a source's title", () => {
+  // Invented text: the subject is named only in the title.
+  const title = (first: string) => [
+    { id: "t", text: `${first}\n\nThe network has 3 lines and 38 stops. Trams run every 6 minutes.` },
+  ];
+
+  it.each([
+    ["a first line followed by a blank line", "Harbourside Tramway"],
+    ["a markdown heading", "# Harbourside Tramway"],
+  ])("counts as part of each sentence: %s", (_, first) => {
+    const result = checkAnswer(title(first), "The Harbourside Tramway has 38 stops [t].");
+    expect(result.unsupported).toEqual([]);
+    expect(result.citations.map((citation) => [citation.quote, citation.support])).toEqual([
+      ["The network has 3 lines and 38 stops.", 1],
+    ]);
+  });
+
+  it("is not a first sentence of prose", () => {
+    const prose = [
+      {
+        id: "p",
+        text: "Harbourside is a tramway.\n\nIt opened in 1961. Its depot is by the river. The network has 3 lines and 38 stops.",
+      },
+    ];
+    const result = checkAnswer(prose, "The Harbourside Tramway has 38 stops [p].");
+    expect([...result.citations, ...result.unsupported].map((entry) => entry.support ?? 0)).not.toContain(1);
+  });
+});
+
 describe("checkAnswer: units and abbreviations written another way than the source's", () => {
   // Invented text.
   const reserve = [

@@ -150,6 +150,9 @@ function* readSource(
   const termStarts: number[] = [];
   const postings = new Map<number, number[]>();
   const headerTerms = new Map<string, number[]>();
+  const title = isTitle(text, sentences)
+    ? termIdsOf((sentences[0] as Sentence).text, lexicon).slice(0, HEADER_TERMS_PER_ROW)
+    : [];
   let current = 0;
   const add = (id: number): void => {
     const list = postings.get(id);
@@ -184,6 +187,8 @@ function* readSource(
       const code = codeBefore(sentence.text, start);
       if (code !== null) post(numberTerm(key, code));
     });
+    // A source's title counts as part of each of its sentences ("Larkspur Foods: third quarter 2024").
+    if (current > 0) for (const id of title) add(id);
     if (sentence.header !== null) {
       let header = headerTerms.get(sentence.header);
       if (header === undefined) {
@@ -197,6 +202,24 @@ function* readSource(
   termStarts.push(termIds.length);
   return { sentences, termIds, termStarts, postings };
 }
+
+// A title: a first sentence that is its line's whole text, the line a markdown heading or a line without end
+// punctuation followed by a blank line, with more sentences after it. O(title line).
+function isTitle(text: string, sentences: readonly Sentence[]): boolean {
+  const first = sentences[0];
+  if (first === undefined || sentences.length < 2 || first.text.length > MAX_TITLE_CHARS) return false;
+  const lineStart = text.lastIndexOf("\n", first.start) + 1;
+  const before = text.slice(lineStart, first.start);
+  if (text.slice(0, lineStart).trim() !== "") return false;
+  const heading = /^[ \t]{0,3}#{1,6}[ \t]+$/.test(before);
+  if (!heading && before.trim() !== "") return false;
+  const after = text.slice(first.end, first.end + MAX_TITLE_CHARS);
+  const blankLineAfter = /^[ \t]*\r?\n[ \t]*\r?\n/.test(after);
+  return heading ? /^[ \t]*(?:\r?\n|$)/.test(after) : blankLineAfter && !/[.!?:]$/.test(first.text);
+}
+
+/** Characters of a title, at most: a longer first line is prose. */
+const MAX_TITLE_CHARS = 200;
 
 // The term ids of a text's words in order, repeats included (a header's words are terms, not source words).
 function termIdsOf(text: string, lexicon: Lexicon): number[] {
