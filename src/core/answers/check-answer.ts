@@ -275,7 +275,10 @@ export function* answerCheckSteps(
         : null);
     if (miss === null) {
       kept++;
-      result.citations.push(...verdict.clauses.flatMap((clause) => clause.citations));
+      // Citations are read in the sources' readable text; they leave in the text as given (`originalSpan`).
+      for (const clause of verdict.clauses) {
+        for (const citation of clause.citations) result.citations.push(asGiven(context, citation));
+      }
       result.partial.push(...unsupportedTerms);
     } else {
       // Once a span does not fit, no later one is kept either: the entries with spans come first.
@@ -652,19 +655,25 @@ function missingWords(
   return words.filter((_, index) => counted[index] && !found[index]).slice(0, MAX_EXPLAINED_WORDS);
 }
 
+// A citation with its range and quote in the source as the caller gave it.
+function asGiven(context: CheckContext, citation: AnswerCitation): AnswerCitation {
+  const source = context.index.sources[context.indexOfId.get(citation.source) as number] as ReadableSource;
+  if (source.offsets === null) return citation;
+  return { ...citation, ...originalSpan(source, citation.range) };
+}
+
 function citationOf(
   index: SupportIndex,
   claim: string,
   answerRange: Range,
   span: SupportSpan,
 ): AnswerCitation {
-  const source = index.sources[span.sourceIndex] as ReadableSource;
-  const { quote, range } = originalSpan(source, span.range);
+  const source = index.sources[span.sourceIndex] as PreparedSource;
   return {
     claim,
-    quote,
+    quote: source.text.slice(span.range[0], span.range[1]),
     source: source.id,
-    range,
+    range: [span.range[0], span.range[1]],
     support: roundSupport(span.support),
     answerRange: [answerRange[0], answerRange[1]],
   };
