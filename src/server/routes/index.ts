@@ -1,3 +1,4 @@
+export { registerChatCompletionsRoute } from "./chat-completions.js";
 export { registerCheckRoute } from "./check.js";
 export { registerCreateRoute } from "./create.js";
 export { registerEvalRoute } from "./eval.js";
