@@ -80,15 +80,12 @@ export function registerChatCompletionsRoute(app: FastifyInstance, deps: AppDeps
           verdict,
         });
       if (body.stream === true && isEventStream(answer.headers["content-type"])) {
-        const signal = request.verified.abortSignal;
         const events = verifiedChatStream(answer.body, {
-          settle: async (text) => {
-            const report = await verifyChatAnswer(text, found, verification, body.messages, signal);
-            record(report.verdict);
-            return report;
-          },
-          block: verification.action === "block",
-          blocked: blockedAnswer,
+          found,
+          verification,
+          messages: body.messages,
+          signal: request.verified.abortSignal,
+          onReport: (report) => record(report.verdict),
         });
         reply.code(200).headers({
           "content-type": "text/event-stream; charset=utf-8",
