@@ -42,6 +42,7 @@ import {
   registerCreateRoute,
   registerEvalRoute,
   registerExtractRoute,
+  registerGuardrailRoutes,
   registerModelsRoute,
 } from "./routes/index.js";
 import { type CaseRange, evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
@@ -306,6 +307,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerCheckRoute(app, deps);
   registerModelsRoute(app, deps);
   registerChatCompletionsRoute(app, deps);
+  registerGuardrailRoutes(app, deps);
   await registerPlayground(app, options.playgroundRoot === undefined ? {} : { root: options.playgroundRoot });
   return app;
 }

@@ -18,8 +18,10 @@ import {
   type ChatCompletionRequest,
   ChatCompletionRequestSchema,
   ChatCompletionResultSchema,
+  compileValidator,
   ErrorBodySchema,
   type VerificationRequest,
+  VerificationRequestSchema,
 } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
@@ -56,12 +58,12 @@ export function registerChatCompletionsRoute(app: FastifyInstance, deps: AppDeps
     async (request, reply) => {
       const body = request.body as ChatCompletionRequest & Record<string, unknown>;
       request.verified.model = body.model;
-      const verification = body.verification;
+      const verification = body.verification ?? verificationHeader(request);
       if (verification === undefined) {
         const answer = await relay(request, reply, deps, body, { kind: "answer", messages: [] });
         return sendRelayed(reply, answer);
       }
-      const found = chatSources(body, deps.config.sourcesBudget);
+      const found = chatSources({ ...body, verification }, deps.config.sourcesBudget);
       const { verification: _, ...upstream } = body;
       if (verification.instruct === true) {
         upstream.messages = [
@@ -177,4 +179,35 @@ async function verifyCompletion(
 
 function isEventStream(contentType: string | undefined): boolean {
   return contentType?.trimStart().toLowerCase().startsWith("text/event-stream") === true;
+}
+
+const validVerification = compileValidator(VerificationRequestSchema);
+
+/**
+ * The `verification` object sent as the `x-verification` header (JSON), for gateways in front of the service
+ * that drop body fields they do not know (Portkey forwards a header named in `x-portkey-forward-headers`).
+ */
+function verificationHeader(request: FastifyRequest): VerificationRequest | undefined {
+  const raw = request.headers[verificationHeaderName];
+  const text = Array.isArray(raw) ? raw[0] : raw;
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ServiceError("invalid_request", `The ${verificationHeaderName} header is not JSON.`, {
+      param: verificationHeaderName,
+    });
+  }
+  return checkedVerification(parsed, verificationHeaderName);
+}
+
+const verificationHeaderName = "x-verification";
+
+/** A `verification` object from elsewhere than the body (a header, a guardrail call), checked; `param` names it. */
+export function checkedVerification(value: unknown, param: string): VerificationRequest {
+  const checked = validVerification(value);
+  if (checked.ok) return checked.value;
+  const name = checked.param === undefined ? param : `${param}.${checked.param}`;
+  throw new ServiceError("invalid_request", `In "${param}": ${checked.message}`, { param: name });
 }
