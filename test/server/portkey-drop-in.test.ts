@@ -3,24 +3,14 @@ import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completion, type ScriptedGateway, startScriptedGateway } from "../support/scripted-gateway.js";
-import {
-  findPortkeyServer,
-  portkeyVersion,
-  type RunningPortkey,
-  startPortkeyGateway,
-} from "../support/start-portkey-gateway.js";
+import { portkeySuite, type RunningPortkey, startPortkeyGateway } from "../support/start-portkey-gateway.js";
 import { closeAfterTest, question, report, startWithGateway, startWithoutGateway } from "./harness.js";
 
 // The drop-in through a real Portkey AI Gateway (@portkey-ai/gateway, started on loopback): Portkey routing
 // an app's calls to the service as a custom host, and Portkey calling the service's webhook as its output
 // guardrail on calls it sends to the scripted upstream itself.
 
-const portkeyServer = findPortkeyServer();
-const skipReason = `@portkey-ai/gateway is not installed; add it as a devDependency (npm install --save-dev --save-exact @portkey-ai/gateway@${portkeyVersion}) to run this test`;
-const title =
-  portkeyServer === undefined
-    ? `drop-in through @portkey-ai/gateway (skipped: ${skipReason})`
-    : "drop-in through @portkey-ai/gateway";
+const { server: portkeyServer, title } = portkeySuite("drop-in through @portkey-ai/gateway");
 
 const grounded = "Northwind was founded in 2016 in Lyon [report].";
 const ungrounded = "Northwind was founded in 2016 in Lyon [report]. It has offices in Tokyo [report].";

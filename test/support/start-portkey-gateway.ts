@@ -42,6 +42,16 @@ export function findPortkeyServer(): string | undefined {
 }
 
 /**
+ * The installed Portkey server (undefined when the package is not installed) and a suite title that says why
+ * the suite is skipped then.
+ */
+export function portkeySuite(name: string): { server: string | undefined; title: string } {
+  const server = findPortkeyServer();
+  const skipReason = `@portkey-ai/gateway is not installed; add it as a devDependency (npm install --save-dev --save-exact @portkey-ai/gateway@${portkeyVersion}) to run this test`;
+  return { server, title: server === undefined ? `${name} (skipped: ${skipReason})` : name };
+}
+
+/**
  * Starts `@portkey-ai/gateway` (its published Node server, `build/start-server.js --port=0 --headless`) as a
  * child process on 127.0.0.1 and resolves once it listens. Rejects with its output if it exits or does not
  * listen within `timeoutMs`.

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { DROP_IN_PATHS } from "../../api-paths.js";
-import { ServiceError } from "../../errors/index.js";
 import { MAX_CHECK_BODY_BYTES } from "../../limits.js";
 import { chatSources, firstChoiceText, verifyChatAnswer } from "../../service/index.js";
 import { isRecord } from "../../util.js";
