@@ -15,7 +15,7 @@ export type {
   TokenParameter,
 } from "./gateways.js";
 export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./openai/index.js";
-export { contentText } from "./relay-by-generate.js";
+export { contentText, relayByGenerate, textMessages } from "./relay-by-generate.js";
 export { localModelId, modelNeedsCallerKey } from "./router.js";
 export { nextTurn, runStepsYielding } from "./turns.js";
 export type {

@@ -126,7 +126,7 @@ async function* once(value: unknown): AsyncGenerator<Uint8Array> {
 }
 
 /** The body's messages with text content, as the model interface carries them (tool messages read as user). */
-function textMessages(messages: unknown): ChatMessage[] {
+export function textMessages(messages: unknown): ChatMessage[] {
   if (!Array.isArray(messages)) return [];
   const result: ChatMessage[] = [];
   for (const message of messages) {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DROP_IN_PATHS } from "../../api-paths.js";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_CHECK_BODY_BYTES } from "../../limits.js";
-import { BodyBytes, type GenerateTask, type RelayResponse } from "../../models/index.js";
+import { BodyBytes, type GenerateTask, type RelayResponse, textMessages } from "../../models/index.js";
 import {
   blockedAnswer,
   type ChatSources,
@@ -60,7 +60,8 @@ export function registerChatCompletionsRoute(app: FastifyInstance, deps: AppDeps
       request.verified.model = body.model;
       const verification = body.verification ?? verificationHeader(request);
       if (verification === undefined) {
-        const answer = await relay(request, reply, deps, body, { kind: "answer", messages: [] });
+        const task: GenerateTask = { kind: "answer", messages: textMessages(body.messages) };
+        const answer = await relay(request, reply, deps, body, task);
         return sendRelayed(reply, answer);
       }
       const found = chatSources({ ...body, verification }, deps.config.sourcesBudget);
@@ -71,7 +72,11 @@ export function registerChatCompletionsRoute(app: FastifyInstance, deps: AppDeps
           ...(upstream.messages as unknown[]),
         ] as typeof upstream.messages;
       }
-      const task: GenerateTask = { kind: "prose", sources: found.sources, messages: [] };
+      const task: GenerateTask = {
+        kind: "prose",
+        sources: found.sources,
+        messages: textMessages(body.messages),
+      };
       const answer = await relay(request, reply, deps, upstream, task);
       const ok = answer.status >= 200 && answer.status < 300;
       if (!ok) return sendRelayed(reply, answer);
