@@ -406,6 +406,8 @@ export interface VerificationParams {
   action?: "score" | "remove" | "block";
   /** The answer passes when its coverage reaches this; absent, when no claim is unsupported. */
   minCoverage?: number;
+  /** The unit of the report's ranges. Default `utf16`. */
+  offsets?: OffsetUnit;
   /** Add the citation instruction and the sources to the system prompt. */
   instruct?: boolean;
   /** Streamed: hold each sentence until it is checked. */

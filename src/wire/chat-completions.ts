@@ -52,6 +52,11 @@ export const VerificationRequestSchema = Type.Object(
           "Add the citation instruction and the sources to the system prompt, so a model that was never told writes `[id]` markers.",
       }),
     ),
+    offsets: Type.Optional(
+      Type.Union([Type.Literal("utf16"), Type.Literal("codepoint"), Type.Literal("utf8")], {
+        description: "The unit of every `range` and `answer_range` of the report, as in create.",
+      }),
+    ),
     hold: Type.Optional(
       Type.Boolean({
         description:

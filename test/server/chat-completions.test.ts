@@ -227,6 +227,29 @@ describe("POST /v1/chat/completions: verification", () => {
     expect(report_).toMatchObject({ verdict: "pass", coverage: 1 });
   });
 
+  it("gives the report's ranges in the unit verification.offsets asks for", async () => {
+    const { gateway, service } = await startWithGateway();
+    const emoji = { id: "e", text: "😀 Northwind was founded in 2016 in Lyon." };
+    gateway.script.replyWith([completion("😀 Northwind was founded in 2016 in Lyon [e].")]);
+    const ask = (offsets: string) =>
+      service.post("/v1/chat/completions", {
+        model: "m",
+        messages: [...question],
+        verification: { sources: [emoji], offsets },
+      });
+    const utf16 = (await ask("utf16")).body.verification.citations[0];
+    gateway.script.replyWith([completion("😀 Northwind was founded in 2016 in Lyon [e].")]);
+    const codepoint = (await ask("codepoint")).body.verification.citations[0];
+    expect([utf16.range, utf16.answer_range]).toEqual([
+      [0, emoji.text.length],
+      [0, emoji.text.length + 4],
+    ]);
+    expect([codepoint.range, codepoint.answer_range]).toEqual([
+      [0, emoji.text.length - 1],
+      [0, emoji.text.length + 3],
+    ]);
+  });
+
   it("verifies the built-in local model's answer with no gateway at all", async () => {
     const service = await startWithoutGateway();
     const result = await client(service.url).chat.completions.create(

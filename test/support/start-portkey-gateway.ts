@@ -56,10 +56,16 @@ export function portkeySuite(name: string): { server: string | undefined; title:
  * child process on 127.0.0.1 and resolves once it listens. Rejects with its output if it exits or does not
  * listen within `timeoutMs`.
  */
-export async function startPortkeyGateway(serverPath: string, timeoutMs = 30_000): Promise<RunningPortkey> {
+export async function startPortkeyGateway(
+  serverPath: string,
+  timeoutMs = 30_000,
+  /** A command prefix such as `taskset -c 1` (benchmarks pin it beside the service). */
+  prefix: readonly string[] = [],
+): Promise<RunningPortkey> {
   const child = spawn(
-    process.execPath,
+    prefix[0] ?? process.execPath,
     [
+      ...(prefix.length > 0 ? [...prefix.slice(1), process.execPath] : []),
       "--import",
       `data:text/javascript,${encodeURIComponent(loopbackPreload)}`,
       serverPath,

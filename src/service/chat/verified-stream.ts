@@ -154,7 +154,7 @@ export async function* verifiedChatStream(
     report =
       sentences === undefined
         ? await verifyChatAnswer(answer, found, verification, check.messages, signal)
-        : verificationReport(await sentences.settle(answer, signal), found, verification);
+        : verificationReport(await sentences.settle(answer, signal), found, verification, answer);
   } catch (error) {
     const serviceError =
       error instanceof ServiceError

@@ -2,7 +2,12 @@ import type { AnswerResult } from "../../core/index.js";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_ANSWER_CHARS } from "../../limits.js";
 import { contentText } from "../../models/index.js";
-import type { VerificationReport, VerificationRequest } from "../../wire/index.js";
+import {
+  convertResultRanges,
+  sourceTexts,
+  type VerificationReport,
+  type VerificationRequest,
+} from "../../wire/index.js";
 import { answerResultToWire, checkAnswerYielding, questionOf } from "../check-answer.js";
 import type { ChatSources } from "./chat-sources.js";
 
@@ -52,19 +57,23 @@ export async function verifyChatAnswer(
     answerOptionsOf(verification, messages),
     signal,
   );
-  return verificationReport(checked, found, verification);
+  return verificationReport(checked, found, verification, answer);
 }
 
 /**
- * The report of a checked answer. It passes when no claim is unsupported, or, with `min_coverage`, when its
+ * The report of a checked answer, its ranges in `verification.offsets`. It passes when no claim is unsupported, or, with `min_coverage`, when its
  * coverage reaches it; `abstained` as in create.
  */
 export function verificationReport(
   checked: AnswerResult,
-  found: Pick<ChatSources, "from">,
-  verification: Pick<VerificationRequest, "action" | "min_coverage">,
+  found: ChatSources,
+  verification: Pick<VerificationRequest, "action" | "min_coverage" | "offsets">,
+  answer: string,
 ): VerificationReport {
-  const wire = answerResultToWire(checked);
+  const wire = convertResultRanges(answerResultToWire(checked), verification.offsets, {
+    sources: sourceTexts(found.sources),
+    answer,
+  });
   const minCoverage = verification.min_coverage;
   const pass = minCoverage === undefined ? wire.unsupported.length === 0 : wire.coverage >= minCoverage;
   return {
