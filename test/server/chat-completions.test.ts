@@ -96,6 +96,45 @@ describe("POST /v1/chat/completions: passthrough", () => {
     });
   });
 
+  it("passes the caller's traceparent to the gateway and answers with the request id", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script.replyWith([completion("Hello.")]);
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const response = await service.post(
+      "/v1/chat/completions",
+      { model: "m", messages: [...question] },
+      { headers: { traceparent, "x-request-id": "req-chat-1" } },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-request-id")).toBe("req-chat-1");
+    expect(response.headers.get("server-timing")).toMatch(/^gateway;dur=/);
+    expect(gateway.calls[0]?.headers.traceparent).toBe(traceparent);
+  });
+
+  it("holds the body to check's limit", async () => {
+    const { service } = await startWithGateway();
+    const response = await service.post("/v1/chat/completions", {
+      model: "m",
+      messages: [{ role: "user", content: "x".repeat(8 * 1024 * 1024) }],
+    });
+    expect(response.status).toBe(413);
+    expect(response.body.error.type).toBe("payload_too_large");
+  });
+
+  it("counts verifications by action and verdict in /metrics", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script.replyWith([completion(ungrounded)]);
+    await service.post("/v1/chat/completions", {
+      model: "m",
+      messages: [...question],
+      verification: { sources: [report], action: "remove" },
+    });
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(metrics).toContain(
+      'verified_chat_verifications_total{route="/v1/chat/completions",action="remove",verdict="fail"} 1',
+    );
+  });
+
   it("passes the gateway's error on with its status and body, which the openai package throws", async () => {
     const { gateway, service } = await startWithGateway();
     gateway.script.replyWith([
