@@ -1,12 +1,19 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { AnswerResult } from "../../core/index.js";
 import { ServiceError } from "../../errors/index.js";
+import { MAX_ANSWER_CHARS } from "../../limits.js";
 import { contentText } from "../../models/index.js";
 import { isRecord } from "../../util.js";
 import type { VerificationReport, VerificationRequest } from "../../wire/index.js";
 import { createSentenceEvents } from "../answers/index.js";
 import type { ChatSources } from "./chat-sources.js";
-import { answerOptionsOf, blockedAnswer, verificationReport, verifyChatAnswer } from "./verify-answer.js";
+import {
+  answerOptionsOf,
+  answerTooLong,
+  blockedAnswer,
+  verificationReport,
+  verifyChatAnswer,
+} from "./verify-answer.js";
 
 /** What a verified stream checks, and whom it tells the report. */
 export interface ChatStreamCheck {
@@ -47,6 +54,7 @@ export async function* verifiedChatStream(
   const tail: string[] = [];
   const content: string[] = [];
   const head: { id?: unknown; created?: unknown; model?: unknown } = {};
+  let contentChars = 0;
   let done = false;
   let failed = false;
   let blocked = false;
@@ -104,12 +112,15 @@ export async function* verifiedChatStream(
         head.model = chunk.model;
       }
       const text = firstChoiceText(chunk);
-      if (text !== "") content.push(text);
+      contentChars += text.length;
+      // Past check's answer limit the answer is not kept: it cannot be checked (an error ends the stream).
+      const keep = text !== "" && contentChars <= MAX_ANSWER_CHARS;
+      if (keep) content.push(text);
       if (heldStream === undefined || failed) {
         ready.push(line);
         return;
       }
-      if (text !== "") heldStream.onText(text);
+      if (keep) heldStream.onText(text);
       const rest = withoutFirstChoiceContent(chunk);
       if (rest === undefined) return;
       if (endsFirstChoice(chunk)) tail.push(`data: ${JSON.stringify(rest)}\n\n`);
@@ -150,6 +161,7 @@ export async function* verifiedChatStream(
   if (failed) return;
   let report: VerificationReport;
   try {
+    if (contentChars > MAX_ANSWER_CHARS) throw answerTooLong(contentChars);
     const answer = content.join("");
     report =
       sentences === undefined

@@ -45,12 +45,7 @@ export async function verifyChatAnswer(
   messages: unknown,
   signal?: AbortSignal,
 ): Promise<VerificationReport> {
-  if (answer.length > MAX_ANSWER_CHARS) {
-    throw new ServiceError(
-      "gateway_error",
-      `The model's answer is ${answer.length.toLocaleString("en-US")} characters; the most the service checks is ${MAX_ANSWER_CHARS.toLocaleString("en-US")}.`,
-    );
-  }
+  if (answer.length > MAX_ANSWER_CHARS) throw answerTooLong(answer.length);
   const checked = await checkAnswerYielding(
     found.sources,
     answer,
@@ -58,6 +53,14 @@ export async function verifyChatAnswer(
     signal,
   );
   return verificationReport(checked, found, verification, answer);
+}
+
+/** The error of an answer longer than check's `answer` limit: the gateway's fault, not the caller's. */
+export function answerTooLong(chars: number): ServiceError {
+  return new ServiceError(
+    "gateway_error",
+    `The model's answer is ${chars.toLocaleString("en-US")} characters; the most the service checks is ${MAX_ANSWER_CHARS.toLocaleString("en-US")}.`,
+  );
 }
 
 /**
