@@ -68,6 +68,8 @@ export type {
   ModelListEntry,
   NumberMiss,
   OffsetUnit,
+  PartialPolicy,
+  PartialTerm,
   Range,
   RequestOptions,
   Source,

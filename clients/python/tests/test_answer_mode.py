@@ -25,3 +25,18 @@ def test_check_an_answer_gives_ranges_into_the_answer_and_the_source(client: Ver
     for unsupported in result.unsupported:
         assert unsupported.answer_range is not None
         assert ANSWER[unsupported.answer_range[0] : unsupported.answer_range[1]] == unsupported.claim
+
+
+def test_check_names_the_words_of_a_partly_supported_claim_or_drops_it(client: Verified) -> None:
+    source = {"id": "museum", "text": "The museum opened a new wing in 2021."}
+    answer = "The museum opened a new glass wing in 2021 [1]."
+
+    kept = client.check(sources=[source], answer=answer)
+    assert kept.unsupported == []
+    assert [(term.term, answer[term.answer_range[0] : term.answer_range[1]]) for term in kept.partial] == [
+        ("glass", "glass")
+    ]
+
+    dropped = client.check(sources=[source], answer=answer, partial="drop")
+    assert dropped.partial == []
+    assert [entry.reason for entry in dropped.unsupported] == ["partial_support"]

@@ -22,6 +22,8 @@ export interface CheckElements {
   form: HTMLFormElement;
   answer: HTMLTextAreaElement;
   question: HTMLInputElement;
+  /** Checked: partly supported sentences are dropped (`partial: "drop"`); else kept with their words named. */
+  dropPartial: HTMLInputElement;
   submit: HTMLButtonElement;
   status: HTMLElement;
   error: HTMLElement;
@@ -78,6 +80,7 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
       mode: dependencies.mode(),
       // Each drop says which word, name, number or source failed.
       explain: true,
+      partial: elements.dropPartial.checked ? "drop" : "keep",
     };
     const question = elements.question.value.trim();
     if (question !== "") request.messages = [{ role: "user", content: question }];
@@ -95,7 +98,12 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
   function render(result: CheckResult, answer: string, sent: readonly Source[], elapsedMs: number): void {
     sources.showSnapshot(sent);
     const marks: HTMLButtonElement[] = [];
-    const markClaim = (text: string, label: string, verdict: "supported" | "dropped", span?: Span) => {
+    const markClaim = (
+      text: string,
+      label: string,
+      verdict: "supported" | "partial" | "dropped",
+      span?: Span,
+    ) => {
       const mark = h(
         "button",
         { type: "button", class: `claim-mark ${verdict}`, "data-verdict": verdict, "aria-label": label },
@@ -130,8 +138,18 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
       }
       supported += 1;
       const cited = segment.citationIndexes.map((index) => result.citations[index] as Citation);
-      const label = `Supported by ${cited.map((citation) => `${citation.source} (${percent(citation.support ?? 1)} of its words)`).join(", ")}`;
-      answerView.append(markClaim(segment.text, label, "supported", cited[0]));
+      const by = `${cited.map((citation) => `${citation.source} (${percent(citation.support ?? 1)} of its words)`).join(", ")}`;
+      const [claimStart, claimEnd] = segment.range;
+      const unheld = (result.partial ?? []).filter(
+        ({ answerRange }) => answerRange[0] >= claimStart && answerRange[1] <= claimEnd,
+      );
+      const label =
+        unheld.length === 0
+          ? `Supported by ${by}`
+          : `Partly supported by ${by}; no source holds: ${unheld.map((each) => each.term).join(", ")}`;
+      answerView.append(
+        markClaim(segment.text, label, unheld.length === 0 ? "supported" : "partial", cited[0]),
+      );
     }
 
     const citationList =

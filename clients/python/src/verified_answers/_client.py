@@ -28,6 +28,7 @@ from ._types import (
     Message,
     ModelList,
     OffsetUnit,
+    PartialPolicy,
     Source,
     StreamEvent,
     read_check_result,
@@ -287,6 +288,7 @@ class Verified:
         check_numbers: Optional[CheckNumbers] = None,
         explain: Optional[bool] = None,
         offsets: Optional[OffsetUnit] = None,
+        partial: Optional[PartialPolicy] = None,
     ) -> CheckResult:
         """Checks claims you already have (``claims=``), or an answer's text (``answer=``, with the
         ``messages=`` that led to it), against ``sources`` with no model (``POST /v1/verified/check``)."""
@@ -301,6 +303,7 @@ class Verified:
             check_numbers=check_numbers,
             explain=explain,
             offsets=offsets or self.offsets,
+            partial=partial,
         )
         return read_check_result(self._transport.post_json("/v1/verified/check", body))
 

@@ -13,6 +13,7 @@ OffsetUnit = Literal["utf16", "codepoint", "utf8"]
 
 MatchMode = Literal["strict", "lenient"]
 CheckNumbers = Union[bool, Literal["source", "row", "quote"]]
+PartialPolicy = Literal["keep", "drop"]
 Range = Tuple[int, int]
 """``[start, end)`` into a source's original text, in the request's ``offsets`` unit."""
 
@@ -188,6 +189,15 @@ class EvalResult:
 
 
 @dataclass(frozen=True)
+class PartialTerm:
+    """In answer mode: a word of a kept, partially supported claim that none of its spans holds."""
+
+    claim: str
+    term: str
+    answer_range: Range
+
+
+@dataclass(frozen=True)
 class CheckResult:
     """Result of ``check``; no model is called, so usage is zero."""
 
@@ -196,6 +206,8 @@ class CheckResult:
     unsupported: List[UnsupportedClaim]
     coverage: float
     usage: CallUsage
+    partial: List[PartialTerm] = field(default_factory=list)
+    """In answer mode: the words of kept claims that their spans lack, each with its place in the answer."""
 
 
 @dataclass(frozen=True)
@@ -368,6 +380,10 @@ def read_check_result(data: Mapping[str, Any]) -> CheckResult:
         unsupported=[read_unsupported(item) for item in data["unsupported"]],
         coverage=data["coverage"],
         usage=read_call_usage(data["usage"]),
+        partial=[
+            PartialTerm(claim=item["claim"], term=item["term"], answer_range=(item["answer_range"][0], item["answer_range"][1]))
+            for item in data.get("partial") or []
+        ],
     )
 
 
