@@ -426,6 +426,8 @@ export interface VerificationParams {
   mode?: MatchMode;
   checkNumbers?: CheckNumbers;
   explain?: boolean;
+  /** Keep (default) partially supported claims, their unsupported words in the report's `partial`, or drop them. */
+  partial?: PartialPolicy;
   /** `score` (default), `remove` (unsupported sentences cut) or `block` (a failing answer is an `UngroundedError`). */
   action?: "score" | "remove" | "block";
   /** The answer passes when its coverage reaches this; absent, when no claim is unsupported. */
@@ -447,6 +449,8 @@ export interface VerificationReport {
   text: string;
   citations: Citation[];
   unsupported: UnsupportedClaim[];
+  /** Each content word of a kept, partially supported claim that none of its spans holds. */
+  partial: PartialTerm[];
   coverage: number;
   abstained: boolean;
 }

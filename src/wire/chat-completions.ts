@@ -4,6 +4,8 @@ import {
   CheckNumbersSchema,
   CitationSchema,
   ModeSchema,
+  PartialPolicySchema,
+  PartialTermSchema,
   SourceSchema,
   UnsupportedClaimSchema,
 } from "./schemas.js";
@@ -37,6 +39,7 @@ export const VerificationRequestSchema = Type.Object(
     mode: Type.Optional(ModeSchema),
     check_numbers: Type.Optional(CheckNumbersSchema),
     explain: Type.Optional(Type.Boolean({ description: "Every dropped claim says why in `detail`." })),
+    partial: Type.Optional(PartialPolicySchema),
     action: Type.Optional(VerificationActionSchema),
     min_coverage: Type.Optional(
       Type.Number({
@@ -107,6 +110,10 @@ export const VerificationReportSchema = Type.Object(
     text: Type.String({ description: "The answer with its unsupported sentences removed." }),
     citations: Type.Array(CitationSchema),
     unsupported: Type.Array(UnsupportedClaimSchema),
+    partial: Type.Array(PartialTermSchema, {
+      description:
+        "Each content word of a kept, partially supported claim that none of its spans holds, with its `answer_range` (as in check).",
+    }),
     coverage: Type.Number(),
     abstained: Type.Boolean({ description: "True when `min_coverage` is set and coverage is below it." }),
   },

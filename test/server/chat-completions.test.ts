@@ -192,6 +192,22 @@ describe("POST /v1/chat/completions: verification", () => {
     expect(chatBody(gateway.calls[0])).not.toHaveProperty("verification");
   });
 
+  it("passes the partial policy through: kept words in the report's partial, or the claim dropped", async () => {
+    const partlySupported = "Northwind was founded in 2016 in Lyon by two engineers [report].";
+    const kept = await (await answerWith(partlySupported)).result;
+    const keptReport = (kept as unknown as { verification: Record<string, unknown> }).verification;
+    expect(keptReport).toMatchObject({ verdict: "pass", unsupported: [] });
+    expect(keptReport.partial).toEqual(
+      expect.arrayContaining([expect.objectContaining({ term: "engineers" })]),
+    );
+    const dropped = await (await answerWith(partlySupported, { partial: "drop" })).result;
+    expect((dropped as unknown as { verification: Record<string, unknown> }).verification).toMatchObject({
+      verdict: "fail",
+      partial: [],
+      unsupported: [expect.objectContaining({ reason: "partial_support" })],
+    });
+  });
+
   it("with action remove, cuts the unsupported sentences from the content", async () => {
     const { result: answer } = await answerWith(ungrounded, { action: "remove" });
     const result = await answer;

@@ -29,6 +29,7 @@ export function answerOptionsOf(verification: VerificationRequest, messages: unk
     mode: verification.mode,
     checkNumbers: verification.check_numbers,
     explain: verification.explain,
+    partial: verification.partial,
     question: chatQuestion(messages),
   };
 }
@@ -86,6 +87,7 @@ export function verificationReport(
     text: wire.text,
     citations: wire.citations,
     unsupported: wire.unsupported,
+    partial: wire.partial ?? [],
     coverage: wire.coverage,
     abstained: minCoverage !== undefined && minCoverage > 0 && wire.coverage < minCoverage,
   };

@@ -419,6 +419,8 @@ class VerificationReport:
     unsupported: List[UnsupportedClaim]
     coverage: float
     abstained: bool
+    partial: List[PartialTerm] = field(default_factory=list)
+    """Each word of a kept, partially supported claim that none of its spans holds."""
 
 
 def read_verification_report(data: Mapping[str, Any]) -> VerificationReport:
@@ -431,4 +433,8 @@ def read_verification_report(data: Mapping[str, Any]) -> VerificationReport:
         unsupported=[read_unsupported(item) for item in data["unsupported"]],
         coverage=data["coverage"],
         abstained=data["abstained"],
+        partial=[
+            PartialTerm(claim=item["claim"], term=item["term"], answer_range=(item["answer_range"][0], item["answer_range"][1]))
+            for item in data.get("partial") or []
+        ],
     )
