@@ -181,7 +181,12 @@ export function forEachScaledNumber(text: string, visit: (number: ScaledNumber) 
 export function valuesOf(text: string): Set<string> {
   const values = new Set<string>();
   forEachScaledNumber(text, ({ value }) => values.add(value));
-  forEachDate(text, ({ date }) => values.add(date));
+  forEachDate(text, ({ date }) => {
+    values.add(date);
+    // Its year and month, for `withoutEquivalentNumbers`'s test of another date of the same year or month.
+    values.add(`y:${date.slice(0, 4)}`);
+    values.add(`m:${date.slice(5, 7)}`);
+  });
   return values;
 }
 
@@ -194,17 +199,18 @@ export function valuesOf(text: string): Set<string> {
  */
 export function withoutEquivalentNumbers(
   text: string,
-  held: ReadonlySet<string>,
-  nearby: ReadonlySet<string> = held,
+  held: (value: string) => boolean,
+  nearby: (value: string) => boolean = held,
 ): { text: string; missing: string | null } {
   const cuts: [number, number][] = [];
   let missing: string | null = null;
   forEachDate(text, ({ date, start, end }) => {
-    if (held.has(date)) cuts.push([start, end]);
-    else if (missing === null && heldDateLike(nearby, date)) missing = text.slice(start, end);
+    if (held(date)) cuts.push([start, end]);
+    else if (missing === null && (nearby(`y:${date.slice(0, 4)}`) || nearby(`m:${date.slice(5, 7)}`)))
+      missing = text.slice(start, end);
   });
   forEachScaledNumber(text, ({ value, scaled, start, end }) => {
-    if (held.has(value)) cuts.push([start, end]);
+    if (held(value)) cuts.push([start, end]);
     else if (missing === null && scaled) missing = text.slice(start, end);
   });
   if (cuts.length === 0) return { text, missing };
@@ -212,15 +218,6 @@ export function withoutEquivalentNumbers(
   for (const [start, end] of cuts)
     for (let at = start; at < end; at++) if (chars[at] !== "\n") chars[at] = " ";
   return { text: chars.join(""), missing };
-}
-
-// True when `held` holds a full date of the same year, or of the same month, as `date` (`YYYY-MM-DD`).
-function heldDateLike(held: ReadonlySet<string>, date: string): boolean {
-  for (const value of held) {
-    if (value.length !== 10 || value[4] !== "-") continue;
-    if (value.slice(0, 4) === date.slice(0, 4) || value.slice(5, 7) === date.slice(5, 7)) return true;
-  }
-  return false;
 }
 
 // Country and place names, official names, other spellings, codes and demonyms, from the world-countries
