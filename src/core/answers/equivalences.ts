@@ -140,6 +140,9 @@ const SCALES: Record<string, number> = {
   trillion: 12,
 };
 
+const PLAIN_DIGITS = /^\d+$/;
+const LEADING_ZEROS = /^0+(?=\d)/;
+
 /** A number of a text with its scale applied (`21K` and `21,000` are both `21000`), or a decade (`2000s`). */
 export interface ScaledNumber {
   value: string;
@@ -151,6 +154,8 @@ export interface ScaledNumber {
 
 // The digits of `written` (commas dropped) times 10^exponent, as a plain decimal without trailing zeros.
 function scale(written: string, exponent: number): string {
+  if (exponent === 0 && PLAIN_DIGITS.test(written))
+    return written.length > 1 && written[0] === "0" ? written.replace(LEADING_ZEROS, "") : written;
   const plain = written.replace(/,/g, "");
   const [whole = "", fraction = ""] = plain.split(".");
   const digits = `${whole}${fraction.padEnd(exponent, "0")}`;
@@ -214,10 +219,19 @@ export function withoutEquivalentNumbers(
     else if (missing === null && scaled) missing = text.slice(start, end);
   });
   if (cuts.length === 0) return { text, missing };
-  const chars = text.split("");
-  for (const [start, end] of cuts)
-    for (let at = start; at < end; at++) if (chars[at] !== "\n") chars[at] = " ";
-  return { text: chars.join(""), missing };
+  // Blanked in order, each cut by spaces of its length (a date and a number inside it may overlap); a claim
+  // is one line, so no line break is blanked.
+  cuts.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const [start, end] of cuts) {
+    const from = Math.max(start, at);
+    if (end <= from) continue;
+    parts.push(text.slice(at, from), " ".repeat(end - from));
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return { text: parts.join(""), missing };
 }
 
 // Country and place names, official names, other spellings, codes and demonyms, from the world-countries
