@@ -278,20 +278,24 @@ function formsOfCountries(): CountryForms {
   return countryForms;
 }
 
-/** A word of a text as the equivalence readers see it. */
-interface ReadWord {
+/** A word of a text as the equivalence readers see it: folded, where it is, and whether it is capitalised. */
+export interface ReadWord {
   folded: string;
-  written: string;
   start: number;
   end: number;
 }
 
 function wordsOf(text: string): ReadWord[] {
   const words: ReadWord[] = [];
-  forEachWord(text, (folded, start, end) =>
-    words.push({ folded, written: text.slice(start, end), start, end }),
-  );
+  forEachWord(text, (folded, start, end) => words.push({ folded, start, end }));
   return words;
+}
+
+// Whether the word at `start` starts with a capital letter: one comparison for ASCII.
+function upperAt(text: string, start: number): boolean {
+  const first = text.charCodeAt(start);
+  if (first >= 65 && first <= 90) return true;
+  return first >= 128 && UPPER.test(text.slice(start, start + 2));
 }
 
 const CAPITALS = /^(?:\p{Lu}\.?){2,5}$/u;
@@ -313,14 +317,15 @@ const withoutDots = (folded: string): string => folded.replace(/\./g, "");
 export function forEachEquivalenceKey(
   text: string,
   visit: (key: string, start: number, end: number) => void,
+  words: readonly ReadWord[] = wordsOf(text),
 ): void {
-  const words = wordsOf(text);
   const { byFirst } = formsOfCountries();
   for (let at = 0; at < words.length; at++) {
     const word = words[at] as ReadWord;
     // Every key starts at a capitalised word: names, forms, demonyms, months, joins and initials.
-    if (!isUpper(word.written)) continue;
-    const capitals = isCapitals(word.written);
+    if (!upperAt(text, word.start)) continue;
+    const written = text.slice(word.start, word.end);
+    const capitals = isCapitals(written);
     const first = capitals ? withoutDots(word.folded) : word.folded;
     for (const form of byFirst.get(first) ?? []) {
       if (form.capitals && !capitals) continue;
@@ -333,24 +338,22 @@ export function forEachEquivalenceKey(
       visit(`=country:${form.country}`, word.start, last.end);
     }
     if (MONTHS.has(word.folded)) {
-      const month = monthOf(word.written);
+      const month = monthOf(written);
       if (month !== 0) visit(`=month:${month}`, word.start, word.end);
     }
     if (capitals) visit(`=caps:${first}`, word.start, word.end);
     const next = words[at + 1];
-    if (next !== undefined && isUpper(word.written) && isUpper(next.written) && next.start - word.end === 1)
+    if (next !== undefined && upperAt(text, next.start) && next.start - word.end === 1)
       visit(`=join:${word.folded}${next.folded}`, word.start, next.end);
-    if (isUpper(word.written)) {
-      let initials = "";
-      let count = 0;
-      for (let run = at; run < words.length && count < MAX_INITIALS; run++) {
-        const inner = words[run] as ReadWord;
-        if (run > at && SMALL_WORDS.has(inner.folded)) continue;
-        if (!isUpper(inner.written)) break;
-        initials += inner.folded[0];
-        count++;
-        if (count >= 2) visit(`=initials:${initials}`, word.start, inner.end);
-      }
+    let initials = "";
+    let count = 0;
+    for (let run = at; run < words.length && count < MAX_INITIALS; run++) {
+      const inner = words[run] as ReadWord;
+      if (run > at && SMALL_WORDS.has(inner.folded)) continue;
+      if (!upperAt(text, inner.start)) break;
+      initials += inner.folded[0];
+      count++;
+      if (count >= 2) visit(`=initials:${initials}`, word.start, inner.end);
     }
   }
 }
@@ -369,11 +372,6 @@ const SMALL_WORDS: ReadonlySet<string> = new Set([
   "in",
 ]);
 const UPPER = /^\p{Lu}/u;
-const isUpper = (written: string): boolean => {
-  const first = written.charCodeAt(0);
-  if (first >= 65 && first <= 90) return true;
-  return first >= 128 && UPPER.test(written);
-};
 
 /**
  * The keys under which a source holds a word of a claim (as written and folded) by an equivalence: a word in
