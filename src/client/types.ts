@@ -102,6 +102,10 @@ export interface AnswerMiss {
   entity?: string;
   /** With `quote_not_found`: the quotation not found. */
   quotation?: string;
+  /** With `quote_not_found` in strict mode: the source holds the quotation with only its case different. */
+  differsOnlyIn?: "first_letter_case" | "case";
+  /** With `differsOnlyIn`: the quotation as the source writes it. */
+  sourceText?: string;
   /** With `unknown_source`: the marker that names no source. */
   marker?: string;
 }
