@@ -1,5 +1,6 @@
 import type { Steps } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
+import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
@@ -7,7 +8,7 @@ import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
-import { findMarkers, resolveMarkerName } from "./markers.js";
+import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
 import {
@@ -150,42 +151,54 @@ export function* answerCheckSteps(
   counter?: StepCounter,
 ): Steps<AnswerResult | TooManyClaims> {
   const maxClaims = options.maxClaims ?? Number.POSITIVE_INFINITY;
+  // Steps of every stage are counted, and the check yields whenever a slice's worth has passed.
+  const tally = counter ?? { steps: 0 };
+  const sliceSteps = SPLIT_STEPS_PER_CLAIM_CHAR * stepBudget;
+  let sliceEnd = tally.steps + sliceSteps;
   // The caps come before any work that grows with the claims: the markers are counted in one pass that stops
   // past twice the cap, and the claims as they are read, stopping at the first past the cap.
-  const found = findMarkers(answer, 2 * maxClaims);
-  const tally = counter ?? { steps: 0 };
-  tally.steps += answer.length;
+  const markerPass = markerSteps(answer, 2 * maxClaims, tally);
+  let found: AnswerMarkers | undefined;
+  for (let step = markerPass.next(); found === undefined; step = markerPass.next()) {
+    if (step.done === true) found = step.value;
+    else if (tally.steps >= sliceEnd) {
+      yield;
+      sliceEnd = tally.steps + sliceSteps;
+    }
+  }
   if (found.markers.length > 2 * maxClaims)
     return { tooManyClaims: found.markers.length, counted: "markers" };
   const claims: AnswerClaim[] = [];
   let clauses = 0;
-  let sliceEnd = tally.steps + SPLIT_STEPS_PER_CLAIM_CHAR * stepBudget;
   for (const claim of answerClaims(answer, found, tally)) {
-    clauses += claim.clauses.length;
-    if (clauses > maxClaims) return { tooManyClaims: clauses, counted: "claims and clauses" };
-    claims.push(claim);
+    if (claim !== PAUSE) {
+      clauses += claim.clauses.length;
+      if (clauses > maxClaims) return { tooManyClaims: clauses, counted: "claims and clauses" };
+      claims.push(claim);
+    }
     if (tally.steps >= sliceEnd) {
       yield;
-      sliceEnd = tally.steps + SPLIT_STEPS_PER_CLAIM_CHAR * stepBudget;
+      sliceEnd = tally.steps + sliceSteps;
     }
   }
   // The sources are indexed only for an answer that will be checked.
   const prepared = [...prepareSources(sources).values()];
-  const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, counter);
+  const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally);
   const context: CheckContext = {
     index,
     ids: prepared.map((source) => source.id),
     indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
     question: questionTerms(options.question ?? []),
     options,
-    ...(counter === undefined ? {} : { counter }),
+    counter: tally,
   };
   const judged: (Judged | null)[] = [];
   let work = 0;
   for (const claim of claims) {
-    if (work >= stepBudget) {
+    if (work >= stepBudget || tally.steps >= sliceEnd) {
       yield;
       work = 0;
+      sliceEnd = tally.steps + sliceSteps;
     }
     judged.push(judgeSupport(context, claim));
     work += 1 + claim.range[1] - claim.range[0];
@@ -208,9 +221,10 @@ export function* answerCheckSteps(
   let counted = 0;
   let spanCharsLeft = options.maxBestSpanChars ?? Number.POSITIVE_INFINITY;
   for (const [position, verdict] of judged.entries()) {
-    if (work >= stepBudget) {
+    if (work >= stepBudget || tally.steps >= sliceEnd) {
       yield;
       work = 0;
+      sliceEnd = tally.steps + sliceSteps;
     }
     if (verdict === null) continue;
     counted++;
