@@ -1,6 +1,7 @@
 import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
 import { tableSpans } from "../tables/index.js";
+import { isWhitespaceChar } from "../text/index.js";
 
 /** A `[start, end)` span of a text, in UTF-16 code units. */
 export interface Span {
@@ -127,11 +128,11 @@ function* linesOf(text: string, counter?: StepCounter): Generator<Line | Pause> 
     let next = breakAt;
     if (next < text.length) next += text.charCodeAt(next) === 13 && text.charCodeAt(next + 1) === 10 ? 2 : 1;
     if (counter !== undefined) counter.steps += next - at;
-    // Trimmed as `String.prototype.trim` trims, without copying the line.
+    // Trimmed as `String.prototype.trim` trims (its whitespace is `\s`'s), without copying the line.
     let start = at;
-    while (start < breakAt && isTrimmed(text.charCodeAt(start))) start++;
+    while (start < breakAt && isWhitespaceChar(text.charCodeAt(start))) start++;
     let end = breakAt;
-    while (end > start && isTrimmed(text.charCodeAt(end - 1))) end--;
+    while (end > start && isWhitespaceChar(text.charCodeAt(end - 1))) end--;
     if (start === end) afterBlank = true;
     else {
       quiet = 0;
@@ -140,22 +141,6 @@ function* linesOf(text: string, counter?: StepCounter): Generator<Line | Pause> 
     }
     at = next;
   }
-}
-
-/** Whether `String.prototype.trim` removes this UTF-16 code unit: ECMAScript's WhiteSpace and LineTerminator. */
-function isTrimmed(code: number): boolean {
-  if (code < 0x80) return code === 32 || (code >= 9 && code <= 13);
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
 
 function startsWithPipe(text: string, line: Span): boolean {
