@@ -49,6 +49,8 @@ export interface CreateOutcome {
   abstained: boolean;
   grounded: boolean;
   usage: UsageTotal;
+  /** A prose answer (`answer_format: "text"`): the model's answer its `answer_range`s count into. */
+  answer?: string | undefined;
 }
 
 /** Options that change how create treats an ungroundable question; eval scores it instead of failing. */
@@ -156,7 +158,7 @@ export async function createVerified(
 
 /** The outcome of the best attempt: a flagged plain answer or `ungrounded` when nothing holds. */
 async function finishCreate(
-  result: Pick<CreateOutcome, "text" | "citations" | "unsupported" | "coverage">,
+  result: Pick<CreateOutcome, "text" | "citations" | "unsupported" | "coverage" | "answer">,
   input: CreateInput,
   context: OperationContext,
   usage: UsageTotal,
@@ -164,7 +166,10 @@ async function finishCreate(
   generation: { model: string; temperature?: number | undefined; maxTokens?: number | undefined },
 ): Promise<CreateOutcome> {
   if (result.citations.length === 0 && behaviour.failWhenUngrounded) {
-    if (input.allowUngrounded) return plainAnswer(input, context, usage, result.unsupported, generation);
+    if (input.allowUngrounded) {
+      const plain = await plainAnswer(input, context, usage, result.unsupported, generation);
+      return result.answer === undefined ? plain : { ...plain, answer: result.answer };
+    }
     throw new ServiceError(
       "ungrounded",
       result.unsupported.length === 0

@@ -4,6 +4,7 @@ export {
   convertRanges,
   convertResultRanges,
   type OffsetUnit,
+  offsetCursor,
   type RangeTexts,
   sourceTexts,
 } from "./offsets.js";

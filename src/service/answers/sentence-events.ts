@@ -92,12 +92,13 @@ export function createSentenceEvents(
     const closed = open.slice(0, writing.range[0]);
     work += sourceChars + closed.length;
     const checked = await checkAnswerYielding(sources, closed, options, signal);
-    report(checked, reported);
+    report(checked, reported, buffer);
     reported += closed.length;
     armed = CLOSES.test(buffer.slice(reported));
   };
 
-  const report = (result: AnswerResult, offset: number, from = 0): void => {
+  // `answer`: the text the ranges count into (the stream so far, or the whole answer), for their `offsets`.
+  const report = (result: AnswerResult, offset: number, answer: string, from = 0): void => {
     const shift = (range: Range): Range => [range[0] + offset, range[1] + offset];
     const wire = answerResultToWire({
       ...result,
@@ -115,8 +116,8 @@ export function createSentenceEvents(
       // Stable: a claim's citations keep their order.
       .sort((a, b) => a.at - b.at);
     for (const event of events) {
-      if ("claim" in event) observer.progress({ type: "claim", citation: event.claim });
-      else observer.progress({ type: "unsupported", unsupported: event.unsupported });
+      if ("claim" in event) observer.progress({ type: "claim", citation: event.claim, answer });
+      else observer.progress({ type: "unsupported", unsupported: event.unsupported, answer });
     }
   };
 
@@ -147,7 +148,7 @@ export function createSentenceEvents(
       // The stream's text is a prefix of the answer; should it not be, the whole answer is reported.
       const from = answer.startsWith(buffer) ? reported : 0;
       const result = await checkAnswerYielding(sources, answer, options, settleSignal ?? signal);
-      report(result, 0, from);
+      report(result, 0, answer, from);
       return result;
     },
   };
