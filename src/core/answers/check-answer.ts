@@ -37,6 +37,8 @@ export interface AnswerCheckOptions {
    * costs the work and memory of the cap, whatever its length).
    */
   maxClaims?: number | undefined;
+  /** Where the check adds the number of claims and clauses it read (for a caller that caps several checks). */
+  clauseTally?: { clauses: number } | undefined;
   /**
    * Characters of best spans (`quote`) the unsupported entries carry together, at most: from the first entry
    * whose span would pass it, entries are listed without their best span (`source`, `quote`, `range`,
@@ -181,6 +183,7 @@ export function* answerCheckSteps(
       sliceEnd = tally.steps + sliceSteps;
     }
   }
+  if (options.clauseTally !== undefined) options.clauseTally.clauses += clauses;
   // The sources are indexed only for an answer that will be checked.
   const prepared = [...prepareSources(sources).values()];
   const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally);

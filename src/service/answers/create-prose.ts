@@ -64,7 +64,9 @@ export async function createProseAnswer(
     addCall(usage, reply.usage);
     const checked = events
       ? await events.settle(reply.content, context.signal)
-      : await checkAnswerYielding(request.sources, reply.content, options, context.signal);
+      : await checkAnswerYielding(request.sources, reply.content, options, context.signal, undefined, {
+          author: "model",
+        });
     if (betterAnswer(checked, best)) {
       best = checked;
       bestAnswer = reply.content;

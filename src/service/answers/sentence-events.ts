@@ -54,6 +54,8 @@ export function createSentenceEvents(
   /** The answer's offset up to which sentences were reported. */
   let reported = 0;
   let work = 0;
+  /** Claims and clauses of the pieces checked so far: they count against the answer's cap together. */
+  let clausesChecked = 0;
   /** Whether something that may close a sentence arrived after the last split. */
   let armed = false;
   let splitAt = 0;
@@ -81,6 +83,8 @@ export function createSentenceEvents(
   };
 
   const checkClosed = async (): Promise<void> => {
+    // After a failure (a model's answer over the claim cap) nothing more is checked or reported.
+    if (failure !== undefined) return;
     const open = buffer.slice(reported);
     const budget = STREAM_CHECK_WORK_FACTOR * (sourceChars + buffer.length);
     if (work + open.length + sourceChars > budget) return;
@@ -91,7 +95,20 @@ export function createSentenceEvents(
     if (claims.length < 2 || writing === undefined) return;
     const closed = open.slice(0, writing.range[0]);
     work += sourceChars + closed.length;
-    const checked = await checkAnswerYielding(sources, closed, options, signal);
+    // The pieces of one answer share its claim cap: a model's answer of too many fails as it streams.
+    const tally = { clauses: 0 };
+    const checked = await checkAnswerYielding(
+      sources,
+      closed,
+      { ...options, clauseTally: tally },
+      signal,
+      undefined,
+      {
+        author: "model",
+        clausesBefore: clausesChecked,
+      },
+    );
+    clausesChecked += tally.clauses;
     report(checked, reported, buffer);
     reported += closed.length;
     armed = CLOSES.test(buffer.slice(reported));
@@ -128,6 +145,7 @@ export function createSentenceEvents(
       buffer = "";
       reported = 0;
       work = 0;
+      clausesChecked = 0;
       armed = false;
       splitAt = 0;
       return {
@@ -147,7 +165,9 @@ export function createSentenceEvents(
       if (failure !== undefined) throw failure;
       // The stream's text is a prefix of the answer; should it not be, the whole answer is reported.
       const from = answer.startsWith(buffer) ? reported : 0;
-      const result = await checkAnswerYielding(sources, answer, options, settleSignal ?? signal);
+      const result = await checkAnswerYielding(sources, answer, options, settleSignal ?? signal, undefined, {
+        author: "model",
+      });
       report(result, 0, answer, from);
       return result;
     },
