@@ -451,6 +451,16 @@ describe("answerCheckSteps: slices", () => {
   });
 });
 
+describe("checkAnswer: text without the dropped claims", () => {
+  it("removes a dropped claim's marker that stands on a later line, not only its sentence", () => {
+    const sources = [{ id: "notes", text: "The harbour opened in 1908. It handles 40 ships a day." }];
+    const answer = "The harbour opened in 1911.\n[notes]\nIt handles 40 ships a day [notes].";
+    const result = checkAnswer(sources, answer);
+    expect(result.unsupported.map((entry) => entry.reason)).toEqual(["number_not_found"]);
+    expect(result.text).toBe("It handles 40 ships a day [notes].");
+  });
+});
+
 describe("answerCheckSteps: slices by steps, splitting included", () => {
   // Answers whose splitting makes no claim for a long stretch: the check must still yield while it splits.
   it.each([

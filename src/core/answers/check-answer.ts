@@ -246,7 +246,7 @@ export function* answerCheckSteps(
         spanCharsLeft -= spanChars;
         result.unsupported.push(miss);
       }
-      dropped.push(claim.range);
+      pushByLine(answer, claim.range, dropped);
     }
   }
   result.text = removeSpans(answer, dropped);
@@ -785,8 +785,22 @@ function withoutBestSpan({ source: _s, quote: _q, range: _r, support: _p, ...ent
 }
 
 /**
+ * `range` cut at its line breaks, each piece pushed to `spans`: a claim whose marker stands on a later line
+ * (a line of markers only) spans lines, and every piece of it goes, the marker too. O(range).
+ */
+function pushByLine(answer: string, [start, end]: Range, spans: Range[]): void {
+  let from = start;
+  for (let at = start; at < end; at++) {
+    if (answer.charCodeAt(at) !== 10) continue;
+    if (at > from) spans.push([from, at]);
+    from = at + 1;
+  }
+  if (end > from) spans.push([from, end]);
+}
+
+/**
  * The answer without the removed claims' spans; a line left with no letter or digit goes whole. O(n).
- * `spans` come in increasing order and never cross a line break.
+ * `spans` come in increasing order and never cross a line break (`pushByLine` cuts them).
  */
 export function removeSpans(answer: string, spans: readonly Range[]): string {
   if (spans.length === 0) return answer;
