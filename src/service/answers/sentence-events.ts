@@ -19,6 +19,8 @@ export interface SentenceEvents {
    * not stream).
    */
   settle(answer: string, signal?: AbortSignal): Promise<AnswerResult>;
+  /** Resolves once no streamed check is running or scheduled: what `settle` waits for first. */
+  idle(): Promise<void>;
 }
 
 /**
@@ -159,6 +161,9 @@ export function createSentenceEvents(
           }
         },
       };
+    },
+    async idle() {
+      while (running !== undefined) await running;
     },
     async settle(answer, settleSignal) {
       while (running !== undefined) await running;
