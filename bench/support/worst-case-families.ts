@@ -22,6 +22,8 @@ export interface WorstCaseFamily {
   sourcesBudget?: number;
   /** The status the request must answer with at 4 MiB (refused early is an answer too); 200 when absent. */
   largeStatus?: number;
+  /** The status at 100 KB, when it is not 200 (an answer already over the claim cap there). */
+  smallStatus?: number;
   body(bodyBytes: number): CheckBody;
 }
 
@@ -393,17 +395,18 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       ["lines of pipes", "`|-` lines: a table the reader tries at every line", "|-\n", ""],
     ] as [string, string, string, string, number?][]
   ).map(
-    ([name, attacks, unit, end, largeStatus]): WorstCaseFamily => ({
+    ([name, attacks, unit, end, status]): WorstCaseFamily => ({
       name: `answer splitting, ${name}`,
       attacks,
-      ...(largeStatus === undefined ? {} : { largeStatus }),
-      body: (bodyBytes) =>
-        answerBody(
-          [{ id: "s", text: "Alpha beta gamma. A short source." }],
-          bodyBytes,
-          unit,
-          `${end} Alpha [s].`,
-        ),
+      ...(status === undefined ? {} : { largeStatus: status, smallStatus: status }),
+      body: (bodyBytes) => {
+        const sources = [{ id: "s", text: "Alpha beta gamma. A short source." }];
+        const tail = `${end} Alpha [s].`;
+        // Sized by the unit's bytes in the JSON body (a line break is two, `。` three).
+        const unitBytes = Buffer.byteLength(JSON.stringify(unit)) - 2;
+        const count = Math.floor((bodyBytes - 200 - Buffer.byteLength(JSON.stringify(tail))) / unitBytes);
+        return { sources, answer: `${unit.repeat(Math.max(1, count))}${tail}` };
+      },
     }),
   ),
 ];
