@@ -139,7 +139,7 @@ export default async function run(): Promise<void> {
       const cells: string[] = [];
       for (const size of SIZES) {
         const outcome = await measure(index, size.bytes, path);
-        const expected = size.bytes > 1_000_000 ? (family.largeStatus ?? 200) : 200;
+        const expected = size.bytes > 1_000_000 ? (family.largeStatus ?? 200) : (family.smallStatus ?? 200);
         const bad = outcome.statuses.find((status) => status !== expected);
         if (bad !== undefined) throw new Error(`${family.name} at ${size.label} (${path}): status ${bad}`);
         cells.push(cell(outcome, outcome.cpuMs, size.goalMs), cell(outcome, outcome.blockMs, size.goalMs));

@@ -159,6 +159,12 @@ export const ROW_READS_PER_CLAIM_CHAR = 2;
 export const MAX_EXPECTED_ANSWERS = 20;
 
 /**
+ * Characters of one expected answer, at most: an expected answer is a short fact (a name, a number, a
+ * phrase), and each is searched in every grounded claim of its case, so its length bounds that work.
+ */
+export const MAX_EXPECTED_ANSWER_CHARS = 1_000;
+
+/**
  * Characters of JSON the create-style `result`s of one eval answer (`details: true`) hold together, at most
  * (32 MiB). Each case has an equal share (167,772 characters each at 200 cases): a scored case whose result's
  * JSON is longer than its share carries `result_omitted: "details_budget"` instead. It bounds what an eval

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -268,6 +268,30 @@ describe("verified check with a plain answer", () => {
     ]);
     const unchecked = await checkAnswerFile(answer, ["--no-check-numbers"], [reportFile]);
     expect(JSON.parse(unchecked.stdout)).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+
+  it("with a BOM in the files, utf8 ranges still slice each file's bytes", async () => {
+    const bom = "\uFEFF";
+    const answer = file("bom-answer.md", `${bom}Café opened in 1999 [cafe.txt].`);
+    const source = file("cafe.txt", `${bom}The Café opened in 1999 by the river.`);
+    const run = await checkAnswerFile(answer, ["--offsets", "utf8"], [source]);
+    expect(run.code).toBe(0);
+    const [citation] = JSON.parse(run.stdout).citations;
+    const bytesOf = (path: string, [start, end]: [number, number]) =>
+      readFileSync(path).subarray(start, end).toString("utf8");
+    expect(bytesOf(source, citation.range)).toBe(citation.quote);
+    expect(bytesOf(answer, citation.answer_range)).toBe("Café opened in 1999 [cafe.txt].");
+  });
+
+  it("refuses a file that is not UTF-8, naming the offset of the first bad byte", async () => {
+    const latin1 = join(directory, "latin1.md");
+    writeFileSync(latin1, Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x2e]));
+    const run = await checkAnswerFile(latin1, [], [factsFile]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `verified check: ${latin1}: not valid UTF-8: the byte at offset 3 (0xe9) does not belong to a UTF-8 character; save the file as UTF-8.\n`,
+    });
   });
 
   it.each([

@@ -22,6 +22,8 @@ export interface WorstCaseFamily {
   sourcesBudget?: number;
   /** The status the request must answer with at 4 MiB (refused early is an answer too); 200 when absent. */
   largeStatus?: number;
+  /** The status at 100 KB, when it is not 200 (an answer already over the claim cap there). */
+  smallStatus?: number;
   body(bodyBytes: number): CheckBody;
 }
 
@@ -375,4 +377,36 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       return { sources, answer };
     },
   },
+  // Issue 34: the answer's own splitting (sentences, lines, markers) at its worst. Each answer fills the body
+  // with one short source; the refused ones hold more than MAX_ANSWER_CLAIMS claims and are counted only up
+  // to the cap.
+  ...(
+    [
+      ["no spaces", "a run with no space and no sentence end", "a", ""],
+      ["no spaces, a full stop every other character", "a run of `A.` with no space", "A.", ""],
+      ["a terminator run", "one word, then terminators to the end", "!", ""],
+      ["abbreviations", "`U.S. e.g. Dr.` repeated: many short segments", "U.S. e.g. Dr. ", "", 400],
+      ["tiny sentences", "`A.` on a line of its own, over the claim cap", "A.\n", "", 400],
+      ["CJK full stops only", "`。` to the end: a sure break after each", "。", ""],
+      ["4 M line breaks", "line breaks only, no claim", "\n", ""],
+      ["code fences", "fenced blocks: every line hidden", "```\nx\n```\n", ""],
+      ["headings", "`# A` lines: sentences that are no claim", "# A\n", ""],
+      ["footnote definitions", "`[^1]: a` lines: hidden, no claim", "[^1]: a\n", ""],
+      ["lines of pipes", "`|-` lines: a table the reader tries at every line", "|-\n", ""],
+    ] as [string, string, string, string, number?][]
+  ).map(
+    ([name, attacks, unit, end, status]): WorstCaseFamily => ({
+      name: `answer splitting, ${name}`,
+      attacks,
+      ...(status === undefined ? {} : { largeStatus: status, smallStatus: status }),
+      body: (bodyBytes) => {
+        const sources = [{ id: "s", text: "Alpha beta gamma. A short source." }];
+        const tail = `${end} Alpha [s].`;
+        // Sized by the unit's bytes in the JSON body (a line break is two, `。` three).
+        const unitBytes = Buffer.byteLength(JSON.stringify(unit)) - 2;
+        const count = Math.floor((bodyBytes - 200 - Buffer.byteLength(JSON.stringify(tail))) / unitBytes);
+        return { sources, answer: `${unit.repeat(Math.max(1, count))}${tail}` };
+      },
+    }),
+  ),
 ];

@@ -28,9 +28,20 @@ export function questionOf(messages: readonly { role: string; content: string }[
   return (messages ?? []).filter((message) => message.role === "user").map((message) => message.content);
 }
 
+/** Whose answer a check reads, and how much of the claim cap earlier checks of the same answer used. */
+export interface AnswerCheckLimits {
+  /** `caller` (default): the request's `answer`; `model`: a model's prose answer (create, eval). */
+  author?: "caller" | "model" | undefined;
+  /** Claims and clauses already read from the same answer (a streamed answer is checked in pieces). */
+  clausesBefore?: number | undefined;
+}
+
 /**
- * `checkAnswer` with a turn of the event loop after each slice of about `CLAIM_CHECK_SLICE_WORK` characters
- * of claims, so a 4 MiB answer never holds the event loop for long. `turn` is for tests that count turns.
+ * `checkAnswer` with a turn of the event loop after each slice of steps (`ANSWER_SLICE_CHARS` characters of
+ * claims' worth), so a 4 MiB answer never holds the event loop for long. `turn` is for tests that count
+ * turns. An answer of more than `MAX_ANSWER_CLAIMS` claims and clauses (with `clausesBefore`) is refused
+ * before its check: the caller's as `invalid_request` naming `answer`, a model's as `extraction_failed`
+ * (the model's output is what is too large).
  */
 export async function checkAnswerYielding(
   sources: readonly Source[],
@@ -38,19 +49,27 @@ export async function checkAnswerYielding(
   options: AnswerCheckOptions,
   signal?: AbortSignal,
   turn?: () => Promise<unknown>,
+  limits: AnswerCheckLimits = {},
 ): Promise<AnswerResult> {
-  const bounded = { ...options, maxClaims: MAX_ANSWER_CLAIMS, maxBestSpanChars: MAX_ANSWER_BEST_SPAN_CHARS };
+  const left = MAX_ANSWER_CLAIMS - (limits.clausesBefore ?? 0);
+  const bounded = { ...options, maxClaims: left, maxBestSpanChars: MAX_ANSWER_BEST_SPAN_CHARS };
   const result = await runStepsYielding(
     answerCheckSteps(sources, answer, bounded, ANSWER_SLICE_CHARS),
     signal,
     turn,
   );
   if ("tooManyClaims" in result) {
-    throw new ServiceError(
-      "invalid_request",
-      `"answer" holds more than ${(result.counted === "markers" ? 2 * MAX_ANSWER_CLAIMS : MAX_ANSWER_CLAIMS).toLocaleString("en-US")} ${result.counted}, the limit. Check a long answer in parts.`,
-      { param: "answer" },
-    );
+    const limit = (result.counted === "markers" ? 2 : 1) * MAX_ANSWER_CLAIMS;
+    const count = `more than ${limit.toLocaleString("en-US")} ${result.counted}, the limit`;
+    if (limits.author === "model") {
+      throw new ServiceError(
+        "extraction_failed",
+        `The model's answer holds ${count}. Ask for a shorter answer (max_tokens, or a narrower question).`,
+      );
+    }
+    throw new ServiceError("invalid_request", `"answer" holds ${count}. Check a long answer in parts.`, {
+      param: "answer",
+    });
   }
   return result;
 }

@@ -19,9 +19,13 @@ import { judgeClaimsReporting, judgeClaimsYielding } from "./judge-yielding.js";
  */
 export type CreateProgress =
   /** A claim that passed the check, as soon as its object closed in the model's output. */
-  | { type: "claim"; citation: Citation | CreateResult["citations"][number] }
+  | { type: "claim"; citation: Citation | CreateResult["citations"][number]; answer?: string }
   /** A claim that failed the check. */
-  | { type: "unsupported"; unsupported: UnsupportedClaim | CreateResult["unsupported"][number] }
+  | {
+      type: "unsupported";
+      unsupported: UnsupportedClaim | CreateResult["unsupported"][number];
+      answer?: string;
+    }
   /** Model call `attempt` (2, 3, …) for claims starts: what came before belongs to an earlier call. */
   | { type: "attempt"; attempt: number };
 

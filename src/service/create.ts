@@ -54,6 +54,8 @@ export interface CreateOutcome {
   abstained: boolean;
   grounded: boolean;
   usage: UsageTotal;
+  /** A prose answer (`answer_format: "text"`): the model's answer its `answer_range`s count into. */
+  answer?: string | undefined;
 }
 
 /** Options that change how create treats an ungroundable question; eval scores it instead of failing. */
@@ -166,7 +168,7 @@ export async function createVerified(
 
 /** The outcome of the best attempt: a flagged plain answer or `ungrounded` when nothing holds. */
 async function finishCreate(
-  result: Pick<CreateOutcome, "text" | "citations" | "unsupported" | "coverage" | "partial">,
+  result: Pick<CreateOutcome, "text" | "citations" | "unsupported" | "coverage" | "partial" | "answer">,
   input: CreateInput,
   context: OperationContext,
   usage: UsageTotal,
@@ -174,7 +176,10 @@ async function finishCreate(
   generation: { model: string; temperature?: number | undefined; maxTokens?: number | undefined },
 ): Promise<CreateOutcome> {
   if (result.citations.length === 0 && behaviour.failWhenUngrounded) {
-    if (input.allowUngrounded) return plainAnswer(input, context, usage, result.unsupported, generation);
+    if (input.allowUngrounded) {
+      const plain = await plainAnswer(input, context, usage, result.unsupported, generation);
+      return result.answer === undefined ? plain : { ...plain, answer: result.answer };
+    }
     throw new ServiceError(
       "ungrounded",
       result.unsupported.length === 0

@@ -21,6 +21,7 @@ export {
   convertRanges,
   convertResultRanges,
   type OffsetUnit,
+  offsetCursor,
   type RangeTexts,
   sourceTexts,
 } from "./offsets.js";

@@ -6,6 +6,7 @@ import {
   convertRanges,
   convertResultRanges,
   type OffsetUnit,
+  offsetCursor,
 } from "./offsets.js";
 
 // Ranges leave in the caller's unit: what Python's `text[start:end]` (code points) or a UTF-8 byte slice
@@ -106,6 +107,72 @@ describe("convertOffsets", () => {
             expect(all.get(offset)).toBe(convertOffsets(text, [offset], unit).get(offset));
         },
       ),
+    );
+  });
+});
+
+describe("offsets against an independent oracle", () => {
+  // What the unit counts up to a UTF-16 offset, by the platform: `Array.from` (code points, a lone surrogate
+  // one) and `Buffer.byteLength` (UTF-8, a lone surrogate three bytes as U+FFFD). An offset inside a pair
+  // counts the whole pair before it.
+  const oracle = (unit: OffsetUnit, text: string, offset: number): number => {
+    const high = text.charCodeAt(offset - 1);
+    const low = text.charCodeAt(offset);
+    const insidePair = high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+    const prefix = text.slice(0, insidePair ? offset + 1 : offset);
+    if (unit === "utf16") return offset;
+    return unit === "codepoint" ? Array.from(prefix).length : Buffer.byteLength(prefix, "utf8");
+  };
+  // Lone surrogates of both halves and pairs next to them, besides the pieces above.
+  const wild = fc
+    .array(fc.constantFrom(...pieces, "\ud800", "\udc00", "\udbff\udfff", "\ud83d", "\ude00x"), {
+      maxLength: 30,
+    })
+    .map((parts) => parts.join(""));
+  // Any UTF-16 offsets, the middle of a pair included, in any order.
+  const withOffsets = wild.chain((text) =>
+    fc.tuple(fc.constant(text), fc.array(fc.nat({ max: text.length }), { minLength: 1, maxLength: 10 })),
+  );
+
+  it.each(units)("convertOffsets counts as Array.from and Buffer.byteLength do: %s", (unit) => {
+    fc.assert(
+      fc.property(withOffsets, ([text, offsets]) => {
+        const converted = convertOffsets(text, offsets, unit);
+        for (const offset of offsets) expect(converted.get(offset)).toBe(oracle(unit, text, offset));
+      }),
+      { seed: 34, numRuns: 500 },
+    );
+  });
+
+  it.each(units)("convertRanges converts range and answer_range as the oracle: %s", (unit) => {
+    fc.assert(
+      fc.property(withOffsets, withOffsets, ([source, sourceOffsets], [answer, answerOffsets]) => {
+        const [a = 0, b = a] = sourceOffsets;
+        const [c = 0, d = c] = answerOffsets;
+        const entry = {
+          source: "s",
+          range: [a, b] as [number, number],
+          answer_range: [c, d] as [number, number],
+        };
+        const [converted] = convertRanges([entry], unit, { sources: new Map([["s", source]]), answer });
+        expect(converted?.range).toEqual([oracle(unit, source, a), oracle(unit, source, b)]);
+        expect(converted?.answer_range).toEqual([oracle(unit, answer, c), oracle(unit, answer, d)]);
+      }),
+      { seed: 34, numRuns: 500 },
+    );
+  });
+
+  it.each(units)("offsetCursor, over a text that grows, counts as the oracle in any order: %s", (unit) => {
+    fc.assert(
+      fc.property(withOffsets, ([text, offsets]) => {
+        const cursor = offsetCursor(unit);
+        // Offsets asked in order while the text grows (each asked of the prefix that holds it), then any.
+        for (const offset of [...offsets].sort((x, y) => x - y)) {
+          expect(cursor(text.slice(0, offset + 1), offset)).toBe(oracle(unit, text, offset));
+        }
+        for (const offset of offsets) expect(cursor(text, offset)).toBe(oracle(unit, text, offset));
+      }),
+      { seed: 34, numRuns: 500 },
     );
   });
 });

@@ -129,6 +129,25 @@ export function convertOffsets(
 }
 
 /**
+ * Offsets into a text that only grows at its end (a streamed answer), converted to `unit` each from where
+ * the last one stopped: offsets asked in increasing order cost one walk over the text in all. One behind the
+ * last starts the walk again from the text's start (a new attempt's answer). Same counts as `convertOffsets`.
+ */
+export function offsetCursor(unit: OffsetUnit | undefined): (text: string, offset: number) => number {
+  let index = 0;
+  let counted = 0;
+  return (text, offset) => {
+    if (unit === undefined || unit === "utf16") return offset;
+    if (offset < index) {
+      index = 0;
+      counted = 0;
+    }
+    for (; index < offset && index < text.length; index += 1) counted += unitsOf(text, index, unit);
+    return counted;
+  };
+}
+
+/**
  * What the code unit at `index` adds in `unit`: a surrogate pair's high half carries the whole character
  * (1 code point, 4 bytes) and its low half nothing, so the count never depends on where a walk stops.
  */

@@ -6,6 +6,7 @@ import {
   MAX_EVAL_CASE_ID_LENGTH,
   MAX_EVAL_CASES,
   MAX_EVAL_DETAILS_CHARS,
+  MAX_EXPECTED_ANSWER_CHARS,
   MAX_EXPECTED_ANSWERS,
   MAX_EXTRACT_FIELDS,
   MAX_RETRY,
@@ -146,13 +147,13 @@ export const EvalCaseIdSchema = Type.Union(
   },
 );
 
-const expectedAnswer = Type.String({ minLength: 1 });
+const expectedAnswer = Type.String({ minLength: 1, maxLength: MAX_EXPECTED_ANSWER_CHARS });
 
 /** An eval case's acceptable answers: one string or a list of them (docs/evals.md). */
 export const ExpectedAnswersSchema = Type.Union(
   [expectedAnswer, Type.Array(expectedAnswer, { minItems: 1, maxItems: MAX_EXPECTED_ANSWERS })],
   {
-    description: `An acceptable answer, or a list of 1 to ${MAX_EXPECTED_ANSWERS}: the case is \`correct\` when one of them occurs in a grounded claim (case, punctuation and thousands separators ignored; numbers compared by value).`,
+    description: `An acceptable answer (at most ${MAX_EXPECTED_ANSWER_CHARS.toLocaleString("en-US")} characters), or a list of 1 to ${MAX_EXPECTED_ANSWERS}: the case is \`correct\` when one of them occurs in a grounded claim (case, punctuation and thousands separators ignored; numbers compared by value).`,
   },
 );
 

@@ -20,6 +20,10 @@ const roots = [
   "src/errors",
   "src/core/blocks",
   "src/core/text",
+  // Answer mode reads a caller's or a model's answer; the row check reads claims.
+  "src/core/answers",
+  "src/core/binding",
+  "src/cli/input",
 ];
 
 /** Patterns only ever applied to bounded input, with the bound (they are not run on 1 MB). */

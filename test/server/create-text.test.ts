@@ -106,6 +106,25 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     expect(json.usage.model_calls).toBe(1);
   });
 
+  it("fails a model's answer of more claims than the cap as extraction_failed, JSON and streamed", async () => {
+    const { gateway, service } = await startWithGateway();
+    // 10,001 sentences: over MAX_ANSWER_CLAIMS. It is the model's output that is too large, not the request.
+    gateway.script(() => "Lyon. ".repeat(10_001));
+
+    const json = await post(service.url, textBody());
+    const streamed = await post(service.url, textBody({ stream: true }));
+
+    expect(json.status).toBe(502);
+    expect(json.json.error).toMatchObject({ type: "extraction_failed" });
+    expect(json.json.error.param).toBeUndefined();
+    expect(json.json.error.message).toContain("The model's answer holds more than 10,000 claims and clauses");
+    const last = streamed.events.at(-1);
+    expect(last?.event).toBe("error");
+    expect(last?.data.error).toMatchObject({ type: "extraction_failed" });
+    // The claims reported before it were within the cap.
+    expect(streamed.events.filter((event) => event.event === "claim").length).toBeLessThanOrEqual(10_000);
+  });
+
   it("abstains below min_coverage and fails as ungrounded when no sentence holds", async () => {
     const { gateway, service } = await startWithGateway();
     gateway.script.replyWith([`${supported} ${invented}`, invented]);

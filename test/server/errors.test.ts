@@ -156,6 +156,32 @@ describe("400 invalid_request", () => {
   });
 });
 
+describe("400 invalid_request for a body that is not UTF-8", () => {
+  it("names the offset of the first bad byte, on check as on create, before the body is decoded", async () => {
+    const { service } = await startWithGateway();
+    // A Latin-1 é (0xe9) inside a source's text: decoded, it would become U+FFFD and shift utf8 ranges.
+    const head = Buffer.from('{"sources": [{"id": "a", "text": "caf');
+    const body = Buffer.concat([
+      head,
+      Buffer.from([0xe9]),
+      Buffer.from(' au lait."}], "answer": "Coffee [a]."}'),
+    ]);
+    for (const path of ["/v1/verified/check", "/v1/verified"]) {
+      const response = await fetch(`${service.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer test-key" },
+        body,
+      });
+      expect(response.status).toBe(400);
+      const { error } = await response.json();
+      expect(error.type).toBe("invalid_request");
+      expect(error.message).toBe(
+        `The body is not valid UTF-8: the byte at offset ${head.length} (0xe9) does not belong to a UTF-8 character. Send the body as UTF-8.`,
+      );
+    }
+  });
+});
+
 describe("400 no_sources, sources_too_large, too_many_cases", () => {
   it.each([
     { path: "/v1/verified", body: { ...createBody, sources: [] } },

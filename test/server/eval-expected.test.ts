@@ -91,6 +91,12 @@ describe("POST /v1/verified/eval: expected answers", () => {
       expected: Array.from({ length: 21 }, (_, at) => `a${at}`),
       param: "cases[0].expected",
     },
+    { name: "an answer over 1,000 characters", expected: "a".repeat(1_001), param: "cases[0].expected" },
+    {
+      name: "a listed answer over 1,000 characters",
+      expected: ["ok", "b".repeat(3_000_000)],
+      param: "cases[0].expected",
+    },
   ])("rejects $name as expected with invalid_request", async ({ expected, param }) => {
     const response = await runEval([{ messages: ask("revenue"), sources: [report], expected }]);
     expect(response.status).toBe(400);

@@ -112,6 +112,65 @@ describe("offsets", () => {
     expect(events.at(-1)?.data).toEqual(json);
   });
 
+  // A prose answer (`answer_format: "text"`): every `answer_range` counts into the model's answer, in the
+  // request's unit, on create (JSON and streamed) and eval's details (JSON and streamed), as on check.
+  const prose =
+    "😀 The cafe\u0301 opened in 𝔘lm in 2019 [notes].\r\n👩🏽‍💻 Orders over $50 ship free [notes].";
+  const proseRanges = (result: {
+    citations: { answer_range: [number, number] }[];
+    unsupported: { answer_range: [number, number] }[];
+  }) => [...result.citations, ...result.unsupported].map((entry) => entry.answer_range);
+  const proseSlices = (unit: OffsetUnit, ranges: [number, number][]) =>
+    ranges.map((range) => sliceIn(unit, prose, range));
+
+  it.each(units)("a prose answer's answer_range counts in %s on create, eval and check", async (unit) => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script(() => prose);
+    const createBody = { model: "gpt-test", messages: question, sources: [notes], answer_format: "text" };
+    const evalBody = {
+      model: "gpt-test",
+      cases: [{ messages: question, sources: [notes] }],
+      answer_format: "text",
+      details: true,
+    };
+    const first = JSON.parse(await post(service.url, "/v1/verified", createBody));
+
+    const inUtf16 = proseRanges(first);
+    const expectedSlices = proseSlices("utf16", inUtf16);
+    expect(expectedSlices.join("")).toContain("Orders over $50 ship free [notes].");
+
+    const created = JSON.parse(await post(service.url, "/v1/verified", { ...createBody, offsets: unit }));
+    const streamed = parseEventStream(
+      await post(service.url, "/v1/verified", { ...createBody, offsets: unit, stream: true }),
+    ).events;
+    const evaluated = JSON.parse(
+      await post(service.url, "/v1/verified/eval", { ...evalBody, offsets: unit }),
+    );
+    const evalStreamed = parseEventStream(
+      await post(service.url, "/v1/verified/eval", { ...evalBody, offsets: unit, stream: true }),
+    ).events;
+    const checked = await service.post("/v1/verified/check", {
+      sources: [notes],
+      answer: prose,
+      offsets: unit,
+    });
+
+    const eventRanges = streamed
+      .filter((event) => event.event === "claim" || event.event === "unsupported")
+      .map((event) => event.data.answer_range);
+    const evalCase = evalStreamed.find((event) => event.event === "case")?.data;
+    for (const ranges of [
+      proseRanges(created),
+      eventRanges,
+      proseRanges(streamed.at(-1)?.data),
+      proseRanges(evaluated.cases[0].result),
+      proseRanges(evalCase.result),
+      proseRanges(checked.body),
+    ]) {
+      expect(proseSlices(unit, ranges)).toEqual(expectedSlices);
+    }
+  });
+
   it("differs between the units on this text, so each unit is really tested", async () => {
     const { service } = await startWithGateway();
     const ranges = await Promise.all(

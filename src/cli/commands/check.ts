@@ -76,7 +76,7 @@ export async function runAnswerCheck(flags: AnswerCheckFlags, io: CheckIo): Prom
   let answer: string;
   let sources: Source[];
   try {
-    answer = await readInputFile(name);
+    answer = await readInputFile(name, true);
     sources = await readSourceFiles(flags.source ?? []);
   } catch (error) {
     if (!(error instanceof CliInputError)) throw error;

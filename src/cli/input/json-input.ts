@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { invalidUtf8At } from "../../models/index.js";
 
 /** Counts newlines passed, so a test can assert the one-pass bound without timing (as core's StepCounter). */
 interface StepCounter {
@@ -13,16 +14,29 @@ const reasons: Record<string, string> = {
   EPERM: "permission denied",
 };
 
-/** Reads a UTF-8 file named on the command line (a leading BOM dropped); throws `CliInputError` saying why not. */
-export async function readInputFile(path: string): Promise<string> {
+/**
+ * Reads a UTF-8 file named on the command line; throws `CliInputError` saying why not, and for bytes that
+ * are not UTF-8 (decoded, each would become U+FFFD and shift every offset after it) naming the first one's
+ * offset. A leading BOM is dropped for a JSON file (`keepBom` false), and kept for a text whose offsets are
+ * reported (an answer, a source file), so that they count the file's bytes as they are.
+ */
+export async function readInputFile(path: string, keepBom = false): Promise<string> {
+  let bytes: Buffer;
   try {
-    const text = await readFile(path, "utf8");
-    return text.startsWith("\uFEFF") ? text.slice(1) : text;
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === undefined ? String(error) : `${reasons[code] ?? "cannot open it"} (${code})`;
     throw new CliInputError(`cannot read ${path}: ${reason}`);
   }
+  const bad = invalidUtf8At(bytes);
+  if (bad >= 0) {
+    throw new CliInputError(
+      `${path}: not valid UTF-8: the byte at offset ${bad} (0x${(bytes[bad] as number).toString(16).padStart(2, "0")}) does not belong to a UTF-8 character; save the file as UTF-8.`,
+    );
+  }
+  const text = bytes.toString("utf8");
+  return !keepBom && text.startsWith("\uFEFF") ? text.slice(1) : text;
 }
 
 /** Parsed JSON, or where and why it is not JSON, with a 1-based line number. */

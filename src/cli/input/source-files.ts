@@ -13,8 +13,9 @@ export async function readSourceFiles(paths: readonly string[]): Promise<Source[
   const sources: Source[] = [];
   const origins = new Map<string, string>();
   for (const path of paths) {
-    const text = await readInputFile(path);
     const extension = extname(path).toLowerCase();
+    // A plain text file keeps its BOM: its ranges count the file as it is.
+    const text = await readInputFile(path, extension !== ".json" && extension !== ".jsonl");
     const found =
       extension === ".json"
         ? readJsonSources(path, text)

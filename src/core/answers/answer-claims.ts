@@ -1,9 +1,10 @@
 import { type Sentence, sentencesOf } from "../blocks/index.js";
+import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { Range } from "../types.js";
 import { isChatFraming, isEmphasisOnly } from "./framing.js";
-import { type AnswerMarkers, findMarkers, type Marker } from "./markers.js";
+import { type AnswerMarkers, findMarkers, type Marker, mergeByStart } from "./markers.js";
 import { contentTerm } from "./support.js";
 
 /**
@@ -51,20 +52,22 @@ const SPACE_BEFORE_PUNCTUATION = / (?=[.,;:!?)\]])/g;
  * needs A in source 1 and B in source 2; words after the last group join the last clause. O(n).
  */
 export function splitAnswerClaims(answer: string): AnswerClaim[] {
-  return [...answerClaims(answer, findMarkers(answer))];
+  const claims: AnswerClaim[] = [];
+  for (const claim of answerClaims(answer, findMarkers(answer))) if (claim !== PAUSE) claims.push(claim);
+  return claims;
 }
 
 /**
  * `splitAnswerClaims` one claim at a time, given the answer's markers (`findMarkers`): a caller may count the
  * claims as they come and stop at a cap, so an answer of too many costs the work and memory of the cap, not
- * of the answer. With `counter`, every stage's characters read (masking, sentences, lines, clauses).
+ * of the answer, and pause between claims and at each `PAUSE` (after a run of text that made none). With `counter`, every stage's characters read (masking, sentences, lines, clauses).
  */
 export function* answerClaims(
   answer: string,
   { markers, hidden }: AnswerMarkers,
   counter?: StepCounter,
-): Generator<AnswerClaim> {
-  const masked = blankOut(answer, markers, hidden);
+): Generator<AnswerClaim | Pause> {
+  const masked = yield* blankOut(answer, markers, hidden);
   if (counter !== undefined) counter.steps += 2 * answer.length + markers.length + hidden.length;
   const sentenceLines = new LineCursor(masked, counter);
   const markerLines = new LineCursor(masked, counter);
@@ -72,7 +75,17 @@ export function* answerClaims(
   // The sentence being finished (its line, whether it is a claim, its markers), and the markers not yet given.
   let current: { sentence: Sentence; line: number; head: string; markers: Marker[] } | undefined;
   let nextMarker = 0;
-  for (let sentence = sentences.next().value ?? undefined; ; ) {
+  // Sentences read since the last claim or pause (headings are not claims).
+  let quiet = 0;
+  const nextSentence = function* (): Generator<Pause, Sentence | undefined> {
+    for (let next = sentences.next(); next.done !== true; next = sentences.next()) {
+      if (next.value !== PAUSE) return next.value;
+      quiet = 0;
+      yield PAUSE;
+    }
+    return undefined;
+  };
+  for (let sentence = yield* nextSentence(); ; ) {
     const line = sentence === undefined ? -1 : sentenceLines.lineOf(sentence.start);
     const head = sentence === undefined ? "" : sentenceLines.head();
     const own: Marker[] = [];
@@ -92,12 +105,16 @@ export function* answerClaims(
       if (claim !== null) {
         if (counter !== undefined)
           counter.steps += 4 * (claim.range[1] - claim.range[0]) + current.markers.length;
+        quiet = 0;
         yield claim;
+      } else if (++quiet >= PAUSE_EVERY) {
+        quiet = 0;
+        yield PAUSE;
       }
     }
     if (sentence === undefined) return;
     current = { sentence, line, head, markers: own };
-    sentence = sentences.next().value ?? undefined;
+    sentence = yield* nextSentence();
   }
 }
 
@@ -165,14 +182,19 @@ const EMPHASIS = ["**", "__"];
  * is cut after the full stop, leaving `**` to open the next sentence (it closes `**Time limit.`), and
  * `… bay. **Point 3.** …` leaves `**` at the end of the sentence before (it opens `Point 3.`). So a dropped
  * sentence takes its emphasis with it and the answer's text stays valid markdown, and a bold lead-in is one
- * sentence. One sentence held back at a time; each is read once more to count its marks: O(n).
+ * sentence. One sentence held back at a time; each is read once more to count its marks: O(n). A `PAUSE` of
+ * the splitter is passed on at once.
  */
 function* withEmphasisClosed(
   text: string,
-  sentences: Iterator<Sentence>,
-): Generator<Sentence, void, undefined> {
+  sentences: Iterator<Sentence | Pause>,
+): Generator<Sentence | Pause, void, undefined> {
   let previous: Sentence | undefined;
   for (let next = sentences.next(); next.done !== true; next = sentences.next()) {
+    if (next.value === PAUSE) {
+      yield PAUSE;
+      continue;
+    }
     let sentence: Sentence | undefined = next.value;
     if (previous !== undefined && !text.slice(previous.end, sentence.start).includes("\n")) {
       for (const mark of EMPHASIS) {
@@ -247,19 +269,37 @@ export function tidy(text: string): string {
 }
 
 // The answer with each marker and hidden span replaced by spaces (line breaks kept): offsets stay the same.
-function blankOut(answer: string, markers: readonly Marker[], hidden: readonly Range[]): string {
-  const spans: Range[] = [...markers.map((marker): Range => [marker.start, marker.end]), ...hidden];
-  spans.sort((a, b) => a[0] - b[0]);
+// Yields `PAUSE` after every run of spans.
+function* blankOut(
+  answer: string,
+  markers: readonly Marker[],
+  hidden: readonly Range[],
+): Generator<Pause, string> {
+  const spans = mergeByStart(
+    markers.map((marker): Range => [marker.start, marker.end]),
+    hidden,
+  );
   const parts: string[] = [];
   let at = 0;
+  let quiet = 0;
+  let newline = answer.indexOf("\n");
   for (const [start, end] of spans) {
     if (start < at) continue;
-    const span = answer.slice(start, end);
-    parts.push(
-      answer.slice(at, start),
-      span.includes("\n") ? span.replace(/[^\n]/g, " ") : " ".repeat(end - start),
-    );
+    parts.push(answer.slice(at, start));
+    // Spaces for every character but a line break (the next line break is looked for once per line: spans
+    // come in order).
+    for (let from = start; from < end; ) {
+      if (newline >= 0 && newline < from) newline = answer.indexOf("\n", from);
+      const to = newline < 0 || newline >= end ? end : newline;
+      parts.push(" ".repeat(to - from));
+      if (to < end) parts.push("\n");
+      from = to + 1;
+    }
     at = end;
+    if (++quiet >= PAUSE_EVERY) {
+      quiet = 0;
+      yield PAUSE;
+    }
   }
   parts.push(answer.slice(at));
   return parts.join("");

@@ -578,6 +578,35 @@ describe("answerCheckSteps: slices", () => {
   });
 });
 
+describe("checkAnswer: text without the dropped claims", () => {
+  it("removes a dropped claim's marker that stands on a later line, not only its sentence", () => {
+    const sources = [{ id: "notes", text: "The harbour opened in 1908. It handles 40 ships a day." }];
+    const answer = "The harbour opened in 1911.\n[notes]\nIt handles 40 ships a day [notes].";
+    const result = checkAnswer(sources, answer);
+    expect(result.unsupported.map((entry) => entry.reason)).toEqual(["number_not_found"]);
+    expect(result.text).toBe("It handles 40 ships a day [notes].");
+  });
+});
+
+describe("answerCheckSteps: slices by steps, splitting included", () => {
+  // Answers whose splitting makes no claim for a long stretch: the check must still yield while it splits.
+  it.each([
+    ["line breaks", "\n".repeat(200_000)],
+    ["code fences", "```\nx\n```\n".repeat(20_000)],
+    ["CJK full stops only", "。".repeat(200_000)],
+    ["headings", "# A\n".repeat(50_000)],
+    ["footnote definitions", "[^1]: a\n".repeat(25_000)],
+  ])("yields while it splits %s", (_, filler) => {
+    const steps = answerCheckSteps([{ id: "a", text: "Alpha beta." }], `${filler}\nAlpha [a].`, {}, 1_000);
+    let yields = 0;
+    let step = steps.next();
+    for (; step.done !== true; step = steps.next()) yields++;
+    // A slice is 10,000 steps of splitting; 200,000 characters take more than 20 slices.
+    expect(yields).toBeGreaterThanOrEqual(20);
+    expect(step.value).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+});
+
 describe("answerCheckSteps: the cap before the work", () => {
   it("stops reading claims at the first past maxClaims: a refused answer costs the cap's work, not its own", () => {
     const answer = "A.\n".repeat(100_000);
@@ -586,9 +615,9 @@ describe("answerCheckSteps: the cap before the work", () => {
     let step = steps.next();
     while (step.done !== true) step = steps.next();
     expect(step.value).toEqual({ tooManyClaims: 101, counted: "claims and clauses" });
-    // The marker pass and the masking read the whole answer (three steps a character); the splitting stops
-    // after 101 claims.
-    expect(counter.steps).toBeLessThan(3 * answer.length + 101 * 100);
+    // The marker pass (three reads) and the masking (two) read the whole answer; the splitting, which reads
+    // each character a dozen times, stops after 101 claims.
+    expect(counter.steps).toBeLessThan(6 * answer.length);
   });
 
   it("counts markers in a pass that stops past twice the cap", () => {

@@ -1,6 +1,7 @@
 import { MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
 import type { Steps } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
+import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
@@ -12,7 +13,7 @@ import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-clai
 import { forEachEquivalenceKey, keysOfWord, valuesOf, withoutEquivalentNumbers } from "./equivalences.js";
 import { withoutFraming } from "./framing.js";
 import { keptLine } from "./markdown-cut.js";
-import { findMarkers, resolveMarkerName } from "./markers.js";
+import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
 import { originalSpan, type ReadableSource, readableSource } from "./scraped-text.js";
@@ -42,6 +43,8 @@ export interface AnswerCheckOptions {
    * costs the work and memory of the cap, whatever its length).
    */
   maxClaims?: number | undefined;
+  /** Where the check adds the number of claims and clauses it read (for a caller that caps several checks). */
+  clauseTally?: { clauses: number } | undefined;
   /**
    * A claim whose every check passes but whose spans lack some of its content words is partially supported:
    * `keep` (default) keeps it and lists those words in `partial`; `drop` removes it as `partial_support`.
@@ -193,47 +196,60 @@ export function* answerCheckSteps(
   counter?: StepCounter,
 ): Steps<AnswerResult | TooManyClaims> {
   const maxClaims = options.maxClaims ?? Number.POSITIVE_INFINITY;
+  // Steps of every stage are counted, and the check yields whenever a slice's worth has passed.
+  const tally = counter ?? { steps: 0 };
+  const sliceSteps = SPLIT_STEPS_PER_CLAIM_CHAR * stepBudget;
+  let sliceEnd = tally.steps + sliceSteps;
   // The caps come before any work that grows with the claims: the markers are counted in one pass that stops
   // past twice the cap, and the claims as they are read, stopping at the first past the cap.
-  const found = findMarkers(answer, 2 * maxClaims);
-  const tally = counter ?? { steps: 0 };
-  tally.steps += answer.length;
+  const markerPass = markerSteps(answer, 2 * maxClaims, tally);
+  let found: AnswerMarkers | undefined;
+  for (let step = markerPass.next(); found === undefined; step = markerPass.next()) {
+    if (step.done === true) found = step.value;
+    else if (tally.steps >= sliceEnd) {
+      yield;
+      sliceEnd = tally.steps + sliceSteps;
+    }
+  }
   if (found.markers.length > 2 * maxClaims)
     return { tooManyClaims: found.markers.length, counted: "markers" };
   const claims: AnswerClaim[] = [];
   let clauses = 0;
-  let sliceEnd = tally.steps + SPLIT_STEPS_PER_CLAIM_CHAR * stepBudget;
   for (const claim of answerClaims(answer, found, tally)) {
-    clauses += claim.clauses.length;
-    if (clauses > maxClaims) return { tooManyClaims: clauses, counted: "claims and clauses" };
-    claims.push(claim);
+    if (claim !== PAUSE) {
+      clauses += claim.clauses.length;
+      if (clauses > maxClaims) return { tooManyClaims: clauses, counted: "claims and clauses" };
+      claims.push(claim);
+    }
     if (tally.steps >= sliceEnd) {
       yield;
-      sliceEnd = tally.steps + SPLIT_STEPS_PER_CLAIM_CHAR * stepBudget;
+      sliceEnd = tally.steps + sliceSteps;
     }
   }
+  if (options.clauseTally !== undefined) options.clauseTally.clauses += clauses;
   // The sources are indexed only for an answer that will be checked.
   // Each source read as a reader sees it (scraped and PDF text cleaned), cited as it was given.
   const prepared = ("prepared" in sources ? sources.prepared : prepareAnswerSources(sources).prepared).map(
     readableSource,
   );
-  const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, counter);
+  const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally);
   const context: CheckContext = {
     index,
     ids: prepared.map((source) => source.id),
     indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
     question: questionTerms(options.question ?? []),
-    answerInitials: answerInitials(answer, index, counter),
+    answerInitials: answerInitials(answer, index, tally),
     spanValues: new Map(),
     options,
-    ...(counter === undefined ? {} : { counter }),
+    counter: tally,
   };
   const judged: (Judged | null)[] = [];
   let work = 0;
   for (const claim of claims) {
-    if (work >= stepBudget) {
+    if (work >= stepBudget || tally.steps >= sliceEnd) {
       yield;
       work = 0;
+      sliceEnd = tally.steps + sliceSteps;
     }
     judged.push(judgeSupport(context, claim));
     work += 1 + claim.range[1] - claim.range[0];
@@ -259,9 +275,10 @@ export function* answerCheckSteps(
   let counted = 0;
   let spanCharsLeft = options.maxBestSpanChars ?? Number.POSITIVE_INFINITY;
   for (const [position, verdict] of judged.entries()) {
-    if (work >= stepBudget) {
+    if (work >= stepBudget || tally.steps >= sliceEnd) {
       yield;
       work = 0;
+      sliceEnd = tally.steps + sliceSteps;
     }
     if (verdict === null) continue;
     counted++;
@@ -289,7 +306,7 @@ export function* answerCheckSteps(
         spanCharsLeft -= spanChars;
         result.unsupported.push(miss);
       }
-      dropped.push(claim.range);
+      pushByLine(answer, claim.range, dropped);
     }
   }
   result.text = removeSpans(answer, dropped);
@@ -1157,10 +1174,24 @@ function withoutBestSpan({ source: _s, quote: _q, range: _r, support: _p, ...ent
 }
 
 /**
+ * `range` cut at its line breaks, each piece pushed to `spans`: a claim whose marker stands on a later line
+ * (a line of markers only) spans lines, and every piece of it goes, the marker too. O(range).
+ */
+function pushByLine(answer: string, [start, end]: Range, spans: Range[]): void {
+  let from = start;
+  for (let at = start; at < end; at++) {
+    if (answer.charCodeAt(at) !== 10) continue;
+    if (at > from) spans.push([from, at]);
+    from = at + 1;
+  }
+  if (end > from) spans.push([from, end]);
+}
+
+/**
  * The answer without the removed claims' spans, still valid markdown (`keptLine`): an emphasis whose other
  * half was cut goes too, and a line left with no letter or digit, or with only the bold lead-in of what was
  * cut, goes whole. O(n).
- * `spans` come in increasing order and never cross a line break.
+ * `spans` come in increasing order and never cross a line break (`pushByLine` cuts them).
  */
 export function removeSpans(answer: string, spans: readonly Range[]): string {
   if (spans.length === 0) return answer;

@@ -1,3 +1,5 @@
+import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
+import type { StepCounter } from "../step-counter.js";
 import type { Range } from "../types.js";
 
 /**
@@ -58,24 +60,48 @@ const TASK_BOX = /^[ \t]{0,8}[-*+][ \t]+$/;
  * O(n) in the answer.
  */
 export function findMarkers(answer: string, atMost = Number.POSITIVE_INFINITY): AnswerMarkers {
-  const hidden: Range[] = [];
+  const steps = markerSteps(answer, atMost);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+}
+
+/**
+ * `findMarkers` in pieces: yields `PAUSE` after every run of lines, links and markers, so its caller may
+ * pause; with `counter`, the characters read (each pass reads the answer once).
+ */
+export function* markerSteps(
+  answer: string,
+  atMost = Number.POSITIVE_INFINITY,
+  counter?: StepCounter,
+): Generator<Pause, AnswerMarkers> {
+  let hidden: Range[] = [];
   const definitions = new Map<string, string>();
   let inFence = false;
   let fenceStart = 0;
+  let quiet = 0;
   for (let lineStart = 0; lineStart <= answer.length; ) {
+    if (++quiet >= PAUSE_EVERY) {
+      quiet = 0;
+      yield PAUSE;
+    }
     const newline = answer.indexOf("\n", lineStart);
     const lineEnd = newline < 0 ? answer.length : newline;
-    const line = answer.slice(lineStart, lineEnd);
-    if (FENCE.test(line)) {
-      if (inFence) hidden.push([fenceStart, lineEnd]);
-      else fenceStart = lineStart;
-      inFence = !inFence;
-    } else if (!inFence) {
-      const footnote = FOOTNOTE_LINE.exec(line);
-      if (footnote !== null) {
-        const label = footnote[1] as string;
-        if (!definitions.has(label)) definitions.set(label, line.slice(footnote[0].length).trim());
-        hidden.push([lineStart, lineEnd]);
+    if (counter !== undefined) counter.steps += lineEnd - lineStart + 1;
+    // Only a line whose first character after at most three spaces or tabs is a backtick, a tilde or `[`
+    // can be a fence or a footnote's definition: the others are not copied.
+    const lead = leadingCharacter(answer, lineStart, lineEnd);
+    if (lead === 96 || lead === 126 || lead === 91) {
+      const line = answer.slice(lineStart, lineEnd);
+      if (FENCE.test(line)) {
+        if (inFence) hidden.push([fenceStart, lineEnd]);
+        else fenceStart = lineStart;
+        inFence = !inFence;
+      } else if (!inFence) {
+        const footnote = FOOTNOTE_LINE.exec(line);
+        if (footnote !== null) {
+          const label = footnote[1] as string;
+          if (!definitions.has(label)) definitions.set(label, line.slice(footnote[0].length).trim());
+          hidden.push([lineStart, lineEnd]);
+        }
       }
     }
     if (newline < 0) break;
@@ -84,10 +110,21 @@ export function findMarkers(answer: string, atMost = Number.POSITIVE_INFINITY): 
   if (inFence) hidden.push([fenceStart, answer.length]);
   // A link's destination (`[text](url)`) is an address, not words of the claim.
   LINK_DESTINATION.lastIndex = 0;
+  let read = 0;
+  const links: Range[] = [];
   for (let match = LINK_DESTINATION.exec(answer); match !== null; match = LINK_DESTINATION.exec(answer)) {
-    hidden.push([match.index + 1, match.index + match[0].length]);
+    links.push([match.index + 1, match.index + match[0].length]);
+    if (counter !== undefined) counter.steps += LINK_DESTINATION.lastIndex - read;
+    read = LINK_DESTINATION.lastIndex;
+    if (++quiet >= PAUSE_EVERY) {
+      quiet = 0;
+      yield PAUSE;
+    }
   }
-  hidden.sort((a, b) => a[0] - b[0]);
+  const lines = hidden;
+  hidden = mergeByStart(lines, links);
+  if (counter !== undefined) counter.steps += answer.length - read + hidden.length;
+  read = 0;
 
   const markers: Marker[] = [];
   let hiddenIndex = 0;
@@ -97,15 +134,47 @@ export function findMarkers(answer: string, atMost = Number.POSITIVE_INFINITY): 
     match !== null && markers.length <= atMost;
     match = MARKER.exec(answer)
   ) {
+    if (++quiet >= PAUSE_EVERY) {
+      quiet = 0;
+      yield PAUSE;
+    }
     const start = match.index;
     const end = start + match[0].length;
+    if (counter !== undefined) counter.steps += end - read;
+    read = end;
     while (hiddenIndex < hidden.length && (hidden[hiddenIndex] as Range)[1] <= start) hiddenIndex++;
     const inHidden = hiddenIndex < hidden.length && (hidden[hiddenIndex] as Range)[0] <= start;
     if (inHidden) continue;
     const names = markerNames(match, definitions, answer, start);
     if (names !== null) markers.push({ start, end, text: match[0], names });
   }
+  if (counter !== undefined) counter.steps += Math.max(0, answer.length - read);
   return { markers, hidden };
+}
+
+/**
+ * Two lists of ranges, each in order of start, as one in order of start (the first list's first on a tie):
+ * what a stable sort of the two together gives, in one pass.
+ */
+export function mergeByStart(first: readonly Range[], second: readonly Range[]): Range[] {
+  const merged: Range[] = [];
+  let from = 0;
+  for (const range of second) {
+    while (from < first.length && (first[from] as Range)[0] <= range[0]) merged.push(first[from++] as Range);
+    merged.push(range);
+  }
+  while (from < first.length) merged.push(first[from++] as Range);
+  return merged;
+}
+
+// The code of a line's first character after at most three spaces or tabs (FENCE and FOOTNOTE_LINE allow
+// three), or -1.
+function leadingCharacter(answer: string, lineStart: number, lineEnd: number): number {
+  for (let at = lineStart; at < lineEnd && at <= lineStart + 3; at++) {
+    const code = answer.charCodeAt(at);
+    if (code !== 32 && code !== 9) return code;
+  }
+  return -1;
 }
 
 function markerNames(

@@ -1,5 +1,7 @@
+import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
 import { tableSpans } from "../tables/index.js";
+import { isWhitespaceChar } from "../text/index.js";
 
 /** A `[start, end)` span of a text, in UTF-16 code units. */
 export interface Span {
@@ -40,6 +42,7 @@ export function splitBlocks(text: string): Block[] {
   const blocks: Block[] = [];
   let table: Extract<Block, { kind: "table" }> | undefined;
   for (const part of blockParts(text)) {
+    if (part === PAUSE) continue;
     if (part.kind === "line") blocks.push(part);
     else if (part.kind === "table") {
       table = { kind: "table", header: part.header, rows: [] };
@@ -53,20 +56,28 @@ export function splitBlocks(text: string): Block[] {
  * `splitBlocks` one part at a time, reading the text once (lines, and the table reader's `tableSpans`), so a
  * caller keeps only what it needs and may stop early. With `counter`, the characters read.
  */
-export function* blockParts(text: string, counter?: StepCounter): Generator<BlockPart> {
+export function* blockParts(text: string, counter?: StepCounter): Generator<BlockPart | Pause> {
   const lines = linesOf(text, counter);
   const tables = tableSpans(text, counter);
-  let table = tables.next().value ?? undefined;
-  let line = lines.next().value ?? undefined;
+  // The next line or table, passing on the pauses of their readers.
+  const nextOf = function* <T>(parts: Generator<T | Pause>): Generator<Pause, T | undefined> {
+    for (let next = parts.next(); next.done !== true; next = parts.next()) {
+      if (next.value !== PAUSE) return next.value as T;
+      yield PAUSE;
+    }
+    return undefined;
+  };
+  let table = yield* nextOf(tables);
+  let line = yield* nextOf(lines);
   while (line !== undefined) {
-    while (table !== undefined && table.end <= line.start) table = tables.next().value ?? undefined;
+    while (table !== undefined && table.end <= line.start) table = yield* nextOf(tables);
     if (table !== undefined && line.start >= table.start && line.end <= table.end) {
       // The first line is the header, the second the delimiter row; every later line is a body row.
       yield { kind: "table", header: span(line) };
-      line = lines.next().value ?? undefined;
+      line = yield* nextOf(lines);
       for (let position = 1; line !== undefined && line.end <= table.end; position++) {
         if (position >= 2) yield { kind: "row", row: span(line) };
-        line = lines.next().value ?? undefined;
+        line = yield* nextOf(lines);
       }
       continue;
     }
@@ -74,7 +85,7 @@ export function* blockParts(text: string, counter?: StepCounter): Generator<Bloc
       const nextTableStart = table?.start ?? text.length;
       yield { kind: "table", header: null };
       yield { kind: "row", row: span(line) };
-      line = lines.next().value ?? undefined;
+      line = yield* nextOf(lines);
       while (
         line !== undefined &&
         !line.afterBlank &&
@@ -82,11 +93,11 @@ export function* blockParts(text: string, counter?: StepCounter): Generator<Bloc
         line.start < nextTableStart
       ) {
         yield { kind: "row", row: span(line) };
-        line = lines.next().value ?? undefined;
+        line = yield* nextOf(lines);
       }
       continue;
     }
-    const next = lines.next().value ?? undefined;
+    const next = yield* nextOf(lines);
     yield {
       kind: "line",
       line: span(line),
@@ -101,9 +112,14 @@ function span(line: Span): Span {
 }
 
 // The text's non-blank lines, trimmed, one at a time. A line ends at `\r\n`, `\r` or `\n`.
-function* linesOf(text: string, counter?: StepCounter): Generator<Line> {
+function* linesOf(text: string, counter?: StepCounter): Generator<Line | Pause> {
   let afterBlank = true;
+  let quiet = 0;
   for (let at = 0; at < text.length; ) {
+    if (++quiet >= PAUSE_EVERY) {
+      quiet = 0;
+      yield PAUSE;
+    }
     let breakAt = at;
     for (; breakAt < text.length; breakAt++) {
       const code = text.charCodeAt(breakAt);
@@ -112,12 +128,15 @@ function* linesOf(text: string, counter?: StepCounter): Generator<Line> {
     let next = breakAt;
     if (next < text.length) next += text.charCodeAt(next) === 13 && text.charCodeAt(next + 1) === 10 ? 2 : 1;
     if (counter !== undefined) counter.steps += next - at;
-    const body = text.slice(at, breakAt);
-    const trimmed = body.trim();
-    if (trimmed === "") afterBlank = true;
+    // Trimmed as `String.prototype.trim` trims (its whitespace is `\s`'s), without copying the line.
+    let start = at;
+    while (start < breakAt && isWhitespaceChar(text.charCodeAt(start))) start++;
+    let end = breakAt;
+    while (end > start && isWhitespaceChar(text.charCodeAt(end - 1))) end--;
+    if (start === end) afterBlank = true;
     else {
-      const start = at + (body.length - body.trimStart().length);
-      yield { start, end: start + trimmed.length, afterBlank };
+      quiet = 0;
+      yield { start, end, afterBlank };
       afterBlank = false;
     }
     at = next;

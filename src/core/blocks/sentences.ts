@@ -1,3 +1,4 @@
+import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
 import { blockParts, type Span } from "./blocks.js";
 
@@ -29,9 +30,10 @@ const SPACE = /[^\S\u2028\u2029]/u;
 // whitespace before a capital letter or digit, and after a CJK full stop. Every piece the segmenter reads
 // is at most LONG_LINE characters long, so its cost per character is bounded.
 export const LONG_LINE = 1000;
-// At most 8 closing quotes and brackets are looked back over: an unbounded `*` in the lookbehind rescanned a
-// long run of them from every position (O(n²)).
-const SURE_BREAK = /(?<=[.!?]["'”’)\]]{0,8})[ \t]+(?=[\p{Lu}\p{N}])|(?<=[。！？])/gu;
+// Where a sentence surely ends (`cutLongLine`): `(?<=[.!?]["'”’)\]]{0,8})[ \t]+(?=[\p{Lu}\p{N}])|(?<=[。！？])`,
+// read by hand. At most 8 closing quotes and brackets are looked back over (an unbounded run was read again
+// from every position).
+const CAPITAL_OR_DIGIT = /^[\p{Lu}\p{N}]/u;
 
 /**
  * Splits a source into sentences: every line on its own (so list items and table rows are sentences),
@@ -40,38 +42,67 @@ const SURE_BREAK = /(?<=[.!?]["'”’)\]]{0,8})[ \t]+(?=[\p{Lu}\p{N}])|(?<=[。
  * data row as `header`. Parts with no letter or digit are skipped. O(n) in the worst case (`sentencesOf`).
  */
 export function splitSentences(text: string, counter?: StepCounter): Sentence[] {
-  return [...sentencesOf(text, counter)];
+  const sentences: Sentence[] = [];
+  for (const sentence of sentencesOf(text, counter)) if (sentence !== PAUSE) sentences.push(sentence);
+  return sentences;
 }
 
 /**
  * `splitSentences` one sentence at a time, so a caller can stop early, keep only what it needs, or pause
- * between sentences. Every stage reads each character a bounded number of times; with `counter`, the
- * characters each stage reads are added to it.
+ * between sentences (and at each `PAUSE`, yielded after a run of text that made none). Every stage reads
+ * each character a bounded number of times; with `counter`, the characters each stage reads are added to it.
  */
-export function* sentencesOf(text: string, counter?: StepCounter): Generator<Sentence> {
+export function* sentencesOf(text: string, counter?: StepCounter): Generator<Sentence | Pause> {
   let header: string | null = null;
+  // Parts read since the last sentence or pause.
+  let quiet = 0;
   for (const part of blockParts(text, counter)) {
-    if (part.kind === "line") yield* proseSentences(text, part.line, counter);
-    else if (part.kind === "table") {
+    if (part === PAUSE) {
+      quiet = 0;
+      yield PAUSE;
+      continue;
+    }
+    if (part.kind === "line") {
+      for (const sentence of proseSentences(text, part.line, counter)) {
+        quiet = 0;
+        yield sentence;
+      }
+    } else if (part.kind === "table") {
       header = part.header === null ? null : text.slice(part.header.start, part.header.end);
     } else {
       const { start, end } = part.row;
       const rowText = text.slice(start, end);
       if (counter !== undefined) counter.steps += end - start;
-      if (HAS_WORD.test(rowText)) yield { text: rowText, start, end, header };
+      if (HAS_WORD.test(rowText)) {
+        quiet = 0;
+        yield { text: rowText, start, end, header };
+      }
+    }
+    if (++quiet >= PAUSE_EVERY) {
+      quiet = 0;
+      yield PAUSE;
     }
   }
 }
 
-function* proseSentences(text: string, line: Span, counter?: StepCounter): Generator<Sentence> {
+function* proseSentences(text: string, line: Span, counter?: StepCounter): Generator<Sentence | Pause> {
   const lineText = text.slice(line.start, line.end);
   const marker = BLOCK_MARKER.exec(lineText);
   if (counter !== undefined) counter.steps += lineText.length;
   const start = line.start + (marker === null ? 0 : marker[0].length);
+  let quiet = 0;
   for (const piece of cutLongLine(text, start, line.end, counter)) {
     const pieceText = text.slice(piece.start, piece.end);
-    // The end check and the segmenter each read the piece once.
-    if (counter !== undefined) counter.steps += 2 * pieceText.length;
+    // The word check, the end check and the segmenter each read the piece once. A piece without a letter or
+    // digit holds no sentence, however the segmenter would cut it.
+    if (counter !== undefined) counter.steps += 3 * pieceText.length;
+    if (!HAS_WORD.test(pieceText)) {
+      if (++quiet >= PAUSE_EVERY) {
+        quiet = 0;
+        yield PAUSE;
+      }
+      continue;
+    }
     if (!hasSentenceEndInside(pieceText)) {
       const sentence = trimmed(pieceText, piece.start, counter);
       if (sentence !== null) yield sentence;
@@ -97,17 +128,17 @@ export function hasSentenceEndInside(piece: string): boolean {
     // A code point that ends before `tail`: a low surrogate with its high one before it is read as one.
     const low = piece.charCodeAt(tail - 1);
     const width = tail >= 2 && isLowSurrogate(low) && isHighSurrogate(piece.charCodeAt(tail - 2)) ? 2 : 1;
-    const char = piece.slice(tail - width, tail);
-    if (stage === 0 && SPACE.test(char)) {
+    const kind = tailClass(piece, tail - width, tail);
+    if (stage === 0 && kind === SPACE_CLASS) {
       tail -= width;
       continue;
     }
-    if (stage <= 1 && CLOSE.test(char)) {
+    if (stage <= 1 && kind === CLOSE_CLASS) {
       stage = 1;
       tail -= width;
       continue;
     }
-    if (TERMINATOR.test(char)) {
+    if (kind === TERMINATOR_CLASS) {
       stage = 2;
       tail -= width;
       continue;
@@ -125,6 +156,27 @@ export function hasSentenceEndInside(piece: string): boolean {
   return false;
 }
 
+const SPACE_CLASS = 0;
+const CLOSE_CLASS = 1;
+const TERMINATOR_CLASS = 2;
+const OTHER_CLASS = 3;
+
+// The class of the code point `piece[from, to)` in UAX #29's `Term* Close* Sp*`: ASCII by its code.
+function tailClass(piece: string, from: number, to: number): number {
+  const code = piece.charCodeAt(from);
+  if (code < 0x80) {
+    if (code === 32 || (code >= 9 && code <= 13)) return SPACE_CLASS;
+    if (code === 33 || code === 46 || code === 63) return TERMINATOR_CLASS;
+    if (code === 34 || code === 39 || code === 40 || code === 41 || code === 91 || code === 93)
+      return CLOSE_CLASS;
+    return code === 123 || code === 125 ? CLOSE_CLASS : OTHER_CLASS;
+  }
+  const char = piece.slice(from, to);
+  if (SPACE.test(char)) return SPACE_CLASS;
+  if (CLOSE.test(char)) return CLOSE_CLASS;
+  return TERMINATOR.test(char) ? TERMINATOR_CLASS : OTHER_CLASS;
+}
+
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
@@ -137,19 +189,55 @@ function trimmed(part: string, start: number, counter?: StepCounter): Sentence |
   return { text, start: sentenceStart, end: sentenceStart + text.length, header: null };
 }
 
-/** Cuts `[start, end)` into pieces of at most LONG_LINE characters, where a sentence surely ends if it can. */
-function cutLongLine(text: string, start: number, end: number, counter?: StepCounter): Span[] {
-  if (end - start <= LONG_LINE) return [{ start, end }];
-  const pieces: Span[] = [];
-  const line = text.slice(start, end);
-  if (counter !== undefined) counter.steps += 2 * line.length;
-  let pieceStart = 0;
-  for (const match of line.matchAll(SURE_BREAK)) {
-    if (match.index > pieceStart) cutAtSpaces(line, start, pieceStart, match.index, pieces, counter);
-    pieceStart = match.index + match[0].length;
+/** Cuts `[start, end)`, one at a time, into pieces of at most LONG_LINE characters, where a sentence surely ends if it can. */
+function* cutLongLine(text: string, start: number, end: number, counter?: StepCounter): Generator<Span> {
+  if (end - start <= LONG_LINE) {
+    yield { start, end };
+    return;
   }
-  if (pieceStart < line.length) cutAtSpaces(line, start, pieceStart, line.length, pieces, counter);
-  return pieces;
+  if (counter !== undefined) counter.steps += 2 * (end - start);
+  let pieceStart = start;
+  for (let at = start; at < end; ) {
+    const spaces = sureBreakAt(text, start, at, end);
+    if (spaces < 0) {
+      at++;
+      continue;
+    }
+    if (at - pieceStart > LONG_LINE) yield* cutAtSpaces(text, pieceStart, at, counter);
+    else if (at > pieceStart) yield { start: pieceStart, end: at };
+    pieceStart = at + spaces;
+    // After a break of no width, the next one is looked for a character on (a code point: a pair is one).
+    at = spaces > 0 ? pieceStart : at + (isHighSurrogate(text.charCodeAt(at)) ? 2 : 1);
+  }
+  if (pieceStart < end) yield* cutAtSpaces(text, pieceStart, end, counter);
+}
+
+/**
+ * SURE_BREAK at `at` in the line `text[lineStart, end)`, read by hand (a regex search made a match object for
+ * each of a run of CJK full stops): the length of the spaces and tabs that stand there after a sentence
+ * end and before a capital or digit, 0 for the place right after a CJK full stop, else -1.
+ */
+function sureBreakAt(text: string, lineStart: number, at: number, end: number): number {
+  if (at === lineStart) return -1;
+  const code = text.charCodeAt(at);
+  if ((code === 32 || code === 9) && endsSentenceBefore(text, lineStart, at)) {
+    let after = at;
+    while (after < end && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9)) after++;
+    if (after < end && CAPITAL_OR_DIGIT.test(text.slice(after, Math.min(after + 2, end)))) return after - at;
+  }
+  const before = text.charCodeAt(at - 1);
+  return before === 0x3002 || before === 0xff01 || before === 0xff1f ? 0 : -1;
+}
+
+// `(?<=[.!?]["'”’)\]]{0,8})` before `at`: a full stop, `!` or `?`, then at most 8 closing quotes and brackets.
+function endsSentenceBefore(text: string, lineStart: number, at: number): boolean {
+  for (let back = at - 1; back >= lineStart && back >= at - 9; back--) {
+    const code = text.charCodeAt(back);
+    if (code === 46 || code === 33 || code === 63) return true;
+    if (!(code === 34 || code === 39 || code === 0x201d || code === 0x2019 || code === 41 || code === 93))
+      return false;
+  }
+  return false;
 }
 
 /**
@@ -157,25 +245,18 @@ function cutLongLine(text: string, start: number, end: number, counter?: StepCou
  * else after LONG_LINE characters. The search for the space looks back at most LONG_LINE characters, and
  * never over a character the previous search passed without finding a space: each is read at most twice.
  */
-function cutAtSpaces(
-  line: string,
-  offset: number,
-  start: number,
-  end: number,
-  pieces: Span[],
-  counter?: StepCounter,
-): void {
+function* cutAtSpaces(text: string, start: number, end: number, counter?: StepCounter): Generator<Span> {
   let pieceStart = start;
   while (end - pieceStart > LONG_LINE) {
     let space = pieceStart + LONG_LINE;
-    while (space > pieceStart && line.charCodeAt(space) !== 32) space--;
+    while (space > pieceStart && text.charCodeAt(space) !== 32) space--;
     if (counter !== undefined) counter.steps += pieceStart + LONG_LINE - space + 1;
     let cut = space > pieceStart ? space : pieceStart + LONG_LINE;
     // Never cut between the two halves of a surrogate pair (a lone high surrogate before a space is no pair:
     // stepping back over it cut nothing and looped for ever).
-    if (isHighSurrogate(line.charCodeAt(cut - 1)) && isLowSurrogate(line.charCodeAt(cut))) cut -= 1;
-    pieces.push({ start: offset + pieceStart, end: offset + cut });
+    if (isHighSurrogate(text.charCodeAt(cut - 1)) && isLowSurrogate(text.charCodeAt(cut))) cut -= 1;
+    yield { start: pieceStart, end: cut };
     pieceStart = cut;
   }
-  pieces.push({ start: offset + pieceStart, end: offset + end });
+  yield { start: pieceStart, end };
 }

@@ -1,3 +1,4 @@
+import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
 import { codeClass } from "../wording/index.js";
 
@@ -171,8 +172,9 @@ function readTables<T>(
   build: (header: TableCell[], body: Line[], start: number, end: number) => T,
 ): T[] {
   const tables: T[] = [];
-  for (const { header, body, start, end } of tablesIn(text, true))
-    tables.push(build(header, body, start, end));
+  for (const table of tablesIn(text, true)) {
+    if (table !== PAUSE) tables.push(build(table.header, table.body, table.start, table.end));
+  }
   return tables;
 }
 
@@ -185,10 +187,15 @@ function* tablesIn(
   text: string,
   withBody: boolean,
   counter?: StepCounter,
-): Generator<{ header: TableCell[]; body: Line[]; start: number; end: number }> {
+): Generator<{ header: TableCell[]; body: Line[]; start: number; end: number } | Pause> {
   let pipe = text.indexOf("|");
   let from = 0;
+  let quiet = 0;
   while (pipe >= 0) {
+    if (++quiet >= PAUSE_EVERY) {
+      quiet = 0;
+      yield PAUSE;
+    }
     const headerLine = lineAt(text, text.lastIndexOf("\n", pipe - 1) + 1);
     const delimiterLine = headerLine.next < 0 ? undefined : lineAt(text, headerLine.next);
     if (counter !== undefined) {
@@ -215,9 +222,14 @@ function* tablesIn(
       if (counter !== undefined) counter.steps += line.end - line.start + 1;
       if (trimmedStart(text, line.start, line.end) === line.end || !hasPipe(text, line)) break;
       if (withBody) body.push(line);
+      else if (++quiet >= PAUSE_EVERY) {
+        quiet = 0;
+        yield PAUSE;
+      }
       end = line.end;
       next = line.next;
     }
+    quiet = 0;
     yield { header, body, start: headerLine.start, end };
     from = next;
     pipe = next < 0 ? -1 : text.indexOf("|", next);
@@ -226,10 +238,15 @@ function* tablesIn(
 
 /**
  * Where `parseMarkdownTables` finds its tables, `[start, end)` header line to last body line, one at a time
- * and without reading their body cells: for readers that only need to know which lines are a table.
+ * and without reading their body cells: for readers that only need to know which lines are a table. Yields
+ * `PAUSE` after each run of lines that made no table.
  */
-export function* tableSpans(text: string, counter?: StepCounter): Generator<{ start: number; end: number }> {
-  for (const { start, end } of tablesIn(text, false, counter)) yield { start, end };
+export function* tableSpans(
+  text: string,
+  counter?: StepCounter,
+): Generator<{ start: number; end: number } | Pause> {
+  for (const table of tablesIn(text, false, counter))
+    yield table === PAUSE ? PAUSE : { start: table.start, end: table.end };
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   type EvalInput,
   evalVerified,
 } from "../../service/index.js";
-import type { OffsetUnit } from "../../wire/index.js";
+import { type OffsetUnit, offsetCursor } from "../../wire/index.js";
 import { type AppDeps, defaultStreamHeartbeatMs } from "../config.js";
 import { operationContext } from "../request-state.js";
 import { createEventStream } from "./event-stream.js";
@@ -34,6 +34,9 @@ export async function streamCreate(
   unit: OffsetUnit | undefined,
 ): Promise<void> {
   const ranges = { unit, sources: input.sources };
+  // A prose answer's `answer_range`s, in the stream's order, through one cursor for starts and one for ends
+  // (a new attempt's answer starts them again).
+  let answerOffsets = { starts: offsetCursor(unit), ends: offsetCursor(unit) };
   const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
   try {
     const outcome = await createVerified(input, operationContext(request, reply, deps), {
@@ -52,9 +55,14 @@ export async function streamCreate(
   }
 
   function send(event: CreateProgress): void {
-    if (event.type === "claim") events.send("claim", entryToWire(event.citation, ranges));
-    else if (event.type === "unsupported") events.send("unsupported", entryToWire(event.unsupported, ranges));
-    else events.send("attempt", { attempt: event.attempt });
+    if (event.type === "attempt") {
+      answerOffsets = { starts: offsetCursor(unit), ends: offsetCursor(unit) };
+      events.send("attempt", { attempt: event.attempt });
+      return;
+    }
+    const answer = event.answer === undefined ? undefined : { text: event.answer, ...answerOffsets };
+    if (event.type === "claim") events.send("claim", entryToWire(event.citation, ranges, answer));
+    else events.send("unsupported", entryToWire(event.unsupported, ranges, answer));
   }
 }
 

@@ -44,14 +44,32 @@ export function createResultToWire(
       usage: usageToWire(outcome.usage),
     },
     ranges.unit,
-    { sources: sourceTexts(ranges.sources) },
+    { sources: sourceTexts(ranges.sources), answer: outcome.answer },
   );
 }
 
-/** One streamed claim or unsupported entry, its ranges in the request's unit. */
-export function entryToWire<Entry extends object>(entry: Entry, ranges: WireRanges): Entry {
-  return convertRanges([entry], ranges.unit, { sources: sourceTexts(ranges.sources) })[0] as Entry;
+/**
+ * One streamed claim or unsupported entry, its ranges in the request's unit: `range` into its source, and a
+ * prose answer's `answer_range` into `answer` (the text the stream has so far), through the stream's cursors
+ * (`answerOffsets`: one for starts and one for ends, as entries come in answer order).
+ */
+export function entryToWire<Entry extends object>(
+  entry: Entry,
+  ranges: WireRanges,
+  answer?: { text: string; starts: AnswerOffsets; ends: AnswerOffsets },
+): Entry {
+  const converted = convertRanges([entry], ranges.unit, { sources: sourceTexts(ranges.sources) })[0] as Entry;
+  const answerRange = (converted as { answer_range?: unknown }).answer_range;
+  if (answer === undefined || !Array.isArray(answerRange) || answerRange.length !== 2) return converted;
+  const [start, end] = answerRange as [number, number];
+  return {
+    ...converted,
+    answer_range: [answer.starts(answer.text, start), answer.ends(answer.text, end)],
+  };
 }
+
+/** A stream's converter of `answer_range` offsets (`offsetCursor`). */
+export type AnswerOffsets = (text: string, offset: number) => number;
 
 /** The wire result of eval, streamed (`done`) or not; `cases` are the request's, for the ranges' sources. */
 export function evalResultToWire(
@@ -96,7 +114,7 @@ export function caseResultToWire(result: CreateOutcome, ranges: WireRanges) {
       usage: usageToWire(result.usage),
     },
     ranges.unit,
-    { sources: sourceTexts(ranges.sources) },
+    { sources: sourceTexts(ranges.sources), answer: result.answer },
   );
 }
 

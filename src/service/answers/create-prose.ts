@@ -19,8 +19,8 @@ export interface ProseRequest {
   maxTokens?: number | undefined;
 }
 
-/** The verified prose answer: the check of the best attempt, in the wire's shape. */
-export type ProseOutcome = Omit<CheckResult, "usage">;
+/** The verified prose answer: the check of the best attempt, in the wire's shape, and that attempt's answer. */
+export type ProseOutcome = Omit<CheckResult, "usage"> & { answer: string };
 
 // The better of two attempts: higher coverage, then more citations; ties keep the earlier one.
 function betterAnswer(candidate: AnswerResult, best: AnswerResult | undefined): boolean {
@@ -48,6 +48,7 @@ export async function createProseAnswer(
   const events = observer && createSentenceEvents(request.sources, options, observer, context.signal);
   let messages = baseMessages;
   let best: AnswerResult | undefined;
+  let bestAnswer = "";
   const attempts = 1 + (request.retry ?? 0);
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const reply = await context.gateway.generate({
@@ -63,10 +64,15 @@ export async function createProseAnswer(
     addCall(usage, reply.usage);
     const checked = events
       ? await events.settle(reply.content, context.signal)
-      : await checkAnswerYielding(request.sources, reply.content, options, context.signal);
-    if (betterAnswer(checked, best)) best = checked;
+      : await checkAnswerYielding(request.sources, reply.content, options, context.signal, undefined, {
+          author: "model",
+        });
+    if (betterAnswer(checked, best)) {
+      best = checked;
+      bestAnswer = reply.content;
+    }
     if (checked.unsupported.length === 0) break;
     messages = [...baseMessages, ...buildProseRetryFeedback(reply.content, checked.unsupported)];
   }
-  return answerResultToWire(best as AnswerResult);
+  return { ...answerResultToWire(best as AnswerResult), answer: bestAnswer };
 }

@@ -19,6 +19,8 @@ export interface SentenceEvents {
    * not stream).
    */
   settle(answer: string, signal?: AbortSignal): Promise<AnswerResult>;
+  /** Resolves once no streamed check is running or scheduled: what `settle` waits for first. */
+  idle(): Promise<void>;
 }
 
 /**
@@ -61,6 +63,8 @@ export function createSentenceEvents(
   /** The answer's offset up to which sentences were reported. */
   let reported = 0;
   let work = 0;
+  /** Claims and clauses of the pieces checked so far: they count against the answer's cap together. */
+  let clausesChecked = 0;
   /** Whether something that may close a sentence arrived after the last split. */
   let armed = false;
   let splitAt = 0;
@@ -88,6 +92,8 @@ export function createSentenceEvents(
   };
 
   const checkClosed = async (): Promise<void> => {
+    // After a failure (a model's answer over the claim cap) nothing more is checked or reported.
+    if (failure !== undefined) return;
     const open = buffer.slice(reported);
     const budget = STREAM_CHECK_WORK_FACTOR * (sourceChars + buffer.length);
     if (work + open.length + sourceChars > budget) return;
@@ -98,14 +104,28 @@ export function createSentenceEvents(
     if (claims.length < 2 || writing === undefined) return;
     const closed = open.slice(0, writing.range[0]);
     work += sourceChars + closed.length;
-    const checked = await checkAnswerYielding(sources, closed, options, signal);
-    report(checked, reported);
+    // The pieces of one answer share its claim cap: a model's answer of too many fails as it streams.
+    const tally = { clauses: 0 };
+    const checked = await checkAnswerYielding(
+      sources,
+      closed,
+      { ...options, clauseTally: tally },
+      signal,
+      undefined,
+      {
+        author: "model",
+        clausesBefore: clausesChecked,
+      },
+    );
+    clausesChecked += tally.clauses;
+    report(checked, reported, buffer);
     onPiece?.(closed, checked);
     reported += closed.length;
     armed = CLOSES.test(buffer.slice(reported));
   };
 
-  const report = (result: AnswerResult, offset: number, from = 0): void => {
+  // `answer`: the text the ranges count into (the stream so far, or the whole answer), for their `offsets`.
+  const report = (result: AnswerResult, offset: number, answer: string, from = 0): void => {
     const shift = (range: Range): Range => [range[0] + offset, range[1] + offset];
     const wire = answerResultToWire({
       ...result,
@@ -123,8 +143,8 @@ export function createSentenceEvents(
       // Stable: a claim's citations keep their order.
       .sort((a, b) => a.at - b.at);
     for (const event of events) {
-      if ("claim" in event) observer.progress({ type: "claim", citation: event.claim });
-      else observer.progress({ type: "unsupported", unsupported: event.unsupported });
+      if ("claim" in event) observer.progress({ type: "claim", citation: event.claim, answer });
+      else observer.progress({ type: "unsupported", unsupported: event.unsupported, answer });
     }
   };
 
@@ -135,6 +155,7 @@ export function createSentenceEvents(
       buffer = "";
       reported = 0;
       work = 0;
+      clausesChecked = 0;
       armed = false;
       splitAt = 0;
       return {
@@ -149,16 +170,26 @@ export function createSentenceEvents(
         },
       };
     },
+    async idle() {
+      while (running !== undefined) await running;
+    },
     async settle(answer, settleSignal) {
       while (running !== undefined) await running;
       if (failure !== undefined) throw failure;
       // The stream's text is a prefix of the answer; should it not be, the whole answer is reported.
       const from = answer.startsWith(buffer) ? reported : 0;
-      const result = await checkAnswerYielding(sources, answer, options, settleSignal ?? signal);
-      report(result, 0, from);
+      const result = await checkAnswerYielding(sources, answer, options, settleSignal ?? signal, undefined, {
+        author: "model",
+      });
+      report(result, 0, answer, from);
       if (onPiece !== undefined && from < answer.length) {
         const rest = answer.slice(from);
-        onPiece(rest, await checkAnswerYielding(sources, rest, options, settleSignal ?? signal));
+        onPiece(
+          rest,
+          await checkAnswerYielding(sources, rest, options, settleSignal ?? signal, undefined, {
+            author: "model",
+          }),
+        );
       }
       return result;
     },
