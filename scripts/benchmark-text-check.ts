@@ -1,6 +1,6 @@
 /**
  * Finds benchmark text in the repository: any run of 6 or more consecutive words (lower-cased, punctuation
- * ignored) shared between a file under `src/` or `test/` and the benchmark texts in `../shared/data`
+ * ignored) shared between a file under `src/`, `test/` or `docs/` and the benchmark texts in `../shared/data`
  * (TabFact dev and val statements and tables, FaithBench sources and summaries, HaluEval, WiCE dev claims
  * and evidence). Runs made only of numbers, single characters and month names are skipped. Runs of a
  * `test/fixtures` file whose licence is noted beside it (in the file or in a sibling `.md`) that match only
@@ -81,7 +81,7 @@ interface RepoFile {
 }
 const repoFiles: RepoFile[] = [];
 const grams = new Map<string, Array<[number, number]>>();
-for (const top of ["src", "test"]) {
+for (const top of ["src", "test", "docs"]) {
   for (const path of listFiles(join(ROOT, top))) {
     const text = readFileSync(path, "utf8");
     const ws = words(text);
