@@ -520,6 +520,16 @@ export const ErrorBodySchema = Type.Object({
     request_id: Type.Optional(
       Type.String({ description: "The request's x-request-id, to quote when reporting a problem." }),
     ),
+    verification: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            "`/v1/chat/completions` with `verification.action` `block`: the verification report of the answer that failed (docs/drop-in.md).",
+        },
+      ),
+    ),
   }),
 });
 

@@ -39,17 +39,16 @@ describe("POST /v1/verified/check with an answer", () => {
         },
       ],
       unsupported: [
+        // Not wrong_source: the report holds its words but not its number, and found_in names only a
+        // source that supports the whole claim, numbers included.
         {
           claim: "It employs 300 people.",
-          reason: "wrong_source",
+          reason: "no_support",
           answer_range: [75, 101],
-          source: "report",
-          quote: "The company employs 240 people.",
-          range: rangeOf(report, "The company employs 240 people."),
-          support: 1,
-          detail: { found_in: ["report"] },
+          detail: { words: ["employs", "people"] },
         },
       ],
+      partial: [],
       coverage: 2 / 3,
       usage: { model_calls: 0, total_tokens: 0 },
     });

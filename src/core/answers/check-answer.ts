@@ -938,8 +938,12 @@ function numbersElsewhere(
 // The number and date values (`valuesOf`) where the clause's numbers are checked: its supporting spans'
 // sources (`source`, the default) or the spans themselves (`quote`, `row`); a clause that no span supports,
 // its cited sources. Each source or span is read once per request.
-function supportValues(context: CheckContext, clause: JudgedClause, numbers: NumberCheck): Set<string> {
-  const values = new Set<string>();
+function supportValues(
+  context: CheckContext,
+  clause: JudgedClause,
+  numbers: NumberCheck,
+): (value: string) => boolean {
+  const sets: ReadonlySet<string>[] = [];
   const read = (key: string, text: string): void => {
     let held = context.spanValues.get(key);
     if (held === undefined) {
@@ -947,19 +951,20 @@ function supportValues(context: CheckContext, clause: JudgedClause, numbers: Num
       if (context.counter !== undefined) context.counter.steps += text.length;
       context.spanValues.set(key, held);
     }
-    for (const value of held) values.add(value);
+    sets.push(held);
   };
   const { sources } = context.index;
   if (clause.citations.length === 0) {
     for (const at of clause.cited) read(`${at}`, (sources[at] as PreparedSource).text);
-    return values;
+  } else {
+    for (const [position, citation] of clause.citations.entries()) {
+      const at = clause.supportSources[position] as number;
+      if (numbers === "source") read(`${at}`, (sources[at] as PreparedSource).text);
+      else read(`${at}:${citation.range[0]}:${citation.range[1]}`, citation.quote);
+    }
   }
-  for (const [position, citation] of clause.citations.entries()) {
-    const at = clause.supportSources[position] as number;
-    if (numbers === "source") read(`${at}`, (sources[at] as PreparedSource).text);
-    else read(`${at}:${citation.range[0]}:${citation.range[1]}`, citation.quote);
-  }
-  return values;
+  // Looked up per value, never merged: a clause costs its numbers × its places, not the places' size.
+  return (value) => sets.some((held) => held.has(value));
 }
 
 // With `source` numbers (answer mode's default), a number counts only where a span supporting the clause holds
@@ -994,18 +999,28 @@ function firstNumberOutside(
   text: string,
 ): { number: string; key: string } | null {
   const { index, counter } = context;
-  const held = new Set<string>();
+  // The number keys of each span (read once per request, however many clauses it supports) and of each
+  // source's datelines, looked up per number: a clause costs its numbers × its spans, not the spans' length.
+  const held: ReadonlySet<string>[] = [];
   for (const [sourceIndex, ranges] of places) {
     const source = index.sources[sourceIndex] as PreparedSource;
     for (const [start, end] of ranges) {
-      if (counter !== undefined) counter.steps += end - start;
-      forEachNumberKey(source.text.slice(start, end), (key) => held.add(key));
+      const cacheKey = `#${sourceIndex}:${start}:${end}`;
+      let keys = context.spanValues.get(cacheKey);
+      if (keys === undefined) {
+        const spanKeys = new Set<string>();
+        if (counter !== undefined) counter.steps += end - start;
+        forEachNumberKey(source.text.slice(start, end), (key) => spanKeys.add(key));
+        context.spanValues.set(cacheKey, spanKeys);
+        keys = spanKeys;
+      }
+      held.push(keys);
     }
-    for (const key of index.datelineNumbers(sourceIndex, counter)) held.add(key);
+    held.push(index.datelineNumbers(sourceIndex, counter));
   }
   let outside: { number: string; key: string } | null = null;
   forEachNumberKey(text, (key, start, end) => {
-    if (outside !== null || held.has(key)) return;
+    if (outside !== null || held.some((keys) => keys.has(key))) return;
     const term = numberTerm(key);
     for (const [sourceIndex, ranges] of places) if (index.besideRanges(sourceIndex, ranges, term)) return;
     outside = { number: text.slice(start, end), key };

@@ -4,7 +4,7 @@ import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
-import { forEachDate, forEachEquivalenceKey } from "./equivalences.js";
+import { forEachDate, forEachEquivalenceKey, type ReadWord } from "./equivalences.js";
 import { writesScoreline } from "./scorelines.js";
 
 /**
@@ -170,7 +170,10 @@ function* readSource(
     else return;
     termIds.push(id);
   };
-  const visit = (word: string): void => {
+  // The sentence's words, kept for the equivalence reader (one word scan serves both).
+  const words: ReadWord[] = [];
+  const visit = (word: string, start: number, end: number): void => {
+    words.push({ folded: word, start, end });
     const entry = lexicon.entry(word);
     entry.inSources = true;
     if (entry.term < 0) return;
@@ -190,6 +193,7 @@ function* readSource(
     }
     slice.read += sentence.text.length;
     termStarts.push(termIds.length);
+    words.length = 0;
     forEachWord(sentence.text, visit);
     forEachNumberKey(sentence.text, (key, start) => {
       post(numberTerm(key));
@@ -199,7 +203,7 @@ function* readSource(
     // A source's title counts as part of each of its sentences ("Larkspur Foods: third quarter 2024").
     if (current > 0) for (const id of title) add(id);
     // The keys by which the sentence holds a name in another form (docs/matching.md#answers).
-    forEachEquivalenceKey(sentence.text, (key) => post(key));
+    forEachEquivalenceKey(sentence.text, (key) => post(key), words);
     forEachDate(sentence.text, ({ month }) => {
       post(`=month:${month}`);
       if (dated[dated.length - 1] !== current) dated.push(current);

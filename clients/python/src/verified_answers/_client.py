@@ -10,6 +10,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
+from ._chat import Chat
 from ._errors import VerifiedError, error_from_response
 from ._transport import Opener, Response, Transport, default_opener
 from ._types import (
@@ -97,6 +98,8 @@ class Verified:
             max_retries=max_retries,
             sleep=sleep,
         )
+        self.chat = Chat(self._transport)
+        """``chat.completions.create``: the OpenAI Chat Completions wire, verified on request."""
 
     def create(
         self,

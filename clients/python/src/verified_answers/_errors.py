@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any, Dict, List, Mapping, Optional, Type
 
-from ._types import UnsupportedClaim, read_unsupported
+from ._types import UnsupportedClaim, VerificationReport, read_unsupported, read_verification_report
 
 
 class VerifiedError(Exception):
@@ -85,9 +85,18 @@ class UnsupportedMediaTypeError(VerifiedError):
 class UngroundedError(VerifiedError):
     """422 ``ungrounded``: no claim could be grounded; ``unsupported`` lists the claims that failed."""
 
-    def __init__(self, message: str, *, unsupported: Optional[List[UnsupportedClaim]] = None, **rest: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        unsupported: Optional[List[UnsupportedClaim]] = None,
+        verification: Optional[VerificationReport] = None,
+        **rest: Any,
+    ) -> None:
         super().__init__(message, **rest)
         self.unsupported: List[UnsupportedClaim] = unsupported or []
+        self.verification: Optional[VerificationReport] = verification
+        """From ``chat.completions.create`` with ``action: "block"``: the report of the answer that failed."""
 
 
 class RateLimitError(VerifiedError):
@@ -178,7 +187,13 @@ def error_from_response(
     message = body.get("message") or _describe_bare(status, body_text)
     common: Dict[str, Any] = {"type": error_type, "status": status, "param": body.get("param"), "headers": lowered}
     if issubclass(cls, UngroundedError):
-        return cls(message, unsupported=[read_unsupported(item) for item in body.get("unsupported") or []], **common)
+        verification = body.get("verification")
+        return cls(
+            message,
+            unsupported=[read_unsupported(item) for item in body.get("unsupported") or []],
+            verification=read_verification_report(verification) if isinstance(verification, dict) else None,
+            **common,
+        )
     if issubclass(cls, RateLimitError):
         return cls(message, retry_after=parse_retry_after(lowered.get("retry-after"), now), **common)
     return cls(message, **common)
@@ -217,6 +232,8 @@ def _error_body(text: str) -> Dict[str, Any]:
             body[name] = error[name]
     if isinstance(error.get("unsupported"), list):
         body["unsupported"] = error["unsupported"]
+    if isinstance(error.get("verification"), dict):
+        body["verification"] = error["verification"]
     return body
 
 

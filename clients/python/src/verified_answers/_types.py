@@ -404,3 +404,37 @@ def read_stream_event(name: str, data: Any) -> Optional[StreamEvent]:
     if name == "done":
         return DoneEvent(result=read_create_result(data))
     return None
+
+
+@dataclass(frozen=True)
+class VerificationReport:
+    """The check of the first choice's answer: ``verdict`` ``pass`` or ``fail``; ``text`` without the
+    unsupported sentences; ranges in the request's ``offsets`` (code points unless asked otherwise)."""
+
+    verdict: str
+    action: str
+    sources_from: str
+    text: str
+    citations: List[Citation]
+    unsupported: List[UnsupportedClaim]
+    coverage: float
+    abstained: bool
+    partial: List[PartialTerm] = field(default_factory=list)
+    """Each word of a kept, partially supported claim that none of its spans holds."""
+
+
+def read_verification_report(data: Mapping[str, Any]) -> VerificationReport:
+    return VerificationReport(
+        verdict=data["verdict"],
+        action=data["action"],
+        sources_from=data["sources_from"],
+        text=data["text"],
+        citations=[read_citation(item) for item in data["citations"]],
+        unsupported=[read_unsupported(item) for item in data["unsupported"]],
+        coverage=data["coverage"],
+        abstained=data["abstained"],
+        partial=[
+            PartialTerm(claim=item["claim"], term=item["term"], answer_range=(item["answer_range"][0], item["answer_range"][1]))
+            for item in data.get("partial") or []
+        ],
+    )
