@@ -336,7 +336,7 @@ export class SupportIndex {
 
   /**
    * The number keys of a source's datelines: its sentences of at most DATELINE_WORDS words that hold a full date
-   * (`Published November 7, 2017`, `2017-11-07 20:21`). A page's date speaks for every sentence of it, so its
+   * (`Published April 18, 2023`, `2023-04-18 09:42`). A page's date speaks for every sentence of it, so its
    * numbers count for any span of that source. Read on first use: O(source).
    */
   datelineNumbers(sourceIndex: number, counter?: StepCounter): ReadonlySet<string> {

@@ -75,7 +75,7 @@ const SKIPS = table(
   "| bo ray | 31 | 40 | 12 |",
 );
 const MEDALS = table(
-  "| rank | nation | gold | silver | bronze |",
+  "| place | nation | gold | silver | bronze |",
   "|---|---|---|---|---|",
   "| 1 | jap | 4 | 1 | 0 |",
   "| 3 | kaz | 1 | 3 | 2 |",
@@ -378,15 +378,15 @@ export const BINDING_RULES: readonly BindingRule[] = [
     statement: "A month that names a column belongs to the day beside it, and no other number takes it.",
     pass: "bind columns",
     table: table(
-      "| game | october | record |",
+      "| game | march | record |",
       "|---|---|---|",
-      "| 1 | 10 | 0 - 2 - 2 |",
-      "| 2 | 12 | 1 - 2 - 2 |",
+      "| 1 | 10 | 0 - 1 - 3 |",
+      "| 2 | 12 | 1 - 1 - 3 |",
     ),
-    quote: "| 1 | 10 | 0 - 2 - 2 |",
+    quote: "| 1 | 10 | 0 - 1 - 3 |",
     examples: [
-      { claim: "10 october has 0 - 2 - 2 as the record", keep: true },
-      { claim: "10 october has 0 - 3 - 2 as the record", keep: false },
+      { claim: "10 march has 0 - 1 - 3 as the record", keep: true },
+      { claim: "10 march has 0 - 4 - 3 as the record", keep: false },
     ],
   },
   {

@@ -206,8 +206,8 @@ function namedBefore(occurrences: Mentions, start: number, column: number): bool
 /**
  * True when the claim writes out a cell of row `row` (the quoted row) around the value with key `key` at
  * `[start, end)`, and that cell is the value's to take: the value has no column, or the cell's column is
- * the one it is paired with or one of the few mentions before it names it (`if the thursday episode was
- * 196 buried the tuesday …`: `tuesday` is nearer, but the claim spells thursday's cell).
+ * the one it is paired with or one of the few mentions before it names it (`if the friday show was
+ * 212 lanterns the monday …`: `monday` is nearer, but the claim spells friday's cell).
  */
 export function namesQuotedCell(
   folded: string,

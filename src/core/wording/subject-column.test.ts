@@ -29,7 +29,7 @@ describe("subjectMention: the column a claim opens with as its subject", () => {
       ],
       subject: 1,
     },
-    { text: "the 2nd leg score for the tie was 1 - 2", mentions: [["2nd leg", 4]], subject: 0 },
+    { text: "the 2nd leg tally for the pairing was 1 - 2", mentions: [["2nd leg", 4]], subject: 0 },
     { text: "the lowest total for a side was 9", mentions: [["total", 1]], subject: 0 },
     // Not a subject: no opening `the`, a head too far in, no modifier after it, the row-label column.
     { text: "serial number of the engine is 41002", mentions: [["serial number", 4]], subject: -1 },
@@ -60,7 +60,7 @@ describe("statedByCopula: a number the claim's main copula states", () => {
     { text: "the total of the side is 9", number: "9", mentions: [], stated: true },
     { text: "the gdp of the land was $ 36,728", number: "36,728", mentions: [], stated: true },
     { text: "the total when the score was 12", number: "12", mentions: [["score", 2]], stated: false },
-    { text: "the total for a skip who has 44", number: "44", mentions: [], stated: false },
+    { text: "the total for a curler who has 46", number: "46", mentions: [], stated: false },
     { text: "the total when there were 1,500", number: "1,500", mentions: [], stated: false },
     { text: "the total of a side that has 44 pf", number: "44", mentions: [["pf", 2]], stated: false },
     { text: "the total of the side reached 9", number: "9", mentions: [], stated: false },
@@ -86,7 +86,7 @@ describe("valueColumns: the subject column states the value after the main copul
       columns: [[], [5]],
     },
     {
-      text: "the lowest total for a skip who has 44 pf was 9",
+      text: "the lowest total for a curler who has 46 pf was 9",
       mentions: [
         ["total", 1],
         ["pf", 2],
@@ -115,8 +115,8 @@ describe("valueColumns: the subject column states the value after the main copul
   );
 
   it.each([
-    { text: "cy day had an overall pick of 171", columns: [[1]] },
-    { text: "cy day was pick 7 , overall 171", columns: [[1], [2]] },
+    { text: "cy day had an overall pick of 163", columns: [[1]] },
+    { text: "cy day was pick 7 , overall 163", columns: [[1], [2]] },
   ])("the nearest of adjacent column mentions takes the number: $text", ({ text, columns }) => {
     const mentions = Mentions.of(
       mentionListOf(text, [

@@ -285,7 +285,7 @@ function statesDifferenceOrCount(folded: string, end: number): boolean {
 
 /**
  * True when the number ending at `end` states the difference of two rows (R46): a comparative among the
- * next four words and `than` within three words after it (`4 seconds faster than`, `9 strokes more under
+ * next four words and `than` within three words after it (`4 seconds faster than`, `7 shots more under
  * par than`). Reads at most seven words of at most 12 characters.
  */
 export function statesDifferenceOfRows(folded: string, end: number): boolean {
@@ -507,7 +507,7 @@ export function valueColumns(
   // Per unit (by its first value), whether it holds a date or a year.
   const dateOrYearUnit = new Uint8Array(values.length);
   // Per month-name start, the unit of the day beside it (`10 october`, `october 10`): a column named by
-  // that month is the date's, and no other unit takes it (`10 october has 0-2-2 as the record`).
+  // that month is the date's, and no other unit takes it (`10 march has 0-1-3 as the record`).
   const monthOfUnit = new Map<number, number>();
   const result = listOfLength<readonly number[]>(values.length);
   for (let index = 0; index < values.length; index += 1) {
