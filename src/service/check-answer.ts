@@ -48,7 +48,7 @@ export async function checkAnswerYielding(
   if ("tooManyClaims" in result) {
     throw new ServiceError(
       "invalid_request",
-      `"answer" holds ${result.tooManyClaims.toLocaleString("en-US")} ${result.counted}; the limit is ${(result.counted === "markers" ? 2 * MAX_ANSWER_CLAIMS : MAX_ANSWER_CLAIMS).toLocaleString("en-US")}. Check a long answer in parts.`,
+      `"answer" holds more than ${(result.counted === "markers" ? 2 * MAX_ANSWER_CLAIMS : MAX_ANSWER_CLAIMS).toLocaleString("en-US")} ${result.counted}, the limit. Check a long answer in parts.`,
       { param: "answer" },
     );
   }

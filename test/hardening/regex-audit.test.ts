@@ -25,9 +25,6 @@ const roots = [
 /** Patterns only ever applied to bounded input, with the bound (they are not run on 1 MB). */
 const boundedInput: Record<string, string> = {
   "/\\/+$/": "openai-chat-gateway: applied to the configured gateway URL only, never to request text",
-  "/[\\r\\n]+$/": "split-blocks: applied to one line, whose only line-end characters are its last one or two",
-  "/[\\u2028\\u2029\\u0085]|[\\p{Sentence_Terminal}\\u2024\\ufe52\\uff0e](?![\\p{Sentence_Terminal}\\u2024\\ufe52\\uff0e]*[\\p{Ps}\\p{Pe}\\p{Pi}\\p{Pf}\"']*[^\\S\\u2028\\u2029]*$)/u":
-    "split-sentences SENTENCE_END_INSIDE: applied to pieces of at most about 1,000 characters (cutLongLine)",
 };
 
 const MB = 1_000_000;

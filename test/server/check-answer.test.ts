@@ -151,7 +151,7 @@ describe("POST /v1/verified/check bounds an answer's claims", () => {
     expect(response.body.error).toMatchObject({
       code: "invalid_request",
       param: "answer",
-      message: '"answer" holds 10,001 claims and clauses; the limit is 10,000. Check a long answer in parts.',
+      message: '"answer" holds more than 10,000 claims and clauses, the limit. Check a long answer in parts.',
     });
   });
 
@@ -163,7 +163,7 @@ describe("POST /v1/verified/check bounds an answer's claims", () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.error.message).toBe(
-      '"answer" holds 20,001 markers; the limit is 20,000. Check a long answer in parts.',
+      '"answer" holds more than 20,000 markers, the limit. Check a long answer in parts.',
     );
   });
 });

@@ -1,6 +1,7 @@
-import { splitSentences } from "../blocks/index.js";
+import { type Sentence, sentencesOf } from "../blocks/index.js";
+import type { StepCounter } from "../step-counter.js";
 import type { Range } from "../types.js";
-import { findMarkers, type Marker } from "./markers.js";
+import { type AnswerMarkers, findMarkers, type Marker } from "./markers.js";
 
 /**
  * A claim of a plain answer: one sentence, list item or table row, cut into clauses at markers that stand
@@ -42,46 +43,68 @@ const SPACE_BEFORE_PUNCTUATION = / (?=[.,;:!?)\]])/g;
  * needs A in source 1 and B in source 2; words after the last group join the last clause. O(n).
  */
 export function splitAnswerClaims(answer: string): AnswerClaim[] {
-  const { markers, hidden } = findMarkers(answer);
-  const masked = blankOut(answer, markers, hidden);
-  const lines = new LineIndex(masked);
-  const sentences = splitSentences(masked);
-  const claims: { sentence: Range; markers: Marker[]; line: number }[] = [];
-  const claimOfSentence: number[] = [];
-  const sentenceLines = sentences.map((sentence) => lines.lineOf(sentence.start));
-  for (const [index, sentence] of sentences.entries()) {
-    const line = sentenceLines[index] as number;
-    const head = lines.head(line);
-    const isLast = sentenceLines[index + 1] !== line;
-    const leadIn = isLast && sentence.text.endsWith(":");
-    if (HEADING.test(head) || leadIn) {
-      claimOfSentence.push(-1);
-      continue;
-    }
-    claimOfSentence.push(claims.length);
-    claims.push({ sentence: [sentence.start, sentence.end], markers: [], line });
-  }
-  // Each marker to its sentence: the last one starting at or before it on its line, else the first after it
-  // on its line, else the last one before it.
-  let next = 0;
-  for (const marker of markers) {
-    while (next < sentences.length && (sentences[next] as { start: number }).start <= marker.start) next++;
-    const line = lines.lineOf(marker.start);
-    let sentence = next - 1;
-    if (
-      next < sentences.length &&
-      sentenceLines[next] === line &&
-      (sentence < 0 || sentenceLines[sentence] !== line)
-    ) {
-      sentence = next;
-    }
-    const claim = sentence < 0 ? -1 : (claimOfSentence[sentence] as number);
-    if (claim >= 0) claims[claim]?.markers.push(marker);
-  }
-  return claims.map(({ sentence, markers: own }) => buildClaim(masked, lines, sentence, own));
+  return [...answerClaims(answer, findMarkers(answer))];
 }
 
-function buildClaim(masked: string, lines: LineIndex, sentence: Range, markers: Marker[]): AnswerClaim {
+/**
+ * `splitAnswerClaims` one claim at a time, given the answer's markers (`findMarkers`): a caller may count the
+ * claims as they come and stop at a cap, so an answer of too many costs the work and memory of the cap, not
+ * of the answer. With `counter`, every stage's characters read (masking, sentences, lines, clauses).
+ */
+export function* answerClaims(
+  answer: string,
+  { markers, hidden }: AnswerMarkers,
+  counter?: StepCounter,
+): Generator<AnswerClaim> {
+  const masked = blankOut(answer, markers, hidden);
+  if (counter !== undefined) counter.steps += 2 * answer.length + markers.length + hidden.length;
+  const sentenceLines = new LineCursor(masked, counter);
+  const markerLines = new LineCursor(masked, counter);
+  const sentences = sentencesOf(masked, counter);
+  // The sentence being finished (its line, whether it is a claim, its markers), and the markers not yet given.
+  let current: { sentence: Sentence; line: number; head: string; markers: Marker[] } | undefined;
+  let nextMarker = 0;
+  for (let sentence = sentences.next().value ?? undefined; ; ) {
+    const line = sentence === undefined ? -1 : sentenceLines.lineOf(sentence.start);
+    const head = sentence === undefined ? "" : sentenceLines.head();
+    const own: Marker[] = [];
+    // Each marker before this sentence to the sentence before it (the last one starting at or before it),
+    // unless it stands on this sentence's line and that one's is another: then to this one. A marker before
+    // the first sentence goes to it when on its line, else to none.
+    for (; nextMarker < markers.length; nextMarker++) {
+      const marker = markers[nextMarker] as Marker;
+      if (sentence !== undefined && marker.start >= sentence.start) break;
+      const markerLine = markerLines.lineOf(marker.start);
+      if (sentence !== undefined && markerLine === line && (current === undefined || current.line !== line))
+        own.push(marker);
+      else current?.markers.push(marker);
+    }
+    if (current !== undefined) {
+      const claim = claimOf(masked, current, line);
+      if (claim !== null) {
+        if (counter !== undefined)
+          counter.steps += 4 * (claim.range[1] - claim.range[0]) + current.markers.length;
+        yield claim;
+      }
+    }
+    if (sentence === undefined) return;
+    current = { sentence, line, head, markers: own };
+    sentence = sentences.next().value ?? undefined;
+  }
+}
+
+// The claim of a finished sentence, or null for a heading or a line that leads into a list.
+function claimOf(
+  masked: string,
+  { sentence, line, head, markers }: { sentence: Sentence; line: number; head: string; markers: Marker[] },
+  nextLine: number,
+): AnswerClaim | null {
+  const leadIn = nextLine !== line && sentence.text.endsWith(":");
+  if (HEADING.test(head) || leadIn) return null;
+  return buildClaim(masked, head, [sentence.start, sentence.end], markers);
+}
+
+function buildClaim(masked: string, head: string, sentence: Range, markers: Marker[]): AnswerClaim {
   const first = markers[0];
   const last = markers.at(-1);
   const start = first === undefined ? sentence[0] : Math.min(sentence[0], first.start);
@@ -108,7 +131,6 @@ function buildClaim(masked: string, lines: LineIndex, sentence: Range, markers: 
     wordsBefore = false;
   }
   clauses.push(clauseOf(masked, clauseStart, end, clauseMarkers));
-  const head = lines.head(lines.lineOf(sentence[0]));
   return {
     range: [start, end],
     // One clause is the whole claim: its text is already tidied.
@@ -160,31 +182,38 @@ function blankOut(answer: string, markers: readonly Marker[], hidden: readonly R
   return parts.join("");
 }
 
-/** Line numbers of offsets, and the start of each line's text. */
-class LineIndex {
-  private readonly starts: number[] = [0];
+/** Line numbers of nondecreasing offsets, found by reading the text once, and the head of the current line. */
+class LineCursor {
+  private line = 0;
+  private lineStart = 0;
+  private nextBreak: number | undefined;
 
-  constructor(private readonly content: string) {
-    for (let at = content.indexOf("\n"); at >= 0; at = content.indexOf("\n", at + 1))
-      this.starts.push(at + 1);
-  }
+  constructor(
+    private readonly content: string,
+    private readonly counter?: StepCounter,
+  ) {}
 
-  /** The line of `offset`: O(log lines). */
+  /** The line of `offset`, which is at or after every offset asked before: O(characters passed). */
   lineOf(offset: number): number {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.starts[middle] as number) <= offset) low = middle;
-      else high = middle - 1;
+    if (this.nextBreak === undefined) this.nextBreak = this.breakAfter(this.lineStart);
+    while (this.nextBreak >= 0 && this.nextBreak < offset) {
+      this.line++;
+      this.lineStart = this.nextBreak + 1;
+      this.nextBreak = this.breakAfter(this.lineStart);
     }
-    return low;
+    return this.line;
   }
 
-  /** The first 16 characters of a line: enough to tell a heading or a block quote. */
-  head(line: number): string {
-    const start = this.starts[line] as number;
-    const head = this.content.slice(start, start + 16);
+  // The next line break at or after `from` (-1 for none), each found once.
+  private breakAfter(from: number): number {
+    const at = this.content.indexOf("\n", from);
+    if (this.counter !== undefined) this.counter.steps += (at < 0 ? this.content.length : at + 1) - from;
+    return at;
+  }
+
+  /** The first 16 characters of the current line: enough to tell a heading or a block quote. */
+  head(): string {
+    const head = this.content.slice(this.lineStart, this.lineStart + 16);
     const newline = head.indexOf("\n");
     return newline < 0 ? head : head.slice(0, newline);
   }

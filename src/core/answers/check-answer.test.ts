@@ -451,6 +451,28 @@ describe("answerCheckSteps: slices", () => {
   });
 });
 
+describe("answerCheckSteps: the cap before the work", () => {
+  it("stops reading claims at the first past maxClaims: a refused answer costs the cap's work, not its own", () => {
+    const answer = "A.\n".repeat(100_000);
+    const counter: StepCounter = { steps: 0 };
+    const steps = answerCheckSteps([{ id: "a", text: "Alpha." }], answer, { maxClaims: 100 }, 1_000, counter);
+    let step = steps.next();
+    while (step.done !== true) step = steps.next();
+    expect(step.value).toEqual({ tooManyClaims: 101, counted: "claims and clauses" });
+    // The marker pass and the masking read the whole answer (three steps a character); the splitting stops
+    // after 101 claims.
+    expect(counter.steps).toBeLessThan(3 * answer.length + 101 * 100);
+  });
+
+  it("counts markers in a pass that stops past twice the cap", () => {
+    const answer = `Alpha ${"[a]".repeat(100_000)}.`;
+    const steps = answerCheckSteps([{ id: "a", text: "Alpha." }], answer, { maxClaims: 100 }, 1_000);
+    let step = steps.next();
+    while (step.done !== true) step = steps.next();
+    expect(step.value).toEqual({ tooManyClaims: 201, counted: "markers" });
+  });
+});
+
 describe("checkAnswer: linear in answer plus sources", () => {
   // Adversarial shapes: every word frequent in the sources, many markers in one sentence, one long line, a
   // table row with a wide header, and many quotations.
@@ -514,6 +536,21 @@ describe("checkAnswer: linear in answer plus sources", () => {
           answer: 'The text says "alpha beta gamma alpha beta gammb" [a]. '.repeat(size / 56),
         }),
       ],
+      // The splitting's own worst cases (the counter counts every stage: markers, masking, sentences, lines,
+      // clauses, the support search, the number and quotation checks).
+      ...(
+        [
+          ["no spaces", (size) => `A.${"a".repeat(size)} [a]`],
+          ["a terminator run", (size) => `Alpha${"!".repeat(size)} [a]`],
+          ["abbreviations", (size) => "Alpha U.S. e.g. Dr. [a] ".repeat(size / 24)],
+          ["tiny sentences", (size) => "A.\n".repeat(size / 3)],
+          ["CJK terminators", (size) => `アルファ${"。".repeat(size)}`],
+          ["fences", (size) => "```\nAlpha [a].\n".repeat(size / 15)],
+        ] as [string, (size: number) => string][]
+      ).map(([name, answer]): (typeof families)[number] => [
+        `splitting: ${name}`,
+        (size) => ({ sources: [{ id: "a", text: "Alpha beta. " }], answer: answer(size) }),
+      ]),
     ];
 
   it.each(families)("%s: steps grow linearly", (_, make) => {

@@ -6,7 +6,7 @@ import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
 import { isAboutSources } from "./about-sources.js";
-import { type AnswerClaim, type Clause, splitAnswerClaims, tidy } from "./answer-claims.js";
+import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
@@ -31,7 +31,9 @@ export interface AnswerCheckOptions {
   question?: readonly string[] | undefined;
   /**
    * Refuse an answer of more claims and clauses than this, or of more than twice as many markers
-   * (`TooManyClaims`), before checking any: the markers are counted first, in one cheap pass.
+   * (`TooManyClaims`), before checking any: the markers are counted first, in one cheap pass that stops past
+   * twice the cap, then the claims as they are read, stopping at the first past the cap (so a refused answer
+   * costs the work and memory of the cap, whatever its length).
    */
   maxClaims?: number | undefined;
   /**
@@ -42,7 +44,10 @@ export interface AnswerCheckOptions {
   maxBestSpanChars?: number | undefined;
 }
 
-/** An answer refused by `maxClaims`: how many claims and clauses, or markers, it holds. */
+/**
+ * An answer refused by `maxClaims`: how many claims and clauses, or markers, were counted before the count
+ * stopped (one past the cap).
+ */
 export interface TooManyClaims {
   tooManyClaims: number;
   counted: "claims and clauses" | "markers";
@@ -108,6 +113,11 @@ export const MAX_CITED_SOURCES_PER_CLAUSE = 8;
  * word, the support search of a claim a few dozen a character.
  */
 const SOURCE_CHARS_PER_CLAIM_CHAR = 20;
+/**
+ * Steps of splitting (`answerClaims`) in the work of one character of claims: the splitter reads each
+ * character a few times per stage.
+ */
+const SPLIT_STEPS_PER_CLAIM_CHAR = 10;
 /** Words listed in an explained `no_support`. */
 const MAX_EXPLAINED_WORDS = 12;
 
@@ -139,15 +149,25 @@ export function* answerCheckSteps(
   stepBudget: number,
   counter?: StepCounter,
 ): Steps<AnswerResult | TooManyClaims> {
-  if (options.maxClaims !== undefined) {
-    const markers = findMarkers(answer, 2 * options.maxClaims).markers.length;
-    if (markers > 2 * options.maxClaims) return { tooManyClaims: markers, counted: "markers" };
-  }
-  const claims = splitAnswerClaims(answer);
-  if (options.maxClaims !== undefined) {
-    let count = 0;
-    for (const claim of claims) count += claim.clauses.length;
-    if (count > options.maxClaims) return { tooManyClaims: count, counted: "claims and clauses" };
+  const maxClaims = options.maxClaims ?? Number.POSITIVE_INFINITY;
+  // The caps come before any work that grows with the claims: the markers are counted in one pass that stops
+  // past twice the cap, and the claims as they are read, stopping at the first past the cap.
+  const found = findMarkers(answer, 2 * maxClaims);
+  const tally = counter ?? { steps: 0 };
+  tally.steps += answer.length;
+  if (found.markers.length > 2 * maxClaims)
+    return { tooManyClaims: found.markers.length, counted: "markers" };
+  const claims: AnswerClaim[] = [];
+  let clauses = 0;
+  let sliceEnd = tally.steps + SPLIT_STEPS_PER_CLAIM_CHAR * stepBudget;
+  for (const claim of answerClaims(answer, found, tally)) {
+    clauses += claim.clauses.length;
+    if (clauses > maxClaims) return { tooManyClaims: clauses, counted: "claims and clauses" };
+    claims.push(claim);
+    if (tally.steps >= sliceEnd) {
+      yield;
+      sliceEnd = tally.steps + SPLIT_STEPS_PER_CLAIM_CHAR * stepBudget;
+    }
   }
   // The sources are indexed only for an answer that will be checked.
   const prepared = [...prepareSources(sources).values()];

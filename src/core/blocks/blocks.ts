@@ -1,4 +1,5 @@
-import { type MarkdownTable, parseMarkdownTables } from "../tables/index.js";
+import type { StepCounter } from "../step-counter.js";
+import { tableSpans } from "../tables/index.js";
 
 /** A `[start, end)` span of a text, in UTF-16 code units. */
 export interface Span {
@@ -17,6 +18,15 @@ export type Block =
   | { kind: "line"; line: Span; next: Span | null }
   | { kind: "table"; header: Span | null; rows: Span[] };
 
+/**
+ * A part of `blockParts`, in text order: a prose line; the start of a table (its header line, null for
+ * lines starting with `|` that form no table); a row of the table last started.
+ */
+export type BlockPart =
+  | { kind: "line"; line: Span; next: Span | null }
+  | { kind: "table"; header: Span | null }
+  | { kind: "row"; row: Span };
+
 interface Line extends Span {
   /** True when a blank line (or the start of the text) comes right before this line. */
   afterBlank: boolean;
@@ -27,66 +37,91 @@ interface Line extends Span {
  * line, so a lone `Bill to:` can take its value from the next line. O(length of the text).
  */
 export function splitBlocks(text: string): Block[] {
-  const lines = splitLines(text);
-  const tables = parseMarkdownTables(text);
   const blocks: Block[] = [];
-  let tableIndex = 0;
-  for (let index = 0; index < lines.length; ) {
-    const line = lines[index] as Line;
-    while (tableIndex < tables.length && (tables[tableIndex] as MarkdownTable).end <= line.start)
-      tableIndex++;
-    const table = tables[tableIndex];
+  let table: Extract<Block, { kind: "table" }> | undefined;
+  for (const part of blockParts(text)) {
+    if (part.kind === "line") blocks.push(part);
+    else if (part.kind === "table") {
+      table = { kind: "table", header: part.header, rows: [] };
+      blocks.push(table);
+    } else table?.rows.push(part.row);
+  }
+  return blocks;
+}
+
+/**
+ * `splitBlocks` one part at a time, reading the text once (lines, and the table reader's `tableSpans`), so a
+ * caller keeps only what it needs and may stop early. With `counter`, the characters read.
+ */
+export function* blockParts(text: string, counter?: StepCounter): Generator<BlockPart> {
+  const lines = linesOf(text, counter);
+  const tables = tableSpans(text, counter);
+  let table = tables.next().value ?? undefined;
+  let line = lines.next().value ?? undefined;
+  while (line !== undefined) {
+    while (table !== undefined && table.end <= line.start) table = tables.next().value ?? undefined;
     if (table !== undefined && line.start >= table.start && line.end <= table.end) {
-      let end = index + 1;
-      while (end < lines.length && (lines[end] as Line).end <= table.end) end++;
       // The first line is the header, the second the delimiter row; every later line is a body row.
-      blocks.push({ kind: "table", header: span(line), rows: lines.slice(index + 2, end).map(span) });
-      index = end;
+      yield { kind: "table", header: span(line) };
+      line = lines.next().value ?? undefined;
+      for (let position = 1; line !== undefined && line.end <= table.end; position++) {
+        if (position >= 2) yield { kind: "row", row: span(line) };
+        line = lines.next().value ?? undefined;
+      }
       continue;
     }
     if (startsWithPipe(text, line)) {
-      let end = index + 1;
-      const nextTableStart = tables[tableIndex]?.start ?? text.length;
-      while (end < lines.length) {
-        const row = lines[end] as Line;
-        if (row.afterBlank || !startsWithPipe(text, row) || row.start >= nextTableStart) break;
-        end++;
+      const nextTableStart = table?.start ?? text.length;
+      yield { kind: "table", header: null };
+      yield { kind: "row", row: span(line) };
+      line = lines.next().value ?? undefined;
+      while (
+        line !== undefined &&
+        !line.afterBlank &&
+        startsWithPipe(text, line) &&
+        line.start < nextTableStart
+      ) {
+        yield { kind: "row", row: span(line) };
+        line = lines.next().value ?? undefined;
       }
-      blocks.push({ kind: "table", header: null, rows: lines.slice(index, end).map(span) });
-      index = end;
       continue;
     }
-    const next = lines[index + 1];
-    blocks.push({
+    const next = lines.next().value ?? undefined;
+    yield {
       kind: "line",
       line: span(line),
       next: next === undefined || next.afterBlank ? null : span(next),
-    });
-    index++;
+    };
+    line = next;
   }
-  return blocks;
 }
 
 function span(line: Span): Span {
   return { start: line.start, end: line.end };
 }
 
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
+// The text's non-blank lines, trimmed, one at a time. A line ends at `\r\n`, `\r` or `\n`.
+function* linesOf(text: string, counter?: StepCounter): Generator<Line> {
   let afterBlank = true;
-  for (const match of text.matchAll(/[^\r\n]*(?:\r\n|\r|\n|$)/g)) {
-    if (match[0] === "") break;
-    const body = match[0].replace(/[\r\n]+$/, "");
-    const trimmed = body.trim();
-    if (trimmed === "") {
-      afterBlank = true;
-      continue;
+  for (let at = 0; at < text.length; ) {
+    let breakAt = at;
+    for (; breakAt < text.length; breakAt++) {
+      const code = text.charCodeAt(breakAt);
+      if (code === 10 || code === 13) break;
     }
-    const start = match.index + (body.length - body.trimStart().length);
-    lines.push({ start, end: start + trimmed.length, afterBlank });
-    afterBlank = false;
+    let next = breakAt;
+    if (next < text.length) next += text.charCodeAt(next) === 13 && text.charCodeAt(next + 1) === 10 ? 2 : 1;
+    if (counter !== undefined) counter.steps += next - at;
+    const body = text.slice(at, breakAt);
+    const trimmed = body.trim();
+    if (trimmed === "") afterBlank = true;
+    else {
+      const start = at + (body.length - body.trimStart().length);
+      yield { start, end: start + trimmed.length, afterBlank };
+      afterBlank = false;
+    }
+    at = next;
   }
-  return lines;
 }
 
 function startsWithPipe(text: string, line: Span): boolean {

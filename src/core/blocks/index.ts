@@ -1,2 +1,2 @@
-export { type Block, type Span, splitBlocks } from "./blocks.js";
-export { type Sentence, splitSentences } from "./sentences.js";
+export { type Block, type BlockPart, blockParts, type Span, splitBlocks } from "./blocks.js";
+export { hasSentenceEndInside, LONG_LINE, type Sentence, sentencesOf, splitSentences } from "./sentences.js";

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { StepCounter } from "../step-counter.js";
 import { splitBlocks } from "./blocks.js";
-import { splitSentences } from "./sentences.js";
+import { LONG_LINE, splitSentences } from "./sentences.js";
 
 /** Every prose line through `Intl.Segmenter`, no shortcuts: what `splitSentences` must agree with. */
 function naiveProseSentences(text: string): string[] {
@@ -106,5 +107,54 @@ describe("splitSentences", () => {
         }
       }),
     );
+  });
+
+  it("a lone high surrogate before a space in a long line is cut past (it used to loop for ever)", () => {
+    const long = `x\ud800 ${"a".repeat(3 * LONG_LINE)}`;
+    const sentences = splitSentences(long);
+    expect(sentences.map((sentence) => sentence.text).join("")).toBe(long.replace(" ", ""));
+    for (const sentence of sentences) expect(long.slice(sentence.start, sentence.end)).toBe(sentence.text);
+  });
+});
+
+describe("splitSentences: linear in the worst case", () => {
+  // Shapes that made a stage re-read what it had read: runs without spaces (the search for a space to cut
+  // at), runs of terminators (the check for a sentence end inside a piece), abbreviations and tiny sentences
+  // (many segments), CJK terminators (a break after each), fences, tables and lines of pipes, long runs of
+  // closing brackets and of spaces, lone surrogates.
+  const families: [string, (size: number) => string][] = [
+    ["no spaces", (size) => "a".repeat(size)],
+    ["no spaces, a full stop every other character", (size) => "A.".repeat(size / 2)],
+    ["one space, then no more", (size) => `x ${"a".repeat(size)}`],
+    ["a terminator run", (size) => "!".repeat(size)],
+    ["a terminator run between words", (size) => `a${".".repeat(size)} b`],
+    ["mixed terminators", (size) => `a${"?!".repeat(size / 2)}`],
+    ["abbreviations", (size) => "U.S. e.g. Dr. ".repeat(size / 14)],
+    ["tiny sentences, one a line", (size) => "A.\n".repeat(size / 3)],
+    ["tiny sentences on one line", (size) => "A. ".repeat(size / 3)],
+    ["CJK terminators only", (size) => "。".repeat(size)],
+    ["CJK sentences", (size) => "東京。".repeat(size / 3)],
+    ["fences", (size) => "```\nx\n".repeat(size / 6)],
+    ["closing brackets after a full stop", (size) => `a.${")".repeat(size)} B`],
+    ["spaces after a full stop", (size) => `a.${" ".repeat(size)}b`],
+    ["paragraph separators", (size) => "a.\u2029".repeat(size / 3)],
+    ["lone surrogates before spaces", (size) => `${"\ud800 ".repeat(size / 4)}${"a".repeat(size / 2)}`],
+    ["a table", (size) => `|a|b|\n|-|-|\n${"|1|2|\n".repeat(size / 6)}`],
+    ["lines of pipes that are no table", (size) => "|a\n".repeat(size / 3)],
+    ["headings", (size) => "# A\n".repeat(size / 4)],
+  ];
+
+  it.each(families)("%s: steps grow linearly", (_, make) => {
+    const stepsPerChar = (size: number): number => {
+      const text = make(size);
+      const counter: StepCounter = { steps: 0 };
+      splitSentences(text, counter);
+      return counter.steps / text.length;
+    };
+    const small = stepsPerChar(20_000);
+    const large = stepsPerChar(160_000);
+    // Eight times the text: steps per character stay the same (quadratic would be eight times as many).
+    expect(large).toBeLessThan(small * 1.25 + 0.5);
+    expect(large).toBeLessThan(16);
   });
 });

@@ -8,5 +8,6 @@ export {
   splitRowCells,
   type TableCell,
   type TableLayout,
+  tableSpans,
 } from "./markdown-tables.js";
 export { namesQuotedCell, TableNumbers } from "./table-numbers.js";

@@ -1,3 +1,4 @@
+import type { StepCounter } from "../step-counter.js";
 import { codeClass } from "../wording/index.js";
 
 /** One table cell: its text (trimmed, `\|` read as `|`) and where that trimmed text is in the source. */
@@ -170,10 +171,30 @@ function readTables<T>(
   build: (header: TableCell[], body: Line[], start: number, end: number) => T,
 ): T[] {
   const tables: T[] = [];
+  for (const { header, body, start, end } of tablesIn(text, true))
+    tables.push(build(header, body, start, end));
+  return tables;
+}
+
+/**
+ * The tables of `text` one at a time, with their body lines when `withBody` (else `body` is empty, so a long
+ * table costs no object per line). Each line is read at most three times (as a delimiter candidate, a header
+ * candidate, a body line), and the gaps between pipes once by `indexOf`: with `counter`, the characters read.
+ */
+function* tablesIn(
+  text: string,
+  withBody: boolean,
+  counter?: StepCounter,
+): Generator<{ header: TableCell[]; body: Line[]; start: number; end: number }> {
   let pipe = text.indexOf("|");
+  let from = 0;
   while (pipe >= 0) {
     const headerLine = lineAt(text, text.lastIndexOf("\n", pipe - 1) + 1);
     const delimiterLine = headerLine.next < 0 ? undefined : lineAt(text, headerLine.next);
+    if (counter !== undefined) {
+      counter.steps += pipe - from + headerLine.end - headerLine.start + 1;
+      if (delimiterLine !== undefined) counter.steps += delimiterLine.end - delimiterLine.start + 1;
+    }
     const header = hasPipe(text, headerLine)
       ? splitRowCells(text, headerLine.start, headerLine.end)
       : undefined;
@@ -182,6 +203,7 @@ function readTables<T>(
       delimiterLine === undefined ||
       !isDelimiterRow(text, delimiterLine, header.length)
     ) {
+      from = headerLine.next;
       pipe = headerLine.next < 0 ? -1 : text.indexOf("|", headerLine.next);
       continue;
     }
@@ -190,15 +212,24 @@ function readTables<T>(
     let next = delimiterLine.next;
     while (next >= 0) {
       const line = lineAt(text, next);
+      if (counter !== undefined) counter.steps += line.end - line.start + 1;
       if (trimmedStart(text, line.start, line.end) === line.end || !hasPipe(text, line)) break;
-      body.push(line);
+      if (withBody) body.push(line);
       end = line.end;
       next = line.next;
     }
-    tables.push(build(header, body, headerLine.start, end));
+    yield { header, body, start: headerLine.start, end };
+    from = next;
     pipe = next < 0 ? -1 : text.indexOf("|", next);
   }
-  return tables;
+}
+
+/**
+ * Where `parseMarkdownTables` finds its tables, `[start, end)` header line to last body line, one at a time
+ * and without reading their body cells: for readers that only need to know which lines are a table.
+ */
+export function* tableSpans(text: string, counter?: StepCounter): Generator<{ start: number; end: number }> {
+  for (const { start, end } of tablesIn(text, false, counter)) yield { start, end };
 }
 
 /**
