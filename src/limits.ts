@@ -98,6 +98,12 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
  */
 export const DEFAULT_SHUTDOWN_DELAY_MS = 0;
 
+/**
+ * After the shutdown deadline, answers being written get at most this long before every connection left is
+ * destroyed: a process exits within VERIFIED_SHUTDOWN_TIMEOUT_MS plus this, whatever clients do.
+ */
+export const MAX_SHUTDOWN_GRACE_MS = 1_000;
+
 /** The largest `Retry-After` (seconds) forwarded from a gateway; larger values are clamped to it. */
 export const MAX_RETRY_AFTER_SECONDS = 3_600;
 

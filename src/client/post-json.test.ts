@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   AuthenticationError,
   ConnectionError,
@@ -98,18 +98,44 @@ describe("withRetries", () => {
 });
 
 describe("sleep", () => {
-  it("resolves early when the signal aborts", async () => {
-    const controller = new AbortController();
-    const started = Date.now();
-    const waiting = sleep(10_000, controller.signal);
-    controller.abort();
-    await waiting;
-    expect(Date.now() - started).toBeLessThan(1000);
+  // Fake timers are the injected clock: time moves only when the test advances it.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it("waits about the given time", async () => {
-    const started = Date.now();
-    await sleep(30);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+  /** Whether `promise` has settled once pending microtasks have run. */
+  async function settled(promise: Promise<unknown>): Promise<boolean> {
+    let done = false;
+    void promise.then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    return done;
+  }
+
+  it("resolves when the signal aborts, with no time passing, and clears its timer", async () => {
+    const controller = new AbortController();
+    const waiting = sleep(10_000, controller.signal);
+    expect(await settled(waiting)).toBe(false);
+    expect(vi.getTimerCount()).toBe(1);
+    controller.abort();
+    expect(await settled(waiting)).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("resolves at once, setting no timer, when the signal has already aborted", async () => {
+    expect(await settled(sleep(10_000, AbortSignal.abort()))).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("waits the given time: not resolved 1 ms before it, resolved at it", async () => {
+    const waiting = sleep(30);
+    await vi.advanceTimersByTimeAsync(29);
+    expect(await settled(waiting)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled(waiting)).toBe(true);
   });
 });

@@ -55,7 +55,10 @@ const gateway: ModelBackend = {
       case "stalled":
         throw new ServiceError("gateway_timeout");
       case "sleepy":
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        // Never answers: only the caller's abort (the client's timeout closing the request) ends it.
+        await new Promise((_resolve, reject) =>
+          request.signal?.addEventListener("abort", () => reject(request.signal?.reason)),
+        );
         break;
       case "scripted":
       case "liar":

@@ -29,6 +29,8 @@ interface ScriptedResponse {
   body: unknown;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** Never answer: only the client's timeout or abort ends the request. */
+  hang?: true;
 }
 
 let server: Server;
@@ -55,6 +57,7 @@ beforeAll(async () => {
         outgoing.writeHead(response.status, { "content-type": "application/json", ...response.headers });
         outgoing.end(typeof response.body === "string" ? response.body : JSON.stringify(response.body));
       };
+      if (response.hang) return;
       if (response.delayMs === undefined) send();
       else setTimeout(send, response.delayMs);
     });
@@ -517,9 +520,9 @@ describe("retries", () => {
 
 describe("timeout and abort", () => {
   it("times out an attempt as a status-0 TimeoutError, retried like a network error", async () => {
-    script = () => ({ status: 200, body: {}, delayMs: 2_000 });
-    const { verified } = client({ timeout: 100, maxRetries: 1 });
-    const started = Date.now();
+    // The server never answers: only the client's timeout can end each attempt.
+    script = () => ({ status: 200, body: {}, hang: true });
+    const { verified, waits } = client({ timeout: 100, maxRetries: 1 });
     const error = await verified.check({ sources, claims: [] }).catch((caught) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect({ type: error.type, status: error.status, message: error.message }).toEqual({
@@ -528,11 +531,11 @@ describe("timeout and abort", () => {
       message: "POST /v1/verified/check did not complete within 100 ms; raise `timeout` for long runs.",
     });
     expect(requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(waits).toEqual([375]); // one backoff, jitter 0.5, between the two attempts
   });
 
   it("honours a per-call timeout", async () => {
-    script = () => ({ status: 200, body: {}, delayMs: 2_000 });
+    script = () => ({ status: 200, body: {}, hang: true });
     const { verified } = client({ maxRetries: 0 });
     await expect(verified.check({ sources, claims: [] }, { timeout: 50 })).rejects.toBeInstanceOf(
       TimeoutError,
@@ -540,10 +543,13 @@ describe("timeout and abort", () => {
   });
 
   it("aborts a call in flight as a status-0 UserAbortError, not retried", async () => {
-    script = () => ({ status: 200, body: {}, delayMs: 2_000 });
-    const { verified, waits } = client();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("user went away")), 50);
+    // Aborted once the request has reached the server, which never answers it.
+    script = () => {
+      controller.abort(new Error("user went away"));
+      return { status: 200, body: {}, hang: true };
+    };
+    const { verified, waits } = client();
     const error = await verified
       .create({ model: "local", messages, sources }, { signal: controller.signal })
       .catch((caught) => caught);
@@ -564,14 +570,22 @@ describe("timeout and abort", () => {
 
   it("ends a Retry-After wait when the signal aborts", async () => {
     script = () => ({ status: 429, body: errorBody("rate_limited"), headers: { "retry-after": "30" } });
-    const verified = new Verified({ apiKey: "k", baseURL }); // the real sleep
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
+    const waits: number[] = [];
+    // A sleep that ends only when its signal aborts (the real one's abort is tested in post-json.test.ts),
+    // and that aborts the caller's signal as the wait begins.
+    const sleepUntilAborted = (ms: number, signal?: AbortSignal) => {
+      waits.push(ms);
+      if (signal === undefined) return Promise.reject(new Error("the wait was given no signal"));
+      const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+      controller.abort();
+      return aborted;
+    };
+    const verified = new Verified({ apiKey: "k", baseURL, sleep: sleepUntilAborted });
     await expect(
       verified.check({ sources, claims: [] }, { signal: controller.signal }),
     ).rejects.toBeInstanceOf(UserAbortError);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(waits).toEqual([30_000]);
     expect(requests).toHaveLength(1);
   });
 });

@@ -138,6 +138,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   // `serve` adds the process-level metrics only it knows (workers replaced by the primary).
   app.decorate("metricsRegistry", metrics.registry);
   app.decorate("inFlight", createInFlightRequests());
+  app.inFlight.watchConnections(app.server);
   // Closing by any path (a signal in `serve`, or an embedder's app.close()) turns /readyz to 503.
   app.addHook("preClose", async () => app.inFlight.beginShutdown());
 

@@ -1,5 +1,8 @@
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../errors/index.js";
+import { MAX_SHUTDOWN_GRACE_MS } from "../limits.js";
 
 /** The requests an app is answering, so a shutdown can end the ones still running at its deadline. */
 export interface InFlightRequests {
@@ -12,6 +15,13 @@ export interface InFlightRequests {
   abortAll(): number;
   /** Makes every request in flight close its connection once answered, so a drain never waits on keep-alive. */
   closeConnectionsAfterAnswer(): void;
+  /** Follows the connections of `server`, so a shutdown can find those that carry no request. */
+  watchConnections(server: Server): void;
+  /**
+   * Destroys every connection of the watched server that carries no request Fastify has seen (headers still
+   * arriving, a request line only, or idle): nothing is owed on it. Returns how many it destroyed.
+   */
+  destroyConnectionsWithoutRequest(): number;
   /** Marks the app as shutting down: from now on `/readyz` answers 503, so load balancers stop routing to it. */
   beginShutdown(): void;
   /** True once a shutdown began (by `beginShutdown` or `app.close()`). */
@@ -27,6 +37,7 @@ declare module "fastify" {
 /** A registry of unanswered requests; each leaves it when its response finishes or its connection closes. */
 export function createInFlightRequests(): InFlightRequests {
   const open = new Set<{ request: FastifyRequest; reply: FastifyReply }>();
+  const connections = new Set<Socket>();
   let shuttingDown = false;
   return {
     get shuttingDown() {
@@ -39,6 +50,23 @@ export function createInFlightRequests(): InFlightRequests {
       const entry = { request, reply };
       open.add(entry);
       reply.raw.once("close", () => open.delete(entry));
+    },
+    watchConnections(server) {
+      server.on("connection", (socket: Socket) => {
+        connections.add(socket);
+        socket.once("close", () => connections.delete(socket));
+      });
+    },
+    destroyConnectionsWithoutRequest() {
+      const withRequest = new Set<unknown>();
+      for (const { request } of open) withRequest.add(request.raw.socket);
+      let destroyed = 0;
+      for (const socket of connections) {
+        if (withRequest.has(socket)) continue;
+        socket.destroy();
+        destroyed += 1;
+      }
+      return destroyed;
     },
     closeConnectionsAfterAnswer() {
       for (const { reply } of open) {
@@ -81,13 +109,15 @@ export function createInFlightRequests(): InFlightRequests {
 
 /**
  * Closes `app` gracefully: it stops accepting at once and lets requests in flight finish; whatever still runs
- * after `timeoutMs` is ended with 503 `shutting_down` (gateway calls aborted), and any connection left after a
- * further `graceMs` is destroyed, so the returned promise always settles soon after the deadline.
+ * after `timeoutMs` is ended with 503 `shutting_down` (gateway calls aborted), a connection that carries no
+ * request (headers trickled byte by byte) is destroyed then, and any connection left after a further
+ * `graceMs` (at most MAX_SHUTDOWN_GRACE_MS by default) is destroyed, so the returned promise settles within
+ * `graceMs` of the deadline whatever clients do.
  */
 export async function closeGracefully(
   app: FastifyInstance,
   timeoutMs: number,
-  graceMs = Math.min(2_000, Math.max(100, timeoutMs)),
+  graceMs = Math.min(MAX_SHUTDOWN_GRACE_MS, Math.max(100, timeoutMs)),
   /** Aborted, it brings the deadline forward to now (a second Ctrl-C). */
   hurry?: AbortSignal,
 ): Promise<void> {
@@ -99,8 +129,14 @@ export async function closeGracefully(
     if (grace !== undefined) return;
     clearTimeout(deadline);
     deadline = undefined;
-    if (app.inFlight.abortAll() > 0)
-      app.log.warn({ timeout_ms: timeoutMs }, "shutdown deadline: requests ended");
+    const ended = app.inFlight.abortAll();
+    const dropped = app.inFlight.destroyConnectionsWithoutRequest();
+    if (ended + dropped > 0) {
+      app.log.warn(
+        { timeout_ms: timeoutMs, requests_ended: ended, connections_dropped: dropped },
+        "shutdown deadline: requests ended",
+      );
+    }
     grace = setTimeout(() => app.server.closeAllConnections(), graceMs);
   };
   deadline = setTimeout(endRequests, timeoutMs);

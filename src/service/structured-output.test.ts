@@ -77,4 +77,23 @@ describe("parseModelJsonSteps", () => {
     expect(next.value.ok).toBe(true);
     expect(taken).toBe(steps);
   });
+
+  it.each([
+    ["an unclosed fence then spaces", (n: number) => `\`\`\`json${" ".repeat(n)}x`],
+    ["a fence, spaces and a closing fence", (n: number) => `\`\`\`${" ".repeat(n)}\`\`\``],
+    ["an open brace then spaces", (n: number) => `{${" ".repeat(n)}x`],
+  ])("reads %s in steps that grow with the text (a piece of 100 characters a step)", (_name, make) => {
+    // The regex it replaced backtracked on these (O(n²)); each step here scans at most one piece.
+    const stepsOf = (n: number) => {
+      const reading = parseModelJsonSteps(make(n), 100);
+      let taken = 0;
+      let next = reading.next();
+      for (; next.done !== true; next = reading.next()) taken += 1;
+      expect(next.value.ok).toBe(false);
+      return taken;
+    };
+    const [small, large] = [stepsOf(10_000), stepsOf(40_000)];
+    expect(small).toBeGreaterThanOrEqual(100);
+    expect(large).toBeLessThanOrEqual(4 * small + 8);
+  });
 });

@@ -109,7 +109,8 @@ describe("deploy/kubernetes", () => {
     if (!outcome.ok) throw new Error(outcome.message);
     const { shutdownDelayMs, shutdownTimeoutMs } = outcome.settings;
     expect(shutdownDelayMs).toBeGreaterThan(0);
-    // closeGracefully allows connections at most 2 s more after the shutdown deadline.
+    // closeGracefully allows connections at most MAX_SHUTDOWN_GRACE_MS (1 s) after the shutdown deadline; the
+    // other second is for the exit.
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(
       shutdownDelayMs + shutdownTimeoutMs + 2_000,
     );

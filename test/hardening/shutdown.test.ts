@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { connect, type Socket } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closedPortURL } from "../support/closed-port-url.js";
+import { openRawConnection } from "../support/raw-connection.js";
 import { binaryPath } from "../support/run-binary.js";
 import {
   completion,
@@ -57,24 +57,15 @@ async function startServe(env: Record<string, string>) {
 
 /** Opens a connection that announces a 100-byte JSON body and sends one byte of it every `intervalMs`. */
 function trickle(url: string, intervalMs: number) {
-  const { hostname, port } = new URL(url);
-  const socket: Socket = connect(Number(port), hostname);
-  let received = "";
-  socket.setEncoding("utf8").on("data", (chunk: string) => {
-    received += chunk;
-  });
-  socket.on("error", () => {});
-  socket.write(
+  const { socket, closed } = openRawConnection(
+    url,
     "POST /v1/verified HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
       "Authorization: Bearer test-key\r\nContent-Length: 100\r\n\r\n{",
   );
   const timer = setInterval(() => {
     if (!socket.destroyed) socket.write(" ");
   }, intervalMs);
-  const closed = once(socket, "close").then(() => {
-    clearInterval(timer);
-    return received;
-  });
+  void closed.then(() => clearInterval(timer));
   return { socket, closed };
 }
 

@@ -238,10 +238,13 @@ describe("POST /v1/verified/eval: failures of the whole batch", () => {
   ])(
     "$name on one case fails the request and aborts the calls in flight",
     async ({ reply, status, type, message }) => {
-      const { gateway, service } = await startWithGateway({ config: { evalConcurrency: 3 } });
+      // The hung calls would outlast the test (a 10-minute gateway timeout): only the abort can end them.
+      const { gateway, service } = await startWithGateway({
+        config: { evalConcurrency: 3 },
+        gatewayTimeoutMs: 600_000,
+      });
       gateway.script((call) => (caseOf(call) === "fails" ? delayed(100, reply) : hangReply()));
 
-      const started = performance.now();
       const response = await service.post("/v1/verified/eval", {
         model: "gpt-test",
         cases: [
@@ -255,7 +258,6 @@ describe("POST /v1/verified/eval: failures of the whole batch", () => {
 
       expect(response.status).toBe(status);
       expect(response.body).toEqual({ error: { type, code: type, message, request_id: expect.any(String) } });
-      expect(performance.now() - started).toBeLessThan(3_000);
       const hung = gateway.calls.filter((call) => caseOf(call) !== "fails");
       await Promise.all(hung.map((call) => gateway.waitForClientClose(call.index)));
       // The queued cases never reached the gateway.

@@ -213,16 +213,15 @@ describe("gateway failures", () => {
 
   it("no answer within the timeout is 504 gateway_timeout, and the call is abandoned", async () => {
     const { gateway, service } = await startWithGateway({ gatewayTimeoutMs: 500 });
+    // The gateway never answers: only the timeout can end the call.
     gateway.script.replyWith([hangReply()]);
 
-    const started = performance.now();
     const response = await service.post("/v1/verified", createBody);
 
     expect(response.status).toBe(504);
     expect(response.body).toEqual(
       error("gateway_timeout", "The model gateway did not answer within 500 ms."),
     );
-    expect(performance.now() - started).toBeLessThan(3_000);
     await gateway.waitForClientClose(0);
   });
 

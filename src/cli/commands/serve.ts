@@ -1,6 +1,5 @@
-import cluster, { type Worker } from "node:cluster";
+import cluster from "node:cluster";
 import { isIPv4 } from "node:net";
-import { hostname } from "node:os";
 import type { Writable } from "node:stream";
 import { Counter, type Registry } from "prom-client";
 
@@ -10,6 +9,7 @@ import { closeGracefully, createApp } from "../../server/index.js";
 import { createBatchedLogStream } from "./log-stream.js";
 import { readConfigFileText } from "./serve-config-file.js";
 import { readServeSettings, type ServeFlags, type ServeSettings } from "./serve-settings.js";
+import { superviseWorkers } from "./supervise-workers.js";
 
 /**
  * Runs `verified serve`: the only place that reads the environment and opens a port. With `--workers N`
@@ -35,128 +35,6 @@ export async function runServeCommand(
   const code = await serve(settings, io);
   // A worker's IPC channel to the primary would keep it alive after the server closed.
   if (cluster.isWorker) cluster.worker?.disconnect();
-  return code;
-}
-
-/** The first wait before a crashed worker is replaced; each crash in the window doubles it. */
-export const WORKER_RESTART_BASE_MS = 250;
-/** The longest wait before a crashed worker is replaced. */
-export const WORKER_RESTART_MAX_MS = 10_000;
-/** This many worker crashes within WORKER_CRASH_WINDOW_MS is a crash loop: serve stops instead of retrying. */
-export const WORKER_CRASH_LIMIT = 5;
-/** The window in which crashes are counted. */
-export const WORKER_CRASH_WINDOW_MS = 60_000;
-
-/** What to do about one more crashed worker: replace it after `delayMs`, or give up (a crash loop). */
-export type RestartDecision = { restart: true; delayMs: number } | { restart: false; crashes: number };
-
-/**
- * Decides, crash by crash, when the primary replaces a worker: backoff doubling from WORKER_RESTART_BASE_MS
- * with the crashes of the last WORKER_CRASH_WINDOW_MS, and a crash loop at WORKER_CRASH_LIMIT of them. Pure:
- * the caller passes the time, so tests need no clock.
- */
-export function createRestartPolicy(): { crashed(nowMs: number): RestartDecision } {
-  const recent: number[] = [];
-  return {
-    crashed(nowMs) {
-      while (recent.length > 0 && nowMs - (recent[0] ?? nowMs) >= WORKER_CRASH_WINDOW_MS) recent.shift();
-      recent.push(nowMs);
-      if (recent.length >= WORKER_CRASH_LIMIT) return { restart: false, crashes: recent.length };
-      const delayMs = Math.min(WORKER_RESTART_MAX_MS, WORKER_RESTART_BASE_MS * 2 ** (recent.length - 1));
-      return { restart: true, delayMs };
-    },
-  };
-}
-
-/** A JSON log line of the primary, in the shape of the workers' (pino's level numbers: 30 info, 40 warn, 50 error). */
-function primaryLog(
-  stdout: Writable,
-  level: 30 | 40 | 50,
-  message: string,
-  fields: Record<string, unknown>,
-): void {
-  const line = { level, time: Date.now(), pid: process.pid, hostname: hostname(), ...fields, msg: message };
-  stdout.write(`${JSON.stringify(line)}\n`);
-}
-
-/**
- * The primary of `--workers N`: forks the workers, replaces one that dies with backoff (logged, and counted in
- * every worker's `verified_worker_restarts_total`), and stops everything on a crash loop or when a worker
- * cannot start (a taken port). On SIGTERM or SIGINT it asks each worker to drain; later signals are logged
- * and ignored. Exits once every worker has, with the first failure's code.
- */
-async function superviseWorkers(count: number, io: { stdout: Writable; stderr: Writable }): Promise<number> {
-  const policy = createRestartPolicy();
-  const started = new Set<number>();
-  let restarts = 0;
-  let pending = 0;
-  let stopping = false;
-  let code = 0;
-  const timers = new Set<NodeJS.Timeout>();
-  const tellRestarts = (worker: Worker) => {
-    if (worker.isConnected()) worker.send({ verifiedWorkerRestarts: restarts }, undefined, () => {});
-  };
-  const fork = () => {
-    const worker = cluster.fork();
-    worker.once("listening", () => {
-      started.add(worker.id);
-      tellRestarts(worker);
-    });
-  };
-  const stopAll = () => {
-    stopping = true;
-    for (const timer of timers) clearTimeout(timer);
-    pending = 0;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
-  };
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      primaryLog(io.stdout, 40, "signal ignored: already shutting down", { signal });
-      return;
-    }
-    stopAll();
-  };
-  process.on("SIGTERM", onSignal);
-  process.on("SIGINT", onSignal);
-  for (let index = 0; index < count; index += 1) fork();
-  await new Promise<void>((resolve) => {
-    cluster.on("exit", (worker, exitCode, signal) => {
-      const failure = exitCode ?? 1;
-      if (stopping) {
-        if (code === 0 && (exitCode ?? 1) !== 0) code = failure;
-      } else if (!started.has(worker.id)) {
-        // It never listened (a taken port, a bad address): a replacement would fail the same way.
-        code = failure === 0 ? 1 : failure;
-        stopAll();
-      } else {
-        const decision = policy.crashed(Date.now());
-        const fields = { worker_pid: worker.process.pid, exit_code: exitCode, signal };
-        if (!decision.restart) {
-          io.stderr.write(
-            `verified serve: workers crashed ${decision.crashes} times within ${WORKER_CRASH_WINDOW_MS / 1000} s (the last with ${signal ?? `exit code ${exitCode}`}); stopping. See the log for why.\n`,
-          );
-          primaryLog(io.stdout, 50, "workers crash in a loop; stopping", fields);
-          code = 1;
-          stopAll();
-        } else {
-          restarts += 1;
-          pending += 1;
-          primaryLog(io.stdout, 50, "worker died; replacing it", {
-            ...fields,
-            restart_in_ms: decision.delayMs,
-          });
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            pending -= 1;
-            fork();
-            for (const each of Object.values(cluster.workers ?? {})) if (each) tellRestarts(each);
-          }, decision.delayMs);
-          timers.add(timer);
-        }
-      }
-      if (Object.keys(cluster.workers ?? {}).length === 0 && pending === 0) resolve();
-    });
-  });
   return code;
 }
 

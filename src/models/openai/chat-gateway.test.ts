@@ -553,24 +553,23 @@ describe("createOpenAIChatGateway: answers that are not errors", () => {
 
 describe("createOpenAIChatGateway: deadlines, aborts and size", () => {
   it("times out a gateway that never answers, and closes the socket", async () => {
+    // It never answers: only the deadline can end the call.
     upstream.script(() => hangReply());
-    const started = Date.now();
     expect(await failure(gateway({ timeoutMs: 300 }).generate(request()))).toEqual({
       type: "gateway_timeout",
       status: 504,
       message: "The model gateway did not answer within 300 ms.",
       details: {},
     });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(upstream.calls.length).toBe(1);
     await upstream.waitForClientClose(0);
   });
 
   it("times out a body trickled slower than the deadline", async () => {
+    // The whole body takes over 6 s (one byte every 40 ms): a deadline that stopped at the headers would let
+    // it complete as an answer.
     upstream.script(() => trickleReply(undefined, { intervalMs: 40 }));
-    const started = Date.now();
     expect((await failure(gateway({ timeoutMs: 300 }).generate(request()))).type).toBe("gateway_timeout");
-    expect(Date.now() - started).toBeLessThan(2000);
     await upstream.waitForClientClose(0);
   });
 
