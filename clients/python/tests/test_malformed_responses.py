@@ -135,3 +135,11 @@ def test_an_exception_the_opener_raises_is_a_connection_error_not_a_crash() -> N
     with pytest.raises(VerifiedError) as caught:
         check(client)
     assert caught.value.type == "connection_error" and caught.value.status == 0
+
+
+def test_a_reader_that_indexes_the_json_directly_still_raises_an_invalid_response_error() -> None:
+    client = client_of(opener_of(lambda: FakeResponse(body(b'{"choices": []}'))))
+    with pytest.raises(InvalidResponseError, match="IndexError"):
+        client._transport.post_json("/v1/chat/completions", {}, lambda data: str(data["choices"][0]["message"]))
+    raw = client_of(opener_of(lambda: FakeResponse(body(b'{"a": [1]}'))))._transport.post_json("/v1/x", None)
+    assert raw == {"a": [1]}

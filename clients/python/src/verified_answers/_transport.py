@@ -11,7 +11,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional, Protocol, TypeVar
+from typing import Any, Callable, Dict, Optional, Protocol, TypeVar, overload
 
 from ._errors import (
     APIConnectionError,
@@ -258,12 +258,17 @@ class Transport:
             f"{path} answered {status} with {problem}.", type="invalid_response", status=status
         )
 
-    def post_json(self, path: str, body: Optional[Dict[str, Any]], read: Callable[[Any], T]) -> T:
-        """POSTs ``body`` (GETs when None) with retries and returns the answer read by ``read`` from its JSON."""
+    @overload
+    def post_json(self, path: str, body: Optional[Dict[str, Any]]) -> Any: ...
+    @overload
+    def post_json(self, path: str, body: Optional[Dict[str, Any]], read: Callable[[Any], T]) -> T: ...
+    def post_json(self, path: str, body: Optional[Dict[str, Any]], read: Callable[[Any], Any] = lambda data: data) -> Any:
+        """POSTs ``body`` (GETs when None) with retries and returns the answer read by ``read`` from its JSON
+        (``read`` raises ``ResponseShapeError`` for a wrong shape; without it, the parsed JSON as it is)."""
         method = "GET" if body is None else "POST"
         deadline = self.deadline()
 
-        def attempt() -> T:
+        def attempt() -> Any:
             response = self.open(path, body, deadline)
             try:
                 raw = BoundedReader(response, deadline, self.clock).read_all(self.max_response_bytes)
@@ -295,6 +300,9 @@ class Transport:
             raise self.invalid(path, status, f"a body not in the documented shape: {error}") from None
         except RecursionError:
             raise self.invalid(path, status, "JSON nested too deep to read") from None
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+            # A reader that indexes the JSON directly: its failure is a malformed answer all the same.
+            raise self.invalid(path, status, f"a body not in the documented shape ({type(error).__name__}: {error})") from None
 
     def with_retries(self, attempt: Callable[[], T], deadline: float) -> T:
         """Runs ``attempt``, repeating it on 429, 5xx and no-response failures, with backoff and jitter, while
