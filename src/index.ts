@@ -23,6 +23,7 @@ export {
   type FieldsResult,
   findQuote,
   type MatchMode,
+  type PartialPolicy,
   type Range,
   type Source,
   type UnsupportedClaim,

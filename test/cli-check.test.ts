@@ -202,6 +202,7 @@ describe("verified check with a plain answer", () => {
       },
       { claim: "Profit was 2 million in Zorgland.", reason: "entity_not_found", answer_range: [79, 116] },
     ],
+    partial: [],
     coverage: 1 / 3,
   };
   const directory = mkdtempSync(join(tmpdir(), "verified-check-answer-"));
@@ -223,6 +224,18 @@ describe("verified check with a plain answer", () => {
     const run = await checkAnswerFile(answerFile);
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(run.stdout)).toEqual(answerResult);
+  });
+
+  it("names the words of a partly supported sentence, or drops it with --partial drop", async () => {
+    const partly = file("partly.md", "Paris is the capital of France and of fashion [1].\n");
+    const kept = JSON.parse((await checkAnswerFile(partly)).stdout);
+    expect(kept.partial).toEqual([
+      { claim: "Paris is the capital of France and of fashion.", term: "fashion", answer_range: [38, 45] },
+    ]);
+    expect(kept.unsupported).toEqual([]);
+    const dropped = JSON.parse((await checkAnswerFile(partly, ["--partial", "drop"])).stdout);
+    expect(dropped.partial).toEqual([]);
+    expect(dropped.unsupported.map((entry: { reason: string }) => entry.reason)).toEqual(["partial_support"]);
   });
 
   it("with --explain describes each dropped sentence on stderr and keeps its detail", async () => {
@@ -305,6 +318,14 @@ describe("verified check with a plain answer", () => {
         text: asked.answer,
         citations: [expect.objectContaining({ source: "facts.md", answer_range: [0, 53] })],
         unsupported: [],
+        // "unlike" is the answer's own word: kept, and named.
+        partial: [
+          {
+            claim: "Paris, unlike Zorgland, is the capital of France.",
+            term: "unlike",
+            answer_range: [7, 13],
+          },
+        ],
         coverage: 1,
       },
       {

@@ -100,6 +100,12 @@ Examples:
         .preset("source"),
     )
     .option("--no-check-numbers", "with --answer: do not check the claims' numbers")
+    .addOption(
+      new Option(
+        "--partial <policy>",
+        "with --answer: a claim whose spans lack some of its words is kept with those words listed in `partial` (keep, the default) or dropped as partial_support (drop)",
+      ).choices(["keep", "drop"]),
+    )
     .addOption(offsetsOption())
     .action(
       async (

@@ -64,6 +64,8 @@ export type {
   ModelListEntry,
   NumberMiss,
   OffsetUnit,
+  PartialPolicy,
+  PartialTerm,
   Range,
   RequestOptions,
   Source,

@@ -46,15 +46,29 @@ export interface Citation {
 
 /**
  * Why a claim was removed: `quote_not_found`, `unknown_source`, `number_not_found`; answer mode also
- * `no_support`, `entity_not_found` and `wrong_source`.
+ * `no_support`, `partial_support` (with `partial: "drop"`), `entity_not_found` and `wrong_source`.
  */
 export type UnsupportedReason =
   | "quote_not_found"
   | "unknown_source"
   | "number_not_found"
   | "no_support"
+  | "partial_support"
   | "entity_not_found"
   | "wrong_source";
+
+/** Answer mode: what a partially supported claim becomes (`keep`, the default, or `drop`). */
+export type PartialPolicy = "keep" | "drop";
+
+/** Answer mode: a content word of a kept, partially supported claim that none of its spans holds. */
+export interface PartialTerm {
+  /** The kept claim the word belongs to. */
+  claim: string;
+  /** The word as the answer writes it. */
+  term: string;
+  /** `[start, end)` of the word in the answer. */
+  answerRange: Range;
+}
 
 /** A claim that could not be grounded. */
 export interface UnsupportedClaim {
@@ -82,7 +96,7 @@ export interface UnsupportedClaim {
 export interface AnswerMiss {
   /** The sources that do support a `wrong_source` claim. */
   foundIn?: string[];
-  /** With `no_support`: the claim's content words its best span lacks. */
+  /** With `no_support`: the claim's content words its best span lacks; with `partial_support`, its spans. */
   words?: string[];
   /** With `entity_not_found`: the name no source holds. */
   entity?: string;
@@ -98,6 +112,8 @@ export interface NumberMiss {
   checked: "cells" | "line" | "quote" | "source";
   cells?: { row: string; column: string; text: string }[];
   text?: string;
+  /** Answer mode: the source sentence that holds the number, outside the spans that support the claim. */
+  seen?: string;
 }
 
 /** Token and call counts of a create or extract request. */
@@ -135,6 +151,8 @@ export interface CreateParams {
   allowUngrounded?: boolean;
   /** `json` (default): claims with quotes; `text`: prose with `[id]` markers, checked as an answer. */
   answerFormat?: "json" | "text";
+  /** With `answerFormat: "text"`: keep (default) or drop partially supported claims. */
+  partial?: PartialPolicy;
   temperature?: number;
   maxTokens?: number;
 }
@@ -147,6 +165,8 @@ export interface CreateResult {
   text: string;
   citations: Citation[];
   unsupported: UnsupportedClaim[];
+  /** With `answerFormat: "text"`: the words of kept claims that their spans lack. */
+  partial?: PartialTerm[];
   /** Grounded claims / total claims; 0 when there are no claims. */
   coverage: number;
   abstained: boolean;
@@ -357,6 +377,8 @@ export interface CheckParams {
   checkNumbers?: CheckNumbers;
   /** Give each claim the number check dropped a `detail` of why. Default false. */
   explain?: boolean;
+  /** With `answer`: keep (default) partially supported claims, their unsupported words in `partial`, or drop them. */
+  partial?: PartialPolicy;
 }
 
 /** Result of `check`; no model is called, so usage is zero. */
@@ -364,6 +386,8 @@ export interface CheckResult {
   text: string;
   citations: Citation[];
   unsupported: UnsupportedClaim[];
+  /** With `answer`: the words of kept claims that their spans lack, each with its place in the answer. */
+  partial?: PartialTerm[];
   coverage: number;
   usage: CallUsage;
 }

@@ -232,6 +232,17 @@ describe("every method against the real service", () => {
     });
   });
 
+  it("check with an answer: a partly supported claim's words in camelCase, kept or dropped", async () => {
+    const answer = "Paris is the capital of France and of fashion [1].";
+    const kept = await client().check({ sources, answer });
+    expect(kept.partial).toEqual([
+      { claim: "Paris is the capital of France and of fashion.", term: "fashion", answerRange: [38, 45] },
+    ]);
+    const dropped = await client().check({ sources, answer, partial: "drop" });
+    expect(dropped.partial).toEqual([]);
+    expect(dropped.unsupported.map((entry) => entry.reason)).toEqual(["partial_support"]);
+  });
+
   it("check with an answer: camelCase answer ranges, supports and misses", async () => {
     const answer =
       "Paris is the capital of France [1]. Revenue in Q3 was 12.5 million [facts]. Profit was 2 million in Zorgland [2].";
@@ -266,6 +277,7 @@ describe("every method against the real service", () => {
           detail: { entity: "Zorgland" },
         },
       ],
+      partial: [],
       coverage: 1 / 3,
       usage: { modelCalls: 0, totalTokens: 0 },
     });

@@ -4,11 +4,13 @@ export {
   type AnswerCheckOptions,
   type AnswerCitation,
   type AnswerMiss,
+  type AnswerPartialTerm,
   type AnswerReason,
   type AnswerResult,
   type AnswerUnsupported,
   answerCheckSteps,
   checkAnswer,
+  type PartialPolicy,
   splitAnswerClaims,
   type TooManyClaims,
 } from "./answers/index.js";

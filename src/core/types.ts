@@ -25,6 +25,8 @@ export interface NumberMiss {
   checked: "cells" | "line" | "quote" | "source";
   cells?: CheckedCell[];
   text?: string;
+  /** Answer mode: the source sentence that holds the number, outside the spans that support the claim. */
+  seen?: string;
 }
 
 /** `[start, end)` in UTF-16 code units into a source's original text. */

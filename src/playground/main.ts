@@ -108,6 +108,7 @@ const check = createCheckView(
     form: byId<HTMLFormElement>("check-form"),
     answer: byId<HTMLTextAreaElement>("check-answer"),
     question: byId<HTMLInputElement>("check-question"),
+    dropPartial: byId<HTMLInputElement>("check-drop-partial"),
     submit: byId<HTMLButtonElement>("check-submit"),
     status: byId("check-status"),
     error: byId("check-error"),

@@ -76,6 +76,7 @@ export function answerResultToWire(result: AnswerResult): Omit<CheckResult, "usa
       }
       return { ...wire, detail };
     }),
+    partial: result.partial.map(({ answerRange, ...term }) => ({ ...term, answer_range: answerRange })),
     coverage: result.coverage,
   };
 }

@@ -4,6 +4,7 @@ import {
   type CheckNumbers,
   type ClaimVerdict,
   type MatchMode,
+  type PartialPolicy,
   prepareSources,
   type Source,
 } from "../core/index.js";
@@ -37,6 +38,8 @@ export interface CreateInput {
   maxTokens?: number | undefined;
   /** `json` (default): claims with quotes; `text`: prose with `[id]` markers, checked as an answer. */
   answerFormat?: "json" | "text" | undefined;
+  /** With `answerFormat: "text"`: keep (default) or drop partially supported claims. */
+  partial?: PartialPolicy | undefined;
 }
 
 /** A create result before the wire mapper adds `id` and `model`. */
@@ -45,6 +48,8 @@ export interface CreateOutcome {
   /** A prose answer's citations and unsupported claims carry answer mode's fields (already snake_case). */
   citations: CreateResult["citations"];
   unsupported: CreateResult["unsupported"];
+  /** A prose answer's partially supported words (`partial`); absent for claims with quotes. */
+  partial?: CreateResult["partial"];
   coverage: number;
   abstained: boolean;
   grounded: boolean;
@@ -99,7 +104,12 @@ export async function createVerified(
         ...generation,
         messages: input.messages,
         sources: input.sources,
-        options: { mode: input.mode, checkNumbers: input.checkNumbers, explain: input.explain },
+        options: {
+          mode: input.mode,
+          checkNumbers: input.checkNumbers,
+          explain: input.explain,
+          partial: input.partial,
+        },
         retry: input.retry,
       },
       context,
@@ -156,7 +166,7 @@ export async function createVerified(
 
 /** The outcome of the best attempt: a flagged plain answer or `ungrounded` when nothing holds. */
 async function finishCreate(
-  result: Pick<CreateOutcome, "text" | "citations" | "unsupported" | "coverage">,
+  result: Pick<CreateOutcome, "text" | "citations" | "unsupported" | "coverage" | "partial">,
   input: CreateInput,
   context: OperationContext,
   usage: UsageTotal,

@@ -75,16 +75,15 @@ export function convertRanges<Entry extends object>(
 }
 
 /** A create-style result (`citations`, `unsupported`) with its ranges in `unit`. */
-export function convertResultRanges<Result extends { citations: object[]; unsupported: object[] }>(
-  result: Result,
-  unit: OffsetUnit | undefined,
-  texts: RangeTexts,
-): Result {
+export function convertResultRanges<
+  Result extends { citations: object[]; unsupported: object[]; partial?: object[] | undefined },
+>(result: Result, unit: OffsetUnit | undefined, texts: RangeTexts): Result {
   if (unit === undefined || unit === "utf16") return result;
   return {
     ...result,
     citations: convertRanges(result.citations, unit, texts),
     unsupported: convertRanges(result.unsupported, unit, texts),
+    ...(result.partial === undefined ? {} : { partial: convertRanges(result.partial, unit, texts) }),
   };
 }
 

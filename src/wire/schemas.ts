@@ -71,6 +71,12 @@ const retry = Type.Integer({
   description: "Regenerate up to N more times while any claim is unsupported.",
 });
 
+/** Answer mode: what a partially supported claim becomes. */
+export const PartialPolicySchema = Type.Union([Type.Literal("keep"), Type.Literal("drop")], {
+  description:
+    "Answer mode: a claim whose checks pass but whose spans lack some of its content words is partially supported. `keep` (default) keeps it and lists each such word in `partial` with its `answer_range`; `drop` removes it as `partial_support`. See docs/matching.md#answers.",
+});
+
 const answerFormat = Type.Union([Type.Literal("json"), Type.Literal("text")], {
   description:
     "`json` (default): the model answers with claims and quotes. `text`: the model answers in prose with `[id]` markers, checked sentence by sentence as an answer (see `answer` of check).",
@@ -99,6 +105,7 @@ export const CreateRequestSchema = Type.Object(
     offsets: Type.Optional(offsets),
     allow_ungrounded: Type.Optional(Type.Boolean()),
     answer_format: Type.Optional(answerFormat),
+    partial: Type.Optional(PartialPolicySchema),
     temperature: Type.Optional(Type.Number({ minimum: 0, description: "Passed through to the gateway." })),
     max_tokens: Type.Optional(Type.Integer({ minimum: 1, description: "Passed through to the gateway." })),
     stream: Type.Optional(
@@ -209,6 +216,7 @@ const checkFields = {
   check_numbers: Type.Optional(CheckNumbersSchema),
   explain: Type.Optional(explain),
   offsets: Type.Optional(offsets),
+  partial: Type.Optional(PartialPolicySchema),
 };
 
 /** A `verified check` document: no bound on claims, since the command owns its process. */
@@ -289,6 +297,12 @@ export const NumberMissSchema = Type.Object(
       }),
     ),
     text: Type.Optional(Type.String({ description: "With `line` or `quote`: the text checked." })),
+    seen: Type.Optional(
+      Type.String({
+        description:
+          "Answer mode: the source sentence that holds the number, outside the spans that support the claim (a number counts only where the claim's support holds it).",
+      }),
+    ),
   },
   { description: "With number_not_found: the number that failed and what it was checked against." },
 );
@@ -302,7 +316,8 @@ export const AnswerMissSchema = Type.Object(
     ),
     words: Type.Optional(
       Type.Array(Type.String(), {
-        description: "With no_support: the claim's content words its best span lacks.",
+        description:
+          "With no_support: the claim's content words its best span lacks; with partial_support: the words its spans lack.",
       }),
     ),
     entity: Type.Optional(Type.String({ description: "With entity_not_found: the name no source holds." })),
@@ -321,6 +336,7 @@ export const UnsupportedClaimSchema = Type.Object({
     Type.Literal("unknown_source"),
     Type.Literal("number_not_found"),
     Type.Literal("no_support"),
+    Type.Literal("partial_support"),
     Type.Literal("entity_not_found"),
     Type.Literal("wrong_source"),
   ]),
@@ -353,6 +369,19 @@ export const UnsupportedClaimSchema = Type.Object({
   ),
 });
 
+/** Answer mode: a content word of a kept, partially supported claim that none of its spans holds. */
+const partialTerms = () =>
+  Type.Array(PartialTermSchema, {
+    description:
+      "Answer mode: each content word of a kept, partially supported claim that none of its spans holds, with its place in the answer (empty when every kept claim is fully supported; absent for claims with quotes).",
+  });
+
+export const PartialTermSchema = Type.Object({
+  claim: Type.String({ description: "The kept claim the word belongs to." }),
+  term: Type.String({ description: "The word as the answer writes it." }),
+  answer_range: answerRange,
+});
+
 export const UsageSchema = Type.Object({
   prompt_tokens: Type.Integer(),
   completion_tokens: Type.Integer(),
@@ -366,6 +395,7 @@ export const CreateResultSchema = Type.Object({
   text: Type.String(),
   citations: Type.Array(CitationSchema),
   unsupported: Type.Array(UnsupportedClaimSchema),
+  partial: Type.Optional(partialTerms()),
   coverage: Type.Number(),
   abstained: Type.Boolean(),
   grounded: Type.Boolean(),
@@ -465,6 +495,7 @@ export const CheckResultSchema = Type.Object({
   text: Type.String(),
   citations: Type.Array(CitationSchema),
   unsupported: Type.Array(UnsupportedClaimSchema),
+  partial: Type.Optional(partialTerms()),
   coverage: Type.Number(),
   usage: Type.Object({ model_calls: Type.Integer(), total_tokens: Type.Integer() }),
 });

@@ -70,3 +70,18 @@ def test_dropped_claims_carry_their_best_span_and_citations_their_support(client
     assert 0 < dropped.support < 1
     [citation] = result.citations
     assert citation.support is not None and 0 < citation.support <= 1
+
+
+def test_check_names_the_words_of_a_partly_supported_claim_or_drops_it(client: Verified) -> None:
+    source = {"id": "museum", "text": "The museum opened a new wing in 2021."}
+    answer = "The museum opened a new glass wing in 2021 [1]."
+
+    kept = client.check(sources=[source], answer=answer)
+    assert kept.unsupported == []
+    assert [(term.term, answer[term.answer_range[0] : term.answer_range[1]]) for term in kept.partial] == [
+        ("glass", "glass")
+    ]
+
+    dropped = client.check(sources=[source], answer=answer, partial="drop")
+    assert dropped.partial == []
+    assert [entry.reason for entry in dropped.unsupported] == ["partial_support"]

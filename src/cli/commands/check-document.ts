@@ -82,6 +82,7 @@ export function checkDocument(
       checkNumbers,
       explain: explain || validation.value.explain === true,
       question: questionOf(validation.value.messages),
+      partial: validation.value.partial,
       maxBestSpanChars: MAX_ANSWER_BEST_SPAN_CHARS,
     });
     const answerUnit = validation.value.offsets ?? offsets;

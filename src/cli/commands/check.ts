@@ -54,6 +54,7 @@ export interface AnswerCheckFlags {
   question?: string;
   mode?: "strict" | "lenient";
   checkNumbers?: boolean | "source" | "row" | "quote";
+  partial?: "keep" | "drop";
   explain?: boolean;
   offsets?: OffsetUnit;
 }
@@ -89,6 +90,7 @@ export async function runAnswerCheck(flags: AnswerCheckFlags, io: CheckIo): Prom
   if (flags.question !== undefined) document.messages = [{ role: "user", content: flags.question }];
   if (flags.mode !== undefined) document.mode = flags.mode;
   if (flags.checkNumbers !== undefined) document.check_numbers = flags.checkNumbers;
+  if (flags.partial !== undefined) document.partial = flags.partial;
   if (flags.offsets !== undefined) document.offsets = flags.offsets;
   const explain = flags.explain === true;
   const outcome = checkDocument(document, explain);

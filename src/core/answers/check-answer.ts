@@ -1,3 +1,4 @@
+import { MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
 import type { Steps } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
@@ -7,6 +8,7 @@ import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
+import { forEachEquivalenceKey, keysOfWord, valuesOf, withoutEquivalentNumbers } from "./equivalences.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
@@ -37,6 +39,11 @@ export interface AnswerCheckOptions {
    */
   maxClaims?: number | undefined;
   /**
+   * A claim whose every check passes but whose spans lack some of its content words is partially supported:
+   * `keep` (default) keeps it and lists those words in `partial`; `drop` removes it as `partial_support`.
+   */
+  partial?: PartialPolicy | undefined;
+  /**
    * Characters of best spans (`quote`) the unsupported entries carry together, at most: from the first entry
    * whose span would pass it, entries are listed without their best span (`source`, `quote`, `range`,
    * `support`), so an answer of many dropped sentences cannot multiply into a result many times its size.
@@ -53,9 +60,13 @@ export interface TooManyClaims {
   counted: "claims and clauses" | "markers";
 }
 
+/** What a partially supported claim becomes: kept with its unsupported words named, or dropped. */
+export type PartialPolicy = "keep" | "drop";
+
 /** Why a claim of an answer was removed. */
 export type AnswerReason =
   | "no_support"
+  | "partial_support"
   | "number_not_found"
   | "entity_not_found"
   | "wrong_source"
@@ -94,12 +105,23 @@ export interface AnswerUnsupported {
   detail?: NumberMiss | AnswerMiss;
 }
 
+/** A content word of a kept, partially supported claim that none of its spans holds. */
+export interface AnswerPartialTerm {
+  claim: string;
+  /** The word as the answer writes it. */
+  term: string;
+  /** Where the word stands in the answer. */
+  answerRange: Range;
+}
+
 /** The outcome of checking a plain answer. */
 export interface AnswerResult {
   /** The answer with its removed claims cut out. */
   text: string;
   citations: AnswerCitation[];
   unsupported: AnswerUnsupported[];
+  /** The words of kept claims that are only partially supported, each with its place in the answer. */
+  partial: AnswerPartialTerm[];
   /** Kept claims / claims; 0 when the answer has none. */
   coverage: number;
 }
@@ -177,6 +199,8 @@ export function* answerCheckSteps(
     ids: prepared.map((source) => source.id),
     indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
     question: questionTerms(options.question ?? []),
+    answerInitials: answerInitials(answer, index, counter),
+    spanValues: new Map(),
     options,
     ...(counter === undefined ? {} : { counter }),
   };
@@ -202,7 +226,7 @@ export function* answerCheckSteps(
       }
     }
   }
-  const result: AnswerResult = { text: "", citations: [], unsupported: [], coverage: 0 };
+  const result: AnswerResult = { text: "", citations: [], unsupported: [], partial: [], coverage: 0 };
   const dropped: Range[] = [];
   let kept = 0;
   let counted = 0;
@@ -216,10 +240,16 @@ export function* answerCheckSteps(
     counted++;
     const claim = claims[position] as AnswerClaim;
     work += 1 + claim.range[1] - claim.range[0];
-    const miss = finishClaim(context, claim, verdict);
+    const unsupportedTerms = partialTerms(claim, verdict);
+    const miss =
+      finishClaim(context, claim, verdict) ??
+      (unsupportedTerms.length > 0 && options.partial === "drop"
+        ? partialDrop(context, claim, verdict, unsupportedTerms)
+        : null);
     if (miss === null) {
       kept++;
       result.citations.push(...verdict.clauses.flatMap((clause) => clause.citations));
+      result.partial.push(...unsupportedTerms);
     } else {
       // Once a span does not fit, no later one is kept either: the entries with spans come first.
       const spanChars = miss.quote?.length ?? 0;
@@ -242,6 +272,10 @@ interface CheckContext {
   ids: string[];
   indexOfId: Map<string, number>;
   question: QuestionTerms;
+  /** The acronyms the answer defines (`answerInitials`). */
+  answerInitials: Set<string>;
+  /** The number and date values of each supporting span read so far, by `source:start:end`. */
+  spanValues: Map<string, Set<string>>;
   options: AnswerCheckOptions;
   counter?: StepCounter;
 }
@@ -285,6 +319,8 @@ interface JudgedClause {
   cited: number[];
   terms: number[];
   counted: boolean[];
+  /** The clause's counted words that none of its spans holds, with their answer ranges (none when it failed). */
+  missing: { term: string; answerRange: Range }[];
 }
 
 // The terms of a clause: each distinct content term once (by id), and whether it counts (is not the
@@ -296,7 +332,14 @@ function clauseTerms(
   startsClaim: boolean,
 ): ClauseTerms {
   const seen = new Set<number>();
-  const read: ClauseTerms = { terms: [], counted: [], words: [], entities: [], numbersOnly: false };
+  const read: ClauseTerms = {
+    terms: [],
+    counted: [],
+    words: [],
+    starts: [],
+    entities: [],
+    numbersOnly: false,
+  };
   const text = clause.masked;
   let first = true;
   forEachWord(text, (word, start, end) => {
@@ -306,15 +349,17 @@ function clauseTerms(
     if (id < 0) return;
     const term = lexicon.terms[id] as string;
     if (isEntityAt(text, start, end, sentenceStart)) {
-      read.entities.push({ word, term, written: text.slice(start, end) });
+      read.entities.push({ word, term, written: text.slice(start, end), start, end });
     }
     if (seen.has(id)) return;
     seen.add(id);
     read.terms.push(id);
     read.counted.push(!question.terms.has(term));
     read.words.push(text.slice(start, end));
+    read.starts.push(start);
   });
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
+  else addNumberTerms(read, text, lexicon);
   return read;
 }
 
@@ -331,8 +376,25 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
     read.terms.push(id);
     read.counted.push(!question.numbers.has(key));
     read.words.push(text.slice(code === null ? start : start - code.length - 1, end));
+    read.starts.push(code === null ? start : start - code.length - 1);
   });
   read.numbersOnly = read.terms.length > 0;
+}
+
+// The numbers of a clause of words join its terms without counting towards support: among spans that hold the
+// same words, the one that also holds the claim's numbers wins (a claim about 2021 cites the 2021 sentence), and
+// support pooled from further sentences may bring them in (`SupportIndex.bestSpans`).
+function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void {
+  const seen = new Set<number>();
+  forEachNumberKey(text, (key, start, end) => {
+    const id = lexicon.id(numberTerm(key));
+    if (seen.has(id)) return;
+    seen.add(id);
+    read.terms.push(id);
+    read.counted.push(false);
+    read.words.push(text.slice(start, end));
+    read.starts.push(start);
+  });
 }
 
 /** A clause's content terms in order, whether each counts, their written forms, and its entities. */
@@ -340,7 +402,9 @@ interface ClauseTerms {
   terms: number[];
   counted: boolean[];
   words: string[];
-  entities: { word: string; term: string; written: string }[];
+  /** Where each of `words` starts in the clause's text. */
+  starts: number[];
+  entities: { word: string; term: string; written: string; start: number; end: number }[];
   /** True when the clause holds no content word and its terms are its numbers (`readNumberTerms`). */
   numbersOnly: boolean;
 }
@@ -383,6 +447,7 @@ function judgeClause(
     cited: [],
     terms,
     counted,
+    missing: [],
   };
   const cited = judged.cited;
   for (const marker of clause.markers) {
@@ -400,7 +465,7 @@ function judgeClause(
         cited.push(sourceIndex);
     }
   }
-  const entity = missingEntity(context, read.entities);
+  const entity = missingEntity(context, read.entities, clause.masked);
   if (entity !== null) {
     judged.failure = { reason: "entity_not_found", ...(explain ? { detail: { entity } } : {}) };
     return judged;
@@ -416,16 +481,28 @@ function judgeClause(
       for (const [term, has] of span.found.entries()) if (has) found[term] = true;
       judged.supportSources.push(sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));
+      pushPooled(judged, index, claimText, clause.range, span);
     }
     const support = shareFound(found, counted);
     // A sentence about the sources needs no support for its words (looked at only for a clause short of it);
     // its names, numbers and quotations are still checked (docs/matching.md#answers).
     if (support < SUPPORT_THRESHOLD && !isAboutSources(clause.masked)) {
+      // Another source is named only when it supports the whole clause, its numbers included.
+      const numbers = numberCheckOf(options.checkNumbers);
+      const numbersText =
+        numbers === undefined || !HAS_DIGIT.test(clause.masked)
+          ? ""
+          : numbersToCheck(clause.masked, index, context.question);
       const elsewhere = index
         .bestSpans(terms, counted, null, counter)
         .filter(
           (span) =>
-            !cited.includes(span.sourceIndex) && span.support >= SUPPORT_THRESHOLD && span.support > support,
+            !cited.includes(span.sourceIndex) &&
+            span.support >= SUPPORT_THRESHOLD &&
+            span.support > support &&
+            (numbersText === "" ||
+              firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), numbersText) ===
+                null),
         );
       if (elsewhere.length > 0) {
         judged.best = elsewhere[0];
@@ -436,6 +513,7 @@ function judgeClause(
       }
       return judged;
     }
+    if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, found, clause);
   } else {
     const span = index.bestSpans(terms, counted, null, counter)[0];
     judged.best = span;
@@ -446,6 +524,8 @@ function judgeClause(
     if (span !== undefined && span.foundAll > 0) {
       judged.supportSources.push(span.sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));
+      pushPooled(judged, index, claimText, clause.range, span);
+      if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, span.found, clause);
     }
   }
   // A sentence about the sources that no span supports holds no word of any source, so its quotations are in
@@ -482,6 +562,44 @@ function tooLittleSupport(
     reason: "no_support",
     ...(explain ? { detail: { words: missingWords(read.words, found, read.counted) } } : {}),
   };
+}
+
+// The clause's counted words that `found` lacks, each with its range in the answer; none for a clause of
+// numbers only (its numbers are the number check's).
+function missingTerms(read: ClauseTerms, found: readonly boolean[], clause: Clause): JudgedClause["missing"] {
+  if (read.numbersOnly) return [];
+  const missing: JudgedClause["missing"] = [];
+  for (const [index, word] of read.words.entries()) {
+    if (!read.counted[index] || found[index]) continue;
+    const start = clause.range[0] + (read.starts[index] as number);
+    missing.push({ term: word, answerRange: [start, start + word.length] });
+  }
+  return missing;
+}
+
+// The words of a claim that passed its checks but that its spans lack (`partial`).
+function partialTerms(claim: AnswerClaim, judged: Judged): AnswerPartialTerm[] {
+  const terms: AnswerPartialTerm[] = [];
+  for (const clause of judged.clauses) {
+    if (clause.failure !== null) return [];
+    for (const { term, answerRange } of clause.missing) terms.push({ claim: claim.text, term, answerRange });
+  }
+  return terms;
+}
+
+// A partially supported claim removed under `partial: "drop"`: `partial_support`, with the words it lacks.
+function partialDrop(
+  context: CheckContext,
+  claim: AnswerClaim,
+  judged: Judged,
+  terms: readonly AnswerPartialTerm[],
+): AnswerUnsupported {
+  const clause = judged.clauses.find((each) => each.missing.length > 0) as JudgedClause;
+  const words = terms.map((each) => each.term).slice(0, MAX_EXPLAINED_WORDS);
+  return unsupportedOf(context, claim, clause, {
+    reason: "partial_support",
+    ...(context.options.explain === true ? { detail: { words } } : {}),
+  });
 }
 
 function shareFound(found: readonly boolean[], counted: readonly boolean[]): number {
@@ -522,6 +640,21 @@ function citationOf(
   };
 }
 
+// The further sentences a span's support was pooled from, each a citation of its own (same source, claim and
+// support).
+function pushPooled(
+  judged: JudgedClause,
+  index: SupportIndex,
+  claim: string,
+  answerRange: Range,
+  span: SupportSpan,
+): void {
+  for (const range of span.more ?? []) {
+    judged.supportSources.push(span.sourceIndex);
+    judged.citations.push(citationOf(index, claim, answerRange, { ...span, range }));
+  }
+}
+
 const roundSupport = (value: number): number => Math.round(value * 10_000) / 10_000;
 
 // Names, codes and identifiers: a word with a capital after the clause's first word, a word of two or more
@@ -532,13 +665,65 @@ const CODE = /^\p{L}[\p{L}\p{M}]*\p{N}/u;
 // Two-letter capitals are mostly titles and common abbreviations (`Dr`, `Jr`, `UK`, `TV`), not names.
 const MIN_ENTITY_LETTERS = 3;
 
-/** The first entity of the clause that no source and not the question holds, as written; else null. */
-function missingEntity(context: CheckContext, entities: ClauseTerms["entities"]): string | null {
-  for (const { word, term, written } of entities) {
+/**
+ * The first entity of the clause that no source and not the question holds, as written or in an equivalent
+ * form (`equivalences.ts`); else null.
+ */
+function missingEntity(
+  context: CheckContext,
+  entities: ClauseTerms["entities"],
+  text: string,
+): string | null {
+  let covered: Range[] | undefined;
+  for (const { word, term, written, start, end } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
-    if (!context.index.knows(word, term)) return written;
+    if (context.index.knows(word, term)) continue;
+    if (
+      keysOfWord(written, word).some(
+        (key) => context.index.knows(key, null) || context.answerInitials.has(key),
+      )
+    )
+      continue;
+    covered ??= equivalentRanges(context, text);
+    if (covered.some(([from, to]) => from <= start && end <= to)) continue;
+    return written;
   }
   return null;
+}
+
+// The ranges of the clause's words that a source holds in another form: a country's name, form or demonym,
+// a month, two words a source writes as one (`Tech Crunch` and `TechCrunch`). A run of capitalised words is
+// not read as the expansion of an acronym a source writes: that would guess the expansion. O(clause).
+function equivalentRanges(context: CheckContext, text: string): Range[] {
+  const ranges: Range[] = [];
+  const { index } = context;
+  if (context.counter !== undefined) context.counter.steps += text.length;
+  forEachEquivalenceKey(text, (key, start, end) => {
+    if (key.startsWith("=initials:")) return;
+    let held = index.knows(key, null);
+    if (!held && key.startsWith("=join:")) held = index.knows(key.slice(6), null);
+    if (held) ranges.push([start, end]);
+  });
+  return ranges;
+}
+
+// The acronyms an answer defines by a capitalised run whose every word a source holds (`National Air and
+// Space Museum (NASM)` with the full name in a source), as `=initials:` keys: the acronym then counts as the
+// name. O(answer).
+function answerInitials(answer: string, index: SupportIndex, counter?: StepCounter): Set<string> {
+  const keys = new Set<string>();
+  if (counter !== undefined) counter.steps += answer.length;
+  forEachEquivalenceKey(answer, (key, start, end) => {
+    if (!key.startsWith("=initials:") || key.length < 13) return;
+    let held = true;
+    const run = answer.slice(start, end);
+    // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
+    forEachWord(run, (word, from) => {
+      if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
+    });
+    if (held) keys.add(key);
+  });
+  return keys;
 }
 
 // `isEntity` of `text.slice(start, end)`, without the slice for a word that starts with a lower-case ASCII
@@ -606,8 +791,18 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
       }
     }
     if (failure === null && numbers !== undefined && HAS_DIGIT.test(clause.clause.masked)) {
-      const text = numbersToCheck(clause.clause.masked, index, context.question);
-      const miss = numberMiss(clause, text, index, numbers, context.counter);
+      const spanValues = supportValues(context, clause, "quote");
+      const equivalent = withoutEquivalentNumbers(
+        numbersToCheck(clause.clause.masked, index, context.question),
+        numbers === "source" ? spanValues : supportValues(context, clause, numbers),
+        spanValues,
+      );
+      const text = equivalent.text;
+      const miss =
+        equivalent.missing === null
+          ? (numberMiss(clause, text, index, numbers, context.counter) ??
+            (numbers === "source" ? numberOutsideSupport(context, clause, text) : null))
+          : { number: equivalent.missing, checked: "source" as const };
       if (miss !== null) {
         failure = numbersElsewhere(context, clause, text, numbers) ?? {
           reason: "number_not_found",
@@ -634,6 +829,8 @@ function numbersElsewhere(
   const { index, counter } = context;
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
+    if (numbers === "source")
+      return firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), text) === null;
     return (
       explainNumbers(text, index.sources[span.sourceIndex] as PreparedSource, span.range, numbers) === null
     );
@@ -645,6 +842,90 @@ function numbersElsewhere(
     detail: { foundIn: elsewhere.map((span) => context.ids[span.sourceIndex] as string) },
   };
 }
+
+// The number and date values (`valuesOf`) where the clause's numbers are checked: its supporting spans'
+// sources (`source`, the default) or the spans themselves (`quote`, `row`); a clause that no span supports,
+// its cited sources. Each source or span is read once per request.
+function supportValues(context: CheckContext, clause: JudgedClause, numbers: NumberCheck): Set<string> {
+  const values = new Set<string>();
+  const read = (key: string, text: string): void => {
+    let held = context.spanValues.get(key);
+    if (held === undefined) {
+      held = valuesOf(text);
+      if (context.counter !== undefined) context.counter.steps += text.length;
+      context.spanValues.set(key, held);
+    }
+    for (const value of held) values.add(value);
+  };
+  const { sources } = context.index;
+  if (clause.citations.length === 0) {
+    for (const at of clause.cited) read(`${at}`, (sources[at] as PreparedSource).text);
+    return values;
+  }
+  for (const [position, citation] of clause.citations.entries()) {
+    const at = clause.supportSources[position] as number;
+    if (numbers === "source") read(`${at}`, (sources[at] as PreparedSource).text);
+    else read(`${at}:${citation.range[0]}:${citation.range[1]}`, citation.quote);
+  }
+  return values;
+}
+
+// With `source` numbers (answer mode's default), a number counts only where a span supporting the clause holds
+// it (or the sentence beside it, or the source's dateline): the first number of `text` that the source holds
+// only elsewhere, with the sentence it was seen in; null when every number is in its support (or the clause
+// has no span: a sentence about the sources).
+function numberOutsideSupport(context: CheckContext, clause: JudgedClause, text: string): NumberMiss | null {
+  if (clause.citations.length === 0) return null;
+  const places = new Map<number, Range[]>();
+  for (const [position, citation] of clause.citations.entries()) {
+    const sourceIndex = clause.supportSources[position] as number;
+    places.set(sourceIndex, [...(places.get(sourceIndex) ?? []), citation.range]);
+  }
+  const outside = firstNumberOutside(context, places, text);
+  if (outside === null) return null;
+  const first = clause.citations[0] as AnswerCitation;
+  const miss: NumberMiss = { number: outside.number, checked: "quote", text: clip(first.quote) };
+  for (const sourceIndex of places.keys()) {
+    const seen = context.index.sentenceHolding(sourceIndex, numberTerm(outside.key));
+    if (seen === null) continue;
+    miss.seen = clip((context.index.sources[sourceIndex] as PreparedSource).text.slice(seen[0], seen[1]));
+    break;
+  }
+  return miss;
+}
+
+// The first number of `text` that no range of `places` (source index → ranges) holds, nor the sentence beside
+// one, nor that source's dateline; null when there is none. O(text + the ranges' length).
+function firstNumberOutside(
+  context: CheckContext,
+  places: ReadonlyMap<number, readonly Range[]>,
+  text: string,
+): { number: string; key: string } | null {
+  const { index, counter } = context;
+  const held = new Set<string>();
+  for (const [sourceIndex, ranges] of places) {
+    const source = index.sources[sourceIndex] as PreparedSource;
+    for (const [start, end] of ranges) {
+      if (counter !== undefined) counter.steps += end - start;
+      forEachNumberKey(source.text.slice(start, end), (key) => held.add(key));
+    }
+    for (const key of index.datelineNumbers(sourceIndex, counter)) held.add(key);
+  }
+  let outside: { number: string; key: string } | null = null;
+  forEachNumberKey(text, (key, start, end) => {
+    if (outside !== null || held.has(key)) return;
+    const term = numberTerm(key);
+    for (const [sourceIndex, ranges] of places) if (index.besideRanges(sourceIndex, ranges, term)) return;
+    outside = { number: text.slice(start, end), key };
+  });
+  return outside;
+}
+
+// The ranges of a span: its window and the sentences pooled into it.
+const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];
+
+const clip = (text: string): string =>
+  text.length > MAX_EXPLAIN_TEXT_CHARS ? `${text.slice(0, MAX_EXPLAIN_TEXT_CHARS)}…` : text;
 
 // The clause text whose numbers are checked: context numbers (the question's, spelled small numbers, years
 // of short ranges, untallied scorelines) blanked out, offsets kept.

@@ -4,6 +4,7 @@ import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
+import { forEachDate, forEachEquivalenceKey } from "./equivalences.js";
 import { writesScoreline } from "./scorelines.js";
 
 /**
@@ -115,6 +116,11 @@ export class Lexicon {
     return id;
   }
 
+  /** The id of a term already numbered, or -1. */
+  idOf(term: string): number {
+    return this.ids.get(term) ?? -1;
+  }
+
   /** True when some source holds `word` as a word, or as a term. */
   inSources(word: string): boolean {
     if (this.words.get(word)?.inSources === true) return true;
@@ -135,6 +141,8 @@ export interface SourceTerms {
   termStarts: number[];
   /** The sentences each term id occurs in, ascending. */
   postings: Map<number, number[]>;
+  /** The sentences that hold a full date (`forEachDate`), ascending. */
+  dated: number[];
 }
 
 // Reads a source's sentences once: every word's entry marked as held by the sources, each sentence's
@@ -150,6 +158,7 @@ function* readSource(
   const termStarts: number[] = [];
   const postings = new Map<number, number[]>();
   const headerTerms = new Map<string, number[]>();
+  const dated: number[] = [];
   let current = 0;
   const add = (id: number): void => {
     const list = postings.get(id);
@@ -184,6 +193,12 @@ function* readSource(
       const code = codeBefore(sentence.text, start);
       if (code !== null) post(numberTerm(key, code));
     });
+    // The keys by which the sentence holds a name in another form (docs/matching.md#answers).
+    forEachEquivalenceKey(sentence.text, (key) => post(key));
+    forEachDate(sentence.text, ({ month }) => {
+      post(`=month:${month}`);
+      if (dated[dated.length - 1] !== current) dated.push(current);
+    });
     if (sentence.header !== null) {
       let header = headerTerms.get(sentence.header);
       if (header === undefined) {
@@ -195,7 +210,7 @@ function* readSource(
     }
   }
   termStarts.push(termIds.length);
-  return { sentences, termIds, termStarts, postings };
+  return { sentences, termIds, termStarts, postings, dated };
 }
 
 // The term ids of a text's words in order, repeats included (a header's words are terms, not source words).
@@ -221,8 +236,8 @@ export function* indexSources(
   const terms: SourceTerms[] = [];
   const slice = { read: 0, chars: sliceChars };
   for (const source of sources) {
-    // Two passes over each sentence: its words, then its numbers.
-    if (counter !== undefined) counter.steps += 2 * source.text.length;
+    // Four passes over each sentence: its words, its numbers, its equivalence keys, its dates.
+    if (counter !== undefined) counter.steps += 4 * source.text.length;
     terms.push(yield* readSource(source.text, lexicon, slice));
   }
   return new SupportIndex(sources, lexicon, terms, counter);
@@ -290,6 +305,61 @@ export class SupportIndex {
     return this.scorelines;
   }
 
+  private readonly datelineKeys = new Map<number, Set<string>>();
+
+  /**
+   * The number keys of a source's datelines: its sentences of at most DATELINE_WORDS words that hold a full date
+   * (`Published November 7, 2017`, `2017-11-07 20:21`). A page's date speaks for every sentence of it, so its
+   * numbers count for any span of that source. Read on first use: O(source).
+   */
+  datelineNumbers(sourceIndex: number, counter?: StepCounter): ReadonlySet<string> {
+    let keys = this.datelineKeys.get(sourceIndex);
+    if (keys !== undefined) return keys;
+    keys = new Set<string>();
+    const { sentences, dated } = this.terms[sourceIndex] as SourceTerms;
+    for (const at of dated) {
+      const sentence = sentences[at] as Sentence;
+      if (counter !== undefined) counter.steps += sentence.text.length;
+      let words = 0;
+      forEachWord(sentence.text, () => {
+        words++;
+      });
+      if (words > DATELINE_WORDS) continue;
+      const held = keys;
+      forEachNumberKey(sentence.text, (key) => held.add(key));
+    }
+    this.datelineKeys.set(sourceIndex, keys);
+    return keys;
+  }
+
+  /**
+   * True when a sentence of the source next to one of `ranges` (the one before or after it) holds `term`: a
+   * number stated beside its support, in the same passage. O(ranges × log sentences).
+   */
+  besideRanges(sourceIndex: number, ranges: readonly Range[], term: string): boolean {
+    const id = this.lexicon.idOf(term);
+    const source = this.terms[sourceIndex] as SourceTerms;
+    const postings = id < 0 ? undefined : source.postings.get(id);
+    if (postings === undefined) return false;
+    for (const [start, end] of ranges) {
+      const first = sentenceAt(source.sentences, start);
+      const last = sentenceAt(source.sentences, Math.max(start, end - 1));
+      if (hasBetween(postings, first - 1, last + 1)) return true;
+    }
+    return false;
+  }
+
+  /** The `[start, end)` of the first sentence of a source that holds `term`, or null. O(1). */
+  sentenceHolding(sourceIndex: number, term: string): Range | null {
+    const id = this.lexicon.idOf(term);
+    if (id < 0) return null;
+    const source = this.terms[sourceIndex] as SourceTerms;
+    const first = source.postings.get(id)?.[0];
+    if (first === undefined) return null;
+    const sentence = source.sentences[first] as Sentence;
+    return [sentence.start, sentence.end];
+  }
+
   /** True when `word` (folded) or its term occurs in some source. O(1). */
   knows(word: string, term: string | null): boolean {
     return this.lexicon.inSources(word) || (term !== null && this.lexicon.inSources(term));
@@ -341,7 +411,80 @@ export class SupportIndex {
     }
     return [...best.values()]
       .sort((a, b) => (isBetter(a, b) ? -1 : isBetter(b, a) ? 1 : 0))
-      .map((window) => this.span(window, terms, counter));
+      .map((window) => this.pooled(this.span(window, terms, counter), terms, counted, countedTotal, counter));
+  }
+
+  /**
+   * The span with up to MAX_SUPPORT_SENTENCES - its sentences more of the same source added, anywhere in it,
+   * each the sentence holding most of the counted terms still missing (at least MIN_POOLED_TERMS of them; ties
+   * to the earlier), read from those terms' postings when rare: a page states the facts one sentence
+   * cites three to fifteen sentences apart. O(terms × RARE_OCCURRENCES) a sentence added.
+   */
+  private pooled(
+    span: SupportSpan,
+    terms: readonly number[],
+    counted: readonly boolean[],
+    countedTotal: number,
+    counter?: StepCounter,
+  ): SupportSpan {
+    if (countedTotal === 0) return span;
+    const postings = (this.terms[span.sourceIndex] as SourceTerms).postings;
+    const source = this.terms[span.sourceIndex] as SourceTerms;
+    // The span's own sentences (one or two), found by binary search: O(log sentences).
+    const taken = new Set<number>();
+    for (let at = sentenceAt(source.sentences, span.range[0]); at < source.sentences.length; at++) {
+      if ((source.sentences[at] as Sentence).start >= span.range[1]) break;
+      taken.add(at);
+    }
+    const extra: number[] = [];
+    while (span.sentences + extra.length < MAX_SUPPORT_SENTENCES) {
+      // Per sentence: the missing counted words it adds, and those plus the missing numbers.
+      const words = new Map<number, number>();
+      const gains = new Map<number, number>();
+      for (const [index, id] of terms.entries()) {
+        if (span.found[index]) continue;
+        const isNumber = !counted[index] && (this.lexicon.terms[id] as string).startsWith("#");
+        if (!counted[index] && !isNumber) continue;
+        const sentences = postings.get(id);
+        if (sentences === undefined || sentences.length > RARE_OCCURRENCES) continue;
+        if (counter !== undefined) counter.steps += sentences.length;
+        for (const sentence of sentences) {
+          if (taken.has(sentence)) continue;
+          gains.set(sentence, (gains.get(sentence) ?? 0) + 1);
+          if (counted[index]) words.set(sentence, (words.get(sentence) ?? 0) + 1);
+        }
+      }
+      let chosen = -1;
+      let most = MIN_POOLED_TERMS - 1;
+      for (const [sentence, gain] of gains) {
+        // A sentence that adds only numbers is not support: a price of another product is not this one's.
+        if ((words.get(sentence) ?? 0) === 0) continue;
+        if (gain > most || (gain === most && chosen >= 0 && sentence < chosen)) {
+          chosen = sentence;
+          most = gain;
+        }
+      }
+      if (chosen < 0) break;
+      taken.add(chosen);
+      extra.push(chosen);
+      const held = this.sentenceTerms(span.sourceIndex, chosen, counter);
+      for (const [index, id] of terms.entries()) {
+        if (span.found[index] || !held.has(id)) continue;
+        span.found[index] = true;
+        span.foundAll++;
+      }
+    }
+    if (extra.length === 0) return span;
+    let found = 0;
+    for (const [index, isCounted] of counted.entries()) if (isCounted && span.found[index]) found++;
+    span.support = found / countedTotal;
+    span.more = extra
+      .sort((a, b) => a - b)
+      .map((sentence) => {
+        const { start, end } = source.sentences[sentence] as Sentence;
+        return [start, end] as Range;
+      });
+    return span;
   }
 
   private readonly votes = new Map<number, number>();
@@ -467,6 +610,30 @@ export class SupportIndex {
   }
 }
 
+// The index of the sentence that holds offset `at` (the last starting at or before it). O(log sentences).
+function sentenceAt(sentences: readonly Sentence[], at: number): number {
+  let low = 0;
+  let high = sentences.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((sentences[middle] as Sentence).start <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+// True when the ascending `values` hold one within [from, to]. O(log values).
+function hasBetween(values: readonly number[], from: number, to: number): boolean {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((values[middle] as number) < from) low = middle + 1;
+    else high = middle;
+  }
+  return low < values.length && (values[low] as number) <= to;
+}
+
 /** A run of sentences of one source scored for a claim. */
 interface Window {
   sourceIndex: number;
@@ -488,6 +655,8 @@ export interface SupportSpan {
   support: number;
   foundAll: number;
   sentences: number;
+  /** Further sentences of the same source that hold more of the claim's terms (`pooled`), in source order. */
+  more?: Range[];
 }
 
 // More support first; then more terms in all (the question's words help choose); then the shorter span;
@@ -529,3 +698,9 @@ const SLOTS = 2 ** 22;
 export const RARE_OCCURRENCES = 32;
 /** Candidate sentences scored per claim. */
 export const CANDIDATES = 6;
+/** A sentence of at most this many words that holds a full date is a dateline (`datelineNumbers`). */
+const DATELINE_WORDS = 12;
+/** Sentences of one source that may support one claim together (docs/matching.md#answers). */
+export const MAX_SUPPORT_SENTENCES = 5;
+/** Counted terms a sentence must add to join a claim's support. */
+const MIN_POOLED_TERMS = 2;

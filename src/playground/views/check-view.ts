@@ -20,6 +20,8 @@ export interface CheckElements {
   form: HTMLFormElement;
   answer: HTMLTextAreaElement;
   question: HTMLInputElement;
+  /** Checked: partly supported sentences are dropped (`partial: "drop"`); else kept with their words named. */
+  dropPartial: HTMLInputElement;
   submit: HTMLButtonElement;
   status: HTMLElement;
   error: HTMLElement;
@@ -73,6 +75,7 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
       mode: dependencies.mode(),
       // Each drop says which word, name, number or source failed.
       explain: true,
+      partial: elements.dropPartial.checked ? "drop" : "keep",
     };
     const question = elements.question.value.trim();
     if (question !== "") request.messages = [{ role: "user", content: question }];
@@ -98,16 +101,31 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
       if (segment.kind === "text") continue;
       const dropped =
         segment.unsupportedIndex === undefined ? undefined : result.unsupported[segment.unsupportedIndex];
+      if (dropped !== undefined) {
+        claimsAt.push({
+          range: segment.range,
+          verdict: "dropped",
+          label: `Dropped: ${dropInWords(dropped)}`,
+          span: spanOf(dropped),
+        });
+        continue;
+      }
+      supported += 1;
       const cited = segment.citationIndexes.map((index) => result.citations[index] as Citation);
-      if (dropped === undefined) supported += 1;
+      const by = `${cited.map((citation) => `${citation.source} (${percent(citation.support ?? 1)} of its words)`).join(", ")}`;
+      const [claimStart, claimEnd] = segment.range;
+      // A kept claim whose words are not all held is partly supported: its label names the words.
+      const unheld = (result.partial ?? []).filter(
+        ({ answerRange }) => answerRange[0] >= claimStart && answerRange[1] <= claimEnd,
+      );
       claimsAt.push({
         range: segment.range,
-        verdict: dropped === undefined ? "supported" : "dropped",
+        verdict: unheld.length === 0 ? "supported" : "partial",
         label:
-          dropped === undefined
-            ? `Supported by ${cited.map((citation) => `${citation.source} (${percent(citation.support ?? 1)} of its words)`).join(", ")}`
-            : `Dropped: ${dropInWords(dropped)}`,
-        span: dropped === undefined ? cited[0] : spanOf(dropped),
+          unheld.length === 0
+            ? `Supported by ${by}`
+            : `Partly supported by ${by}; no source holds: ${unheld.map((each) => each.term).join(", ")}`,
+        span: cited[0],
       });
     }
     const claims = claimsAt.length;
@@ -237,7 +255,7 @@ function spanOf(item: UnsupportedClaim): Span | undefined {
 /** A claim as the answer view shows it. */
 interface ClaimShown {
   range: Range;
-  verdict: "supported" | "dropped";
+  verdict: "supported" | "partial" | "dropped";
   /** Its one wording: the mark's label and tooltip (and, for a drop, the list's line). */
   label: string;
   span: Span | undefined;

@@ -218,6 +218,7 @@ const words: Record<string, string> = {
   number_not_found: "a number is not in the cited source/cell",
   not_found: "not found in any source",
   no_support: "no span of the sources supports it",
+  partial_support: "its sources hold only part of it",
   entity_not_found: "names something no source mentions",
   wrong_source: "its cited source does not support it; another does",
 };

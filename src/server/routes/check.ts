@@ -48,6 +48,7 @@ export function registerCheckRoute(app: FastifyInstance, deps: AppDeps): void {
           mode: body.mode,
           checkNumbers: body.check_numbers,
           explain: body.explain,
+          partial: body.partial,
           question: questionOf(body.messages),
         });
         request.verified.coverage = checked.coverage;

@@ -55,6 +55,7 @@ export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
         explain: body.explain,
         allowUngrounded: body.allow_ungrounded,
         answerFormat: body.answer_format,
+        partial: body.partial,
         temperature: body.temperature,
         maxTokens: body.max_tokens,
       };

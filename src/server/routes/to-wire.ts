@@ -37,6 +37,7 @@ export function createResultToWire(
       text: outcome.text,
       citations: outcome.citations,
       unsupported: outcome.unsupported,
+      ...(outcome.partial === undefined ? {} : { partial: outcome.partial }),
       coverage: outcome.coverage,
       abstained: outcome.abstained,
       grounded: outcome.grounded,

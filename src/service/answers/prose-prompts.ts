@@ -40,6 +40,8 @@ function whyDropped(entry: AnswerUnsupported): string {
   switch (entry.reason) {
     case "no_support":
       return "the cited source (or, without a marker, any source) does not say this";
+    case "partial_support":
+      return "the cited source says only part of this";
     case "number_not_found":
       return "a number in it is not in the source that supports it";
     case "entity_not_found":

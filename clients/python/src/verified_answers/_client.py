@@ -35,6 +35,7 @@ from ._types import (
     Message,
     ModelList,
     OffsetUnit,
+    PartialPolicy,
     Source,
     StreamEvent,
     ResponseShapeError,
@@ -299,6 +300,7 @@ class Verified:
         check_numbers: Optional[CheckNumbers] = None,
         explain: Optional[bool] = None,
         offsets: Optional[OffsetUnit] = None,
+        partial: Optional[PartialPolicy] = None,
     ) -> CheckResult:
         """Checks claims you already have (``claims=``), or an answer's text (``answer=``, with the
         ``messages=`` that led to it), against ``sources`` with no model (``POST /v1/verified/check``)."""
@@ -313,6 +315,7 @@ class Verified:
             check_numbers=check_numbers,
             explain=explain,
             offsets=offsets or self.offsets,
+            partial=partial,
         )
         return self._transport.post_json("/v1/verified/check", body, lambda data: read(CheckResult, data))
 

@@ -15,6 +15,7 @@ OffsetUnit = Literal["utf16", "codepoint", "utf8"]
 
 MatchMode = Literal["strict", "lenient"]
 CheckNumbers = Union[bool, Literal["source", "row", "quote"]]
+PartialPolicy = Literal["keep", "drop"]
 Range = Tuple[int, int]
 """``[start, end)`` into a source's original text, in the request's ``offsets`` unit."""
 
@@ -79,6 +80,8 @@ class NumberMiss:
     checked: str
     cells: Optional[List[CheckedCell]] = None
     text: Optional[str] = None
+    seen: Optional[str] = None
+    """Answer mode: the source sentence that holds the number, outside the spans that support the claim."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,15 @@ class CallUsage:
 
 
 @dataclass(frozen=True)
+class PartialTerm:
+    """In answer mode: a word of a kept, partially supported claim that none of its spans holds."""
+
+    claim: str
+    term: str
+    answer_range: Range
+
+
+@dataclass(frozen=True)
 class CreateResult:
     """Result of ``create``."""
 
@@ -159,6 +171,8 @@ class CreateResult:
     abstained: bool
     grounded: bool
     usage: Usage
+    partial: List[PartialTerm] = field(default_factory=list)
+    """With ``answer_format: "text"``: the words of kept claims that their spans lack."""
 
 
 @dataclass(frozen=True)
@@ -262,6 +276,8 @@ class CheckResult:
     unsupported: List[UnsupportedClaim]
     coverage: float
     usage: CallUsage
+    partial: List[PartialTerm] = field(default_factory=list)
+    """In answer mode: the words of kept claims that their spans lack, each with its place in the answer."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import { checkAnswer } from "./check-answer.js";
+import { forEachDate, forEachScaledNumber, monthOf } from "./equivalences.js";
+
+// Each equivalence is tried both ways (the source writes one form, the answer the other), and beside it the
+// same answer with the name or number changed to one no source holds, which must still be caught.
+const verdict = (source: string, answer: string): string =>
+  checkAnswer([{ id: "s", text: source }], `${answer} [1]`).unsupported[0]?.reason ?? "kept";
+
+describe("equivalences: names", () => {
+  it.each([
+    ["The team was founded in the United States in 1990.", "The team was founded in the U.S. in 1990."],
+    ["The team was founded in the US in 1990.", "The team was founded in the United States in 1990."],
+    [
+      "The reporter covered the Libyan civil war in 2011.",
+      "The reporter covered the civil war in Libya in 2011.",
+    ],
+    ["The British store opened in 1990.", "The store opened in the United Kingdom in 1990."],
+    ["The store opened in the United Kingdom in 1990.", "The British store opened in 1990."],
+    [
+      "The festival was covered by TechCrunch in detail.",
+      "The festival was covered by Tech Crunch in detail.",
+    ],
+    [
+      "The festival was covered by Tech Crunch in detail.",
+      "The festival was covered by TechCrunch in detail.",
+    ],
+    ["The National Air and Space Museum opened a new hall.", "The NASM opened a new hall."],
+    ["The show ran on the A.V. Club site.", "The show ran on the AV Club site."],
+    ["The show ran on the AV Club site.", "The show ran on the A.V. Club site."],
+  ])("%j holds %j", (source, answer) => {
+    expect(verdict(source, answer)).toBe("kept");
+    // The reverse form of the same pair is the other row; a name no source holds is still caught.
+    expect(verdict(source, answer.replace(/\.$/, " in Peru."))).toBe("entity_not_found");
+  });
+
+  it("a name held in no form stays entity_not_found", () => {
+    expect(
+      verdict(
+        "The team was founded in the United States in 1990.",
+        "The team was founded in the U.K. in 1990.",
+      ),
+    ).toBe("entity_not_found");
+    expect(
+      verdict("The reporter covered the Libyan civil war.", "The reporter covered the Syrian civil war."),
+    ).toBe("entity_not_found");
+    expect(verdict("The festival was covered by TechCrunch.", "The festival was covered by Tech Wire.")).toBe(
+      "entity_not_found",
+    );
+    expect(
+      verdict("The NASM opened a new hall.", "The National Art and Science Museum opened a new hall."),
+    ).toBe("entity_not_found");
+  });
+
+  it("`us` the pronoun is not the United States", () => {
+    expect(
+      verdict("They told us the plant opened in 1990.", "The plant opened in the United States in 1990."),
+    ).toBe("entity_not_found");
+  });
+
+  it("an acronym the answer defines counts when the sources hold every word of the name it defines", () => {
+    const source = "The Space Museum, run by the National Air board, opened a hall in 2021.";
+    const defined =
+      "The National Air and Space Museum (NASM) opened a hall in 2021 [1]. The NASM opened a hall [1].";
+    expect(checkAnswer([{ id: "s", text: source }], defined).unsupported).toEqual([]);
+    const undefinedHere = "The NASM opened a hall [1].";
+    expect(checkAnswer([{ id: "s", text: source }], undefinedHere).unsupported[0]?.reason).toBe(
+      "entity_not_found",
+    );
+    const wrongName =
+      "The National Art and Space Museum (NASM) opened a hall [1]. The NASM opened a hall [1].";
+    expect(
+      checkAnswer([{ id: "s", text: source }], wrongName).unsupported.map((entry) => entry.reason),
+    ).toEqual(["entity_not_found", "entity_not_found"]);
+  });
+});
+
+describe("equivalences: dates and months", () => {
+  it.each([
+    [
+      "The album was released on 2018-11-10 in Europe.",
+      "The album was released on November 10, 2018 in Europe.",
+    ],
+    [
+      "The album was released on November 10, 2018 in Europe.",
+      "The album was released on 2018-11-10 in Europe.",
+    ],
+    [
+      "The album was released on 10 Nov. 2018 in Europe.",
+      "The album was released on November 10, 2018 in Europe.",
+    ],
+    [
+      "The album was released on November 10, 2018 in Europe.",
+      "The album was released on 10 Nov 2018 in Europe.",
+    ],
+    [
+      "The album was released on 2018.11.10 in Europe.",
+      "The album was released on 10 November 2018 in Europe.",
+    ],
+    [
+      "The album was released on 13/08/1961 in Europe.",
+      "The album was released on August 13, 1961 in Europe.",
+    ],
+    [
+      "The album was released on August 13, 1961 in Europe.",
+      "The album was released on 13/08/1961 in Europe.",
+    ],
+  ])("%j holds %j", (source, answer) => {
+    expect(verdict(source, answer)).toBe("kept");
+  });
+
+  it("another day, month or year is still caught", () => {
+    const source = "The album was released on 2018-11-10 in Europe.";
+    expect(verdict(source, "The album was released on November 11, 2018 in Europe.")).toBe(
+      "number_not_found",
+    );
+    expect(verdict(source, "The album was released on December 10, 2018 in Europe.")).toBe(
+      "entity_not_found",
+    );
+    expect(verdict(source, "The album was released on November 10, 2019 in Europe.")).toBe(
+      "number_not_found",
+    );
+  });
+
+  it("reads a numeric date only when its order is certain", () => {
+    const dates: string[] = [];
+    for (const text of ["on 13/08/1961", "on 08/13/1961", "on 05/06/1961", "on 2003.06.11"])
+      forEachDate(text, ({ date }) => dates.push(date));
+    expect(dates).toEqual(["1961-08-13", "1961-08-13", "2003-06-11"]);
+    expect(monthOf("Sept.")).toBe(9);
+    expect(monthOf("mar")).toBe(0);
+    expect(monthOf("Mar")).toBe(3);
+  });
+});
+
+describe("equivalences: number forms", () => {
+  it.each([
+    ["The firm sold 21,000 units.", "The firm sold 21K units."],
+    ["The firm sold 21K units.", "The firm sold 21,000 units."],
+    ["The firm sold 21 thousand units.", "The firm sold 21,000 units."],
+    ["The firm sold 21,000 units.", "The firm sold 21 thousand units."],
+    ["The city has 1.2 million people.", "The city has 1,200,000 people."],
+    ["The city has 1,200,000 people.", "The city has 1.2 million people."],
+    ["The style peaked in the 2000s.", "The style peaked in the 2000's."],
+    ["The style peaked in the 2000's.", "The style peaked in the 2000s."],
+  ])("%j holds %j", (source, answer) => {
+    expect(verdict(source, answer)).toBe("kept");
+  });
+
+  it("another value in any form is still caught", () => {
+    expect(verdict("The firm sold 21,000 units.", "The firm sold 22K units.")).toBe("number_not_found");
+    expect(verdict("The firm sold 21K units.", "The firm sold 21 million units.")).toBe("number_not_found");
+    expect(verdict("The city has 1.2 million people.", "The city has 1,300,000 people.")).toBe(
+      "number_not_found",
+    );
+    expect(verdict("The style peaked in the 2000s.", "The style peaked in the 1990s.")).toBe(
+      "number_not_found",
+    );
+  });
+
+  it("applies the scale exactly", () => {
+    const values: string[] = [];
+    forEachScaledNumber("21K 1.25 million 3bn 2,000 1990's 0.5M", ({ value }) => values.push(value));
+    expect(values).toEqual(["21000", "1250000", "3000000000", "2000", "1990s", "500000"]);
+  });
+});

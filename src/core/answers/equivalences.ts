@@ -1,0 +1,376 @@
+import type { Country } from "world-countries";
+import worldCountries from "world-countries";
+import { foldWord, forEachWord } from "../text/index.js";
+
+// The package is CommonJS with an ES default in its types: Node's import gives the list as the default, a
+// bundler may give it under `default`.
+const countryList = (): readonly Country[] => {
+  const loaded = worldCountries as unknown as Country[] | { default: Country[] };
+  return Array.isArray(loaded) ? loaded : loaded.default;
+};
+
+/**
+ * Equivalences, never relaxations: each maps one written form of a name, date or number to another that means
+ * exactly the same, so a source that writes one form holds the other (docs/matching.md#answers). A form no
+ * source writes in any equivalent way is still not found. Every reader here is one left-to-right pass with
+ * bounded look-ahead: O(text).
+ */
+
+// Month names and their abbreviations (`Sept`, `Sep.`), folded, to the month's number.
+const MONTH_NAMES = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+const MONTHS = new Map<string, number>();
+for (const [index, name] of MONTH_NAMES.entries()) {
+  MONTHS.set(name, index + 1);
+  // `May` is its own abbreviation; `mar` and `may` are also words, so abbreviations count only capitalised.
+  if (name.length > 3) MONTHS.set(name.slice(0, 3), index + 1);
+}
+MONTHS.set("sept", 9);
+
+/** The month (1–12) a written word names (`November`, `Nov`, `Nov.`, `Sept`), else 0. Abbreviations count only capitalised. */
+export function monthOf(written: string): number {
+  const folded = foldWord(written.endsWith(".") ? written.slice(0, -1) : written);
+  const month = MONTHS.get(folded) ?? 0;
+  if (month === 0 || folded.length > 4 || folded === "may" || folded === "june" || folded === "july")
+    return month;
+  const first = written.charCodeAt(0);
+  return first >= 65 && first <= 90 ? month : 0;
+}
+
+// Numeric dates with the year first (`2003-06-11`, `2003.06.11`, `2003/06/11`), or last with the day or month
+// first (`11/06/2003`, `13.08.1961`): the first is read year-month-day; the second only when one of its parts
+// is over 12 (`13/08/1961` is the 13th of August), never guessed.
+const YEAR_FIRST = /(?<![\p{L}\p{N}.,/-])(\d{4})([-./])(\d{1,2})\2(\d{1,2})(?![\p{N}]|[-./]\p{N})/gu;
+const YEAR_LAST = /(?<![\p{L}\p{N}.,/-])(\d{1,2})([-./])(\d{1,2})\2(\d{4})(?![\p{N}]|[-./]\p{N})/gu;
+
+/** A date read from a text: its `YYYY-MM-DD` form and where it is written. */
+export interface WrittenDate {
+  date: string;
+  month: number;
+  start: number;
+  end: number;
+}
+
+const pad = (value: number): string => String(value).padStart(2, "0");
+
+function validDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+// A year, and before it (within NAMED_DATE_REACH characters) a month name and a day (`November 10, 2018`,
+// `Nov. 10 2018`) or a day and a month name (`10 November 2018`, `10th of Nov. 2018`). The pattern before the
+// year runs on that short slice only, so a text costs O(length + years × NAMED_DATE_REACH²).
+const YEAR = /(?<![\p{L}\p{N}.,/-])\d{4}(?![\p{N}])/gu;
+const BEFORE_YEAR =
+  /(?<![\p{L}\p{N}])(?:(\p{L}{3,9})\.?[ \t\u00a0]{1,3}(\d{1,2})(?:st|nd|rd|th)?,?|(\d{1,2})(?:st|nd|rd|th)?[ \t\u00a0]{1,3}(?:of[ \t\u00a0]{1,3})?(\p{L}{3,9})\.?,?)[ \t\u00a0]{1,3}$/u;
+const NAMED_DATE_REACH = 24;
+
+/** Calls `visit` with each full date of `text` (named or numeric), in order of the patterns. O(text). */
+export function forEachDate(text: string, visit: (date: WrittenDate) => void): void {
+  for (const match of text.matchAll(YEAR)) {
+    const from = Math.max(0, match.index - NAMED_DATE_REACH);
+    const before = BEFORE_YEAR.exec(text.slice(from, match.index));
+    if (before === null) continue;
+    const [whole, monthFirst, dayAfter, dayFirst, monthAfter] = before;
+    const month = monthOf((monthFirst ?? monthAfter) as string);
+    const day = Number(dayAfter ?? dayFirst);
+    const year = Number(match[0]);
+    if (month === 0 || !validDay(year, month, day)) continue;
+    const start = match.index - whole.length;
+    visit({ date: `${year}-${pad(month)}-${pad(day)}`, month, start, end: match.index + 4 });
+  }
+  for (const match of text.matchAll(YEAR_FIRST)) {
+    const [whole, year, , month, day] = match as unknown as string[];
+    if (!validDay(Number(year), Number(month), Number(day))) continue;
+    const at = match.index;
+    visit({
+      date: `${year}-${pad(Number(month))}-${pad(Number(day))}`,
+      month: Number(month),
+      start: at,
+      end: at + (whole as string).length,
+    });
+  }
+  for (const match of text.matchAll(YEAR_LAST)) {
+    const [whole, first, , second, year] = match as unknown as string[];
+    const a = Number(first);
+    const b = Number(second);
+    // Day first when the first part cannot be a month, month first when the second cannot; else ambiguous.
+    let day = 0;
+    let month = 0;
+    if (a > 12 && b <= 12) [day, month] = [a, b];
+    else if (b > 12 && a <= 12) [day, month] = [b, a];
+    else if (a === b) [day, month] = [a, b];
+    if (!validDay(Number(year), month, day)) continue;
+    const at = match.index;
+    visit({
+      date: `${year}-${pad(month)}-${pad(day)}`,
+      month,
+      start: at,
+      end: at + (whole as string).length,
+    });
+  }
+}
+
+// A number with a scale: `21K`, `1.2M`, `3bn` (glued), `21 thousand`, `1.2 million`, `3 billion` (a word
+// after it); a decade: `2000s`, `2000's`, `1990’s`.
+const SCALED =
+  /(?<![\p{L}\p{N}.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\p{N}])(?:([KkMB]|bn)(?![\p{L}\p{N}])|[ \t\u00a0]{1,3}(thousand|million|billion|trillion)(?![\p{L}])|(['’]?s)(?![\p{L}\p{N}]))?/gu;
+const SCALES: Record<string, number> = {
+  k: 3,
+  K: 3,
+  thousand: 3,
+  M: 6,
+  million: 6,
+  B: 9,
+  bn: 9,
+  billion: 9,
+  trillion: 12,
+};
+
+/** A number of a text with its scale applied (`21K` and `21,000` are both `21000`), or a decade (`2000s`). */
+export interface ScaledNumber {
+  value: string;
+  /** True when it was written with a scale or as a decade, so its plain digits mean something else. */
+  scaled: boolean;
+  start: number;
+  end: number;
+}
+
+// The digits of `written` (commas dropped) times 10^exponent, as a plain decimal without trailing zeros.
+function scale(written: string, exponent: number): string {
+  const plain = written.replace(/,/g, "");
+  const [whole = "", fraction = ""] = plain.split(".");
+  const digits = `${whole}${fraction.padEnd(exponent, "0")}`;
+  const point = whole.length + exponent;
+  const integer = digits.slice(0, point).replace(/^0+(?=\d)/, "");
+  const rest = digits.slice(point).replace(/0+$/, "");
+  return rest === "" ? integer : `${integer}.${rest}`;
+}
+
+/** Calls `visit` with each number of `text`, scales applied and decades marked. O(text). */
+export function forEachScaledNumber(text: string, visit: (number: ScaledNumber) => void): void {
+  for (const match of text.matchAll(SCALED)) {
+    const [whole, digits, glued, word, decade] = match as unknown as (string | undefined)[];
+    const at = match.index;
+    const end = at + (whole as string).length;
+    const unit = glued ?? word;
+    if (unit !== undefined) {
+      visit({ value: scale(digits as string, SCALES[unit] as number), scaled: true, start: at, end });
+    } else if (decade !== undefined && /^\d{3}0$/.test(digits as string)) {
+      visit({ value: `${digits}s`, scaled: true, start: at, end });
+    } else {
+      visit({ value: scale(digits as string, 0), scaled: false, start: at, end });
+    }
+  }
+}
+
+/** The values (`forEachScaledNumber`) a text holds, plain and scaled alike, and its dates (`forEachDate`). */
+export function valuesOf(text: string): Set<string> {
+  const values = new Set<string>();
+  forEachScaledNumber(text, ({ value }) => values.add(value));
+  forEachDate(text, ({ date }) => values.add(date));
+  return values;
+}
+
+/**
+ * The claim text with each number and date whose value `held` holds blanked out (offsets kept), so the
+ * number check looks only for the others; or the first that no equivalent form can match: a number written
+ * with a scale or as a decade (`21 million`, `1990s`) whose value `held` lacks, or a full date `held` lacks
+ * while `nearby` (the supporting span's values) holds another date of the same year or month (its digits
+ * alone would otherwise be found apart in `2018-11-10`).
+ */
+export function withoutEquivalentNumbers(
+  text: string,
+  held: ReadonlySet<string>,
+  nearby: ReadonlySet<string> = held,
+): { text: string; missing: string | null } {
+  const cuts: [number, number][] = [];
+  let missing: string | null = null;
+  forEachDate(text, ({ date, start, end }) => {
+    if (held.has(date)) cuts.push([start, end]);
+    else if (missing === null && heldDateLike(nearby, date)) missing = text.slice(start, end);
+  });
+  forEachScaledNumber(text, ({ value, scaled, start, end }) => {
+    if (held.has(value)) cuts.push([start, end]);
+    else if (missing === null && scaled) missing = text.slice(start, end);
+  });
+  if (cuts.length === 0) return { text, missing };
+  const chars = text.split("");
+  for (const [start, end] of cuts)
+    for (let at = start; at < end; at++) if (chars[at] !== "\n") chars[at] = " ";
+  return { text: chars.join(""), missing };
+}
+
+// True when `held` holds a full date of the same year, or of the same month, as `date` (`YYYY-MM-DD`).
+function heldDateLike(held: ReadonlySet<string>, date: string): boolean {
+  for (const value of held) {
+    if (value.length !== 10 || value[4] !== "-") continue;
+    if (value.slice(0, 4) === date.slice(0, 4) || value.slice(5, 7) === date.slice(5, 7)) return true;
+  }
+  return false;
+}
+
+// Country and place names, official names, other spellings, codes and demonyms, from the world-countries
+// package (ODbL): each form (its words folded) names one country. A form written in capitals there (`US`,
+// `UK`, `USA`) counts only written in capitals, with or without dots (`U.S.`), so `us` the pronoun is not
+// the United States.
+interface CountryForms {
+  /** The first folded word of each form, to the forms (word lists) that start with it and their country. */
+  byFirst: Map<string, { words: string[]; country: number; capitals: boolean }[]>;
+}
+
+let countryForms: CountryForms | undefined;
+const MAX_FORM_WORDS = 6;
+
+function formsOfCountries(): CountryForms {
+  if (countryForms !== undefined) return countryForms;
+  const byFirst: CountryForms["byFirst"] = new Map();
+  const add = (form: string, country: number): void => {
+    const capitals = /^[A-Z.]{2,4}$/.test(form);
+    if (!capitals && form.length < 4) return;
+    const words: string[] = [];
+    forEachWord(capitals ? form.replace(/\./g, "") : form, (word) => words.push(word));
+    if (words.length === 0 || words.length > MAX_FORM_WORDS) return;
+    const first = words[0] as string;
+    const list = byFirst.get(first) ?? [];
+    if (!list.some((entry) => entry.country === country && entry.words.join(" ") === words.join(" ")))
+      list.push({ words, country, capitals });
+    byFirst.set(first, list);
+  };
+  for (const [index, country] of countryList().entries()) {
+    add(country.name.common, index);
+    add(country.name.official, index);
+    add(country.cca3, index);
+    for (const spelling of country.altSpellings) add(spelling, index);
+    const english = country.demonyms.eng;
+    if (english !== undefined) {
+      add(english.m, index);
+      add(english.f, index);
+    }
+  }
+  // Longer forms first, so the longest match wins.
+  for (const list of byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
+  countryForms = { byFirst };
+  return countryForms;
+}
+
+/** A word of a text as the equivalence readers see it. */
+interface ReadWord {
+  folded: string;
+  written: string;
+  start: number;
+  end: number;
+}
+
+function wordsOf(text: string): ReadWord[] {
+  const words: ReadWord[] = [];
+  forEachWord(text, (folded, start, end) =>
+    words.push({ folded, written: text.slice(start, end), start, end }),
+  );
+  return words;
+}
+
+const CAPITALS = /^(?:\p{Lu}\.?){2,5}$/u;
+// Most words start with a lower-case ASCII letter or a digit: no regular expression for those.
+const isCapitals = (written: string): boolean => {
+  const first = written.charCodeAt(0);
+  if ((first >= 97 && first <= 122) || (first >= 48 && first <= 57)) return false;
+  return written.length <= 10 && CAPITALS.test(written);
+};
+const withoutDots = (folded: string): string => folded.replace(/\./g, "");
+
+/**
+ * The equivalence keys a run of words holds, each with the words it covers: `=country:N` for a country's
+ * name, form or demonym; `=month:N` for a month's name or abbreviation; `=caps:x` for a word in capitals,
+ * dots dropped (`U.S` and `US` → `us`); `=join:xy` for two adjacent capitalised words (`Tech Crunch`); `=initials:xyz` for the
+ * initials of up to MAX_INITIALS capitalised words (`National Air and Space Museum`: `nasm`, small words
+ * skipped). O(words × MAX_FORM_WORDS × forms per first word + words × MAX_INITIALS).
+ */
+export function forEachEquivalenceKey(
+  text: string,
+  visit: (key: string, start: number, end: number) => void,
+): void {
+  const words = wordsOf(text);
+  const { byFirst } = formsOfCountries();
+  for (let at = 0; at < words.length; at++) {
+    const word = words[at] as ReadWord;
+    // Every key starts at a capitalised word: names, forms, demonyms, months, joins and initials.
+    if (!isUpper(word.written)) continue;
+    const capitals = isCapitals(word.written);
+    const first = capitals ? withoutDots(word.folded) : word.folded;
+    for (const form of byFirst.get(first) ?? []) {
+      if (form.capitals && !capitals) continue;
+      if (at + form.words.length > words.length) continue;
+      let matches = true;
+      for (let offset = 1; offset < form.words.length && matches; offset++)
+        matches = (words[at + offset] as ReadWord).folded === form.words[offset];
+      if (!matches) continue;
+      const last = words[at + form.words.length - 1] as ReadWord;
+      visit(`=country:${form.country}`, word.start, last.end);
+    }
+    if (MONTHS.has(word.folded)) {
+      const month = monthOf(word.written);
+      if (month !== 0) visit(`=month:${month}`, word.start, word.end);
+    }
+    if (capitals) visit(`=caps:${first}`, word.start, word.end);
+    const next = words[at + 1];
+    if (next !== undefined && isUpper(word.written) && isUpper(next.written) && next.start - word.end === 1)
+      visit(`=join:${word.folded}${next.folded}`, word.start, next.end);
+    if (isUpper(word.written)) {
+      let initials = "";
+      let count = 0;
+      for (let run = at; run < words.length && count < MAX_INITIALS; run++) {
+        const inner = words[run] as ReadWord;
+        if (run > at && SMALL_WORDS.has(inner.folded)) continue;
+        if (!isUpper(inner.written)) break;
+        initials += inner.folded[0];
+        count++;
+        if (count >= 2) visit(`=initials:${initials}`, word.start, inner.end);
+      }
+    }
+  }
+}
+
+const MAX_INITIALS = 6;
+const SMALL_WORDS: ReadonlySet<string> = new Set([
+  "of",
+  "and",
+  "the",
+  "for",
+  "&",
+  "de",
+  "du",
+  "la",
+  "on",
+  "in",
+]);
+const UPPER = /^\p{Lu}/u;
+const isUpper = (written: string): boolean => {
+  const first = written.charCodeAt(0);
+  if (first >= 65 && first <= 90) return true;
+  return first >= 128 && UPPER.test(written);
+};
+
+/**
+ * The keys under which a source holds a word of a claim (as written and folded) by an equivalence: a word in
+ * capitals (`NASM`, `U.S`) as written in capitals elsewhere, dots aside, or as the initials of a capitalised
+ * run; any word as the join of two adjacent capitalised words (`TechCrunch` and `Tech Crunch`).
+ */
+export function keysOfWord(written: string, folded: string): string[] {
+  const keys = [`=join:${folded}`];
+  if (isCapitals(written)) keys.push(`=caps:${withoutDots(folded)}`, `=initials:${withoutDots(folded)}`);
+  return keys;
+}
