@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
-import { checkAnswer } from "../src/core/index.js";
+import { checkAnswer, splitAnswerClaims } from "../src/core/index.js";
 
 interface Annotation {
   label: string[];
@@ -128,6 +128,16 @@ export default async function faithBench(): Promise<void> {
       }
     }
   }
+  // The lever for long sources: the share of the consistent summaries' sentences that get a flag (a summary
+  // of n sentences is flagged when any is, so a small rate per sentence grows with the source's length).
+  let consistentSentences = 0;
+  let consistentFlags = 0;
+  for (const sample of samples) {
+    if (isUnwanted(sample)) continue;
+    consistentSentences += splitAnswerClaims(sample.summary).length;
+    consistentFlags += checkAnswer([{ id: "article", text: sample.source }], sample.summary).unsupported
+      .length;
+  }
   const hallucinatedCount = samples.filter((sample) => isUnwanted(sample)).length;
   console.log(`${samples.length} summaries, ${hallucinatedCount} hallucinated (any Unwanted label).\n`);
   console.log("| detector | balanced accuracy | precision | recall | n |\n|---|---|---|---|---|");
@@ -142,6 +152,9 @@ export default async function faithBench(): Promise<void> {
     console.log(`- ${kind}: ${caught}/${total} (${percent(caught / total)})`);
   console.log(
     `\nFirst reason of each flag: ${[...reasons].map(([reason, n]) => `${reason} ${n}`).join(", ")}`,
+  );
+  console.log(
+    `Sentences of consistent summaries flagged: ${consistentFlags}/${consistentSentences} (${percent(consistentFlags / consistentSentences)}).`,
   );
   const rate = samples.length / seconds;
   console.log(

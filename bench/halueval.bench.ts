@@ -1,9 +1,9 @@
 // Answer mode on HaluEval's QA sample (raw/halueval/qa_one-turn_data.json: 500 items of HotpotQA knowledge, a
 // question, the right answer and a hallucinated one written by ChatGPT; MIT licence). Each item's knowledge
 // is the one source and its question the user's message; the right answer must pass with no sentence
-// dropped, the hallucinated answer must be flagged (any sentence dropped). It is held out: no rule of answer
-// mode is tuned on it (its misses were read once, for the defect of answers of only a number; see
-// docs/accuracy.md). Set VERBOSE=1 to print each miss.
+// dropped, the hallucinated answer must be flagged (any sentence dropped). It is not held out: its misses were
+// read once, for the defect of answers of only a number, though no threshold of answer mode is tuned on it
+// (docs/accuracy.md). Set VERBOSE=1 to print each miss.
 import { readFileSync } from "node:fs";
 import { findBenchData, missingBenchData } from "../scripts/bench-data/locations.js";
 import { type AnswerResult, checkAnswer } from "../src/core/index.js";

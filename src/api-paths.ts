@@ -12,9 +12,20 @@ export const OPERATION_PATHS = {
 /** One of the operations: `create`, `extract`, `eval` or `check`. */
 export type OperationName = keyof typeof OPERATION_PATHS;
 
+/**
+ * The drop-in paths: the OpenAI Chat Completions wire, and the guardrail endpoints gateways call (Portkey's
+ * `default.webhook`; LiteLLM's generic guardrail API, whose `api_base` is the path before `/beta/…`).
+ */
+export const DROP_IN_PATHS = {
+  chatCompletions: "/v1/chat/completions",
+  portkeyGuardrail: "/v1/guardrails/portkey",
+  litellmGuardrail: "/v1/guardrails/litellm/beta/litellm_basic_guardrail_api",
+} as const;
+
 /** Every path the service answers, the operations included (the playground's files aside, served at `/`). */
 export const API_PATHS = {
   ...OPERATION_PATHS,
+  ...DROP_IN_PATHS,
   models: "/v1/models",
   healthz: "/healthz",
   readyz: "/readyz",

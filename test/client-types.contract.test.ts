@@ -12,7 +12,10 @@ import type {
   ExtractParams,
   ExtractResult,
   ModelList,
+  VerificationParams,
+  VerificationReport,
 } from "../src/client/types.js";
+import type { VerificationReportSchema, VerificationRequestSchema } from "../src/wire/chat-completions.js";
 import type {
   CheckRequestSchema,
   CheckResultSchema,
@@ -50,6 +53,11 @@ describe("the client's types", () => {
       Omit<Wire<typeof EvalRequestSchema>, "stream">
     >();
     expectTypeOf<CheckParams>().toEqualTypeOf<Wire<typeof CheckRequestSchema>>();
+    expectTypeOf<VerificationParams>().toEqualTypeOf<Wire<typeof VerificationRequestSchema>>();
+  });
+
+  it("are the camelCase form of the verification report", () => {
+    expectTypeOf<VerificationReport>().toEqualTypeOf<Wire<typeof VerificationReportSchema>>();
   });
 
   it("are the camelCase form of the result schemas", () => {

@@ -7,6 +7,7 @@ import {
   CreateRequestSchema,
   EvalRequestSchema,
   ExtractRequestSchema,
+  VerificationRequestSchema,
 } from "../src/wire/index.js";
 
 // The reference pages must say exactly what the code does: every request field in docs/api.md, every
@@ -35,6 +36,12 @@ describe("docs/api.md", () => {
   ];
   it.each(endpoints)("%s lists exactly the request schema's fields, in its order", (heading, schema) => {
     expect(firstTableNames(api, heading)).toEqual(Object.keys(schema.properties));
+  });
+
+  it("the Chat Completions section lists exactly the verification object's fields, in its order", () => {
+    expect(firstTableNames(api, "## Chat Completions: `POST /v1/chat/completions`")).toEqual(
+      Object.keys(VerificationRequestSchema.properties),
+    );
   });
 });
 

@@ -602,6 +602,27 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await page.screenshot({ path: join(screenshots, "check-markdown.png") });
   });
 
+  it("checks a pasted chat.completion JSON by its answer", async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#tab-check");
+    await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-sample")]);
+    await page.locator("#check-answer-text .claim-mark").first().waitFor();
+    const answer = "The strongest quarter was Q4 [annual-report-2024].";
+    const completion = {
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
+    };
+    await page.fill("#check-answer", JSON.stringify(completion, null, 2));
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/check")),
+      page.click("#check-submit"),
+    ]);
+    expect(response.request().postDataJSON()).toMatchObject({ answer });
+    await expect(page.locator("#check-answer").inputValue()).resolves.toBe(answer);
+    await expect.poll(() => page.locator("#check-answer-text").textContent()).toBe(answer);
+  });
+
   it("asked nothing of any other origin (no CDN, no external fonts) and raised no script or CSP errors", () => {
     expect(pageProblems).toEqual([]);
     expect(requestedUrls.length).toBeGreaterThan(0);

@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Verified } from "../src/client/index.js";
 import { type RunningService, startService } from "./support/start-service.js";
@@ -30,6 +33,19 @@ function requestFor(path: string) {
 }
 
 describe("README Quick start", () => {
+  it("runs the openai package example as written and prints what its comment says", async () => {
+    const example = /```js\n([\s\S]*?)```/.exec(quickStart)?.[1] ?? "";
+    const promised = /\/\/ (pass .*)\n$/.exec(example)?.[1];
+    if (promised === undefined) throw new Error("the Quick start's openai example lost its output comment");
+    const code = `import OpenAI from "openai";\n${example.replace("http://127.0.0.1:8787", service.url)}`;
+    // Asynchronously, from the repository (where `openai` is installed): the service runs in this process.
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", code], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      encoding: "utf8",
+    });
+    expect(stdout).toBe(`${promised}\n`);
+  });
+
   it("has one curl per operation", () => {
     expect(requests.map((request) => request.path)).toEqual([
       "/v1/verified",

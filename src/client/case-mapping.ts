@@ -4,10 +4,11 @@
 // pass through untouched.
 
 /**
- * Keys whose value is a map keyed by the caller's own names: extract's request `schema` and result `fields`.
+ * Keys whose value is a map keyed by the caller's own names: extract's request `schema` and result `fields`,
+ * and in a chat completion's body a JSON schema's `properties` and OpenAI's `metadata`.
  * The keys of these maps are user data and are kept verbatim; the values under them are still structural.
  */
-const userKeyedMaps: ReadonlySet<string> = new Set(["schema", "fields"]);
+const userKeyedMaps: ReadonlySet<string> = new Set(["schema", "fields", "properties", "metadata"]);
 
 /** `maxTokens` → `max_tokens`. */
 export function snakeCaseKey(key: string): string {

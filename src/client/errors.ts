@@ -1,6 +1,7 @@
 import type { ErrorType } from "../errors/index.js";
 import { isRecord } from "../util.js";
-import type { UnsupportedClaim } from "./types.js";
+import { fromWire } from "./case-mapping.js";
+import type { UnsupportedClaim, VerificationReport } from "./types.js";
 
 /** What every client error carries. */
 export interface VerifiedErrorInit {
@@ -72,10 +73,18 @@ export class UnsupportedMediaTypeError extends VerifiedError {}
 /** 422 `ungrounded`: no claim could be grounded; `unsupported` lists the claims that failed. */
 export class UngroundedError extends VerifiedError {
   readonly unsupported: UnsupportedClaim[];
+  /** From `chat.completions.create` with `action: "block"`: the report of the answer that failed. */
+  readonly verification: VerificationReport | undefined;
 
-  constructor(init: VerifiedErrorInit & { unsupported?: UnsupportedClaim[] | undefined }) {
+  constructor(
+    init: VerifiedErrorInit & {
+      unsupported?: UnsupportedClaim[] | undefined;
+      verification?: VerificationReport | undefined;
+    },
+  ) {
     super(init);
     this.unsupported = init.unsupported ?? [];
+    this.verification = init.verification;
   }
 }
 
@@ -161,6 +170,7 @@ export function errorFromResponse(response: ErrorResponse, now: number = Date.no
     param: body?.param,
     headers,
     unsupported: body?.unsupported,
+    verification: body?.verification,
     retryAfter: parseRetryAfter(headers.get("retry-after"), now),
   };
   const ErrorClass =
@@ -219,6 +229,7 @@ interface ParsedErrorBody {
   message?: string;
   param?: string;
   unsupported?: UnsupportedClaim[];
+  verification?: VerificationReport;
 }
 
 /** Reads `{"error": {...}}` leniently: whatever fields have the right type are used. */
@@ -230,13 +241,14 @@ function parseErrorBody(text: string): ParsedErrorBody | undefined {
     return undefined;
   }
   if (!isRecord(parsed) || !isRecord(parsed.error)) return undefined;
-  const { type, code, message, param, unsupported } = parsed.error;
+  const { type, code, message, param, unsupported, verification } = parsed.error;
   const body: ParsedErrorBody = {};
   if (typeof type === "string") body.type = type;
   else if (typeof code === "string") body.type = code;
   if (typeof message === "string") body.message = message;
   if (typeof param === "string") body.param = param;
   if (Array.isArray(unsupported)) body.unsupported = unsupported as UnsupportedClaim[];
+  if (isRecord(verification)) body.verification = fromWire(verification) as VerificationReport;
   return body;
 }
 

@@ -57,13 +57,23 @@ function answerPage(request: EvalRequest) {
 type Script = (
   request: EvalRequest,
   pageNumber: number,
-) => { status: number; body: unknown; delayMs?: number; hang?: true };
+) => {
+  status: number;
+  body: unknown;
+  delayMs?: number;
+  /** Never answer: only the client's abort ends the page. */
+  hang?: true;
+  /** Answer only once this many pages have arrived (so every page of a run is in flight). */
+  afterPages?: number;
+};
 
 let server: Server;
 let baseURL: string;
 let received: EvalRequest[] = [];
 let abandoned = 0;
 let script: Script = (request) => ({ status: 200, body: answerPage(request) });
+/** Answers waiting for more pages to arrive (`afterPages`). */
+let waiting: { afterPages: number; send: () => void }[] = [];
 
 beforeAll(async () => {
   server = createServer((incoming, outgoing) => {
@@ -73,18 +83,26 @@ beforeAll(async () => {
       const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as EvalRequest;
       received.push(request);
       const response = script(request, received.length);
+      for (const entry of waiting.filter((each) => received.length >= each.afterPages)) entry.send();
+      waiting = waiting.filter((each) => received.length < each.afterPages);
       let answered = false;
       outgoing.on("close", () => {
         if (!answered) abandoned += 1;
       });
       // A hung page is never answered: only the client's abort ends it.
       if (response.hang) return;
-      setTimeout(() => {
-        if (outgoing.destroyed) return;
-        answered = true;
-        outgoing.writeHead(response.status, { "content-type": "application/json" });
-        outgoing.end(JSON.stringify(response.body));
-      }, response.delayMs ?? 20);
+      const send = () =>
+        setTimeout(() => {
+          if (outgoing.destroyed) return;
+          answered = true;
+          outgoing.writeHead(response.status, { "content-type": "application/json" });
+          outgoing.end(JSON.stringify(response.body));
+        }, response.delayMs ?? 20);
+      if (response.afterPages !== undefined && received.length < response.afterPages) {
+        waiting.push({ afterPages: response.afterPages, send });
+      } else {
+        send();
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,6 +117,7 @@ afterAll(async () => {
 afterEach(() => {
   received = [];
   abandoned = 0;
+  waiting = [];
   script = (request) => ({ status: 200, body: answerPage(request) });
 });
 
@@ -252,7 +271,7 @@ describe("evalAll", () => {
   ])("stops the run on a %i, aborting the pages in flight", async (status, type, ErrorClass) => {
     script = (request, pageNumber) =>
       pageNumber === 2
-        ? { status, body: { error: { type, code: type, message: `refused: ${type}` } }, delayMs: 10 }
+        ? { status, body: { error: { type, code: type, message: `refused: ${type}` } }, afterPages: 3 }
         : { status: 200, body: answerPage(request), hang: true };
     const progress: EvalProgress[] = [];
 

@@ -1,5 +1,6 @@
 // The public entry point `verified-answers/client`: runs in Node 22+, Deno, Bun and browsers, with no dependencies.
 export { toWire } from "./case-mapping.js";
+export type { ChatCompletionStream, ChatCompletions } from "./chat-completions.js";
 export {
   AuthenticationError,
   ConnectionError,
@@ -32,6 +33,9 @@ export type { CreateStreamEvent, EvalStreamEvent, VerifiedStream } from "./strea
 export type {
   AnswerMiss,
   CallUsage,
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionParams,
   CheckClaim,
   CheckNumbers,
   CheckParams,
@@ -69,9 +73,12 @@ export type {
   Range,
   RequestOptions,
   Source,
+  SourcesFrom,
   UnsupportedClaim,
   UnsupportedReason,
   Usage,
+  VerificationParams,
+  VerificationReport,
 } from "./types.js";
 export {
   DEFAULT_BASE_URL,

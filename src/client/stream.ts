@@ -47,6 +47,7 @@ export function openStream<Event, Result>(
   body: Record<string, unknown>,
   toEvent: (name: string, data: unknown) => Event | undefined,
   signal?: AbortSignal,
+  settle: StreamSettlement<Event, Result> = doneEvent as StreamSettlement<Event, Result>,
 ): VerifiedStream<Event, Result> {
   const controller = new AbortController();
   const forwardAbort = () => controller.abort(signal?.reason);
@@ -127,8 +128,11 @@ export function openStream<Event, Result>(
         return;
       }
       for await (const message of readEventStream(response.body)) {
+        // OpenAI's end of a chat completion stream; nothing after it is read.
+        if (message.data === "[DONE]") break;
         const data: unknown = JSON.parse(message.data);
-        if (message.event === "error") {
+        // The service's streams name their error event; an OpenAI-style stream sends an unnamed error object.
+        if (message.event === "error" || (message.event === "message" && isErrorObject(data))) {
           throw errorFromResponse({
             status: response.status,
             headers: response.headers,
@@ -158,10 +162,11 @@ export function openStream<Event, Result>(
   async function* tracked(): AsyncGenerator<Event> {
     try {
       for await (const event of events()) {
-        const done = event as { type?: unknown; result?: unknown };
-        if (done.type === "done") resolveFinal(done.result as Result);
+        const settled = settle.resultOf(event);
+        if (settled !== undefined) resolveFinal(settled.result);
         yield event;
       }
+      if (settle.atEnd !== undefined) resolveFinal(settle.atEnd());
     } catch (error) {
       rejectFinal(error);
       throw error;
@@ -202,6 +207,28 @@ export function openStream<Event, Result>(
     },
     abort: () => controller.abort(),
   };
+}
+
+/** Which event settles a stream's `finalResult()`, and what it is when the stream ends without one. */
+export interface StreamSettlement<Event, Result> {
+  resultOf(event: Event): { result: Result } | undefined;
+  /** The result of a stream that ended normally without a settling event; absent: that is an error. */
+  atEnd?: () => Result;
+}
+
+/** The service's own streams end with a `done` event carrying the result. */
+const doneEvent: StreamSettlement<{ type?: unknown; result?: unknown }, unknown> = {
+  resultOf: (event) => (event.type === "done" ? { result: event.result } : undefined),
+};
+
+/** A top-level `{"error": {…}}` without `choices`: how an OpenAI-style stream reports a failure. */
+function isErrorObject(data: unknown): boolean {
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    typeof (data as { error?: unknown }).error === "object" &&
+    !("choices" in data)
+  );
 }
 
 /** Wire event → typed create event. */

@@ -102,6 +102,10 @@ export interface AnswerMiss {
   entity?: string;
   /** With `quote_not_found`: the quotation not found. */
   quotation?: string;
+  /** With `quote_not_found` in strict mode: the source holds the quotation with only its case different. */
+  differsOnlyIn?: "first_letter_case" | "case";
+  /** With `differsOnlyIn`: the quotation as the source writes it. */
+  sourceText?: string;
   /** With `unknown_source`: the marker that names no source. */
   marker?: string;
 }
@@ -414,4 +418,89 @@ export interface ModelListEntry {
 /** What `listModels` returns. */
 export interface ModelList {
   models: ModelListEntry[];
+}
+
+/** Where a chat request's sources came from (`sourcesFrom` of the report). */
+export type SourcesFrom = "verification" | "documents" | "tool_messages";
+
+/** The `verification` object of `chat.completions.create`: check the answer against sources. */
+export interface VerificationParams {
+  /** Default: the request's `documents`, else its tool messages. */
+  sources?: Source[];
+  mode?: MatchMode;
+  checkNumbers?: CheckNumbers;
+  explain?: boolean;
+  /** Keep (default) partially supported claims, their unsupported words in the report's `partial`, or drop them. */
+  partial?: PartialPolicy;
+  /** `score` (default), `remove` (unsupported sentences cut) or `block` (a failing answer is an `UngroundedError`). */
+  action?: "score" | "remove" | "block";
+  /** The answer passes when its coverage reaches this; absent, when no claim is unsupported. */
+  minCoverage?: number;
+  /** The unit of the report's ranges. Default `utf16`. */
+  offsets?: OffsetUnit;
+  /** Add the citation instruction and the sources to the system prompt. */
+  instruct?: boolean;
+  /** Streamed: hold each sentence until it is checked. */
+  hold?: boolean;
+}
+
+/** The verification report on a chat completion (and on the last chunk of a stream). */
+export interface VerificationReport {
+  verdict: "pass" | "fail";
+  action: "score" | "remove" | "block";
+  sourcesFrom: SourcesFrom;
+  /** The answer without its unsupported sentences. */
+  text: string;
+  citations: Citation[];
+  unsupported: UnsupportedClaim[];
+  /** Each content word of a kept, partially supported claim that none of its spans holds. */
+  partial: PartialTerm[];
+  coverage: number;
+  abstained: boolean;
+}
+
+/**
+ * `chat.completions.create` parameters: the OpenAI Chat Completions body in camelCase (every field is sent,
+ * as snake_case), plus `verification`.
+ */
+export interface ChatCompletionParams {
+  model: string;
+  messages: ({ role: string } & Record<string, unknown>)[];
+  stream?: boolean;
+  verification?: VerificationParams;
+  [field: string]: unknown;
+}
+
+/** A chat completion as the gateway sent it (camelCase), with the report when verification was asked. */
+export interface ChatCompletion {
+  id: string;
+  object: "chat.completion";
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    message: { role: "assistant"; content: string | null; [field: string]: unknown };
+    finishReason: string | null;
+    [field: string]: unknown;
+  }[];
+  usage?: { promptTokens: number; completionTokens: number; totalTokens: number; [field: string]: unknown };
+  verification?: VerificationReport;
+  [field: string]: unknown;
+}
+
+/** One chunk of a streamed chat completion (camelCase); the last before `[DONE]` carries the report. */
+export interface ChatCompletionChunk {
+  id: string;
+  object: "chat.completion.chunk";
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    delta: { role?: string; content?: string | null; [field: string]: unknown };
+    finishReason: string | null;
+    [field: string]: unknown;
+  }[];
+  usage?: { promptTokens: number; completionTokens: number; totalTokens: number; [field: string]: unknown };
+  verification?: VerificationReport;
+  [field: string]: unknown;
 }

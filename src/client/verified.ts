@@ -1,16 +1,21 @@
 import { API_PATHS, OPERATION_PATHS } from "../api-paths.js";
 import { fromWire, toWire } from "./case-mapping.js";
+import { type ChatCompletions, toChatEvent } from "./chat-completions.js";
 import { evalAll } from "./eval-all.js";
 import { type FetchLike, postJson, type Sleep, sleep, type Transport, withRetries } from "./post-json.js";
 import {
   type CreateStreamEvent,
   type EvalStreamEvent,
   openStream,
+  type StreamSettlement,
   toCreateEvent,
   toEvalEvent,
   type VerifiedStream,
 } from "./stream.js";
 import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionParams,
   CheckParams,
   CheckResult,
   CreateParams,
@@ -24,6 +29,7 @@ import type {
   ExtractSchema,
   ModelList,
   RequestOptions,
+  VerificationReport,
 } from "./types.js";
 
 /** Where the service listens unless `baseURL` says otherwise. */
@@ -63,6 +69,9 @@ export class Verified {
   readonly #sleep: Sleep;
   readonly #random: () => number;
 
+  /** The OpenAI-shaped `chat.completions.create` (`POST /v1/chat/completions`); see docs/drop-in.md. */
+  readonly chat: { completions: ChatCompletions };
+
   constructor(options: VerifiedOptions = {}) {
     this.baseURL = (options.baseURL ?? environmentValue("VERIFIED_BASE_URL") ?? DEFAULT_BASE_URL).replace(
       /\/+$/,
@@ -75,6 +84,21 @@ export class Verified {
     this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.#sleep = options.sleep ?? sleep;
     this.#random = options.random ?? Math.random;
+    const create = (params: ChatCompletionParams, requestOptions?: RequestOptions) =>
+      params.stream === true
+        ? this.#stream<ChatCompletionChunk, VerificationReport | undefined>(
+            API_PATHS.chatCompletions,
+            params,
+            toChatEvent,
+            requestOptions,
+            {
+              resultOf: (chunk) =>
+                chunk.verification === undefined ? undefined : { result: chunk.verification },
+              atEnd: () => undefined,
+            },
+          )
+        : (this.#post(API_PATHS.chatCompletions, params, requestOptions) as Promise<ChatCompletion>);
+    this.chat = { completions: { create: create as ChatCompletions["create"] } };
   }
 
   /** Generates an answer whose every claim is checked against `sources` (`POST /v1/verified`). */
@@ -142,6 +166,7 @@ export class Verified {
     params: object,
     toEvent: (name: string, data: unknown) => Event | undefined,
     options: RequestOptions = {},
+    settle?: StreamSettlement<Event, Result>,
   ): VerifiedStream<Event, Result> {
     const transport: Transport = {
       baseURL: this.baseURL,
@@ -155,7 +180,7 @@ export class Verified {
       random: this.#random,
     };
     const body = toWire(params) as Record<string, unknown>;
-    return openStream(transport, policy, path, body, toEvent, options.signal);
+    return openStream(transport, policy, path, body, toEvent, options.signal, settle);
   }
 
   /** POSTs `params` to `path`, or GETs `path` when `params` is undefined. */

@@ -49,5 +49,6 @@ export interface ErrorBody {
     message: string;
     param?: string;
     unsupported?: { claim: string; reason: string }[];
+    verification?: object;
   };
 }

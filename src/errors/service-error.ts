@@ -7,6 +7,8 @@ export interface ServiceErrorDetails {
   retryAfterSeconds?: number | undefined;
   /** For `ungrounded`: the claims that failed. */
   unsupported?: { claim: string; reason: string }[] | undefined;
+  /** For `ungrounded` from `/v1/chat/completions` with `action: "block"`: the verification report. */
+  verification?: object | undefined;
 }
 
 /** A request-level failure with a stable `type`; the server turns it into the JSON error body. */
@@ -28,6 +30,7 @@ export class ServiceError extends Error {
     const error: ErrorBody["error"] = { type: this.type, code: this.type, message: this.message };
     if (this.details.param !== undefined) error.param = this.details.param;
     if (this.details.unsupported !== undefined) error.unsupported = this.details.unsupported;
+    if (this.details.verification !== undefined) error.verification = this.details.verification;
     return { error };
   }
 }

@@ -15,6 +15,16 @@ export type {
   TokenParameter,
 } from "./gateways.js";
 export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./openai/index.js";
+export { contentText, relayByGenerate, textMessages } from "./relay-by-generate.js";
 export { localModelId, modelNeedsCallerKey } from "./router.js";
 export { nextTurn, runStepsYielding } from "./turns.js";
-export type { ChatMessage, GenerateRequest, GenerateStream, ModelBackend, TokenUsage } from "./types.js";
+export type {
+  ChatMessage,
+  GenerateRequest,
+  GenerateStream,
+  GenerateTask,
+  ModelBackend,
+  RelayRequest,
+  RelayResponse,
+  TokenUsage,
+} from "./types.js";

@@ -1,5 +1,6 @@
 import { ServiceError } from "../errors/index.js";
 import { type ModelRoute, resolveRoute } from "./gateways.js";
+import { relayByGenerate } from "./relay-by-generate.js";
 import type { ModelBackend } from "./types.js";
 
 /** The model id of the built-in local model. */
@@ -53,41 +54,63 @@ export function createModelRouter(backends: {
     },
     generate(request) {
       if (request.model === localModelId) return backends.local.generate(request);
-      const resolved = resolveRoute(routes, request.model);
-      const gateway = resolved === undefined ? undefined : gateways.get(resolved.route.gateway);
-      if (resolved === undefined || gateway === undefined) {
-        return Promise.reject(noRoute(request.model, gateways.size > 0));
-      }
-      if (resolved.upstreamModel === "") {
+      return routed(request.model, request.apiKey, (backend, model, apiKey) =>
+        backend.generate({ ...request, model, apiKey }),
+      );
+    },
+    relay(request) {
+      if (request.model === localModelId) return relayByGenerate(backends.local, request);
+      return routed(request.model, request.apiKey, (backend, model, apiKey) =>
+        backend.relay === undefined
+          ? relayByGenerate(backend, { ...request, model, apiKey })
+          : backend.relay({ ...request, body: { ...request.body, model }, model, apiKey }),
+      );
+    },
+  };
+
+  /**
+   * Calls the gateway `model` routes to, with the gateway's own id for the model and the key it takes; an
+   * `invalid_key` from a call that carried no key says how to give one.
+   */
+  function routed<T>(
+    model: string,
+    callerKey: string | undefined,
+    call: (backend: ModelBackend, upstreamModel: string, apiKey: string | undefined) => Promise<T>,
+  ): Promise<T> {
+    const resolved = resolveRoute(routes, model);
+    const gateway = resolved === undefined ? undefined : gateways.get(resolved.route.gateway);
+    if (resolved === undefined || gateway === undefined) {
+      return Promise.reject(noRoute(model, gateways.size > 0));
+    }
+    if (resolved.upstreamModel === "") {
+      return Promise.reject(
+        new ServiceError(
+          "model_not_found",
+          `Model "${quoteModel(model)}" names no model after its prefix; add the gateway's model id after it.`,
+          { param: "model" },
+        ),
+      );
+    }
+    let apiKey = gateway.keyless ? undefined : callerKey;
+    if (gateway.apiKeyEnv !== undefined) {
+      if (gateway.apiKey === undefined) {
         return Promise.reject(
           new ServiceError(
-            "model_not_found",
-            `Model "${quoteModel(request.model)}" names no model after its prefix; add the gateway's model id after it.`,
-            { param: "model" },
+            "invalid_key",
+            `Model "${quoteModel(model)}" goes to gateway "${gateway.name}", whose key is read from the environment variable ${gateway.apiKeyEnv}, which is not set on the service. Set it and restart the service.`,
           ),
         );
       }
-      let apiKey = gateway.keyless ? undefined : request.apiKey;
-      if (gateway.apiKeyEnv !== undefined) {
-        if (gateway.apiKey === undefined) {
-          return Promise.reject(
-            new ServiceError(
-              "invalid_key",
-              `Model "${quoteModel(request.model)}" goes to gateway "${gateway.name}", whose key is read from the environment variable ${gateway.apiKeyEnv}, which is not set on the service. Set it and restart the service.`,
-            ),
-          );
-        }
-        apiKey = gateway.apiKey;
-      }
-      const call = gateway.backend.generate({ ...request, model: resolved.upstreamModel, apiKey });
-      if (apiKey !== undefined || gateway.keyless) return call;
-      return call.catch((error: unknown) => {
-        throw error instanceof ServiceError && error.type === "invalid_key"
-          ? new ServiceError("invalid_key", `${error.message} ${missingKeyHint(gateway.name)}`)
-          : error;
-      });
-    },
-  };
+      apiKey = gateway.apiKey;
+    }
+    const answer = call(gateway.backend, resolved.upstreamModel, apiKey);
+    if (apiKey !== undefined || gateway.keyless) return answer;
+    return answer.catch((error: unknown) => {
+      throw error instanceof ServiceError && error.type === "invalid_key"
+        ? new ServiceError("invalid_key", `${error.message} ${missingKeyHint(gateway.name)}`)
+        : error;
+    });
+  }
 }
 
 /** What to do when a gateway refused a call that carried no key; names variables, never values. */

@@ -64,11 +64,39 @@ export interface GenerateResult {
 }
 
 /**
+ * One Chat Completions call passed through as the caller wrote it (`POST /v1/chat/completions`): the body is
+ * sent as given, its `model` replaced by the gateway's own id for it, and the answer comes back unread.
+ */
+export interface RelayRequest {
+  model: string;
+  /** The caller's body: every field kept, unknown ones included. */
+  body: Record<string, unknown>;
+  /** The same call as a task, for a model that cannot read a prompt (the built-in local model). */
+  task: GenerateTask;
+  /** Bearer key to send to the gateway. */
+  apiKey?: string | undefined;
+  /** Per-call headers (the caller's validated W3C `traceparent`/`tracestate`). */
+  headers?: Record<string, string> | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** The gateway's answer to a relayed call, as it sent it: status, the headers worth passing on, the body. */
+export interface RelayResponse {
+  status: number;
+  /** Content type, `Retry-After` and rate-limit headers of the gateway's answer. */
+  headers: Record<string, string>;
+  /** The body's bytes as they arrive (read once); leaving the loop early closes the connection. */
+  body: AsyncIterable<Uint8Array>;
+}
+
+/**
  * Anything that answers a model call: the OpenAI-compatible gateway adapter (a remote gateway), the built-in
  * local model, or the router over both. "Gateway" names only the remote kind.
  */
 export interface ModelBackend {
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /** Passes one Chat Completions call through unchanged; absent: answered through `generate` (`relayByGenerate`). */
+  relay?(request: RelayRequest): Promise<RelayResponse>;
   /**
    * Whether a call to `model` needs the caller's key. An open service (no key list) takes a request without
    * a key only when this says no. Absent: every model but the built-in local one needs a key.

@@ -11,7 +11,7 @@ import Fastify, {
   LogController,
 } from "fastify";
 import type { Registry } from "prom-client";
-import { API_PATHS, OPERATION_PATHS } from "../api-paths.js";
+import { API_PATHS, DROP_IN_PATHS, OPERATION_PATHS } from "../api-paths.js";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
 import { OWN_TURN_TEXT_CHARS } from "../limits.js";
 import { localModelId, type ModelBackend, maskSecrets, nextTurn } from "../models/index.js";
@@ -37,10 +37,12 @@ import { usePrefixItems } from "./prefix-items.js";
 import { isBlankBody, readBody } from "./read-body.js";
 import { newRequestState } from "./request-state.js";
 import {
+  registerChatCompletionsRoute,
   registerCheckRoute,
   registerCreateRoute,
   registerEvalRoute,
   registerExtractRoute,
+  registerGuardrailRoutes,
   registerModelsRoute,
 } from "./routes/index.js";
 import { type CaseRange, evalBodyLimits, requestBodyLimits, scanJsonBody } from "./scan-json-body.js";
@@ -59,7 +61,7 @@ export interface CreateAppOptions {
 
 const operationPaths = Object.values(OPERATION_PATHS);
 /** Routes that need the caller's key like the operations, though they call no model. */
-const guardedPaths = [...operationPaths, API_PATHS.models];
+const guardedPaths = [...operationPaths, ...Object.values(DROP_IN_PATHS), API_PATHS.models];
 
 // The OpenAPI document carries the package's version; package.json sits two levels above src/server and
 // dist/server alike, so this reads the right file from the repository and from an installed package.
@@ -85,6 +87,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     newId: options.newId ?? randomId,
     now: options.now ?? (() => performance.now()),
     recordResult: (request, result) => recordResultMetrics(metrics, request, result),
+    recordVerification: (labels) => metrics.recordVerification(labels),
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -304,6 +307,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerEvalRoute(app, deps);
   registerCheckRoute(app, deps);
   registerModelsRoute(app, deps);
+  registerChatCompletionsRoute(app, deps);
+  registerGuardrailRoutes(app, deps);
   await registerPlayground(app, options.playgroundRoot === undefined ? {} : { root: options.playgroundRoot });
   return app;
 }

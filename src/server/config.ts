@@ -44,4 +44,6 @@ export interface AppDeps {
   now: () => number;
   /** Counts a successful result in the groundedness metrics; streamed answers call it with `done`. */
   recordResult: (request: FastifyRequest, result: unknown) => void;
+  /** Counts one verification of `/v1/chat/completions` or a guardrail endpoint. */
+  recordVerification: (labels: { route: string; action: string; verdict: string }) => void;
 }

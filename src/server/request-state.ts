@@ -16,6 +16,8 @@ export interface RequestState {
   timedGateway: TimedGateway | undefined;
   /** Aborts the operation's gateway calls (and local work) with `reason`; set once the operation starts. */
   abortOperation: ((reason: ServiceError) => void) | undefined;
+  /** The operation's signal (aborted when the caller leaves), once the operation starts. */
+  abortSignal: AbortSignal | undefined;
   /** Set once the request's log line is written, so it is written once. */
   logged: boolean;
 }
@@ -36,6 +38,7 @@ export function newRequestState(): RequestState {
     coverage: undefined,
     timedGateway: undefined,
     abortOperation: undefined,
+    abortSignal: undefined,
     logged: false,
   };
 }
@@ -63,6 +66,7 @@ export function operationContext(
       : {
           generate: (call) =>
             timedGateway.generate({ ...call, headers: { ...call.headers, ...traceHeaders } }),
+          relay: (call) => timedGateway.relay({ ...call, headers: { ...call.headers, ...traceHeaders } }),
         };
   return {
     gateway,

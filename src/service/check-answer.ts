@@ -74,6 +74,13 @@ export function answerResultToWire(result: AnswerResult): Omit<CheckResult, "usa
         const { foundIn, ...rest } = detail;
         return { ...wire, detail: { ...rest, found_in: foundIn ?? [] } };
       }
+      if ("differsOnlyIn" in detail && detail.differsOnlyIn !== undefined) {
+        const { differsOnlyIn, sourceText, ...rest } = detail;
+        return {
+          ...wire,
+          detail: { ...rest, differs_only_in: differsOnlyIn, source_text: sourceText ?? "" },
+        };
+      }
       return { ...wire, detail };
     }),
     partial: result.partial.map(({ answerRange, ...term }) => ({ ...term, answer_range: answerRange })),

@@ -1,3 +1,13 @@
+export { proseSystemPrompt } from "./answers/index.js";
+export {
+  blockedAnswer,
+  type ChatSources,
+  chatSources,
+  firstChoiceText,
+  verificationReport,
+  verifiedChatStream,
+  verifyChatAnswer,
+} from "./chat/index.js";
 export {
   answerResultToWire,
   type CheckInput,

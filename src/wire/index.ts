@@ -1,4 +1,21 @@
 export {
+  type ChatCompletionRequest,
+  ChatCompletionRequestSchema,
+  ChatCompletionResultSchema,
+  type LiteLLMGuardrailRequest,
+  LiteLLMGuardrailRequestSchema,
+  type LiteLLMGuardrailResult,
+  LiteLLMGuardrailResultSchema,
+  type PortkeyWebhookRequest,
+  PortkeyWebhookRequestSchema,
+  PortkeyWebhookResultSchema,
+  type VerificationAction,
+  type VerificationReport,
+  VerificationReportSchema,
+  type VerificationRequest,
+  VerificationRequestSchema,
+} from "./chat-completions.js";
+export {
   convertFieldRanges,
   convertOffsets,
   convertRanges,

@@ -322,6 +322,15 @@ export const AnswerMissSchema = Type.Object(
     ),
     entity: Type.Optional(Type.String({ description: "With entity_not_found: the name no source holds." })),
     quotation: Type.Optional(Type.String({ description: "With quote_not_found: the quotation not found." })),
+    differs_only_in: Type.Optional(
+      Type.Union([Type.Literal("first_letter_case"), Type.Literal("case")], {
+        description:
+          "With quote_not_found in strict mode: the cited source holds the quotation with only the case of its first letter (`first_letter_case`) or of its letters (`case`) different; lenient mode keeps it.",
+      }),
+    ),
+    source_text: Type.Optional(
+      Type.String({ description: "With `differs_only_in`: the quotation as the source writes it." }),
+    ),
     marker: Type.Optional(
       Type.String({ description: "With unknown_source: the marker that names no source." }),
     ),
@@ -510,6 +519,16 @@ export const ErrorBodySchema = Type.Object({
     unsupported: Type.Optional(Type.Array(UnsupportedClaimSchema)),
     request_id: Type.Optional(
       Type.String({ description: "The request's x-request-id, to quote when reporting a problem." }),
+    ),
+    verification: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            "`/v1/chat/completions` with `verification.action` `block`: the verification report of the answer that failed (docs/drop-in.md).",
+        },
+      ),
     ),
   }),
 });

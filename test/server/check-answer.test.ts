@@ -70,6 +70,24 @@ describe("POST /v1/verified/check with an answer", () => {
     expect(response.body.error.message).toContain('"answer"');
   });
 
+  it("says in snake_case when a strict quotation differs from its source only in case", async () => {
+    const service = await startWithoutGateway();
+    const response = await service.post("/v1/verified/check", {
+      sources: [report],
+      answer: 'The report says "northwind was founded in 2016" [1].',
+      explain: true,
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.unsupported[0]).toMatchObject({
+      reason: "quote_not_found",
+      detail: {
+        quotation: "northwind was founded in 2016",
+        differs_only_in: "first_letter_case",
+        source_text: "Northwind was founded in 2016",
+      },
+    });
+  });
+
   it("refuses an answer over the limit with the param named", async () => {
     const service = await startWithoutGateway();
     const response = await service.post("/v1/verified/check", {

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimsOutputSchema } from "../../src/service/model-output.js";
 import { errorReply, type ScriptedGateway, startScriptedGateway } from "../support/scripted-gateway.js";
-import {
-  findPortkeyServer,
-  portkeyVersion,
-  type RunningPortkey,
-  startPortkeyGateway,
-} from "../support/start-portkey-gateway.js";
+import { portkeySuite, type RunningPortkey, startPortkeyGateway } from "../support/start-portkey-gateway.js";
 import { startService } from "../support/start-service.js";
 import { chatBody, claimFrom, claimsContent, closeAfterTest, question, rangeOf, report } from "./harness.js";
 
@@ -14,13 +9,7 @@ import { chatBody, claimFrom, claimsContent, closeAfterTest, question, rangeOf, 
 // speaks to Portkey as to any OpenAI-compatible gateway, and Portkey, routed by the extra headers
 // (VERIFIED_GATEWAY_HEADERS in production), forwards the call to the scripted upstream.
 
-const portkeyServer = findPortkeyServer();
-const skipReason = `@portkey-ai/gateway is not installed; add it as a devDependency (npm install --save-dev --save-exact @portkey-ai/gateway@${portkeyVersion}) to run this test`;
-
-const title =
-  portkeyServer === undefined
-    ? `through @portkey-ai/gateway (skipped: ${skipReason})`
-    : "through @portkey-ai/gateway";
+const { server: portkeyServer, title } = portkeySuite("through @portkey-ai/gateway");
 
 describe.skipIf(portkeyServer === undefined)(title, () => {
   let upstream: ScriptedGateway;

@@ -42,14 +42,30 @@ export function findPortkeyServer(): string | undefined {
 }
 
 /**
+ * The installed Portkey server (undefined when the package is not installed) and a suite title that says why
+ * the suite is skipped then.
+ */
+export function portkeySuite(name: string): { server: string | undefined; title: string } {
+  const server = findPortkeyServer();
+  const skipReason = `@portkey-ai/gateway is not installed; add it as a devDependency (npm install --save-dev --save-exact @portkey-ai/gateway@${portkeyVersion}) to run this test`;
+  return { server, title: server === undefined ? `${name} (skipped: ${skipReason})` : name };
+}
+
+/**
  * Starts `@portkey-ai/gateway` (its published Node server, `build/start-server.js --port=0 --headless`) as a
  * child process on 127.0.0.1 and resolves once it listens. Rejects with its output if it exits or does not
  * listen within `timeoutMs`.
  */
-export async function startPortkeyGateway(serverPath: string, timeoutMs = 30_000): Promise<RunningPortkey> {
+export async function startPortkeyGateway(
+  serverPath: string,
+  timeoutMs = 30_000,
+  /** A command prefix such as `taskset -c 1` (benchmarks pin it beside the service). */
+  prefix: readonly string[] = [],
+): Promise<RunningPortkey> {
   const child = spawn(
-    process.execPath,
+    prefix[0] ?? process.execPath,
     [
+      ...(prefix.length > 0 ? [...prefix.slice(1), process.execPath] : []),
       "--import",
       `data:text/javascript,${encodeURIComponent(loopbackPreload)}`,
       serverPath,

@@ -11,6 +11,7 @@ import urllib.request
 from typing import Any, Dict, List, Sequence, Set, Tuple
 
 from verified_answers import (
+    ChatCompletion,
     CheckResult,
     CreateResult,
     EvalResult,
@@ -27,11 +28,15 @@ RESULT_TYPES: Dict[Tuple[str, str], Any] = {
     ("post", "/v1/verified/eval"): EvalResult,
     ("post", "/v1/verified/check"): CheckResult,
     ("get", "/v1/models"): ModelList,
+    # The gateway's chat.completion is kept as it came (`body`); the one field the service adds is typed.
+    ("post", "/v1/chat/completions"): ChatCompletion,
 }
 LEFT_OUT = {
     ("get", "/healthz"): "a probe for orchestrators, not an API call",
     ("get", "/readyz"): "a probe for orchestrators, not an API call",
     ("get", "/openapi.json"): "the document itself",
+    ("post", "/v1/guardrails/portkey"): "called by a Portkey gateway as its webhook guardrail, not by clients",
+    ("post", "/v1/guardrails/litellm/beta/litellm_basic_guardrail_api"): "called by a LiteLLM proxy, not by clients",
 }
 ERROR_ATTRIBUTES = {
     # The error body's fields and the attribute of the raised error that holds each.
@@ -41,6 +46,7 @@ ERROR_ATTRIBUTES = {
     "param": "param",
     "request_id": "request_id",
     "unsupported": "unsupported",
+    "verification": "verification",  # a blocked chat completion's report
 }
 
 

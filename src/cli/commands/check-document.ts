@@ -114,13 +114,24 @@ export function explainDropped(result: object): string[] {
 interface WireUnsupported {
   claim: string;
   reason: string;
-  detail?: NumberMiss | (Omit<AnswerMissDetail, "foundIn"> & { found_in?: string[] });
+  detail?:
+    | NumberMiss
+    | (Omit<AnswerMissDetail, "foundIn" | "differsOnlyIn" | "sourceText"> & {
+        found_in?: string[];
+        differs_only_in?: AnswerMissDetail["differsOnlyIn"];
+        source_text?: string;
+      });
 }
 
 function detailOf(detail: WireUnsupported["detail"]): NumberMiss | AnswerMissDetail | undefined {
   if (detail === undefined || "number" in detail) return detail;
-  const { found_in: foundIn, ...rest } = detail;
-  return foundIn === undefined ? rest : { ...rest, foundIn };
+  const { found_in: foundIn, differs_only_in: differsOnlyIn, source_text: sourceText, ...rest } = detail;
+  return {
+    ...rest,
+    ...(foundIn === undefined ? {} : { foundIn }),
+    ...(differsOnlyIn === undefined ? {} : { differsOnlyIn }),
+    ...(sourceText === undefined ? {} : { sourceText }),
+  };
 }
 
 function duplicateError(index: number): CheckDocumentOutcome {

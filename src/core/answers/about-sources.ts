@@ -1,5 +1,5 @@
-// A sentence about the sources themselves ("The passage discusses two films", "However, the article does not
-// give the date") describes what they hold, in words of its own ("information", "details", "topics"), not a
+// A sentence about the sources themselves ("The passage covers two bridges", "However, the text gives no
+// opening hours") describes what they hold, in words of its own ("information", "details", "topics"), not a
 // fact of the world: word support is the wrong test for it (docs/matching.md#answers).
 
 // A reference to the text being answered from, with its determiner: "the passage", "this article", "the
@@ -21,8 +21,8 @@ const MAX_WORDS_BEFORE_REFERENCE = 1;
 
 /**
  * True when `text` (a clause) speaks about the sources rather than about the world: after the last
- * proposition frame it holds, if any, its subject is a reference to the source ("The passage provides
- * information about two individuals", "It's important to note that the passage appears to contain …"). A
+ * proposition frame it holds, if any, its subject is a reference to the source ("The passage offers
+ * details on two companies", "It is worth noting that the excerpt seems to hold only …"). A
  * proposition it reports ("The article states that revenue doubled", "According to the article, revenue
  * doubled") is a fact and is not about the sources. O(text).
  */

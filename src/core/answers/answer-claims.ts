@@ -1,7 +1,10 @@
 import { type Sentence, sentencesOf } from "../blocks/index.js";
 import type { StepCounter } from "../step-counter.js";
+import { forEachWord } from "../text/index.js";
 import type { Range } from "../types.js";
+import { isChatFraming, isEmphasisOnly } from "./framing.js";
 import { type AnswerMarkers, findMarkers, type Marker } from "./markers.js";
+import { contentTerm } from "./support.js";
 
 /**
  * A claim of a plain answer: one sentence, list item or table row, cut into clauses at markers that stand
@@ -15,6 +18,11 @@ export interface AnswerClaim {
   clauses: Clause[];
   /** A line of a `>` block: the claim is itself a quotation of its source. */
   blockQuote: boolean;
+  /**
+   * Not a claim, though the splitter made it a sentence: with no marker, a bold lead-in or bold heading line
+   * (`**Time limit.**`), or chat framing ("Here's an overview.", "Let me know if …", a question to the reader).
+   */
+  framing: boolean;
 }
 
 /** A part of a claim with the markers that cite it: `A [1] and B [2].` has two. */
@@ -60,7 +68,7 @@ export function* answerClaims(
   if (counter !== undefined) counter.steps += 2 * answer.length + markers.length + hidden.length;
   const sentenceLines = new LineCursor(masked, counter);
   const markerLines = new LineCursor(masked, counter);
-  const sentences = sentencesOf(masked, counter);
+  const sentences = withEmphasisClosed(masked, sentencesOf(masked, counter));
   // The sentence being finished (its line, whether it is a claim, its markers), and the markers not yet given.
   let current: { sentence: Sentence; line: number; head: string; markers: Marker[] } | undefined;
   let nextMarker = 0;
@@ -122,25 +130,100 @@ function buildClaim(masked: string, head: string, sentence: Range, markers: Mark
     for (; !wordsBefore && scanned < marker.start; scanned++) wordsBefore = isWord(masked, scanned);
     scanned = Math.max(scanned, marker.end);
     // Markers with only spaces or commas between them are one group; a group ends a clause when words of
-    // the sentence stand both before and after it, and another marker follows.
-    if (following === undefined || !wordsBefore || marker.end >= lastWordEnd) continue;
-    if (!hasWordBetween(masked, marker.end, following.start)) continue;
+    // the sentence stand both before and after it: it covers the words since the previous group (or the
+    // sentence's start). Words after the last group are a clause of their own, with no marker, when they state
+    // something (a content word or a number); else they join the last clause.
+    if (!wordsBefore || marker.end >= lastWordEnd) continue;
+    if (
+      following === undefined
+        ? !statesSomething(masked, marker.end, end)
+        : !hasWordBetween(masked, marker.end, following.start)
+    )
+      continue;
     clauses.push(clauseOf(masked, clauseStart, marker.end, clauseMarkers));
     clauseStart = marker.end;
     clauseMarkers = [];
     wordsBefore = false;
   }
   clauses.push(clauseOf(masked, clauseStart, end, clauseMarkers));
+  // One clause is the whole claim: its text is already tidied.
+  const text = clauses.length === 1 ? (clauses[0] as Clause).text : tidy(masked.slice(start, end));
   return {
     range: [start, end],
-    // One clause is the whole claim: its text is already tidied.
-    text: clauses.length === 1 ? (clauses[0] as Clause).text : tidy(masked.slice(start, end)),
+    text,
     clauses,
     blockQuote: BLOCK_QUOTE.test(head),
+    framing:
+      markers.length === 0 && (isEmphasisOnly(masked.slice(sentence[0], sentence[1])) || isChatFraming(text)),
   };
 }
 
+const EMPHASIS = ["**", "__"];
+
+/**
+ * The sentences with each emphasis the splitter cut from its text given back: `**Time limit.** Phones can …`
+ * is cut after the full stop, leaving `**` to open the next sentence (it closes `**Time limit.`), and
+ * `… bay. **Point 3.** …` leaves `**` at the end of the sentence before (it opens `Point 3.`). So a dropped
+ * sentence takes its emphasis with it and the answer's text stays valid markdown, and a bold lead-in is one
+ * sentence. One sentence held back at a time; each is read once more to count its marks: O(n).
+ */
+function* withEmphasisClosed(
+  text: string,
+  sentences: Iterator<Sentence>,
+): Generator<Sentence, void, undefined> {
+  let previous: Sentence | undefined;
+  for (let next = sentences.next(); next.done !== true; next = sentences.next()) {
+    let sentence: Sentence | undefined = next.value;
+    if (previous !== undefined && !text.slice(previous.end, sentence.start).includes("\n")) {
+      for (const mark of EMPHASIS) {
+        if (sentence === undefined || !isOdd(previous.text, mark)) continue;
+        const trailing = previous.text.trimEnd();
+        if (trailing.endsWith(` ${mark}`) || trailing.endsWith(`\t${mark}`)) {
+          // An opener left at the end of the sentence before: it goes to this one.
+          const at: number = previous.start + trailing.length - mark.length;
+          const end: number = previous.start + previous.text.slice(0, at - previous.start).trimEnd().length;
+          previous = { ...previous, end, text: text.slice(previous.start, end) };
+          sentence = { ...sentence, start: at, text: text.slice(at, sentence.end) };
+        } else if (text.startsWith(mark, sentence.start)) {
+          // A closer left at the start of this sentence: it goes to the one before.
+          const end: number = sentence.start + mark.length;
+          previous = { ...previous, end, text: text.slice(previous.start, end) };
+          let start = end;
+          while (start < sentence.end && (text[start] === " " || text[start] === "\t")) start++;
+          sentence = WORD.test(text.slice(start, sentence.end))
+            ? { ...sentence, start, text: text.slice(start, sentence.end) }
+            : undefined;
+        }
+      }
+    }
+    if (sentence === undefined) continue;
+    if (previous !== undefined) yield previous;
+    previous = sentence;
+  }
+  if (previous !== undefined) yield previous;
+}
+
+// Whether `text` holds an odd number of `mark`s: one of them is not closed within it.
+function isOdd(text: string, mark: string): boolean {
+  let count = 0;
+  for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + mark.length)) count++;
+  return count % 2 === 1;
+}
+
 const isWord = (text: string, index: number): boolean => WORD.test(text.charAt(index));
+
+// Whether `[from, to)` holds a number or a content word (`contentTerm`): words that a source must hold. O(to - from).
+function statesSomething(text: string, from: number, to: number): boolean {
+  const part = text.slice(from, to);
+  if (DIGIT.test(part)) return true;
+  let found = false;
+  forEachWord(part, (word) => {
+    found ||= contentTerm(word) !== null;
+  });
+  return found;
+}
+
+const DIGIT = /\p{Nd}/u;
 
 function hasWordBetween(text: string, from: number, to: number): boolean {
   for (let index = from; index < to; index++) if (isWord(text, index)) return true;

@@ -6,12 +6,16 @@ import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../types.js";
+import { otherWrittenForms } from "./abbreviations.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
 import { forEachEquivalenceKey, keysOfWord, valuesOf, withoutEquivalentNumbers } from "./equivalences.js";
+import { withoutFraming } from "./framing.js";
+import { keptLine } from "./markdown-cut.js";
 import { findMarkers, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
+import { originalSpan, type ReadableSource, readableSource } from "./scraped-text.js";
 import {
   codeBefore,
   contentTerm,
@@ -90,6 +94,10 @@ export interface AnswerMiss {
   words?: string[];
   entity?: string;
   quotation?: string;
+  /** With quote_not_found in strict mode: the source holds the quotation with only its case different. */
+  differsOnlyIn?: "first_letter_case" | "case";
+  /** With `differsOnlyIn`: the quotation as the source writes it. */
+  sourceText?: string;
   marker?: string;
 }
 
@@ -143,9 +151,22 @@ const SPLIT_STEPS_PER_CLAIM_CHAR = 10;
 /** Words listed in an explained `no_support`. */
 const MAX_EXPLAINED_WORDS = 12;
 
+/**
+ * Sources made ready for answer checks once (`prepareAnswerSources`): checking several answers against the
+ * same prepared sources reads each source once, its per-source views shared between the checks.
+ */
+export interface PreparedAnswerSources {
+  readonly prepared: readonly PreparedSource[];
+}
+
+/** Prepares sources for checking several answers against them (ids first come, first served). */
+export function prepareAnswerSources(sources: readonly Source[]): PreparedAnswerSources {
+  return { prepared: [...prepareSources(sources).values()] };
+}
+
 /** Checks a plain answer with citation markers against sources (see `answerCheckSteps`). */
 export function checkAnswer(
-  sources: readonly Source[],
+  sources: readonly Source[] | PreparedAnswerSources,
   answer: string,
   options: AnswerCheckOptions = {},
   counter?: StepCounter,
@@ -165,7 +186,7 @@ export function checkAnswer(
  * case: see docs/matching.md.
  */
 export function* answerCheckSteps(
-  sources: readonly Source[],
+  sources: readonly Source[] | PreparedAnswerSources,
   answer: string,
   options: AnswerCheckOptions,
   stepBudget: number,
@@ -192,7 +213,10 @@ export function* answerCheckSteps(
     }
   }
   // The sources are indexed only for an answer that will be checked.
-  const prepared = [...prepareSources(sources).values()];
+  // Each source read as a reader sees it (scraped and PDF text cleaned), cited as it was given.
+  const prepared = ("prepared" in sources ? sources.prepared : prepareAnswerSources(sources).prepared).map(
+    readableSource,
+  );
   const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, counter);
   const context: CheckContext = {
     index,
@@ -222,6 +246,9 @@ export function* answerCheckSteps(
         for (const sourceIndex of sourceIndexes) {
           expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], options.mode ?? "strict");
           expectSpacedQuotation(prepared[sourceIndex] as PreparedSource, quotation, options.mode ?? "strict");
+          // An explained strict miss says whether the source holds the quotation in other case.
+          if (options.explain === true && (options.mode ?? "strict") === "strict")
+            expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], "lenient");
         }
       }
     }
@@ -248,7 +275,10 @@ export function* answerCheckSteps(
         : null);
     if (miss === null) {
       kept++;
-      result.citations.push(...verdict.clauses.flatMap((clause) => clause.citations));
+      // Citations are read in the sources' readable text; they leave in the text as given (`originalSpan`).
+      for (const clause of verdict.clauses) {
+        for (const citation of clause.citations) result.citations.push(asGiven(context, citation));
+      }
       result.partial.push(...unsupportedTerms);
     } else {
       // Once a span does not fit, no later one is kept either: the entries with spans come first.
@@ -340,7 +370,8 @@ function clauseTerms(
     entities: [],
     numbersOnly: false,
   };
-  const text = clause.masked;
+  // Connecting phrases ("Additionally,", "it's worth noting that") and a bold lead-in state nothing.
+  const text = withoutFraming(clause.masked);
   let first = true;
   forEachWord(text, (word, start, end) => {
     const id = lexicon.entry(word).term;
@@ -363,12 +394,12 @@ function clauseTerms(
   return read;
 }
 
-// A clause with no content word (`1932`, `I-90`, `more than 1,600`) is looked up by its numbers: each distinct
+// A clause with no content word (`1927`, `I-84`, `more than 2,400`) is looked up by its numbers: each distinct
 // number a term, counted unless the question holds it, so its support is the source sentence holding them.
 function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
   const seen = new Set<number>();
   forEachNumberKey(text, (key, start, end) => {
-    // A code (`I-90`) is looked up as written, so `US-90` is not found where a source writes `I-90`.
+    // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
     const code = codeBefore(text, start);
     const id = lexicon.id(numberTerm(key, code));
     if (seen.has(id)) return;
@@ -414,6 +445,7 @@ interface ClauseTerms {
  * or entity outside the question's words): such a sentence is context and is kept.
  */
 function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null {
+  if (claim.framing) return null;
   const clauses: JudgedClause[] = [];
   let statesSomething = false;
   for (const [position, clause] of claim.clauses.entries()) {
@@ -623,6 +655,13 @@ function missingWords(
   return words.filter((_, index) => counted[index] && !found[index]).slice(0, MAX_EXPLAINED_WORDS);
 }
 
+// A citation with its range and quote in the source as the caller gave it.
+function asGiven(context: CheckContext, citation: AnswerCitation): AnswerCitation {
+  const source = context.index.sources[context.indexOfId.get(citation.source) as number] as ReadableSource;
+  if (source.offsets === null) return citation;
+  return { ...citation, ...originalSpan(source, citation.range) };
+}
+
 function citationOf(
   index: SupportIndex,
   claim: string,
@@ -684,12 +723,18 @@ function missingEntity(
       )
     )
       continue;
+    // `Oct` where a source writes `October` (and the other way round), `km²` where it writes `square kilometres`.
+    if (otherWrittenForms(word).some((form) => isKnownPhrase(context.index, form))) continue;
     covered ??= equivalentRanges(context, text);
     if (covered.some(([from, to]) => from <= start && end <= to)) continue;
     return written;
   }
   return null;
 }
+
+// Whether every word of a phrase of folded words occurs in some source.
+const isKnownPhrase = (index: SupportIndex, phrase: string): boolean =>
+  phrase.split(" ").every((word) => index.knows(word, contentTerm(word)));
 
 // The ranges of the clause's words that a source holds in another form: a country's name, form or demonym,
 // a month, two words a source writes as one (`Tech Crunch` and `TechCrunch`). A run of capitalised words is
@@ -759,7 +804,7 @@ function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   const quotations: string[] = [];
   for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
     for (const match of clause.masked.matchAll(pattern)) {
-      // A comma or full stop inside the closing quote belongs to the sentence (`"Finding Dory," which`).
+      // A comma or full stop inside the closing quote belongs to the sentence (`"Harbour Lights," which`).
       const quotation = tidy(match[1] as string).replace(TRAILING_PUNCTUATION, "");
       if (WORDY.test(quotation)) quotations.push(quotation);
     }
@@ -785,7 +830,10 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
           );
         });
         if (!found) {
-          failure = { reason: "quote_not_found", ...(explain ? { detail: { quotation } } : {}) };
+          failure = {
+            reason: "quote_not_found",
+            ...(explain ? { detail: quotationMiss(index, quotation, sourceIndexes, mode) } : {}),
+          };
           break;
         }
       }
@@ -813,6 +861,50 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
     if (failure !== null) return unsupportedOf(context, claim, clause, failure);
   }
   return null;
+}
+
+/**
+ * Why a quotation was not found: the quotation, and in strict mode, when one of the sources holds it with only
+ * its case different (its first letter, or other letters), which and as the source writes it. O(n + m) per
+ * source, within the request's lenient searches announced before (`findQuote`).
+ */
+function quotationMiss(
+  index: SupportIndex,
+  quotation: string,
+  sourceIndexes: readonly number[],
+  mode: MatchMode,
+): AnswerMiss {
+  if (mode !== "strict") return { quotation };
+  for (const sourceIndex of sourceIndexes) {
+    const source = index.sources[sourceIndex] as PreparedSource;
+    const range = findQuote(source, quotation, "lenient");
+    if (range === null) continue;
+    const written = source.text.slice(range[0], range[1]);
+    const differsOnlyIn = caseDifference(quotation, written);
+    if (differsOnlyIn !== null) return { quotation, differsOnlyIn, sourceText: written };
+  }
+  return { quotation };
+}
+
+const SPACE_RUN = /\s+/g;
+const FIRST_LETTER = /\p{L}/u;
+
+/**
+ * `first_letter_case` when two texts differ only in the case of the first letter, `case` when only in the case
+ * of letters (whitespace runs read as one space), else null. O(m).
+ */
+export function caseDifference(quotation: string, written: string): "first_letter_case" | "case" | null {
+  const a = quotation.replace(SPACE_RUN, " ").trim();
+  const b = written.replace(SPACE_RUN, " ").trim();
+  if (a.length !== b.length || a === b) return null;
+  let differences = 0;
+  let firstDifference = -1;
+  for (let at = 0; at < a.length; at++) {
+    if (a[at] === b[at]) continue;
+    if ((a[at] as string).toLowerCase() !== (b[at] as string).toLowerCase()) return null;
+    if (differences++ === 0) firstDifference = at;
+  }
+  return differences === 1 && firstDifference === a.search(FIRST_LETTER) ? "first_letter_case" : "case";
 }
 
 /**
@@ -846,8 +938,12 @@ function numbersElsewhere(
 // The number and date values (`valuesOf`) where the clause's numbers are checked: its supporting spans'
 // sources (`source`, the default) or the spans themselves (`quote`, `row`); a clause that no span supports,
 // its cited sources. Each source or span is read once per request.
-function supportValues(context: CheckContext, clause: JudgedClause, numbers: NumberCheck): Set<string> {
-  const values = new Set<string>();
+function supportValues(
+  context: CheckContext,
+  clause: JudgedClause,
+  numbers: NumberCheck,
+): (value: string) => boolean {
+  const sets: ReadonlySet<string>[] = [];
   const read = (key: string, text: string): void => {
     let held = context.spanValues.get(key);
     if (held === undefined) {
@@ -855,19 +951,20 @@ function supportValues(context: CheckContext, clause: JudgedClause, numbers: Num
       if (context.counter !== undefined) context.counter.steps += text.length;
       context.spanValues.set(key, held);
     }
-    for (const value of held) values.add(value);
+    sets.push(held);
   };
   const { sources } = context.index;
   if (clause.citations.length === 0) {
     for (const at of clause.cited) read(`${at}`, (sources[at] as PreparedSource).text);
-    return values;
+  } else {
+    for (const [position, citation] of clause.citations.entries()) {
+      const at = clause.supportSources[position] as number;
+      if (numbers === "source") read(`${at}`, (sources[at] as PreparedSource).text);
+      else read(`${at}:${citation.range[0]}:${citation.range[1]}`, citation.quote);
+    }
   }
-  for (const [position, citation] of clause.citations.entries()) {
-    const at = clause.supportSources[position] as number;
-    if (numbers === "source") read(`${at}`, (sources[at] as PreparedSource).text);
-    else read(`${at}:${citation.range[0]}:${citation.range[1]}`, citation.quote);
-  }
-  return values;
+  // Looked up per value, never merged: a clause costs its numbers × its places, not the places' size.
+  return (value) => sets.some((held) => held.has(value));
 }
 
 // With `source` numbers (answer mode's default), a number counts only where a span supporting the clause holds
@@ -902,18 +999,28 @@ function firstNumberOutside(
   text: string,
 ): { number: string; key: string } | null {
   const { index, counter } = context;
-  const held = new Set<string>();
+  // The number keys of each span (read once per request, however many clauses it supports) and of each
+  // source's datelines, looked up per number: a clause costs its numbers × its spans, not the spans' length.
+  const held: ReadonlySet<string>[] = [];
   for (const [sourceIndex, ranges] of places) {
     const source = index.sources[sourceIndex] as PreparedSource;
     for (const [start, end] of ranges) {
-      if (counter !== undefined) counter.steps += end - start;
-      forEachNumberKey(source.text.slice(start, end), (key) => held.add(key));
+      const cacheKey = `#${sourceIndex}:${start}:${end}`;
+      let keys = context.spanValues.get(cacheKey);
+      if (keys === undefined) {
+        const spanKeys = new Set<string>();
+        if (counter !== undefined) counter.steps += end - start;
+        forEachNumberKey(source.text.slice(start, end), (key) => spanKeys.add(key));
+        context.spanValues.set(cacheKey, spanKeys);
+        keys = spanKeys;
+      }
+      held.push(keys);
     }
-    for (const key of index.datelineNumbers(sourceIndex, counter)) held.add(key);
+    held.push(index.datelineNumbers(sourceIndex, counter));
   }
   let outside: { number: string; key: string } | null = null;
   forEachNumberKey(text, (key, start, end) => {
-    if (outside !== null || held.has(key)) return;
+    if (outside !== null || held.some((keys) => keys.has(key))) return;
     const term = numberTerm(key);
     for (const [sourceIndex, ranges] of places) if (index.besideRanges(sourceIndex, ranges, term)) return;
     outside = { number: text.slice(start, end), key };
@@ -990,7 +1097,7 @@ const SMALL_NUMBER = /(?<![\p{L}\p{N}.,])\d{1,2}(?![\p{N}]|[.,]\p{N})/gu;
 const FULL_YEAR = /(?<![\p{L}\p{N}.,])\d{4}(?![\p{N}]|[.,]\p{N})/gu;
 
 // The clause with each small whole number blanked out when some source spells it out, and each year that
-// ends a source's year range written short (`2007–08` holds 2008).
+// ends a source's year range written short (`1998–99` holds 1999).
 function withoutSpelledNumbers(text: string, index: SupportIndex): string {
   const spelled = text.replace(SMALL_NUMBER, (digits) => {
     const word = SPELLED[Number(digits)];
@@ -1033,10 +1140,11 @@ function unsupportedOf(
   };
   const best = clause.best;
   if (best !== undefined && best.foundAll > 0) {
-    const source = context.index.sources[best.sourceIndex] as PreparedSource;
+    const source = context.index.sources[best.sourceIndex] as ReadableSource;
+    const { quote, range } = originalSpan(source, best.range);
     entry.source = source.id;
-    entry.quote = source.text.slice(best.range[0], best.range[1]);
-    entry.range = [best.range[0], best.range[1]];
+    entry.quote = quote;
+    entry.range = range;
     entry.support = roundSupport(best.support);
   }
   if (failure.detail !== undefined) entry.detail = failure.detail;
@@ -1049,7 +1157,9 @@ function withoutBestSpan({ source: _s, quote: _q, range: _r, support: _p, ...ent
 }
 
 /**
- * The answer without the removed claims' spans; a line left with no letter or digit goes whole. O(n).
+ * The answer without the removed claims' spans, still valid markdown (`keptLine`): an emphasis whose other
+ * half was cut goes too, and a line left with no letter or digit, or with only the bold lead-in of what was
+ * cut, goes whole. O(n).
  * `spans` come in increasing order and never cross a line break.
  */
 export function removeSpans(answer: string, spans: readonly Range[]): string {
@@ -1060,21 +1170,20 @@ export function removeSpans(answer: string, spans: readonly Range[]): string {
   while (lineStart <= answer.length) {
     const newline = answer.indexOf("\n", lineStart);
     const lineEnd = newline < 0 ? answer.length : newline;
-    let kept = "";
-    let at = lineStart;
-    let cut = false;
+    const cuts: Range[] = [];
     while (spanIndex < spans.length && (spans[spanIndex] as Range)[0] < lineEnd) {
       const [start, end] = spans[spanIndex] as Range;
-      kept += answer.slice(at, start);
-      at = end;
       // The spaces after a removed claim go with it.
+      let at = end;
       while (at < lineEnd && (answer[at] === " " || answer[at] === "\t")) at++;
-      cut = true;
+      cuts.push([start, at]);
       spanIndex++;
     }
-    kept += answer.slice(at, lineEnd);
-    if (!cut) lines.push(kept);
-    else if (WORDY.test(kept)) lines.push(kept.trimEnd());
+    if (cuts.length === 0) lines.push(answer.slice(lineStart, lineEnd));
+    else {
+      const kept = keptLine(answer, lineStart, lineEnd, cuts);
+      if (kept !== null) lines.push(kept);
+    }
     if (newline < 0) break;
     lineStart = newline + 1;
   }

@@ -140,6 +140,9 @@ const SCALES: Record<string, number> = {
   trillion: 12,
 };
 
+const PLAIN_DIGITS = /^\d+$/;
+const LEADING_ZEROS = /^0+(?=\d)/;
+
 /** A number of a text with its scale applied (`21K` and `21,000` are both `21000`), or a decade (`2000s`). */
 export interface ScaledNumber {
   value: string;
@@ -151,6 +154,8 @@ export interface ScaledNumber {
 
 // The digits of `written` (commas dropped) times 10^exponent, as a plain decimal without trailing zeros.
 function scale(written: string, exponent: number): string {
+  if (exponent === 0 && PLAIN_DIGITS.test(written))
+    return written.length > 1 && written[0] === "0" ? written.replace(LEADING_ZEROS, "") : written;
   const plain = written.replace(/,/g, "");
   const [whole = "", fraction = ""] = plain.split(".");
   const digits = `${whole}${fraction.padEnd(exponent, "0")}`;
@@ -181,7 +186,12 @@ export function forEachScaledNumber(text: string, visit: (number: ScaledNumber) 
 export function valuesOf(text: string): Set<string> {
   const values = new Set<string>();
   forEachScaledNumber(text, ({ value }) => values.add(value));
-  forEachDate(text, ({ date }) => values.add(date));
+  forEachDate(text, ({ date }) => {
+    values.add(date);
+    // Its year and month, for `withoutEquivalentNumbers`'s test of another date of the same year or month.
+    values.add(`y:${date.slice(0, 4)}`);
+    values.add(`m:${date.slice(5, 7)}`);
+  });
   return values;
 }
 
@@ -194,33 +204,34 @@ export function valuesOf(text: string): Set<string> {
  */
 export function withoutEquivalentNumbers(
   text: string,
-  held: ReadonlySet<string>,
-  nearby: ReadonlySet<string> = held,
+  held: (value: string) => boolean,
+  nearby: (value: string) => boolean = held,
 ): { text: string; missing: string | null } {
   const cuts: [number, number][] = [];
   let missing: string | null = null;
   forEachDate(text, ({ date, start, end }) => {
-    if (held.has(date)) cuts.push([start, end]);
-    else if (missing === null && heldDateLike(nearby, date)) missing = text.slice(start, end);
+    if (held(date)) cuts.push([start, end]);
+    else if (missing === null && (nearby(`y:${date.slice(0, 4)}`) || nearby(`m:${date.slice(5, 7)}`)))
+      missing = text.slice(start, end);
   });
   forEachScaledNumber(text, ({ value, scaled, start, end }) => {
-    if (held.has(value)) cuts.push([start, end]);
+    if (held(value)) cuts.push([start, end]);
     else if (missing === null && scaled) missing = text.slice(start, end);
   });
   if (cuts.length === 0) return { text, missing };
-  const chars = text.split("");
-  for (const [start, end] of cuts)
-    for (let at = start; at < end; at++) if (chars[at] !== "\n") chars[at] = " ";
-  return { text: chars.join(""), missing };
-}
-
-// True when `held` holds a full date of the same year, or of the same month, as `date` (`YYYY-MM-DD`).
-function heldDateLike(held: ReadonlySet<string>, date: string): boolean {
-  for (const value of held) {
-    if (value.length !== 10 || value[4] !== "-") continue;
-    if (value.slice(0, 4) === date.slice(0, 4) || value.slice(5, 7) === date.slice(5, 7)) return true;
+  // Blanked in order, each cut by spaces of its length (a date and a number inside it may overlap); a claim
+  // is one line, so no line break is blanked.
+  cuts.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const [start, end] of cuts) {
+    const from = Math.max(start, at);
+    if (end <= from) continue;
+    parts.push(text.slice(at, from), " ".repeat(end - from));
+    at = end;
   }
-  return false;
+  parts.push(text.slice(at));
+  return { text: parts.join(""), missing };
 }
 
 // Country and place names, official names, other spellings, codes and demonyms, from the world-countries
@@ -267,20 +278,24 @@ function formsOfCountries(): CountryForms {
   return countryForms;
 }
 
-/** A word of a text as the equivalence readers see it. */
-interface ReadWord {
+/** A word of a text as the equivalence readers see it: folded, where it is, and whether it is capitalised. */
+export interface ReadWord {
   folded: string;
-  written: string;
   start: number;
   end: number;
 }
 
 function wordsOf(text: string): ReadWord[] {
   const words: ReadWord[] = [];
-  forEachWord(text, (folded, start, end) =>
-    words.push({ folded, written: text.slice(start, end), start, end }),
-  );
+  forEachWord(text, (folded, start, end) => words.push({ folded, start, end }));
   return words;
+}
+
+// Whether the word at `start` starts with a capital letter: one comparison for ASCII.
+function upperAt(text: string, start: number): boolean {
+  const first = text.charCodeAt(start);
+  if (first >= 65 && first <= 90) return true;
+  return first >= 128 && UPPER.test(text.slice(start, start + 2));
 }
 
 const CAPITALS = /^(?:\p{Lu}\.?){2,5}$/u;
@@ -302,14 +317,15 @@ const withoutDots = (folded: string): string => folded.replace(/\./g, "");
 export function forEachEquivalenceKey(
   text: string,
   visit: (key: string, start: number, end: number) => void,
+  words: readonly ReadWord[] = wordsOf(text),
 ): void {
-  const words = wordsOf(text);
   const { byFirst } = formsOfCountries();
   for (let at = 0; at < words.length; at++) {
     const word = words[at] as ReadWord;
     // Every key starts at a capitalised word: names, forms, demonyms, months, joins and initials.
-    if (!isUpper(word.written)) continue;
-    const capitals = isCapitals(word.written);
+    if (!upperAt(text, word.start)) continue;
+    const written = text.slice(word.start, word.end);
+    const capitals = isCapitals(written);
     const first = capitals ? withoutDots(word.folded) : word.folded;
     for (const form of byFirst.get(first) ?? []) {
       if (form.capitals && !capitals) continue;
@@ -322,24 +338,22 @@ export function forEachEquivalenceKey(
       visit(`=country:${form.country}`, word.start, last.end);
     }
     if (MONTHS.has(word.folded)) {
-      const month = monthOf(word.written);
+      const month = monthOf(written);
       if (month !== 0) visit(`=month:${month}`, word.start, word.end);
     }
     if (capitals) visit(`=caps:${first}`, word.start, word.end);
     const next = words[at + 1];
-    if (next !== undefined && isUpper(word.written) && isUpper(next.written) && next.start - word.end === 1)
+    if (next !== undefined && upperAt(text, next.start) && next.start - word.end === 1)
       visit(`=join:${word.folded}${next.folded}`, word.start, next.end);
-    if (isUpper(word.written)) {
-      let initials = "";
-      let count = 0;
-      for (let run = at; run < words.length && count < MAX_INITIALS; run++) {
-        const inner = words[run] as ReadWord;
-        if (run > at && SMALL_WORDS.has(inner.folded)) continue;
-        if (!isUpper(inner.written)) break;
-        initials += inner.folded[0];
-        count++;
-        if (count >= 2) visit(`=initials:${initials}`, word.start, inner.end);
-      }
+    let initials = "";
+    let count = 0;
+    for (let run = at; run < words.length && count < MAX_INITIALS; run++) {
+      const inner = words[run] as ReadWord;
+      if (run > at && SMALL_WORDS.has(inner.folded)) continue;
+      if (!upperAt(text, inner.start)) break;
+      initials += inner.folded[0];
+      count++;
+      if (count >= 2) visit(`=initials:${initials}`, word.start, inner.end);
     }
   }
 }
@@ -358,11 +372,6 @@ const SMALL_WORDS: ReadonlySet<string> = new Set([
   "in",
 ]);
 const UPPER = /^\p{Lu}/u;
-const isUpper = (written: string): boolean => {
-  const first = written.charCodeAt(0);
-  if (first >= 65 && first <= 90) return true;
-  return first >= 128 && UPPER.test(written);
-};
 
 /**
  * The keys under which a source holds a word of a claim (as written and folded) by an equivalence: a word in

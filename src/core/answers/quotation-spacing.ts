@@ -1,5 +1,5 @@
-// A quotation that differs from its source only in spacing next to punctuation: `Veeram (Valour)` quoting a
-// tokenised source's `Veeram ( Valour )`.
+// A quotation that differs from its source only in spacing next to punctuation: `Casa Verde (Green House)`
+// quoting a tokenised source's `Casa Verde ( Green House )`.
 import type { PreparedSource } from "../prepared-source.js";
 import { expectQuotes, findQuote } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";

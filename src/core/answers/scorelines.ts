@@ -14,8 +14,8 @@ const isScore = (first: string, second: string): boolean => Number(first) >= Num
 /**
  * The clause with each scoreline blanked out (offsets kept): a pair of small numbers whose first is not below
  * its second (`won 4-1`, `made it 2-0`, `drew 1-1`). A range is written low to high (`3-5 days`) and stays
- * checked; a pair written high to low is a score, which a report often tells goal by goal (`McManus scored,
- * then Forbes doubled the lead`) and never writes. The answer check blanks scorelines only when no source
+ * checked; a pair written high to low is a score, which a report often tells goal by goal (`Okafor scored,
+ * then Lindqvist doubled the lead`) and never writes. The answer check blanks scorelines only when no source
  * writes one (`writesScoreline`). O(n).
  */
 export function withoutScorelines(text: string): string {

@@ -130,6 +130,25 @@ describe("pooled support stays linear", () => {
           ).join(" "),
         }),
       ],
+      [
+        "many claims citing one long sentence full of numbers and dates",
+        (size) => ({
+          sources: [
+            {
+              id: "a",
+              text: `Published March 3, 2003. The fund paid ${Array.from({ length: 60 }, (_, index) => `${index + 100}K on 2003-03-${String((index % 28) + 1).padStart(2, "0")}`).join(", ")}.`,
+            },
+          ],
+          answer: "The fund paid 101K and 21 thousand on March 3, 2004 [a]. ".repeat(size / 56),
+        }),
+      ],
+      [
+        "sentences about the sources with dates, one big source",
+        (size) => ({
+          sources: [{ id: "a", text: "On 2003-03-03 it paid 5K. ".repeat(size / 26) }],
+          answer: "The passage lists 7K on March 4, 2003 [a]. ".repeat(size / 43),
+        }),
+      ],
     ];
 
   it.each(families)("%s: steps grow linearly", (_, make) => {

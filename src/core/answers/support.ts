@@ -4,7 +4,7 @@ import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
-import { forEachDate, forEachEquivalenceKey } from "./equivalences.js";
+import { forEachDate, forEachEquivalenceKey, type ReadWord } from "./equivalences.js";
 import { writesScoreline } from "./scorelines.js";
 
 /**
@@ -20,20 +20,20 @@ export function contentTerm(word: string): string | null {
 }
 
 /**
- * The term of a number (by `numberKey`, so `1,600` and `1600` are one), or of a code when `code` holds the
- * letters joined to it by a hyphen (`I-90`: `#i-90`): a clause that holds no content word (`1932`, `more than
- * 1,600`, `I-90`) is looked up by these. The prefix keeps them apart from every word's term.
+ * The term of a number (by `numberKey`, so `2,400` and `2400` are one), or of a code when `code` holds the
+ * letters joined to it by a hyphen (`I-84`: `#i-84`): a clause that holds no content word (`1927`, `more than
+ * 2,400`, `I-84`) is looked up by these. The prefix keeps them apart from every word's term.
  */
 export function numberTerm(key: string, code: string | null = null): string {
   return code === null ? `#${key}` : `#${code}-${key}`;
 }
 
-// Letters of a code before its hyphen and number (`I-90`, `US-101`, `SR-520`), at most this many.
+// Letters of a code before its hyphen and number (`I-84`, `US-101`, `SR-520`), at most this many.
 const MAX_CODE_LETTERS = 4;
 const LETTER = /\p{L}/u;
 
 /**
- * The letters (folded) that a hyphen joins to the number starting at `start` (`I-90` gives `i`), or null:
+ * The letters (folded) that a hyphen joins to the number starting at `start` (`I-84` gives `i`), or null:
  * a run of 1 to MAX_CODE_LETTERS letters right before the hyphen, not the end of a longer word. O(1).
  */
 export function codeBefore(text: string, start: number): string | null {
@@ -67,7 +67,7 @@ const DISCOURSE_WORDS: ReadonlySet<string> = new Set(
 );
 
 // Words that count, tell apart or rank what a sentence speaks of without saying what it is ("several
-// different films", "the main points", "a certain number"): they assert nothing a source could hold, and a
+// different bridges", "the main reasons", "a certain amount"): they assert nothing a source could hold, and a
 // summary uses them where its source names the things themselves, so they are not looked for either.
 const VAGUE_WORDS: ReadonlySet<string> = new Set(
   `various several multiple certain specific particular respective different separate distinct main core
@@ -158,6 +158,9 @@ function* readSource(
   const termStarts: number[] = [];
   const postings = new Map<number, number[]>();
   const headerTerms = new Map<string, number[]>();
+  const title = isTitle(text, sentences)
+    ? termIdsOf((sentences[0] as Sentence).text, lexicon).slice(0, HEADER_TERMS_PER_ROW)
+    : [];
   const dated: number[] = [];
   let current = 0;
   const add = (id: number): void => {
@@ -167,7 +170,10 @@ function* readSource(
     else return;
     termIds.push(id);
   };
-  const visit = (word: string): void => {
+  // The sentence's words, kept for the equivalence reader (one word scan serves both).
+  const words: ReadWord[] = [];
+  const visit = (word: string, start: number, end: number): void => {
+    words.push({ folded: word, start, end });
     const entry = lexicon.entry(word);
     entry.inSources = true;
     if (entry.term < 0) return;
@@ -187,14 +193,17 @@ function* readSource(
     }
     slice.read += sentence.text.length;
     termStarts.push(termIds.length);
+    words.length = 0;
     forEachWord(sentence.text, visit);
     forEachNumberKey(sentence.text, (key, start) => {
       post(numberTerm(key));
       const code = codeBefore(sentence.text, start);
       if (code !== null) post(numberTerm(key, code));
     });
+    // A source's title counts as part of each of its sentences ("Larkspur Foods: third quarter 2024").
+    if (current > 0) for (const id of title) add(id);
     // The keys by which the sentence holds a name in another form (docs/matching.md#answers).
-    forEachEquivalenceKey(sentence.text, (key) => post(key));
+    forEachEquivalenceKey(sentence.text, (key) => post(key), words);
     forEachDate(sentence.text, ({ month }) => {
       post(`=month:${month}`);
       if (dated[dated.length - 1] !== current) dated.push(current);
@@ -212,6 +221,24 @@ function* readSource(
   termStarts.push(termIds.length);
   return { sentences, termIds, termStarts, postings, dated };
 }
+
+// A title: a first sentence that is its line's whole text, the line a markdown heading or a line without end
+// punctuation followed by a blank line, with more sentences after it. O(title line).
+function isTitle(text: string, sentences: readonly Sentence[]): boolean {
+  const first = sentences[0];
+  if (first === undefined || sentences.length < 2 || first.text.length > MAX_TITLE_CHARS) return false;
+  const lineStart = text.lastIndexOf("\n", first.start) + 1;
+  const before = text.slice(lineStart, first.start);
+  if (text.slice(0, lineStart).trim() !== "") return false;
+  const heading = /^[ \t]{0,3}#{1,6}[ \t]+$/.test(before);
+  if (!heading && before.trim() !== "") return false;
+  const after = text.slice(first.end, first.end + MAX_TITLE_CHARS);
+  const blankLineAfter = /^[ \t]*\r?\n[ \t]*\r?\n/.test(after);
+  return heading ? /^[ \t]*(?:\r?\n|$)/.test(after) : blankLineAfter && !/[.!?:]$/.test(first.text);
+}
+
+/** Characters of a title, at most: a longer first line is prose. */
+const MAX_TITLE_CHARS = 200;
 
 // The term ids of a text's words in order, repeats included (a header's words are terms, not source words).
 function termIdsOf(text: string, lexicon: Lexicon): number[] {
@@ -282,7 +309,7 @@ export class SupportIndex {
   private scorelines: boolean | undefined;
 
   /**
-   * The years that the sources' year ranges written short end in (`2007–08` and `2007 -- 08` give 2008), read
+   * The years that the sources' year ranges written short end in (`1998–99` and `1998 -- 99` give 1999), read
    * on first use. O(sources).
    */
   rangeEndYears(): ReadonlySet<string> {
@@ -689,7 +716,7 @@ function topEntries(votes: ReadonlyMap<number, number>, count: number): number[]
   return top.map(([entry]) => entry);
 }
 
-// A year range whose end is cut to two digits: `2007–08`, `2007 -- 11`.
+// A year range whose end is cut to two digits: `1998–99`, `2014 -- 16`.
 const SHORT_YEAR_RANGE = /(?<![\p{N}])(\d{2})(\d{2})[ \t]{0,2}(?:--?|–|—)[ \t]{0,2}(\d{2})(?![\p{N}])/gu;
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Range } from "../types.js";
 import { withRulesOff } from "../wording/index.js";
-import { BINDING_PASSES, BINDING_RULES, type BindingRule } from "./binding-rules.js";
+import { BINDING_PASSES, BINDING_RULES, type BindingRule, ROW_GUARANTEES } from "./binding-rules.js";
 import { checkRowNumbers } from "./row-check.js";
 
 // Each example on a fresh source: the label index and header stems are built per source, with the rules
 // then in force.
-function keeps(rule: BindingRule, claim: string): boolean {
+function keeps(rule: Pick<BindingRule, "table" | "quote"> & { id: string }, claim: string): boolean {
   const start = rule.table.indexOf(rule.quote);
   if (start < 0) throw new Error(`${rule.id}: quote not in its table`);
   const range: Range = [start, start + rule.quote.length];
@@ -40,6 +40,14 @@ describe("the binding rules registry", () => {
         rule.examples.filter(({ claim, keep }) => keeps(rule, claim) !== keep).map(({ claim }) => claim),
       );
       expect(flipped.length).toBeGreaterThan(0);
+    },
+  );
+
+  it.each(ROW_GUARANTEES.map((guarantee) => [guarantee.id, guarantee] as const))(
+    "%s: its examples keep and drop as stated, with every rule on",
+    (_, guarantee) => {
+      for (const { claim, keep } of guarantee.examples)
+        expect([claim, keeps(guarantee, claim)]).toEqual([claim, keep]);
     },
   );
 });

@@ -5,6 +5,8 @@ export {
   BINDING_RULES,
   type BindingPass,
   type BindingRule,
+  ROW_GUARANTEES,
+  type RowGuarantee,
   type RuleExample,
   renderRuleList,
 } from "./binding-rules.js";

@@ -125,6 +125,24 @@ function addNameCells(
   }
 }
 
+// R47: a label with brackets is also named with a space just inside them (`xe ( 2009 )` names `xe (2009)`),
+// and one with ` + ` with `&` in its place (`single & double` names `single + double`), unless another label
+// of the table is that text. Each label is read once.
+function addWrittenVariants(entries: Map<string, LabelEntry>, rowCount: number, table: number): void {
+  for (const entry of [...entries.values()]) {
+    const { pattern } = entry;
+    if (!pattern.includes("(") && !pattern.includes("+")) continue;
+    for (const variant of [
+      pattern.replace(/\( ?/g, "( ").replace(/ ?\)/g, " )"),
+      pattern.replaceAll(" + ", " & "),
+    ]) {
+      if (variant === pattern || entries.has(variant)) continue;
+      for (const row of entry.rows) addLabel(entries, variant, table, row, rowCount);
+      for (const column of entry.columns) addLabel(entries, variant, table, rowCount + column, rowCount);
+    }
+  }
+}
+
 /**
  * Indexes the row labels (first cell of each body row) and column labels (header cells) of `tables`.
  * A label also stands without its trailing parenthetical, unless another label of that table is exactly
@@ -158,6 +176,7 @@ export function buildLabelIndex(tables: readonly TableLayout[], text?: string): 
       const pattern = foldLabelText(shorter).trim();
       if (pattern !== "" && !whole.has(pattern)) addLabel(entries, pattern, table, label, rowCount);
     }
+    if (ruleOn("R47")) addWrittenVariants(entries, rowCount, table);
     if (ruleOn("R38")) addQualifiedHeads(entries, texts, rowCount, table);
     if (text !== undefined && ruleOn("R44")) addNameCells(entries, tables[table] as TableLayout, text, table);
     for (const entry of entries.values()) {

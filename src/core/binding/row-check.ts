@@ -36,11 +36,9 @@ import {
   onlyNumberSigns,
   ruleOn,
   statesDifferenceOfRows,
-  subjectMention,
   valueColumns,
 } from "../wording/index.js";
 import { buildLabelIndex, type LabelIndex } from "./label-index.js";
-import { standsAlone } from "./lone-numbers.js";
 import { findNamedLabels } from "./named-labels.js";
 import { bindClaimToTable, type TableBinding } from "./row-binding.js";
 
@@ -211,6 +209,7 @@ function meetsExtremes(extremes: { least: number; greatest: number }, bound: Bou
   if (bound === ">") return greatest > limit;
   if (bound === ">=") return greatest >= limit;
   if (bound === "<") return least < limit;
+  if (bound === "!=") return least !== limit || greatest !== limit;
   return least <= limit;
 }
 
@@ -499,17 +498,6 @@ function quotedColumnMeets(
 // The columns of a mention read for a rival: a header repeated over thousands of columns is not read in full.
 const RIVAL_COLUMNS_READ = 8;
 
-// True when the number's column is the claim's subject (R16): `the gdp of … is $ 36,728` states the gdp.
-// Reads at most eight mentions and eight of the subject's columns.
-function statesSubject(folded: string, occurrences: Mentions, own: readonly number[]): boolean {
-  const subject = own.length === 0 ? -1 : subjectMention(folded, occurrences);
-  if (subject < 0) return false;
-  const columns = occurrences.columns(subject);
-  for (let at = 0; at < Math.min(columns.length, RIVAL_COLUMNS_READ); at += 1)
-    if (columns[at] === own[0]) return true;
-  return false;
-}
-
 /**
  * True when `test` holds for a mention between the claim's numbers before and after the number starting
  * at `valueStart` (R40's window), read in claim order up to the first mention that ends past the next
@@ -556,13 +544,24 @@ export function someMentionBetweenNumbers(
   return found;
 }
 
+// True when the mention and the one before or after it stand next to each other, only spaces between.
+function touchesMention(folded: string, occurrences: Mentions, mention: number): boolean {
+  const spaces = (from: number, to: number) =>
+    to === from || (to === from + 1 && folded.charCodeAt(from) === 32);
+  return (
+    (mention > 0 && spaces(occurrences.end(mention - 1), occurrences.start(mention))) ||
+    (mention + 1 < occurrences.length && spaces(occurrences.end(mention), occurrences.start(mention + 1)))
+  );
+}
+
 /**
  * True when a column mention with no number between it and value `index` names a column whose cell at
- * `rows` holds the value (R40): the claim names two columns around the number (`an overall pick of 171`,
- * `a difference of 6 points`), and nearness alone does not say which is its. Only the mentions between the
+ * `rows` holds the value (R40): the claim names two columns together before the number (`an overall
+ * pick of 171`), and nearness alone does not say which is its. Only the mentions between the
  * claim's numbers before and after the value are read (`someMentionBetweenNumbers`).
  */
 function rivalColumnHolds(
+  folded: string,
   numbers: NumberSpans,
   occurrences: Mentions,
   index: number,
@@ -572,14 +571,46 @@ function rivalColumnHolds(
 ): boolean {
   const key = binding.values[index] as string;
   return someMentionBetweenNumbers(numbers, occurrences, binding.valueNumbers.start(index), (mention) => {
-    // A label of a row as well (`total`) names the row here, not a rival column.
-    if (occurrences.rows(mention).length > 0) return false;
+    // A label of a row as well (`total`) names the row here, not a rival column; and only two columns
+    // named together (`overall pick of 171`) leave the number's column open: one named apart (`210 and
+    // profit`) is another value's.
+    if (occurrences.rows(mention).length > 0 || !touchesMention(folded, occurrences, mention)) return false;
     const columns = occurrences.columns(mention);
     const read = Math.min(columns.length, RIVAL_COLUMNS_READ);
     for (let at = 0; at < read; at += 1)
       if (keysOfColumn(cells, rows, columns[at] as number, entry).has(key)) return true;
     return false;
   });
+}
+
+// Rows and named columns a difference between rows reads, and columns where the claim names none: a claim
+// naming thousands of rows, or a table of thousands of columns, is not read in full (at most 28 pairs of
+// rows in 64 columns per number).
+const DIFFERENCE_READ = 8;
+const DIFFERENCE_COLUMNS = 64;
+
+/**
+ * True when a difference between rows (R46) may be `key`: the claim names fewer than two rows (the other
+ * row is not named, so no cell tells), or two of its named rows hold single-number cells `key` apart in a
+ * column it names (any of the first 64 columns when it names none). Reads at most 8 rows and 8 named
+ * columns: a constant per number.
+ */
+function differenceHolds(cells: TableNumbers, binding: TableBinding, key: string): boolean {
+  const rows = [...new Set(binding.rows.slice(0, DIFFERENCE_COLUMNS))].slice(0, DIFFERENCE_READ);
+  if (rows.length < 2) return true;
+  const named = binding.columns.slice(0, DIFFERENCE_READ);
+  const wanted = Number(key);
+  const count = named.length > 0 ? named.length : Math.min(cells.columnCount, DIFFERENCE_COLUMNS);
+  for (let at = 0; at < count; at += 1) {
+    const column = named.length > 0 ? (named[at] as number) : at;
+    // The rows' cells there that are one number each.
+    const values = rows.map((row) => cells.keysAt(row, column)).filter((keys) => keys.length === 1);
+    for (let first = 0; first < values.length; first += 1)
+      for (let second = first + 1; second < values.length; second += 1)
+        if (Math.abs(Math.abs(Number(values[first]?.[0]) - Number(values[second]?.[0])) - wanted) < 1e-9)
+          return true;
+  }
+  return false;
 }
 
 // Until `find labels` sets the list of its claim's targets.
@@ -750,7 +781,8 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
         constrainingView = columnsView(cells, rows, constraining, entry);
       }
       const bound = ruleOn("R12") ? boundOf(folded, valueStart) : null;
-      if (someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
+      // `other than 0` says the cell is not 0: holding it is what the claim denies.
+      if (bound !== "!=" && someColumnHolds(cells, rows, constraining, key, constrainingView)) continue;
       // A bound (`more than 8 against`) states no cell: it must be on the bound row, or in its column at
       // the row the claim quotes (a named row compared with the quoted one), and its column's cell (one
       // number) must meet it.
@@ -764,8 +796,8 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
       )
         continue;
     }
-    // A bound comparing a named row with the quoted one, in a column the claim does not name (`bakari
-    // hendrix has a number larger than 22`, quoting the row numbered 22): the column where the quoted
+    // A bound comparing a named row with the quoted one, in a column the claim does not name (`bo ray is
+    // a baker above 22`, quoting the row whose locker is 22): the column where the quoted
     // row holds the number, and the named row's cell there must meet the bound.
     if (
       quoteRow >= 0 &&
@@ -788,20 +820,17 @@ function checkCells(state: ClaimState, tableState: TableState): TableMiss | null
     if (
       rows !== allRows &&
       ruleOn("R40") &&
-      rivalColumnHolds(state.numbers, occurrences, index, tableState, rows, entry)
-    )
-      continue;
-    // A number with no label beside it, its neighbours not those of a cell and its column not the
-    // claim's subject, is the bound row's (R45).
-    if (
-      rows !== allRows &&
-      ruleOn("R45") &&
-      !statesSubject(folded, occurrences, own) &&
-      standsAlone(folded, occurrences, cells, rows, own, key, valueStart, valueEnd)
+      rivalColumnHolds(folded, state.numbers, occurrences, index, tableState, rows, entry)
     )
       continue;
     // A difference between rows (`4 seconds faster than`) is no cell's value.
-    if (binding.rows.length > 0 && ruleOn("R46") && statesDifferenceOfRows(folded, valueEnd)) continue;
+    if (
+      binding.rows.length > 0 &&
+      ruleOn("R46") &&
+      statesDifferenceOfRows(folded, valueEnd) &&
+      differenceHolds(cells, binding, key)
+    )
+      continue;
     if (!ruleOn("R9")) continue;
     return { table: -1, cells, rows, constraining, value: binding.valueNumbers.at(index) };
   }

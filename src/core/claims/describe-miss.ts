@@ -27,6 +27,8 @@ export interface AnswerMissDetail {
   words?: readonly string[];
   entity?: string;
   quotation?: string;
+  differsOnlyIn?: "first_letter_case" | "case";
+  sourceText?: string;
   marker?: string;
 }
 
@@ -45,6 +47,8 @@ export function describeDrop(item: {
   if (detail.foundIn !== undefined && detail.foundIn.length > 0)
     return `its cited source does not support it; ${detail.foundIn.join(", ")} ${detail.foundIn.length === 1 ? "does" : "do"}`;
   if (detail.entity !== undefined) return `"${detail.entity}" is in no source and not in the question`;
+  if (detail.quotation !== undefined && detail.sourceText !== undefined)
+    return `the quotation "${detail.quotation}" differs from its cited source's "${detail.sourceText}" only in ${detail.differsOnlyIn === "first_letter_case" ? "the case of its first letter" : "case"} (lenient mode keeps it)`;
   if (detail.quotation !== undefined) return `the quotation "${detail.quotation}" is not in its cited source`;
   if (detail.marker !== undefined) return `the marker ${detail.marker} names no source`;
   if (detail.words !== undefined && detail.words.length > 0)

@@ -11,10 +11,8 @@ export {
 export { buildHeaderStems, findHeaderStems, type HeaderStems, headerStem } from "./header-words.js";
 export { type Mention, Mentions, type MentionTarget } from "./mention.js";
 export { type RuleId, ruleOn, withRulesOff } from "./rule-switch.js";
-export { subjectMention } from "./subject-column.js";
 export {
   type Bound,
-  besideWithNumbers,
   boundOf,
   dateNumbers,
   isCircumstance,

@@ -87,21 +87,12 @@ function oneLinkAtMost(
 
 const isListSeparator = (code: number): boolean => code === 58 || code === 44 || isWhitespaceChar(code);
 
-// True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
-// 1 march 1933`, `points : 12`.
+/**
+ * True when `text[from, to)` is at most one linking word, spaces and `:` or `,`: `week 5`, `date was
+ * 1 march 1933`, `points : 12`. At most 8 characters are read.
+ */
 const besideText = (text: string, from: number, to: number): boolean =>
   oneLinkAtMost(text, from, to, 8, isListSeparator);
-
-// What may stand between a label and a number stated as its value besides one linking word: spaces,
-// punctuation, brackets, signs, currency and the other numbers of the value (`was 10 (50)`, `: $ 1,234`).
-const isValueSign = codeClass(" ,:;()[]$%.-'0123456789+/#\u2013\u2212\u00a3\u20ac");
-
-/**
- * True when `text[from, to)` is at most one linking word among value signs (`isValueSign`): a label there
- * stands beside the number at `to` (or from `from`, R45). At most 24 characters are read.
- */
-export const besideWithNumbers = (text: string, from: number, to: number): boolean =>
-  oneLinkAtMost(text, from, to, 24, isValueSign);
 
 // Where the word that ends at or before `end` starts (spaces and `,` skipped).
 function wordStartBefore(text: string, end: number): number {
@@ -178,7 +169,7 @@ export function isDayOfMonth(folded: string, start: number, end: number): boolea
 
 /**
  * Per number, true when it belongs to a date set as the claim's circumstance: next to a month name (`on
- * october 17 , 1965`, `the 17th of october`, `may 18,2011`) or in a unit of three numbers joined by `/` or
+ * may 3 , 2021`, `the 17th of october`, `may 18,2011`) or in a unit of three numbers joined by `/` or
  * `-` holding a four-digit year (`on 12/04/1969`), and not stated as a value (after `was`, `is`, `were`,
  * `are` or `:`). Such a date identifies the row; it is not a value of a named column.
  */
@@ -329,8 +320,11 @@ function namesRowLabelsInPlural(folded: string, mentions: Mentions, mention: num
   return columns.length === 1 && columns[0] === 0 && folded.charCodeAt(mentions.end(mention) - 1) === 115;
 }
 
-/** How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8). */
-export type Bound = "<" | ">" | "<=" | ">=";
+/**
+ * How a bound compares a cell with its number: `more than 8` is `>` (the cell is more than 8), `other than
+ * 0` is `!=`.
+ */
+export type Bound = "<" | ">" | "<=" | ">=" | "!=";
 
 // The word that ends right before `end` (after spaces), if it has at most 9 letters; else "".
 function shortWordBefore(text: string, end: number): { word: string; start: number } {
@@ -353,7 +347,8 @@ export function boundOf(folded: string, start: number): Bound | null {
   if (BELOW.has(last.word)) return "<";
   if (last.word !== "than" && last.word !== "least" && last.word !== "most") return null;
   const previous = shortWordBefore(folded, last.start).word;
-  if (last.word === "than") return MORE.has(previous) ? ">" : LESS.has(previous) ? "<" : null;
+  if (last.word === "than")
+    return MORE.has(previous) ? ">" : LESS.has(previous) ? "<" : previous === "other" ? "!=" : null;
   if (previous !== "at") return null;
   return last.word === "least" ? ">=" : "<=";
 }
@@ -388,8 +383,8 @@ function joinDays(folded: string, values: NumberSpans, unitOf: Int32Array, inDat
 }
 
 /**
- * The subject column states the value after the claim's main copula (`the serial number of the model made
- * in 1930 is 68056`: 68056 is the serial number, and 1930 is not): the first unit after the subject that a
+ * The subject column states the value after the claim's main copula (`the batch code of the kiln fired
+ * in 1987 is 5512`: 5512 is the batch code, and 1987 is not): the first unit after the subject that a
  * copula states takes the subject's columns, and the units between them that were paired with the subject
  * by nearness lose it. Units in a circumstantial date are passed over. One sweep over the values.
  */
@@ -464,6 +459,15 @@ function isYear(text: string, start: number, end: number): boolean {
   }
   return true;
 }
+
+// True when `text[from, to)`, at most 16 characters, holds a clause break: `,`, `;` or the word `and`,
+// `while`, `but` or `whereas`. Constant time.
+function opensClause(text: string, from: number, to: number): boolean {
+  if (to - from > 16) return false;
+  const gap = text.slice(from, to);
+  return gap.includes(",") || gap.includes(";") || CLAUSE_WORDS.test(gap);
+}
+const CLAUSE_WORDS = /(?:^| )(?:and|while|but|whereas)(?: |$)/;
 
 // The mentions a unit of values weighs, relative to the last one ending before it: that one, the one
 // before it, and the two after it.
@@ -546,8 +550,10 @@ export function valueColumns(
       const mentionStart = columnMentions.start(mention);
       const mentionEnd = columnMentions.end(mention);
       if (mentionStart < previousEnd || mentionEnd > nextStart) continue;
-      const distance =
-        mentionEnd <= start ? start - mentionEnd : mentionStart >= end ? mentionStart - end : 0;
+      // The column a number is `of` is its own, before a nearer one after it (`a difference of 6 points`).
+      const ofIt = start - mentionEnd === 4 && folded.startsWith(" of ", mentionEnd) && ruleOn("R3");
+      let distance = mentionEnd <= start ? start - mentionEnd : mentionStart >= end ? mentionStart - end : 0;
+      if (ofIt) distance = 0;
       // A mention between two units belongs to the nearer one (`44 pf was 9`: pf is 44's): a unit on the
       // mention's far side that stands closer to it takes it.
       const farSide =
@@ -558,7 +564,11 @@ export function valueColumns(
           : nextStart <= folded.length
             ? nextStart - mentionEnd
             : Number.POSITIVE_INFINITY;
-      if (farSide < distance && ruleOn("R3")) continue;
+      // A mention that opens a clause (`1,250 and profit reached 230`) is the next unit's, never the one
+      // before it, however near.
+      const opens = (from: number) => from >= 0 && opensClause(folded, from, mentionStart) && ruleOn("R3");
+      if (mentionStart >= end && nextStart <= folded.length && opens(end)) continue;
+      if (farSide < distance && ruleOn("R3") && !(mentionEnd <= start && opens(previousEnd))) continue;
       // A date or a year is introduced by a column before it (`ordered was 1 march 1933`), never by one
       // after it (`december 10 's high points`, `the 2007 cup result is 1 - 2`).
       if (dateOrYear && mentionStart >= end && ruleOn("R8")) continue;

@@ -11,15 +11,15 @@ export const COPULAS = words("is was were are had has");
 /** Relative pronouns and the existential `there`: a copula after one is about another noun (R16). */
 export const RELATIVES = words("who that which there");
 
-/** Words that open a modifier after a subject's head noun (R16): `the serial number of the model`. */
+/** Words that open a modifier after a subject's head noun (R16): `the batch code of the kiln`. */
 export const POST_MODIFIERS = words("of for in at on when where with that which against during");
 
 /** Words that may stand between a column and its number with the number still beside it (R3, R8). */
 export const LINKS = words("was is of on were in at for the");
 
 /**
- * Words that set a date as the claim's circumstance (R8): `on october 17 , 1965`, `the september 21
- * game`; the empty word is a date that opens the claim.
+ * Words that set a date as the claim's circumstance (R8): `on may 3 , 2021`, `the september 21
+ * match`; the empty word is a date that opens the claim.
  */
 export const CIRCUMSTANCE = new Set([
   ...words("on since from until before after by dated the in of for at during"),

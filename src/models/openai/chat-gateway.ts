@@ -3,7 +3,14 @@ import { ServiceError } from "../../errors/index.js";
 import { OWN_TURN_TEXT_CHARS } from "../../limits.js";
 import type { GatewayAuthHeader, StructuredOutputLevel, TokenParameter } from "../gateways.js";
 import { nextTurn, runStepsYielding } from "../turns.js";
-import type { GenerateRequest, GenerateResult, GenerateStream, ModelBackend } from "../types.js";
+import type {
+  GenerateRequest,
+  GenerateResult,
+  GenerateStream,
+  ModelBackend,
+  RelayRequest,
+  RelayResponse,
+} from "../types.js";
 import { decodeAnswerSteps, parseChatCompletion } from "./completion.js";
 import { readCompletionStream } from "./completion-stream.js";
 import { type GatewayFailure, mapGatewayError } from "./error-mapping.js";
@@ -115,7 +122,8 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
   /** Models whose gateway refused `stream: true`; their streamed calls are made as ordinary ones. */
   const unstreamable = new Set<string>();
 
-  async function generate(request: GenerateRequest): Promise<GenerateResult> {
+  /** One call's headers, the secrets its messages must never show, and its deadline. */
+  function startCall(request: Pick<GenerateRequest, "apiKey" | "headers" | "signal">) {
     request.signal?.throwIfAborted();
     const apiKey = authHeader === "none" ? undefined : request.apiKey;
     const headers = buildHeaders({ ...extraHeaders, ...request.headers }, apiKey, authHeader);
@@ -126,6 +134,11 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
       timeoutReason: () =>
         new ServiceError("gateway_timeout", `The model gateway did not answer within ${timeoutMs} ms.`),
     });
+    return { headers, knownSecrets, deadline };
+  }
+
+  async function generate(request: GenerateRequest): Promise<GenerateResult> {
+    const { headers, knownSecrets, deadline } = startCall(request);
     const signal = deadline.signal;
     let level: ResponseFormatLevel =
       request.responseSchema === undefined ? "none" : (levels.get(request.model) ?? firstLevel);
@@ -341,7 +354,60 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
     levels.set(model, level);
   }
 
-  return { generate };
+  /**
+   * Sends the caller's body as it is and hands back the answer unread: no retries (what the caller asked for
+   * may not be safe to repeat), no response format, and the deadline over the whole answer, body included.
+   */
+  async function relay(request: RelayRequest): Promise<RelayResponse> {
+    const { headers, knownSecrets, deadline } = startCall(request);
+    let response: TransportResponse;
+    try {
+      response = await transport({ headers, body: JSON.stringify(request.body), signal: deadline.signal });
+    } catch (error) {
+      deadline.dispose();
+      if (deadline.signal.aborted) throw deadline.signal.reason;
+      throw new ServiceError(
+        "gateway_error",
+        `The model gateway could not be reached (${describeNetworkError(error, knownSecrets)}).`,
+      );
+    }
+    return {
+      status: response.status,
+      headers: relayedHeaders(response.headers),
+      body: relayedBody(response, deadline, knownSecrets),
+    };
+  }
+
+  return { generate, relay };
+}
+
+/** The headers of a gateway's answer a relay passes on: its content type, when to retry, its rate limits. */
+function relayedHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (name === "content-type" || name === "retry-after" || name === "retry-after-ms") kept[name] = value;
+    else if (name.startsWith("x-ratelimit-")) kept[name] = value;
+  });
+  return kept;
+}
+
+/** A relayed body's bytes as they arrive; the deadline ends with the body, and a break is a gateway error. */
+async function* relayedBody(
+  response: TransportResponse,
+  deadline: ReturnType<typeof createCallDeadline>,
+  knownSecrets: readonly string[],
+): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of response.chunks()) yield chunk;
+  } catch (error) {
+    if (deadline.signal.aborted) throw deadline.signal.reason;
+    throw new ServiceError(
+      "gateway_error",
+      `The model gateway broke off its answer (${describeNetworkError(error, knownSecrets)}).`,
+    );
+  } finally {
+    deadline.dispose();
+  }
 }
 
 /** `{baseURL}/chat/completions?{query}`, with any trailing slash of the base removed. */

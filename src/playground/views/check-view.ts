@@ -8,6 +8,7 @@ import type {
   UnsupportedClaim,
   Verified,
 } from "../../client/index.js";
+import { answerOfChatCompletion } from "../chat-completion-paste.js";
 import { h, percent, plural } from "../dom.js";
 import { clearError } from "./error-box.js";
 import { coverageMeter } from "./result-meta.js";
@@ -60,6 +61,9 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
 
   async function run(): Promise<void> {
     clearError(elements.error);
+    // A pasted chat.completion JSON is replaced by the answer it holds, which is what is checked.
+    const fromCompletion = answerOfChatCompletion(elements.answer.value);
+    if (fromCompletion !== undefined) elements.answer.value = fromCompletion;
     const answer = elements.answer.value;
     if (answer.trim() === "") {
       forgetResult();

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { API_PATHS, OPERATION_PATHS } from "../../api-paths.js";
 import { ServiceError } from "../../errors/index.js";
-import type { ModelBackend } from "../../models/index.js";
+import { type ModelBackend, relayByGenerate } from "../../models/index.js";
 import { createKeyChecker, readBearerKey } from "./auth.js";
 
 // Prometheus metrics of one app: HTTP requests, gateway calls, and groundedness (claims, coverage,
@@ -22,6 +22,7 @@ export const metricNames = [
   "verified_coverage",
   "verified_abstentions_total",
   "verified_eval_cases_total",
+  "verified_chat_verifications_total",
   "verified_worker_restarts_total",
 ] as const;
 
@@ -58,6 +59,8 @@ export interface ServiceMetrics {
   registry: Registry;
   /** Wraps the app's gateway so every model call is counted and timed, by model and outcome. */
   instrumentGateway(gateway: ModelBackend): ModelBackend;
+  /** Counts one verification of `/v1/chat/completions` or a guardrail, by route, action and verdict. */
+  recordVerification(labels: { route: string; action: string; verdict: string }): void;
 }
 
 /** Creates the registry (with Node process metrics) and the service's metrics in it. */
@@ -75,6 +78,7 @@ export function createServiceMetrics(
   coverage: Histogram<"model" | "endpoint">;
   abstentions: Counter<"model">;
   evalCases: Counter<"model" | "outcome">;
+  verifications: Counter<"route" | "action" | "verdict">;
 } {
   const registry = new Registry();
   const now = options.now ?? (() => performance.now());
@@ -101,9 +105,24 @@ export function createServiceMetrics(
     labelNames: ["gateway", "model"] as const,
     registers,
   });
+  const verifications = new Counter({
+    name: "verified_chat_verifications_total",
+    help: "Answers verified by /v1/chat/completions and the guardrail endpoints, by route, action and verdict.",
+    labelNames: ["route", "action", "verdict"] as const,
+    registers,
+  });
+  /** Counts and times one call; a model no route reaches has no gateway: "none". Returns the model label. */
+  const observeCall = (gateway: ModelBackend, model: string, outcome: string, started: number) => {
+    const labels = { gateway: gateway.answererOf?.(model) ?? "none", model: modelLabel(model), outcome };
+    gatewayCalls.inc(labels);
+    gatewaySeconds.observe(labels, (now() - started) / 1000);
+    return labels.model;
+  };
   return {
     registry,
     modelLabel,
+    verifications,
+    recordVerification: (labels) => verifications.inc(labels),
     instrumentGateway(gateway) {
       return {
         async generate(request) {
@@ -123,16 +142,26 @@ export function createServiceMetrics(
             outcome = error instanceof ServiceError ? error.type : "aborted";
             throw error;
           } finally {
-            // A model no route reaches has no gateway: "none" (its outcome is model_not_found).
-            const labels = {
-              gateway: gateway.answererOf?.(request.model) ?? "none",
-              model: modelLabel(request.model),
-              outcome,
-            };
-            gatewayCalls.inc(labels);
+            const model = observeCall(gateway, request.model, outcome, started);
             for (const [gatewayName, retries] of retriesByGateway)
-              gatewayRetries.inc({ gateway: gatewayName, model: labels.model }, retries);
-            gatewaySeconds.observe(labels, (now() - started) / 1000);
+              gatewayRetries.inc({ gateway: gatewayName, model }, retries);
+          }
+        },
+        // A relayed call is counted when its answer's status arrives: ok for 2xx, else `http_<status>`.
+        async relay(request) {
+          const started = now();
+          let outcome = "ok";
+          try {
+            // A backend without a relay of its own (a test's scripted one) answers through generate.
+            const answer = await (gateway.relay?.(request) ?? relayByGenerate(gateway, request));
+            if (answer.status >= 200 && answer.status < 300) labeler.admit(request.model);
+            else outcome = `http_${answer.status}`;
+            return answer;
+          } catch (error) {
+            outcome = error instanceof ServiceError ? error.type : "aborted";
+            throw error;
+          } finally {
+            observeCall(gateway, request.model, outcome, started);
           }
         },
       };

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import type { ModelBackend } from "../../models/index.js";
+import type { ModelBackend, RelayRequest, RelayResponse } from "../../models/index.js";
 
 /** A gateway that measures the wall time during which at least one of its calls was in flight. */
 export interface TimedGateway extends ModelBackend {
+  relay(request: RelayRequest): Promise<RelayResponse>;
   gatewayMs(): number;
   /** Calls that returned a completion, for the log line of a request that failed after making some. */
   modelCalls(): number;
@@ -26,6 +27,18 @@ export function createTimedGateway(gateway: ModelBackend, now: () => number): Ti
         calls += 1;
         for (const name of result.invalidUsage ?? []) invalidUsage.add(name);
         return result;
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0) total += now() - since;
+      }
+    },
+    // A relayed call is timed until its answer's headers arrive: its body goes on to the caller as it comes.
+    async relay(request) {
+      if (inFlight === 0) since = now();
+      inFlight += 1;
+      try {
+        if (gateway.relay === undefined) throw new TypeError("This model backend cannot relay a call.");
+        return await gateway.relay(request);
       } finally {
         inFlight -= 1;
         if (inFlight === 0) total += now() - since;

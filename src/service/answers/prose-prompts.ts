@@ -9,15 +9,17 @@ Rules:
 - Put text in double quotes only when you copy it character for character from the cited source.
 - If the sources do not answer the question, say so in one short sentence.`;
 
+/** The system message of a prose answer: the citation instruction and the sources, each with its id. */
+export function proseSystemPrompt(sources: readonly Source[]): string {
+  return `${proseInstructions}\n\nSources:\n${formatSources(sources)}`;
+}
+
 /** Messages for a prose attempt (`answer_format: "text"`): instructions and sources, then the caller's messages. */
 export function buildProseMessages(
   sources: readonly Source[],
   messages: readonly ChatMessage[],
 ): ChatMessage[] {
-  return [
-    { role: "system", content: `${proseInstructions}\n\nSources:\n${formatSources(sources)}` },
-    ...messages,
-  ];
+  return [{ role: "system", content: proseSystemPrompt(sources) }, ...messages];
 }
 
 /** Tells the model which sentences of its answer were dropped and why, for a retry. */

@@ -22,6 +22,12 @@ export interface SentenceEvents {
 }
 
 /**
+ * Told of each piece of the answer once it is checked, in answer order, the pieces together the whole answer:
+ * the sentences closed while streaming, then, when the model has finished, the rest (checked on its own).
+ */
+export type PieceListener = (piece: string, checked: AnswerResult) => void;
+
+/**
  * Streamed checks together may read at most this many times the characters of the sources and the answer so
  * far: each check indexes the sources anew, so with large sources the sentences are checked in fewer,
  * larger pieces (and whatever is left once the budget is spent, at the end). Linear in sources plus answer.
@@ -47,6 +53,7 @@ export function createSentenceEvents(
   options: AnswerCheckOptions,
   observer: CreateObserver,
   signal?: AbortSignal,
+  onPiece?: PieceListener,
 ): SentenceEvents {
   const sourceChars = sources.reduce((total, source) => total + source.text.length, 0);
   let calls = 0;
@@ -93,6 +100,7 @@ export function createSentenceEvents(
     work += sourceChars + closed.length;
     const checked = await checkAnswerYielding(sources, closed, options, signal);
     report(checked, reported);
+    onPiece?.(closed, checked);
     reported += closed.length;
     armed = CLOSES.test(buffer.slice(reported));
   };
@@ -148,6 +156,10 @@ export function createSentenceEvents(
       const from = answer.startsWith(buffer) ? reported : 0;
       const result = await checkAnswerYielding(sources, answer, options, settleSignal ?? signal);
       report(result, 0, from);
+      if (onPiece !== undefined && from < answer.length) {
+        const rest = answer.slice(from);
+        onPiece(rest, await checkAnswerYielding(sources, rest, options, settleSignal ?? signal));
+      }
       return result;
     },
   };

@@ -4,6 +4,7 @@ Every claim of a model's answer is checked character for character against your 
 points by default, so ``text[start:end]`` is the quote.
 """
 
+from ._chat import ChatCompletion, ChatCompletionStream
 from ._client import (
     DEFAULT_BASE_URL,
     DEFAULT_EVAL_CONCURRENCY,
@@ -78,6 +79,7 @@ from ._types import (
     UnsupportedClaim,
     UnsupportedEvent,
     Usage,
+    VerificationReport,
 )
 
 __all__ = [
@@ -97,6 +99,8 @@ __all__ = [
     "CallUsage",
     "CandidateClaim",
     "CaseError",
+    "ChatCompletion",
+    "ChatCompletionStream",
     "CheckResult",
     "CheckedCell",
     "Citation",
@@ -146,6 +150,7 @@ __all__ = [
     "UnsupportedEvent",
     "UnsupportedMediaTypeError",
     "Usage",
+    "VerificationReport",
     "Verified",
     "VerifiedError",
     "error_from_response",

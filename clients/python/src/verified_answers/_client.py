@@ -10,6 +10,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
+from ._chat import Chat
 from ._errors import VerifiedError, error_from_response
 from ._transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -111,6 +112,8 @@ class Verified:
             clock=clock,
             max_response_bytes=max_response_bytes,
         )
+        self.chat = Chat(self._transport)
+        """``chat.completions.create``: the OpenAI Chat Completions wire, verified on request."""
 
     def create(
         self,

@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any, Dict, List, Mapping, Optional, Type
 
-from ._types import ResponseShapeError, UnsupportedClaim, read
+from ._types import ResponseShapeError, UnsupportedClaim, VerificationReport, read
 
 MAX_ERROR_MESSAGE_CHARS = 2000
 """An error body's ``message`` longer than this is cut (with ``…``): a hostile body cannot fill the logs."""
@@ -91,9 +91,18 @@ class UnsupportedMediaTypeError(VerifiedError):
 class UngroundedError(VerifiedError):
     """422 ``ungrounded``: no claim could be grounded; ``unsupported`` lists the claims that failed."""
 
-    def __init__(self, message: str, *, unsupported: Optional[List[UnsupportedClaim]] = None, **rest: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        unsupported: Optional[List[UnsupportedClaim]] = None,
+        verification: Optional[VerificationReport] = None,
+        **rest: Any,
+    ) -> None:
         super().__init__(message, **rest)
         self.unsupported: List[UnsupportedClaim] = unsupported or []
+        self.verification: Optional[VerificationReport] = verification
+        """From ``chat.completions.create`` with ``action: "block"``: the report of the answer that failed."""
 
 
 class RateLimitError(VerifiedError):
@@ -205,7 +214,12 @@ def error_from_response(
         "request_id": body.get("request_id"),
     }
     if issubclass(cls, UngroundedError):
-        return cls(message, unsupported=_readable_unsupported(body.get("unsupported") or []), **common)
+        return cls(
+            message,
+            unsupported=_readable_unsupported(body.get("unsupported") or []),
+            verification=_readable_verification(body.get("verification")),
+            **common,
+        )
     if issubclass(cls, RateLimitError):
         return cls(message, retry_after=parse_retry_after(lowered.get("retry-after"), now), **common)
     return cls(message, **common)
@@ -244,6 +258,8 @@ def _error_body(text: str) -> Dict[str, Any]:
             body[name] = error[name]
     if isinstance(error.get("unsupported"), list):
         body["unsupported"] = error["unsupported"]
+    if isinstance(error.get("verification"), dict):
+        body["verification"] = error["verification"]
     return body
 
 
@@ -256,6 +272,16 @@ def _readable_unsupported(items: List[Any]) -> List[UnsupportedClaim]:
         except ResponseShapeError:
             continue
     return readable
+
+
+def _readable_verification(value: Any) -> Optional[VerificationReport]:
+    """The error body's verification report when it has the documented shape, else None."""
+    if not isinstance(value, dict):
+        return None
+    try:
+        return read(VerificationReport, value, "error.verification")
+    except ResponseShapeError:
+        return None
 
 
 def _capped(message: str) -> str:

@@ -96,6 +96,11 @@ class AnswerMiss:
     entity: Optional[str] = None
     quotation: Optional[str] = None
     marker: Optional[str] = None
+    differs_only_in: Optional[str] = None
+    """With ``quote_not_found`` in strict mode: ``first_letter_case`` or ``case`` when the cited source holds
+    the quotation with only that different (lenient mode keeps it)."""
+    source_text: Optional[str] = None
+    """With ``differs_only_in``: the quotation as the source writes it."""
 
 
 Detail = Union[NumberMiss, AnswerMiss]
@@ -437,3 +442,25 @@ def read_stream_event(name: str, data: Any) -> Optional[StreamEvent]:
     if name == "done":
         return DoneEvent(result=read(CreateResult, data, "done event"))
     return None
+
+
+@dataclass(frozen=True)
+class VerificationReport:
+    """The check of the first choice's answer: ``verdict`` ``pass`` or ``fail``; ``text`` without the
+    unsupported sentences; ranges in the request's ``offsets`` (code points unless asked otherwise)."""
+
+    verdict: str
+    action: str
+    sources_from: str
+    text: str
+    citations: List[Citation]
+    unsupported: List[UnsupportedClaim]
+    coverage: float
+    abstained: bool
+    partial: List[PartialTerm] = field(default_factory=list)
+    """Each word of a kept, partially supported claim that none of its spans holds."""
+
+
+def read_verification_report(value: Any, where: str = "verification") -> VerificationReport:
+    """A chat completion's (or chunk's) ``verification`` report; ``ResponseShapeError`` for a wrong shape."""
+    return read(VerificationReport, value, where)

@@ -1,0 +1,77 @@
+// Capitalised words a source may write another way: month and weekday abbreviations (`Oct` for `October`),
+// unit symbols (`km²` for `square kilometres`, `GHz` for `gigahertz`) and quarters (`Q3` for `third
+// quarter`). See docs/matching.md#answers.
+
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+// Abbreviations beside the first three letters.
+const LONGER: Readonly<Record<string, readonly string[]>> = {
+  september: ["sept"],
+  tuesday: ["tues"],
+  thursday: ["thur", "thurs"],
+};
+
+/** Each folded abbreviation's full name, and each full name's abbreviations: `oct` ⇄ `october`. */
+const WRITTEN_FORMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const forms = new Map<string, string[]>();
+  const add = (from: string, to: string): void => {
+    if (from === to) return;
+    const list = forms.get(from) ?? [];
+    list.push(to);
+    forms.set(from, list);
+  };
+  for (const name of [...MONTHS, ...WEEKDAYS]) {
+    for (const short of [name.slice(0, 3), ...(LONGER[name] ?? [])]) {
+      add(short, name);
+      add(name, short);
+    }
+  }
+  return forms;
+})();
+
+// Unit symbols and quarters, and the words a source writes them out in (folded, as `forEachWord` reads them:
+// `km²` is `km2`). A symbol is known where a source writes it, or every word of one of its spelled-out forms.
+const UNIT_FORMS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ["km2", ["square kilometre", "square kilometres", "square kilometer", "square kilometers", "sq km"]],
+  ["m2", ["square metre", "square metres", "square meter", "square meters", "sq m"]],
+  ["mi2", ["square mile", "square miles", "sq mi"]],
+  ["ft2", ["square foot", "square feet", "sq ft"]],
+  ["m3", ["cubic metre", "cubic metres", "cubic meter", "cubic meters"]],
+  ["khz", ["kilohertz"]],
+  ["mhz", ["megahertz"]],
+  ["ghz", ["gigahertz"]],
+  ["kwh", ["kilowatt hour", "kilowatt hours"]],
+  ["mwh", ["megawatt hour", "megawatt hours"]],
+  ["gwh", ["gigawatt hour", "gigawatt hours"]],
+  ["twh", ["terawatt hour", "terawatt hours"]],
+  ["mph", ["miles per hour"]],
+  ["kph", ["kilometres per hour", "kilometers per hour"]],
+  ["rpm", ["revolutions per minute"]],
+  ["q1", ["first quarter"]],
+  ["q2", ["second quarter"]],
+  ["q3", ["third quarter"]],
+  ["q4", ["fourth quarter"]],
+]);
+
+/**
+ * The other written forms of a folded word, each a phrase of folded words: a month or weekday's abbreviation
+ * or full name (`oct` gives `october`; `october` gives `oct`), a unit symbol's or quarter's spelled-out forms
+ * (`km2`, as `km²` folds, gives `square kilometres`, …; `q3` gives `third quarter`). Empty for any other
+ * word. O(1).
+ */
+export function otherWrittenForms(word: string): readonly string[] {
+  return WRITTEN_FORMS.get(word) ?? UNIT_FORMS.get(word) ?? [];
+}

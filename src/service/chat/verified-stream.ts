@@ -1,0 +1,244 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { AnswerResult } from "../../core/index.js";
+import { ServiceError } from "../../errors/index.js";
+import { MAX_ANSWER_CHARS } from "../../limits.js";
+import { contentText } from "../../models/index.js";
+import { isRecord } from "../../util.js";
+import type { VerificationReport, VerificationRequest } from "../../wire/index.js";
+import { createSentenceEvents } from "../answers/index.js";
+import type { ChatSources } from "./chat-sources.js";
+import {
+  answerOptionsOf,
+  answerTooLong,
+  blockedAnswer,
+  verificationReport,
+  verifyChatAnswer,
+} from "./verify-answer.js";
+
+/** What a verified stream checks, and whom it tells the report. */
+export interface ChatStreamCheck {
+  found: ChatSources;
+  verification: VerificationRequest;
+  /** The request's messages: the user's are the question. */
+  messages: unknown;
+  signal?: AbortSignal | undefined;
+  /** Told the report once the answer is checked (for metrics). */
+  onReport?: ((report: VerificationReport) => void) | undefined;
+}
+
+/** The longest single event read from the gateway (as for create's streams). */
+const maxEventChars = 1024 * 1024;
+
+/**
+ * Relays a gateway's Chat Completions event stream event by event, each `data:` as the gateway wrote it, while
+ * gathering the first choice's content; at `data: [DONE]` (or the stream's end) the answer is checked and one
+ * more `chat.completion.chunk` goes out before `[DONE]`: `choices: []`, the stream's `id`, `created` and
+ * `model`, and `verification`. A blocked answer, or a check that fails, ends with a top-level `error` event
+ * (which SDKs throw) instead; an `error` the gateway sent ends the stream as it is.
+ *
+ * With `hold`, the first choice's content is not relayed as it comes: each sentence is sent (as one content
+ * chunk) once it is checked (`createSentenceEvents`), without its unsupported sentences under `remove`, and
+ * nothing after the first failing one under `block`; the events that end the choice (`finish_reason`, usage)
+ * wait for the held text. O(bytes) plus the checks, which stay linear in sources plus answer.
+ */
+export async function* verifiedChatStream(
+  chunks: AsyncIterable<Uint8Array>,
+  check: ChatStreamCheck,
+): AsyncGenerator<string> {
+  const { found, verification, signal } = check;
+  const hold = verification.hold === true;
+  const action = verification.action ?? "score";
+  const decoder = new TextDecoder();
+  const ready: string[] = [];
+  /** Held events that end the first choice, sent after its held text. */
+  const tail: string[] = [];
+  const content: string[] = [];
+  const head: { id?: unknown; created?: unknown; model?: unknown } = {};
+  let contentChars = 0;
+  let done = false;
+  let failed = false;
+  let blocked = false;
+  let wake: (() => void) | undefined;
+
+  const contentChunk = (text: string) =>
+    `data: ${JSON.stringify({
+      ...head,
+      object: "chat.completion.chunk",
+      choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }],
+    })}\n\n`;
+  const options = answerOptionsOf(verification, check.messages);
+  const sentences = hold
+    ? createSentenceEvents(
+        found.sources,
+        options,
+        { open: () => undefined, progress: () => undefined },
+        signal,
+        (piece, checked) => release(piece, checked),
+      )
+    : undefined;
+  const heldStream = sentences?.nextCall();
+
+  /** Sends a checked piece of the held answer (what `action` lets through of it). */
+  function release(piece: string, checked: AnswerResult): void {
+    if (blocked) return;
+    // Without min_coverage one unsupported claim fails the answer: nothing after it is shown.
+    if (action === "block" && verification.min_coverage === undefined && checked.unsupported.length > 0) {
+      blocked = true;
+      return;
+    }
+    const text = action === "remove" ? keptText(piece, checked) : piece;
+    if (text !== "") ready.push(contentChunk(text));
+    wake?.();
+  }
+
+  const parser = createParser({
+    maxBufferSize: maxEventChars,
+    onEvent(event: EventSourceMessage) {
+      if (done || failed) return;
+      if (event.data === "[DONE]") {
+        done = true;
+        return;
+      }
+      const line = `${event.event === undefined ? "" : `event: ${event.event}\n`}data: ${event.data}\n\n`;
+      const chunk = parseChunk(event.data);
+      if (chunk === undefined) {
+        ready.push(line);
+        return;
+      }
+      if (chunk.error !== undefined && chunk.error !== null && !Array.isArray(chunk.choices)) failed = true;
+      if (head.id === undefined) {
+        head.id = chunk.id;
+        head.created = chunk.created;
+        head.model = chunk.model;
+      }
+      const text = firstChoiceText(chunk);
+      contentChars += text.length;
+      // Past check's answer limit the answer is not kept: it cannot be checked (an error ends the stream).
+      const keep = text !== "" && contentChars <= MAX_ANSWER_CHARS;
+      if (keep) content.push(text);
+      if (heldStream === undefined || failed) {
+        ready.push(line);
+        return;
+      }
+      if (keep) heldStream.onText(text);
+      const rest = withoutFirstChoiceContent(chunk);
+      if (rest === undefined) return;
+      if (endsFirstChoice(chunk)) tail.push(`data: ${JSON.stringify(rest)}\n\n`);
+      else ready.push(`data: ${JSON.stringify(rest)}\n\n`);
+    },
+    onError(error) {
+      if (error.type === "max-buffer-size-exceeded") failed = true;
+    },
+  });
+
+  const iterator = chunks[Symbol.asyncIterator]();
+  let next: Promise<IteratorResult<Uint8Array>> | undefined;
+  try {
+    while (!done && !failed) {
+      next ??= iterator.next();
+      // A held sentence checked while the gateway is quiet goes out at once, not with the gateway's next chunk.
+      const woken = new Promise<"woken">((resolve) => {
+        wake = () => resolve("woken");
+      });
+      const step = await Promise.race([next, woken]);
+      wake = undefined;
+      if (step !== "woken") {
+        next = undefined;
+        if (step.done === true) break;
+        parser.feed(decoder.decode(step.value, { stream: true }));
+      }
+      while (ready.length > 0) yield ready.shift() as string;
+    }
+  } finally {
+    // Leaving early (after [DONE], a failure, or the caller gone) closes the gateway's connection.
+    if (next === undefined && (done || failed)) await iterator.return?.();
+  }
+  if (!done && !failed) {
+    parser.feed(decoder.decode());
+    parser.reset({ consume: true });
+    while (ready.length > 0) yield ready.shift() as string;
+  }
+  if (failed) return;
+  let report: VerificationReport;
+  try {
+    if (contentChars > MAX_ANSWER_CHARS) throw answerTooLong(contentChars);
+    const answer = content.join("");
+    report =
+      sentences === undefined
+        ? await verifyChatAnswer(answer, found, verification, check.messages, signal)
+        : verificationReport(await sentences.settle(answer, signal), found, verification, answer);
+  } catch (error) {
+    const serviceError =
+      error instanceof ServiceError
+        ? error
+        : new ServiceError("internal_error", "The answer could not be checked.");
+    yield `data: ${JSON.stringify(serviceError.toBody())}\n\n`;
+    return;
+  }
+  check.onReport?.(report);
+  while (ready.length > 0) yield ready.shift() as string;
+  if (action === "block" && report.verdict === "fail") {
+    yield `data: ${JSON.stringify(blockedAnswer(report).toBody())}\n\n`;
+    return;
+  }
+  for (const line of tail) yield line;
+  const last = { ...head, object: "chat.completion.chunk", choices: [], verification: report };
+  yield `data: ${JSON.stringify(last)}\n\n`;
+  yield "data: [DONE]\n\n";
+}
+
+/** A piece of the answer without its unsupported claims: the piece's own check's text. */
+function keptText(piece: string, checked: AnswerResult): string {
+  if (checked.unsupported.length === 0) return piece;
+  // The check's text drops the claims and the space before the next; keep the piece's trailing space.
+  const trailing = piece.length - piece.trimEnd().length;
+  return checked.text === "" ? "" : checked.text + piece.slice(piece.length - trailing);
+}
+
+function parseChunk(data: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstChoiceOf(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!Array.isArray(chunk.choices)) return undefined;
+  const choice = chunk.choices.find((entry) => isRecord(entry) && (entry.index ?? 0) === 0);
+  return isRecord(choice) ? choice : undefined;
+}
+
+/** The content text of choice 0 in a chunk (a delta), or in a whole completion (a message). */
+export function firstChoiceText(chunk: Record<string, unknown>): string {
+  const choice = firstChoiceOf(chunk);
+  if (choice === undefined) return "";
+  const part = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : undefined;
+  return part === undefined ? "" : (contentText(part.content) ?? "");
+}
+
+/** Whether a chunk ends the first choice (its `finish_reason`) or follows it (usage, `choices: []`). */
+function endsFirstChoice(chunk: Record<string, unknown>): boolean {
+  if (Array.isArray(chunk.choices) && chunk.choices.length === 0) return true;
+  const choice = firstChoiceOf(chunk);
+  return choice !== undefined && typeof choice.finish_reason === "string";
+}
+
+/**
+ * A chunk without the first choice's content (held), or undefined when nothing else is left in it: no other
+ * field of its delta, no other choice, no finish reason, no usage.
+ */
+function withoutFirstChoiceContent(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+  const choice = firstChoiceOf(chunk);
+  if (choice === undefined || !isRecord(choice.delta) || choice.delta.content === undefined) return chunk;
+  const { content: _, ...delta } = choice.delta;
+  const others = (chunk.choices as unknown[]).filter((entry) => entry !== choice);
+  const meaningful =
+    Object.keys(delta).length > 0 ||
+    others.length > 0 ||
+    typeof choice.finish_reason === "string" ||
+    chunk.usage !== undefined;
+  if (!meaningful) return undefined;
+  return { ...chunk, choices: [...others, { ...choice, delta }] };
+}

@@ -1,0 +1,104 @@
+import type { AnswerResult } from "../../core/index.js";
+import { ServiceError } from "../../errors/index.js";
+import { MAX_ANSWER_CHARS } from "../../limits.js";
+import { contentText } from "../../models/index.js";
+import {
+  convertResultRanges,
+  sourceTexts,
+  type VerificationReport,
+  type VerificationRequest,
+} from "../../wire/index.js";
+import { answerResultToWire, checkAnswerYielding, questionOf } from "../check-answer.js";
+import type { ChatSources } from "./chat-sources.js";
+
+/** The words of a chat's user messages, whatever shape their content has: context, not new facts. */
+export function chatQuestion(messages: unknown): string[] {
+  if (!Array.isArray(messages)) return [];
+  return questionOf(
+    messages.flatMap((message) => {
+      const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+      const text = contentText(content);
+      return role === "user" && text !== undefined ? [{ role, content: text }] : [];
+    }),
+  );
+}
+
+/** The answer check's options of a `verification` object. */
+export function answerOptionsOf(verification: VerificationRequest, messages: unknown) {
+  return {
+    mode: verification.mode,
+    checkNumbers: verification.check_numbers,
+    explain: verification.explain,
+    partial: verification.partial,
+    question: chatQuestion(messages),
+  };
+}
+
+/**
+ * Checks a model's answer against the chat's sources as check's answer mode does (`checkAnswer`, the user's
+ * messages as the question) and reports it. An answer longer than check takes is refused as the gateway's
+ * fault. O(answer + sources), with turns of the event loop between slices.
+ */
+export async function verifyChatAnswer(
+  answer: string,
+  found: ChatSources,
+  verification: VerificationRequest,
+  messages: unknown,
+  signal?: AbortSignal,
+): Promise<VerificationReport> {
+  if (answer.length > MAX_ANSWER_CHARS) throw answerTooLong(answer.length);
+  const checked = await checkAnswerYielding(
+    found.sources,
+    answer,
+    answerOptionsOf(verification, messages),
+    signal,
+  );
+  return verificationReport(checked, found, verification, answer);
+}
+
+/** The error of an answer longer than check's `answer` limit: the gateway's fault, not the caller's. */
+export function answerTooLong(chars: number): ServiceError {
+  return new ServiceError(
+    "gateway_error",
+    `The model's answer is ${chars.toLocaleString("en-US")} characters; the most the service checks is ${MAX_ANSWER_CHARS.toLocaleString("en-US")}.`,
+  );
+}
+
+/**
+ * The report of a checked answer, its ranges in `verification.offsets`. It passes when no claim is unsupported, or, with `min_coverage`, when its
+ * coverage reaches it; `abstained` as in create.
+ */
+export function verificationReport(
+  checked: AnswerResult,
+  found: ChatSources,
+  verification: Pick<VerificationRequest, "action" | "min_coverage" | "offsets">,
+  answer: string,
+): VerificationReport {
+  const wire = convertResultRanges(answerResultToWire(checked), verification.offsets, {
+    sources: sourceTexts(found.sources),
+    answer,
+  });
+  const minCoverage = verification.min_coverage;
+  const pass = minCoverage === undefined ? wire.unsupported.length === 0 : wire.coverage >= minCoverage;
+  return {
+    verdict: pass ? "pass" : "fail",
+    action: verification.action ?? "score",
+    sources_from: found.from,
+    text: wire.text,
+    citations: wire.citations,
+    unsupported: wire.unsupported,
+    partial: wire.partial ?? [],
+    coverage: wire.coverage,
+    abstained: minCoverage !== undefined && minCoverage > 0 && wire.coverage < minCoverage,
+  };
+}
+
+/** The `ungrounded` error of `action: "block"`, its report inside `error` (SDKs drop fields beside it). */
+export function blockedAnswer(report: VerificationReport): ServiceError {
+  const count = report.unsupported.length;
+  return new ServiceError(
+    "ungrounded",
+    `The answer failed verification: ${count} of its claims ${count === 1 ? "is" : "are"} not supported by the sources (coverage ${report.coverage.toFixed(2)}). error.verification holds the report.`,
+    { verification: report },
+  );
+}
