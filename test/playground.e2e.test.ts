@@ -503,6 +503,15 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     // The sample loads the sample sources (and checks the sample answer); then a person pastes their own.
     await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-sample")]);
     await page.locator("#check-answer-text .claim-mark").first().waitFor();
+    // One count everywhere: the figure's claims are the ones coverage counts, so the two agree.
+    const figure = (await page.locator("#check-result .coverage-figure").textContent()) ?? "";
+    const counted = /^(\d+)% · (\d+) of (\d+) claims? grounded$/.exec(figure);
+    expect(counted, figure).not.toBeNull();
+    const [, shownPercent, grounded, total] = (counted as RegExpExecArray).map(Number);
+    expect(Math.round((100 * (grounded as number)) / (total as number))).toBe(shownPercent);
+    await expect(page.locator("#check-answer-text .claim-mark").count()).resolves.toBeGreaterThanOrEqual(
+      total as number,
+    );
     const answer =
       "The strongest quarter was Q4 [annual-report-2024]. The chief executive is Amélie Durand [1].\n\n- It opened an office in Berlin [2].";
     await page.fill("#check-answer", answer);
@@ -530,12 +539,18 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
       result.citations[0]?.answer_range,
       ...result.unsupported.map((item) => item.answer_range),
     ];
+    // Shown as markdown: the list item is a list item, its "- " markup hidden.
     await expect(marks.allTextContents()).resolves.toEqual(
-      ranges.map((range) => answer.slice(...(range ?? [0, 0]))),
+      ranges.map((range) => answer.slice(...(range ?? [0, 0])).replace(/^- /, "")),
     );
-    await expect(page.locator("#check-answer-text").textContent()).resolves.toBe(answer);
-    await expect(page.locator("#check-result .coverage-figure").textContent()).resolves.toContain(
-      "1 of 3 sentences grounded",
+    await expect(page.locator("#check-answer-text > p").textContent()).resolves.toBe(
+      "The strongest quarter was Q4 [annual-report-2024]. The chief executive is Amélie Durand [1].",
+    );
+    await expect(page.locator("#check-answer-text > .md-bullet").textContent()).resolves.toBe(
+      "It opened an office in Berlin [2].",
+    );
+    await expect(page.locator("#check-result .coverage-figure").textContent()).resolves.toBe(
+      "33% · 1 of 3 claims grounded",
     );
 
     // Hovering the supported sentence lights up its support at its exact range in the source.
@@ -559,7 +574,32 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect(drops.nth(1).textContent()).resolves.toBe(
       'It opened an office in Berlin. — "Berlin" is in no source and not in the question',
     );
+    // One wording per drop: the mark's label and tooltip, and the list's line and its tooltip, say the same.
+    for (const [at, drop] of [1, 2].entries()) {
+      const label = (await marks.nth(drop).getAttribute("aria-label")) ?? "";
+      await expect(marks.nth(drop).getAttribute("title")).resolves.toBe(label);
+      const reason = drops.nth(at).locator(".reason");
+      await expect(reason.textContent()).resolves.toBe(`— ${label.replace(/^Dropped: /, "")}`);
+      await expect(reason.getAttribute("title")).resolves.toBe(label.replace(/^Dropped: /, ""));
+    }
     await page.screenshot({ path: join(screenshots, "check.png") });
+
+    // A markdown answer reads as markdown (heading, list items, no ** or ##), marked the same way.
+    const markdown =
+      "## Findings\n\n- **The strongest quarter was Q4** [annual-report-2024].\n- The chief executive is Amélie Durand [1].";
+    await page.fill("#check-answer", markdown);
+    await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-submit")]);
+    await expect.poll(() => page.locator("#check-answer-text .md-bullet").count()).toBe(2);
+    await expect(page.locator("#check-answer-text h4").textContent()).resolves.toBe("Findings");
+    const shown = (await page.locator("#check-answer-text").textContent()) ?? "";
+    expect(shown).not.toMatch(/\*\*|##|^- /m);
+    await expect(
+      marks.evaluateAll((all) => all.map((each) => each.getAttribute("data-verdict"))),
+    ).resolves.toEqual(["supported", "dropped"]);
+    await expect(marks.first().textContent()).resolves.toBe(
+      "The strongest quarter was Q4 [annual-report-2024].",
+    );
+    await page.screenshot({ path: join(screenshots, "check-markdown.png") });
   });
 
   it("checks a pasted chat.completion JSON by its answer", async () => {

@@ -4,9 +4,15 @@ import { execFile } from "node:child_process";
 import { relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import { Command, InvalidArgumentError } from "commander";
-import { CACHE_DIR, DATA_DIR_VARIABLE, localDataDir, REPO_ROOT } from "./locations.js";
+import { CACHE_DIR, DATA_DIR_VARIABLE, localDataDir, REMEMBERED_DATA_DIR, REPO_ROOT } from "./locations.js";
 import { BENCH_DATA, type BuildStep } from "./manifest.js";
-import { downloadWithTimeout, formatSummary, GITHUB_RAW, prepareBenchData } from "./prepare.js";
+import {
+  downloadWithTimeout,
+  formatSummary,
+  GITHUB_RAW,
+  prepareBenchData,
+  recordDataDir,
+} from "./prepare.js";
 
 const run = promisify(execFile);
 
@@ -43,7 +49,10 @@ const program = new Command("bench:data")
     "[names...]",
     `datasets or builds to prepare (default: all): ${[...BENCH_DATA.datasets, ...BENCH_DATA.builds].map((each) => each.name).join(", ")}`,
   )
-  .option("--data-dir <dir>", `local copy to use first (default: $${DATA_DIR_VARIABLE}, else ../shared/data)`)
+  .option(
+    "--data-dir <dir>",
+    `local copy to use first, recorded for the benchmarks once a dataset verifies there (default: $${DATA_DIR_VARIABLE}, else the folder recorded earlier, else ../shared/data)`,
+  )
   .option("--cache-dir <dir>", "where downloads and rebuilt cases go", shown(CACHE_DIR))
   .option("--offline", "never download; use the local copy or the cache only", false)
   .option("--timeout-ms <ms>", "give up on a download after this long", positiveInteger, 15_000)
@@ -69,6 +78,12 @@ const program = new Command("bench:data")
         log: (line) => console.log(line),
       });
       console.log(`\n${formatSummary(result.rows)}\n`);
+      // The benchmarks look in the cache (.bench-data) first; the folder recorded there is their local copy.
+      if (flags.dataDir !== undefined && recordDataDir(resolve(flags.cacheDir), flags.dataDir, result.rows)) {
+        console.log(
+          `Recorded ${resolve(flags.dataDir)} in ${cacheDir}/${REMEMBERED_DATA_DIR}: the benchmarks read it from now on.`,
+        );
+      }
       const nonCommercial = BENCH_DATA.datasets
         .filter((dataset) => dataset.nonCommercial)
         .map((each) => each.name);

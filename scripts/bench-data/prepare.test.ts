@@ -1,5 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,7 +17,13 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findBenchData } from "./locations.js";
 import { BENCH_DATA, type BuildStep, type Manifest } from "./manifest.js";
-import { downloadWithTimeout, type PrepareOptions, prepareBenchData, sha256 } from "./prepare.js";
+import {
+  downloadWithTimeout,
+  type PrepareOptions,
+  prepareBenchData,
+  recordDataDir,
+  sha256,
+} from "./prepare.js";
 
 // A tiny fixture in a temp folder (never ../shared): two files of one dataset, and a build that joins them.
 const FILES = { "raw/alpha/a.txt": "first file\n", "raw/alpha/b.txt": "second file\n" };
@@ -208,17 +223,76 @@ describe("npm run bench:data, downloading from a server on 127.0.0.1", () => {
   });
 });
 
+describe("npm run bench:data, with links and special files planted", () => {
+  const served = async (url: string) => {
+    const path = `raw/alpha/${url.slice(url.lastIndexOf("/") + 1)}`;
+    return new TextEncoder().encode(FILES[path as keyof typeof FILES]);
+  };
+
+  it("replaces a link planted at a cached file, never writing through it to its target", async () => {
+    const outside = folder({ "victim.txt": "precious\n", "built-victim.txt": "precious too\n" });
+    const run = options({ download: served });
+    mkdirSync(join(run.cacheDir, "raw/alpha"), { recursive: true });
+    symlinkSync(join(outside, "victim.txt"), join(run.cacheDir, "raw/alpha/a.txt"));
+    symlinkSync(join(outside, "built-victim.txt"), join(run.cacheDir, "cases.jsonl"));
+
+    const result = await prepareBenchData(run);
+
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(outside, "victim.txt"), "utf8")).toBe("precious\n");
+    expect(readFileSync(join(outside, "built-victim.txt"), "utf8")).toBe("precious too\n");
+    expect(lstatSync(join(run.cacheDir, "raw/alpha/a.txt")).isFile()).toBe(true);
+    expect(readFileSync(join(run.cacheDir, "raw/alpha/a.txt"), "utf8")).toBe(FILES["raw/alpha/a.txt"]);
+    expect(lstatSync(join(run.cacheDir, "cases.jsonl")).isFile()).toBe(true);
+  });
+
+  it("refuses to write under a folder of the cache that is a link, and says so", async () => {
+    const outside = folder();
+    const run = options({ download: served });
+    symlinkSync(outside, join(run.cacheDir, "raw"));
+
+    const result = await prepareBenchData(run);
+
+    expect(result.rows[0]).toMatchObject({ source: "none: not written", ok: false });
+    expect(run.lines.join("\n")).toContain(`${join(run.cacheDir, "raw")} is a link`);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it("reads no FIFO: a FIFO in the local copy or the cache is not a verified file, and nothing waits on it", async () => {
+    const run = options({ download: served });
+    mkdirSync(join(run.dataDir, "raw/alpha"), { recursive: true });
+    mkdirSync(join(run.cacheDir, "raw/alpha"), { recursive: true });
+    for (const root of [run.dataDir, run.cacheDir]) {
+      expect(spawnSync("mkfifo", [join(root, "raw/alpha/a.txt")]).status).toBe(0);
+    }
+    writeFileSync(join(run.dataDir, "raw/alpha/b.txt"), FILES["raw/alpha/b.txt"]);
+
+    const result = await prepareBenchData(run);
+
+    // The local copy is refused (its a.txt is not a regular file), the download replaces the cache's FIFO.
+    expect(run.lines[0]).toContain(`raw/alpha/a.txt in ${run.dataDir}: SHA-256 expected`);
+    expect(run.lines[0]).toContain("actual not a regular file");
+    expect(result.rows[0]).toMatchObject({ ok: true });
+    expect(lstatSync(join(run.cacheDir, "raw/alpha/a.txt")).isFile()).toBe(true);
+  });
+});
+
 describe("the bench data manifest", () => {
   const datasets = BENCH_DATA.datasets;
 
   it("names a licence, and a download at a full commit or a note saying why there is none, for each dataset", () => {
     for (const dataset of datasets) {
-      expect(dataset.licence, dataset.name).not.toBe("");
-      if (dataset.download === undefined) expect(dataset.note, dataset.name).toBeDefined();
-      else expect(dataset.download.commit, dataset.name).toMatch(/^[0-9a-f]{40}$/);
+      // Words, not blanks: an empty or blank licence, note or path would pass a "defined" check.
+      expect(dataset.licence, dataset.name).toMatch(/^\S(.*\S)?$/);
+      if (dataset.download === undefined) expect(dataset.note, dataset.name).toMatch(/\S{3}/);
+      else {
+        expect(dataset.download.commit, dataset.name).toMatch(/^[0-9a-f]{40}$/);
+        expect(dataset.download.repo, dataset.name).toMatch(/^[\w.-]+\/[\w.-]+$/);
+      }
       for (const file of dataset.files) {
         expect(file.sha256, file.path).toMatch(/^[0-9a-f]{64}$/);
-        if (dataset.download !== undefined) expect(file.from, file.path).toBeDefined();
+        expect(file.path, dataset.name).toMatch(/^[^\s/]\S*[^\s/]$/);
+        if (dataset.download !== undefined) expect(file.from, file.path).toMatch(/^[^\s/]\S*[^\s/]$/);
       }
     }
   });
@@ -284,6 +358,18 @@ describe("npm run bench:data, the command", () => {
     );
     expect(resolve(line?.slice("xquad: not in ".length).split(";")[0] ?? "")).toBe(empty);
     expect(run.stderr).toContain("Some data did not verify");
+  });
+
+  it("records the --data-dir a dataset verified in, so a benchmark reads it with no variable set", async () => {
+    const run = options({ dataDir: folder(FILES) });
+    const result = await prepareBenchData(run);
+    expect(recordDataDir(run.cacheDir, run.dataDir, result.rows)).toBe(true);
+    expect(findBenchData("raw/alpha/a.txt", {}, run.cacheDir)).toBe(join(run.dataDir, "raw/alpha/a.txt"));
+    // A folder where nothing verified is not recorded.
+    const nothing = options({});
+    const none = await prepareBenchData({ ...nothing, offline: true });
+    expect(recordDataDir(nothing.cacheDir, nothing.dataDir, none.rows)).toBe(false);
+    expect(existsSync(join(nothing.cacheDir, "data-dir.txt"))).toBe(false);
   });
 
   it("lets a benchmark read a file from $VERIFIED_BENCH_DATA when the cache does not hold it", () => {

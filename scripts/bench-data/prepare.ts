@@ -2,10 +2,23 @@
 // each dataset, use a local copy whose sums match, else one downloaded earlier into the cache, else download
 // it from its public home at the pinned commit; verify every SHA-256; then rebuild the benchmark cases with
 // the project's scripts and check that they come out byte for byte as the ones the figures were measured on.
-import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { createHash, randomBytes } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import pLimit from "p-limit";
+import { REMEMBERED_DATA_DIR } from "./locations.js";
 import type { BuildStep, DataFile, Dataset, Manifest } from "./manifest.js";
 
 /** Where GitHub serves a file of a repository at a commit. */
@@ -50,17 +63,111 @@ export function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/**
+ * The bytes of a regular file (a link to one is followed), or undefined when there is none at `path`.
+ * Opened without blocking, then checked: a FIFO, socket or device is never read (reading a FIFO with no
+ * writer would wait forever), and throws `NotRegularFile`.
+ */
+export function readRegularFile(path: string): Buffer | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    if (!fstatSync(descriptor).isFile()) throw new NotRegularFile(path);
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** A data path that names a FIFO, a socket, a device or a folder, where a regular file belongs. */
+export class NotRegularFile extends Error {
+  constructor(readonly path: string) {
+    super(`${path} is not a regular file`);
+  }
+}
+
+/**
+ * Writes `bytes` to `root`/`relativePath` without following a link: every folder below `root` is made or
+ * checked to be a real folder (a link there is refused), and the file is written to a new temporary name
+ * and renamed over the target, so a link (or FIFO) planted at the target is replaced, never written through.
+ */
+export function writeFileNoFollow(root: string, relativePath: string, bytes: Uint8Array): void {
+  const target = join(root, relativePath);
+  const parts = relative(root, dirname(target))
+    .split(sep)
+    .filter((part) => part !== "");
+  let folder = root;
+  mkdirSync(root, { recursive: true });
+  for (const part of parts) {
+    folder = join(folder, part);
+    const found = lstatOrUndefined(folder);
+    if (found === undefined) mkdirSync(folder);
+    else if (!found.isDirectory()) {
+      throw new Error(
+        `refused to write ${target}: ${folder} is ${found.isSymbolicLink() ? "a link" : "not a folder"}`,
+      );
+    }
+  }
+  const temporary = `${target}.${randomBytes(6).toString("hex")}.partial`;
+  writeFileSync(temporary, bytes, { flag: "wx" });
+  try {
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Removes whatever is at `path` unless it is a regular file or a folder (a link, FIFO, socket or device). */
+export function removeIfSpecial(path: string): void {
+  const found = lstatOrUndefined(path);
+  if (found !== undefined && !found.isFile() && !found.isDirectory()) unlinkSync(path);
+}
+
+function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** The SHA-256 of the regular file at `path`, or undefined when there is none (or something else is there). */
+function sumOfFile(path: string): string | undefined {
+  try {
+    const bytes = readRegularFile(path);
+    return bytes === undefined ? undefined : sha256(bytes);
+  } catch (error) {
+    if (error instanceof NotRegularFile) return undefined;
+    throw error;
+  }
+}
+
 /** The files of `files` under `root` that are missing, and those whose sum differs. */
 function checkFiles(root: string, files: DataFile[]): { missing: string[]; mismatched: Mismatch[] } {
   const missing: string[] = [];
   const mismatched: Mismatch[] = [];
   for (const file of files) {
     const path = join(root, file.path);
-    if (!existsSync(path)) {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readRegularFile(path);
+    } catch (error) {
+      if (!(error instanceof NotRegularFile)) throw error;
+      mismatched.push({ path: file.path, expected: file.sha256, actual: "not a regular file" });
+      continue;
+    }
+    if (bytes === undefined) {
       missing.push(file.path);
       continue;
     }
-    const actual = sha256(readFileSync(path));
+    const actual = sha256(bytes);
     if (actual !== file.sha256) mismatched.push({ path: file.path, expected: file.sha256, actual });
   }
   return { missing, mismatched };
@@ -119,8 +226,7 @@ async function downloadDataset(
     dataset.files.map((file) =>
       limit(async () => {
         if (failure !== undefined) return;
-        const target = join(options.cacheDir, file.path);
-        if (existsSync(target) && sha256(readFileSync(target)) === file.sha256) return;
+        if (sumOfFile(join(options.cacheDir, file.path)) === file.sha256) return;
         const url = downloadUrl(options.downloadBase, dataset, file);
         if (url === undefined) {
           failure ??= {
@@ -147,8 +253,11 @@ async function downloadDataset(
           };
           return;
         }
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, bytes);
+        try {
+          writeFileNoFollow(options.cacheDir, file.path, bytes);
+        } catch (error) {
+          failure ??= { short: "not written", detail: (error as Error).message };
+        }
       }),
     ),
   );
@@ -236,13 +345,16 @@ async function rebuild(
       if (input === undefined || input.root === options.cacheDir) continue;
       if (input.dataset.nonCommercial) throw new Error(`${step.name} must not copy non-commercial ${name}`);
       for (const file of input.dataset.files) {
-        mkdirSync(dirname(join(options.cacheDir, file.path)), { recursive: true });
-        copyFileSync(join(input.root, file.path), join(options.cacheDir, file.path));
+        const bytes = readRegularFile(join(input.root, file.path));
+        if (bytes === undefined) throw new Error(`${join(input.root, file.path)} went missing`);
+        writeFileNoFollow(options.cacheDir, file.path, bytes);
       }
     }
     rawRoot = options.cacheDir;
   }
   mkdirSync(options.cacheDir, { recursive: true });
+  // The script writes its outputs by name: a link or FIFO planted there is removed first, not written through.
+  for (const output of step.outputs) removeIfSpecial(join(options.cacheDir, output.path));
   try {
     await options.runBuild(step, rawRoot, options.cacheDir);
   } catch (error) {
@@ -260,6 +372,16 @@ async function rebuild(
     `${step.name}: rebuilt into ${options.cacheDir} by ${step.script}; identical to the measured cases.`,
   );
   return row(`rebuilt by ${step.script} from ${rawRoot}`, true);
+}
+
+/**
+ * After a run with `--data-dir`: records the folder in `cacheDir`/data-dir.txt when some dataset verified
+ * there, so the benchmarks read it without $VERIFIED_BENCH_DATA. Returns whether it recorded it.
+ */
+export function recordDataDir(cacheDir: string, dataDir: string, rows: readonly SummaryRow[]): boolean {
+  if (!rows.some((row) => row.ok && row.source.startsWith("local copy"))) return false;
+  writeFileNoFollow(cacheDir, REMEMBERED_DATA_DIR, new TextEncoder().encode(`${resolve(dataDir)}\n`));
+  return true;
 }
 
 /** Prepares the benchmark data; `ok` is false when any dataset or build did not verify. */

@@ -4,7 +4,10 @@
 // RUNNER_TEMP, GITHUB_ACTION_PATH, GITHUB_WORKSPACE). `uses` steps are the runner's own (setup-node): the
 // Node first on PATH stands in. The package is this repository's tarball (`npm pack`; needs a built dist/,
 // and npm installs its dependencies from the registry, as test/install/install-check.sh does).
-// Checks a passing gate (exit 0, step summary, JUnit and JSON reports, outputs) and a failing one (exit 1).
+// Checks a passing gate (exit 0, step summary, JUnit and JSON reports, outputs) and a failing one (exit 1),
+// the `min-correct` gate both ways, that a line break in `junit` or `report` is refused before any output is
+// written (no GITHUB_OUTPUT injection), and the default `package: source`, which builds the action's own
+// checkout (a copy of this repository; npm may answer from its cache) and runs that.
 // Usage: node test/action/run-action.mjs
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -41,8 +44,8 @@ try {
   writeFileSync(
     join(workspace, "dataset.jsonl"),
     [
-      { id: "refunds", messages: question, sources: [policy] },
-      { id: "unrelated", messages: question, sources: [menu] },
+      { id: "refunds", messages: question, sources: [policy], expected: "30 days" },
+      { id: "unrelated", messages: question, sources: [menu], expected: "30 days" },
     ]
       .map((line) => JSON.stringify(line))
       .join("\n"),
@@ -82,6 +85,40 @@ try {
     `the same run against its own baseline has no regression (exit ${regressed.code})`,
   );
 
+  // correct_rate is 0.5: the refunds case holds "30 days" in a grounded claim, the menu case does not.
+  const correctEnough = runAction({ dataset: "dataset.jsonl", package: tarball, "min-correct": "0.5" });
+  check(correctEnough.code === 0, `correct_rate 0.5 passes min-correct 0.5 (exit ${correctEnough.code})`);
+  const notCorrect = runAction({ dataset: "dataset.jsonl", package: tarball, "min-correct": "0.9" });
+  check(
+    notCorrect.code === 1,
+    `correct_rate 0.5 fails min-correct 0.9 with exit 1 (exit ${notCorrect.code})`,
+  );
+  check(
+    /correct_rate 0\.5 < min-correct 0\.9/.test(notCorrect.stdout + notCorrect.stderr),
+    "the summary names the failed correctness gate",
+  );
+
+  for (const input of ["junit", "report"]) {
+    for (const lineBreak of ["\n", "\r\n", "\r"]) {
+      const injected = runAction({
+        dataset: "dataset.jsonl",
+        package: tarball,
+        [input]: `verified-out.xml${lineBreak}injected=owned`,
+      });
+      check(injected.code === 2, `a line break in ${input} is refused with exit 2 (exit ${injected.code})`);
+      check(
+        !injected.output.includes("injected") && injected.output === "",
+        `a line break in ${input} writes no output at all: ${JSON.stringify(injected.output)}`,
+      );
+    }
+  }
+
+  const fromSource = runAction({ dataset: "dataset.jsonl" });
+  check(
+    fromSource.code === 0 && fromSource.output.includes("junit=verified-junit.xml"),
+    `the default package (source) builds the action's checkout and runs it (exit ${fromSource.code}): ${fromSource.stderr.slice(-2000)}`,
+  );
+
   /** Runs every step with `inputs`; returns the exit code of the first step that failed (0 when none). */
   function runAction(given) {
     const inputs = Object.fromEntries(
@@ -101,6 +138,7 @@ try {
     writeFileSync(output, "");
     let code = 0;
     let stderr = "";
+    let stdout = "";
     for (const [index, step] of action.runs.steps.entries()) {
       if (step.uses !== undefined) continue;
       check(step.shell === "bash", `step ${index} says shell: bash`);
@@ -117,17 +155,20 @@ try {
         CI: "true",
         npm_config_userconfig: npmrc,
         npm_config_update_notifier: "false",
+        npm_config_prefer_offline: "true",
       };
       const run = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
         cwd: workspace,
         env,
         encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
       });
       code = run.status ?? 1;
       stderr = run.stderr;
+      stdout += run.stdout;
       if (code !== 0) break;
     }
-    return { code, stderr, summary: readIfExists(summary), output: readIfExists(output) };
+    return { code, stderr, stdout, summary: readIfExists(summary), output: readIfExists(output) };
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -141,4 +182,6 @@ if (failures.length > 0) {
   console.error(`run-action: ${failures.length} check(s) failed:\n- ${failures.join("\n- ")}`);
   process.exit(1);
 }
-console.log("run-action: the action's steps pass a good gate, fail a bad one and write their reports");
+console.log(
+  "run-action: the action's steps pass a good gate, fail a bad one, gate on min-correct, refuse line breaks in outputs and run from source",
+);

@@ -4,7 +4,7 @@ it). Passes once the service has answer mode."""
 
 from __future__ import annotations
 
-from verified_answers import Verified
+from verified_answers import AnswerMiss, NumberMiss, Verified
 
 POLICY = {"id": "policy", "text": "😀 Refunds are accepted within 30 days of purchase.\r\nOrders over $50 ship free."}
 ANSWER = "🙂 Refunds are accepted within 30 days of purchase. Shipping to Mars takes a year 🚀."
@@ -25,6 +25,51 @@ def test_check_an_answer_gives_ranges_into_the_answer_and_the_source(client: Ver
     for unsupported in result.unsupported:
         assert unsupported.answer_range is not None
         assert ANSWER[unsupported.answer_range[0] : unsupported.answer_range[1]] == unsupported.claim
+
+
+MENU = {
+    "id": "menu",
+    "text": "Soup of the day: leek. Dessert: tarte tatin, made by Chef Marta Okafor. "
+    'The chef says "every tart is baked at dawn".',
+}
+SHOP = {"id": "shop", "text": "Refunds are accepted within 30 days of purchase. Orders over $50 ship free."}
+EVERY_REASON = (
+    "Refunds are accepted within 30 days of purchase [menu]. The soup is leek [kitchen]. "
+    "Chef Giulio Rossi bakes bread. The dessert is apple crumble with cream [menu]. "
+    'Refunds take 90 days [shop]. The chef says "every tart is baked at noon" [menu].'
+)
+
+
+def test_every_reason_reads_its_typed_detail_with_explain(client: Verified) -> None:
+    result = client.check(sources=[SHOP, MENU], answer=EVERY_REASON, explain=True)
+
+    details = {item.reason: item.detail for item in result.unsupported}
+    assert details["wrong_source"] == AnswerMiss(found_in=["shop"])
+    assert details["unknown_source"] == AnswerMiss(marker="[kitchen]")
+    assert details["entity_not_found"] == AnswerMiss(entity="Giulio")
+    assert details["no_support"] == AnswerMiss(words=["apple", "crumble", "cream"])
+    assert details["number_not_found"] == NumberMiss(number="90", checked="source")
+    assert details["quote_not_found"] == AnswerMiss(quotation="every tart is baked at noon")
+
+
+def test_a_wrong_source_drop_reads_without_explain(client: Verified) -> None:
+    result = client.check(sources=[SHOP, MENU], answer="Refunds are accepted within 30 days of purchase [menu].")
+
+    [dropped] = result.unsupported
+    assert dropped.reason == "wrong_source" and dropped.detail == AnswerMiss(found_in=["shop"])
+
+
+def test_dropped_claims_carry_their_best_span_and_citations_their_support(client: Verified) -> None:
+    answer = "The dessert is apple crumble with cream [menu]. Orders over $50 ship with a gift and a card [shop]."
+    result = client.check(sources=[SHOP, MENU], answer=answer)
+
+    [dropped] = result.unsupported
+    assert dropped.reason == "no_support" and dropped.source == "menu"
+    assert dropped.quote is not None and dropped.range is not None and dropped.support is not None
+    assert MENU["text"][dropped.range[0] : dropped.range[1]] == dropped.quote
+    assert 0 < dropped.support < 1
+    [citation] = result.citations
+    assert citation.support is not None and 0 < citation.support <= 1
 
 
 def test_check_names_the_words_of_a_partly_supported_claim_or_drops_it(client: Verified) -> None:

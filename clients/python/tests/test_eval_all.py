@@ -58,13 +58,17 @@ def test_eval_all_pages_by_200_and_merges_the_aggregate_exactly(service_url: str
 
 
 def test_merge_is_the_aggregate_of_all_cases_not_a_mean_of_means(client: Verified) -> None:
-    small = client.eval(model="local", cases=[{"messages": QUESTION, "sources": [GROUNDED]}])
-    large = client.eval(model="local", cases=[{"messages": QUESTION, "sources": [UNRELATED]}] * 3)
+    grounded = {"messages": QUESTION, "sources": [GROUNDED], "expected": "30 days"}
+    unrelated = {"messages": QUESTION, "sources": [UNRELATED], "expected": "30 days"}
+    small = client.eval(model="local", cases=[grounded])
+    large = client.eval(model="local", cases=[unrelated, unrelated, {"messages": QUESTION, "sources": [UNRELATED]}])
     merged = merge_eval_results([small, large])
     together = client.eval(
-        model="local", cases=[{"messages": QUESTION, "sources": [GROUNDED]}] + [{"messages": QUESTION, "sources": [UNRELATED]}] * 3
+        model="local", cases=[grounded, unrelated, unrelated, {"messages": QUESTION, "sources": [UNRELATED]}]
     )
     assert merged.aggregate == together.aggregate
+    # One correct of the three cases that carry `expected`: not the mean of the pages' rates (1 and 0).
+    assert merged.aggregate.correct_rate == pytest.approx(1 / 3)
     assert merged.usage == together.usage
 
 

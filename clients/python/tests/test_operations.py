@@ -29,7 +29,10 @@ def test_sources_and_messages_may_be_plain_dicts(client: Verified) -> None:
         messages=[{"role": "user", "content": "When are refunds accepted?"}],
         sources=[{"id": "policy", "text": POLICY.text}],
     )
-    assert [citation.source for citation in result.citations] == ["policy"] * len(result.citations)
+    assert result.citations, "the local model cites the refund sentence"
+    for citation in result.citations:
+        assert citation.source == "policy"
+        assert POLICY.text[citation.range[0] : citation.range[1]] == citation.quote
 
 
 def test_extract_finds_fields_verbatim(client: Verified) -> None:
@@ -76,6 +79,26 @@ def test_eval_scores_cases_and_echoes_ids(client: Verified) -> None:
         assert case.result is not None
         for citation in case.result.citations:
             assert POLICY.text[citation.range[0] : citation.range[1]] == citation.quote
+
+
+def test_eval_with_expected_answers_says_which_case_is_correct_and_where(client: Verified) -> None:
+    result = client.eval(
+        model="local",
+        cases=[
+            EvalCase(id="right", messages=QUESTION, sources=[POLICY], expected=["within 30 days"]),
+            EvalCase(id="wrong", messages=QUESTION, sources=[POLICY], expected="60 days"),
+            EvalCase(id="none", messages=QUESTION, sources=[POLICY]),
+        ],
+    )
+
+    right, wrong, none = result.cases
+    assert (right.correct, wrong.correct, none.correct) == (True, False, None)
+    assert right.match is not None and right.match.expected == "within 30 days" and right.match.citation == 0
+    assert wrong.match is None and none.match is None
+    assert result.aggregate.correct_rate == 0.5
+    # eval_all merges the rate over pages as one request would.
+    merged = client.eval_all(model="local", cases=[{"messages": QUESTION, "sources": [POLICY], "expected": "30 days"}] * 3)
+    assert merged.aggregate.correct_rate == 1.0 and [case.correct for case in merged.cases] == [True] * 3
 
 
 def test_list_models_names_the_local_model(client: Verified) -> None:

@@ -5,7 +5,9 @@ import {
   type AnswerSegment,
   answerClaimSegments,
   answerSegments,
+  dropInWords,
   highlightRange,
+  markdownLayout,
   reasonInWords,
   triedInWords,
 } from "./result-text.js";
@@ -219,6 +221,67 @@ describe("answerClaimSegments", () => {
     expect(answerClaimSegments(answer, [cite("1")], [{ claim: "x", reason: "quote_not_found" }])).toEqual([
       { kind: "text", text: answer },
     ]);
+  });
+});
+
+describe("answerClaimSegments: claims as coverage counts them", () => {
+  it("makes one claim of a kept claim's clauses, whose ranges touch end to end", () => {
+    const answer = "Revenue rose 12% in 2024 [a], and the office moved to Lyon [b]. Hired 40 [a].";
+    const clause = (source: string, answerRange: Range): Citation => ({ ...cite(source), answerRange });
+    const segments = answerClaimSegments(
+      answer,
+      [clause("a", [0, 28]), clause("b", [28, 63]), clause("a", [64, 77])],
+      [],
+    );
+    const claims = segments.filter((segment) => segment.kind === "claim");
+    expect(claims.map((claim) => [claim.range, claim.citationIndexes])).toEqual([
+      [
+        [0, 63],
+        [0, 1],
+      ],
+      [[64, 77], [2]],
+    ]);
+  });
+});
+
+describe("markdownLayout", () => {
+  const shown = (answer: string) => {
+    const { blocks, markup } = markdownLayout(answer);
+    const hidden = new Set(
+      markup.flatMap(([start, end]) => Array.from({ length: end - start }, (_, i) => start + i)),
+    );
+    return blocks.map((block) => [
+      block.kind,
+      [...answer.slice(block.start, block.end)].filter((_, i) => !hidden.has(block.start + i)).join(""),
+    ]);
+  };
+
+  it("shows headings, bullets, numbered items and paragraphs without their markup", () => {
+    const answer =
+      "## Summary\n\n**Q4** was strongest [report].\nIt `grew` fast.\n\n- Sales in [Berlin](https://x.example/b) rose [1].\n* Costs fell [2].\n1. First [1].";
+    expect(shown(answer)).toEqual([
+      ["heading", "Summary"],
+      ["paragraph", "Q4 was strongest [report].\nIt grew fast."],
+      ["bullet", "Sales in Berlin rose [1]."],
+      ["bullet", "Costs fell [2]."],
+      ["numbered", "1. First [1]."],
+    ]);
+  });
+
+  it("keeps citation markers, lone stars and brackets as text, and offsets as in the answer", () => {
+    const answer = "5 * 3 is 15 [1] (see [2]). A [b] c.\r\nNext line.";
+    const { blocks, markup } = markdownLayout(answer);
+    expect(markup).toEqual([]);
+    expect(blocks).toEqual([{ kind: "paragraph", start: 0, end: answer.length }]);
+  });
+});
+
+describe("dropInWords", () => {
+  it("says a drop one way: what failed when explain said, else its reason in words", () => {
+    expect(dropInWords({ claim: "c", reason: "entity_not_found", detail: { entity: "Berlin" } })).toBe(
+      '"Berlin" is in no source and not in the question',
+    );
+    expect(dropInWords({ claim: "c", reason: "no_support" })).toBe("no span of the sources supports it");
   });
 });
 

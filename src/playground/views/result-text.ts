@@ -1,6 +1,7 @@
 // How a result reads on the page: the answer cut at its citation markers, a source cut at a cited range,
 // and reason codes in words.
 import type { Citation, Range, UnsupportedClaim } from "../../client/index.js";
+import { describeDrop } from "../../core/index.js";
 
 /** A run of answer text, or one `[id]` marker tied to the citation it stands for. */
 export type AnswerSegment =
@@ -61,8 +62,10 @@ export type AnswerClaimSegment =
 
 /**
  * Cuts the answer sent to answer-mode check into plain runs and its claims, by each citation's and each
- * dropped claim's `answerRange`. Citations with the same range are one claim. A range that does not fit the
- * answer or overlaps an earlier claim is left out (its text stays plain) rather than guessed at.
+ * dropped claim's `answerRange`. Citations with the same range are one claim, and so are citations whose
+ * ranges touch (a kept claim cut into clauses: `… 2024 [a], and … [b].` gives one citation per clause, end to
+ * end), so the claims counted here are the ones coverage counts. A range that does not fit the answer or
+ * overlaps an earlier claim is left out (its text stays plain) rather than guessed at.
  */
 export function answerClaimSegments(
   answer: string,
@@ -79,8 +82,24 @@ export function answerClaimSegments(
     }
     return claim;
   };
-  for (const [index, citation] of citations.entries())
-    if (citation.answerRange !== undefined) claimAt(citation.answerRange).citationIndexes.push(index);
+  // A kept claim's clauses come in order, each range starting where the one before ended.
+  let open: { claim: Extract<AnswerClaimSegment, { kind: "claim" }>; end: number } | undefined;
+  for (const [index, citation] of citations.entries()) {
+    const range = citation.answerRange;
+    if (range === undefined) continue;
+    const same = claims.get(`${range[0]}:${range[1]}`);
+    if (same === undefined && open !== undefined && range[0] === open.end && range[1] > range[0]) {
+      claims.delete(`${open.claim.range[0]}:${open.claim.range[1]}`);
+      open.claim.range = [open.claim.range[0], range[1]];
+      claims.set(`${open.claim.range[0]}:${open.claim.range[1]}`, open.claim);
+      open.claim.citationIndexes.push(index);
+      open.end = range[1];
+      continue;
+    }
+    const claim = claimAt(range);
+    claim.citationIndexes.push(index);
+    open = { claim, end: claim.range[1] };
+  }
   for (const [index, item] of unsupported.entries())
     if (item.answerRange !== undefined) claimAt(item.answerRange).unsupportedIndex = index;
   const ordered = [...claims.values()].sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1]);
@@ -115,6 +134,82 @@ export function highlightRange(text: string, range: Range): HighlightParts | nul
   if (!Number.isInteger(start) || !Number.isInteger(end)) return null;
   if (start < 0 || end < start || end > text.length) return null;
   return { before: text.slice(0, start), highlighted: text.slice(start, end), after: text.slice(end) };
+}
+
+/** A block of a markdown answer as shown: a paragraph, a heading or a list item, `[start, end)` in the answer. */
+export interface MarkdownBlock {
+  kind: "paragraph" | "heading" | "bullet" | "numbered";
+  start: number;
+  end: number;
+}
+
+/**
+ * How a markdown answer is shown readably, without moving a single offset: its blocks (paragraphs split at
+ * blank lines, `#` headings, `-`/`*`/`+` and `1.` list items, one per line) and the ranges of markup that is
+ * not shown (a heading's `#`s, a bullet, `**` and `__`, backticks, and a link's `[` and `](url)`, so the
+ * link's text stays). Citation markers such as `[1]` are text, not links. One pass over the answer, plus
+ * one right-to-left pass for the brackets: linear.
+ */
+export function markdownLayout(answer: string): { blocks: MarkdownBlock[]; markup: Range[] } {
+  const blocks: MarkdownBlock[] = [];
+  const markup: Range[] = [];
+  // For each index, the next `]` and the next `[` at or after it, and the next `)`: found in one pass.
+  const nextClose = new Int32Array(answer.length + 1).fill(-1);
+  const nextOpen = new Int32Array(answer.length + 1).fill(-1);
+  const nextParen = new Int32Array(answer.length + 1).fill(-1);
+  for (let index = answer.length - 1; index >= 0; index -= 1) {
+    const char = answer[index];
+    nextClose[index] = char === "]" ? index : (nextClose[index + 1] as number);
+    nextOpen[index] = char === "[" ? index : (nextOpen[index + 1] as number);
+    nextParen[index] = char === ")" ? index : (nextParen[index + 1] as number);
+  }
+  let paragraph: MarkdownBlock | undefined;
+  let lineStart = 0;
+  while (lineStart <= answer.length) {
+    let lineEnd = answer.indexOf("\n", lineStart);
+    if (lineEnd < 0) lineEnd = answer.length;
+    const textEnd = lineEnd > lineStart && answer[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd;
+    const line = answer.slice(lineStart, textEnd);
+    const prefix = /^#{1,6}[ \t]+/.exec(line) ?? /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/.exec(line);
+    if (line.trim() === "") paragraph = undefined;
+    else if (prefix !== null) {
+      paragraph = undefined;
+      const kind = line.startsWith("#") ? "heading" : /\d/.test(prefix[0]) ? "numbered" : "bullet";
+      // A numbered item keeps its number: only a heading's `#`s and a bullet are markup.
+      if (kind !== "numbered") markup.push([lineStart, lineStart + prefix[0].length]);
+      blocks.push({ kind, start: lineStart, end: textEnd });
+    } else if (paragraph === undefined) {
+      paragraph = { kind: "paragraph", start: lineStart, end: textEnd };
+      blocks.push(paragraph);
+    } else paragraph.end = textEnd;
+    for (let index = lineStart; index < textEnd; index += 1) {
+      const char = answer[index];
+      if ((char === "*" || char === "_") && answer[index + 1] === char) {
+        markup.push([index, index + 2]);
+        index += 1;
+      } else if (char === "`") markup.push([index, index + 1]);
+      else if (char === "[") {
+        const close = nextClose[index + 1] as number;
+        const inner = nextOpen[index + 1] as number;
+        const paren = close < 0 ? -1 : (nextParen[close] as number);
+        if (close < 0 || close >= textEnd || (inner >= 0 && inner < close)) continue;
+        if (answer[close + 1] !== "(" || paren < 0 || paren >= textEnd) continue;
+        markup.push([index, index + 1], [close, paren + 1]);
+        index = paren;
+      }
+    }
+    lineStart = lineEnd + 1;
+  }
+  markup.sort((a, b) => a[0] - b[0]);
+  return { blocks, markup };
+}
+
+/**
+ * A dropped claim's one wording, the same on its mark in the answer (label and tooltip) and in the list of
+ * drops: what failed, when `explain` said (`"Berlin" is in no source …`), else its reason in words.
+ */
+export function dropInWords(item: UnsupportedClaim): string {
+  return describeDrop(item) ?? reasonInWords(item.reason);
 }
 
 const words: Record<string, string> = {

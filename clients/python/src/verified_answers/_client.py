@@ -12,7 +12,15 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 
 from ._chat import Chat
 from ._errors import VerifiedError, error_from_response
-from ._transport import Opener, Response, Transport, default_opener
+from ._transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    BodyTooLarge,
+    BoundedReader,
+    Opener,
+    Response,
+    Transport,
+    default_opener,
+)
 from ._types import (
     CandidateClaim,
     CheckNumbers,
@@ -31,18 +39,15 @@ from ._types import (
     PartialPolicy,
     Source,
     StreamEvent,
-    read_check_result,
-    read_create_result,
-    read_eval_result,
-    read_extract_result,
-    read_model_list,
+    ResponseShapeError,
+    read,
     read_stream_event,
 )
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8787"
 """Where the service listens unless ``base_url`` or ``VERIFIED_BASE_URL`` says otherwise."""
 DEFAULT_TIMEOUT = 60.0
-"""Seconds any one socket operation of an attempt may wait."""
+"""Seconds a call may take in all: its attempts, backoff waits and reads (a stream's too)."""
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_OFFSETS: OffsetUnit = "codepoint"
 """Ranges in code points, so that ``text[start:end]`` is the quote in Python."""
@@ -60,11 +65,14 @@ ClaimLike = Union[CandidateClaim, Mapping[str, Any]]
 
 @dataclasses.dataclass(frozen=True)
 class EvalCase:
-    """One eval case: a conversation and its sources; ``id`` (1 to 256 characters, or a number) labels its result."""
+    """One eval case: a conversation and its sources; ``id`` (1 to 256 characters, or a number) labels its result.
+    ``expected``: an acceptable answer, or a list of 1 to 20; the case's result then says whether one of them
+    occurs in a grounded claim (``correct``, ``match``)."""
 
     messages: Sequence[MessageLike]
     sources: Sequence[SourceLike]
     id: Optional[Union[str, int, float]] = None
+    expected: Optional[Union[str, Sequence[str]]] = None
 
 
 EvalCaseLike = Union[EvalCase, Mapping[str, Any]]
@@ -81,12 +89,16 @@ class Verified:
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         offsets: OffsetUnit = DEFAULT_OFFSETS,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         opener: Opener = default_opener,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``base_url`` defaults to ``VERIFIED_BASE_URL``, else ``http://127.0.0.1:8787``; ``api_key`` to
         ``VERIFIED_API_KEY`` (sent as a bearer token). ``offsets`` is the unit of every range unless a call
-        says otherwise. ``opener`` and ``sleep`` are for tests."""
+        says otherwise. ``timeout`` bounds each call as a whole (attempts, waits and reads);
+        ``max_response_bytes`` each body, streamed line and streamed event read. ``opener``, ``sleep`` and
+        ``clock`` are for tests."""
         url = base_url or _environment("VERIFIED_BASE_URL") or DEFAULT_BASE_URL
         self.base_url = url.rstrip("/")
         self.offsets: OffsetUnit = offsets
@@ -97,6 +109,8 @@ class Verified:
             opener=opener,
             max_retries=max_retries,
             sleep=sleep,
+            clock=clock,
+            max_response_bytes=max_response_bytes,
         )
         self.chat = Chat(self._transport)
         """``chat.completions.create``: the OpenAI Chat Completions wire, verified on request."""
@@ -119,7 +133,7 @@ class Verified:
     ) -> CreateResult:
         """An answer whose every claim is checked against ``sources`` (``POST /v1/verified``)."""
         body = self._create_body(locals())
-        return read_create_result(self._transport.post_json("/v1/verified", body))
+        return self._transport.post_json("/v1/verified", body, lambda data: read(CreateResult, data))
 
     def stream(
         self,
@@ -141,10 +155,11 @@ class Verified:
         ``DoneEvent``; an ``error`` event is raised as its typed error. Retries happen only before it opens."""
         body = self._create_body(locals())
         body["stream"] = True
+        deadline = self._transport.deadline()
         response = self._transport.with_retries(
-            lambda: self._transport.open("/v1/verified", body, accept="text/event-stream")
+            lambda: self._transport.open("/v1/verified", body, deadline, accept="text/event-stream"), deadline
         )
-        return CreateStream(response, self._transport)
+        return CreateStream(response, self._transport, deadline)
 
     def extract(
         self,
@@ -163,7 +178,7 @@ class Verified:
             mode=mode,
             offsets=offsets or self.offsets,
         )
-        return read_extract_result(self._transport.post_json("/v1/verified/extract", body))
+        return self._transport.post_json("/v1/verified/extract", body, lambda data: read(ExtractResult, data))
 
     def eval(
         self,
@@ -188,7 +203,7 @@ class Verified:
             details=details,
             offsets=offsets or self.offsets,
         )
-        return read_eval_result(self._transport.post_json("/v1/verified/eval", body))
+        return self._transport.post_json("/v1/verified/eval", body, lambda data: read(EvalResult, data))
 
     def eval_all(
         self,
@@ -305,11 +320,11 @@ class Verified:
             offsets=offsets or self.offsets,
             partial=partial,
         )
-        return read_check_result(self._transport.post_json("/v1/verified/check", body))
+        return self._transport.post_json("/v1/verified/check", body, lambda data: read(CheckResult, data))
 
     def list_models(self) -> ModelList:
         """The model ids and patterns the service accepts, and the gateway each goes to (``GET /v1/models``)."""
-        return read_model_list(self._transport.post_json("/v1/models", None))
+        return self._transport.post_json("/v1/models", None, lambda data: read(ModelList, data))
 
     def _create_body(self, arguments: Dict[str, Any]) -> Dict[str, Any]:
         fields = {name: value for name, value in arguments.items() if name != "self"}
@@ -321,11 +336,13 @@ class Verified:
 
 class CreateStream:
     """A streamed create being read: iterate it (once) for its events; ``result`` holds the ``done`` result
-    afterwards. ``close()`` (or leaving a ``with`` block) drops the connection, which stops the model call."""
+    afterwards. ``close()`` (or leaving a ``with`` block) drops the connection, which stops the model call.
+    The call's ``timeout`` covers the whole stream; each line and each event is at most ``max_response_bytes``."""
 
-    def __init__(self, response: Response, transport: Transport) -> None:
+    def __init__(self, response: Response, transport: Transport, deadline: float) -> None:
         self._response = response
         self._transport = transport
+        self._reader = BoundedReader(response, deadline, transport.clock)
         self.result: Optional[CreateResult] = None
 
     def __enter__(self) -> CreateStream:
@@ -339,19 +356,26 @@ class CreateStream:
         self._response.close()
 
     def __iter__(self) -> Iterator[StreamEvent]:
+        path = "/v1/verified"
+        status = self._response.status
         try:
             content_type = str(self._response.headers.get("content-type") or "")
             if content_type.startswith("application/json"):
                 # A service that answered plain JSON: its result is the stream's one `done`.
-                event = DoneEvent(result=read_create_result(json.loads(self._response.read().decode("utf-8"))))
-                self.result = event.result
-                yield event
+                raw = self._read(lambda: self._reader.read_all(self._transport.max_response_bytes))
+                result = self._transport.read_json(path, status, raw, lambda data: read(CreateResult, data))
+                self.result = result
+                yield DoneEvent(result=result)
                 return
             for name, data in self._events():
                 if name == "error":
                     error = data.get("error", {}) if isinstance(data, dict) else {}
-                    raise error_from_response(_status_of(error.get("type")), {}, json.dumps(data))
-                parsed = read_stream_event(name, data)
+                    error_type = error.get("type") if isinstance(error, dict) else None
+                    raise error_from_response(_status_of(error_type), {}, json.dumps(data))
+                try:
+                    parsed = read_stream_event(name, data)
+                except ResponseShapeError as problem:
+                    raise self._transport.invalid(path, status, f"a {name} event not in the documented shape: {problem}") from None
                 if parsed is None:
                     continue
                 if isinstance(parsed, DoneEvent):
@@ -360,32 +384,56 @@ class CreateStream:
         finally:
             self.close()
         if self.result is None:
-            raise VerifiedError(
-                "The stream ended before its done event.", type="connection_error", status=0
-            )
+            raise VerifiedError("The stream ended before its done event.", type="connection_error", status=0)
+
+    def _read(self, read: Callable[[], bytes]) -> bytes:
+        """One bounded read of the stream, its failures typed."""
+        try:
+            return read()
+        except BodyTooLarge:
+            raise self._transport.invalid(
+                "/v1/verified", self._response.status, f"a line over {self._transport.max_response_bytes} bytes"
+            ) from None
+        except Exception as error:
+            raise self._transport.no_response("POST", "/v1/verified", error) from error
 
     def _events(self) -> Iterator[tuple[str, Any]]:
-        """Server-sent events: ``event:`` and ``data:`` lines up to a blank line; ``:`` lines are heartbeats."""
+        """Server-sent events: ``event:`` and ``data:`` lines up to a blank line; ``:`` lines are heartbeats. An
+        event's data lines together are at most ``max_response_bytes``."""
+        limit = self._transport.max_response_bytes
+        status = self._response.status
         name = "message"
         data: List[str] = []
+        size = 0
         while True:
-            try:
-                raw = self._response.readline()
-            except Exception as error:
-                raise self._transport.no_response("POST", "/v1/verified", error) from error
+            raw = self._read(lambda: self._reader.read_line(limit))
             if raw == b"":
                 return
-            line = raw.decode("utf-8").rstrip("\r\n")
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError:
+                raise self._transport.invalid("/v1/verified", status, "a streamed line that is not UTF-8") from None
             if line == "":
                 if data:
-                    yield name, json.loads("\n".join(data))
-                name, data = "message", []
+                    yield name, self._parse("\n".join(data))
+                name, data, size = "message", [], 0
             elif line.startswith(":"):
                 continue
             elif line.startswith("event:"):
                 name = line[6:].strip()
             elif line.startswith("data:"):
+                size += len(raw)
+                if size > limit:
+                    raise self._transport.invalid("/v1/verified", status, f"an event over {limit} bytes")
                 data.append(line[5:].lstrip(" "))
+
+    def _parse(self, text: str) -> Any:
+        try:
+            return json.loads(text)
+        except RecursionError:
+            raise self._transport.invalid("/v1/verified", self._response.status, "an event nested too deep") from None
+        except ValueError:
+            raise self._transport.invalid("/v1/verified", self._response.status, "an event that is not JSON") from None
 
 
 def eval_case_id_problem(case_id: object) -> Optional[str]:
@@ -403,17 +451,20 @@ def eval_case_id_problem(case_id: object) -> Optional[str]:
 
 def merge_eval_results(results: Sequence[EvalResult]) -> EvalResult:
     """Eval results merged as if they had been one request: ``coverage_mean`` over every scored case (not a
-    mean of page means), ``unsupported_rate`` as total unsupported over total claims, counts and usage summed."""
+    mean of page means), ``unsupported_rate`` as total unsupported over total claims, ``correct_rate`` as correct
+    cases over the scored cases that carry ``expected`` (None when none does), counts and usage summed."""
     cases: List[EvalCaseResult] = [case for result in results for case in result.cases]
     scored = [case for case in cases if case.error is None]
     claims = sum((case.citations or 0) + (case.unsupported or 0) for case in scored)
     unsupported = sum(case.unsupported or 0 for case in scored)
+    judged = [case for case in scored if case.correct is not None]
     return EvalResult(
         aggregate=EvalAggregate(
             coverage_mean=sum(case.coverage or 0 for case in scored) / len(scored) if scored else 0,
             unsupported_rate=unsupported / claims if claims else 0,
             n=len(cases),
             errored=len(cases) - len(scored),
+            correct_rate=sum(1 for case in judged if case.correct) / len(judged) if judged else None,
         ),
         cases=cases,
         usage=CallUsage(

@@ -8,7 +8,10 @@ import re
 import time
 from typing import Any, Dict, List, Mapping, Optional, Type
 
-from ._types import UnsupportedClaim, VerificationReport, read_unsupported, read_verification_report
+from ._types import ResponseShapeError, UnsupportedClaim, VerificationReport, read
+
+MAX_ERROR_MESSAGE_CHARS = 2000
+"""An error body's ``message`` longer than this is cut (with ``…``): a hostile body cannot fill the logs."""
 
 
 class VerifiedError(Exception):
@@ -22,6 +25,7 @@ class VerifiedError(Exception):
         status: int,
         param: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
+        request_id: Optional[str] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -32,6 +36,8 @@ class VerifiedError(Exception):
         self.param = param
         """The request field at fault, as the wire names it, when one is."""
         self.headers: Dict[str, str] = {name.lower(): value for name, value in (headers or {}).items()}
+        self.request_id = request_id
+        """The service's ``x-request-id`` for the request (from the error body), to quote when reporting it."""
 
 
 class InvalidRequestError(VerifiedError):
@@ -127,6 +133,21 @@ class GatewayTimeoutError(GatewayError):
     """504 ``gateway_timeout``: the model gateway did not answer in time."""
 
 
+class InvalidResponseError(VerifiedError):
+    """``invalid_response``: a 2xx answer the client cannot read: not UTF-8, not JSON, nested too deep, not the
+    shape the API documents, or over ``max_response_bytes`` (a body, a streamed line or event). ``status`` is
+    the response's."""
+
+
+class RedirectError(VerifiedError):
+    """``redirect``: the service answered 3xx. The client follows no redirect (it would carry the API key to
+    wherever it points); ``location`` is where it pointed. Set ``base_url`` to the service's own address."""
+
+    def __init__(self, message: str, *, location: Optional[str] = None, **rest: Any) -> None:
+        super().__init__(message, **rest)
+        self.location: Optional[str] = location
+
+
 class APIConnectionError(VerifiedError):
     """Status 0, ``connection_error``: no response arrived (refused, reset, DNS …)."""
 
@@ -184,14 +205,19 @@ def error_from_response(
     error_type = body.get("type") or fallback or "unknown_error"
     cls = _CLASS_BY_TYPE.get(error_type) or (_CLASS_BY_TYPE.get(fallback) if fallback else None) or VerifiedError
     lowered = {name.lower(): value for name, value in headers.items()}
-    message = body.get("message") or _describe_bare(status, body_text)
-    common: Dict[str, Any] = {"type": error_type, "status": status, "param": body.get("param"), "headers": lowered}
+    message = _capped(body.get("message") or _describe_bare(status, body_text))
+    common: Dict[str, Any] = {
+        "type": error_type,
+        "status": status,
+        "param": body.get("param"),
+        "headers": lowered,
+        "request_id": body.get("request_id"),
+    }
     if issubclass(cls, UngroundedError):
-        verification = body.get("verification")
         return cls(
             message,
-            unsupported=[read_unsupported(item) for item in body.get("unsupported") or []],
-            verification=read_verification_report(verification) if isinstance(verification, dict) else None,
+            unsupported=_readable_unsupported(body.get("unsupported") or []),
+            verification=_readable_verification(body.get("verification")),
             **common,
         )
     if issubclass(cls, RateLimitError):
@@ -218,7 +244,7 @@ def _error_body(text: str) -> Dict[str, Any]:
     """``{"error": {...}}`` read leniently: whatever fields have the right type are used."""
     try:
         parsed = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     error = parsed.get("error") if isinstance(parsed, dict) else None
     if not isinstance(error, dict):
@@ -227,7 +253,7 @@ def _error_body(text: str) -> Dict[str, Any]:
     kind = error.get("type") if isinstance(error.get("type"), str) else error.get("code")
     if isinstance(kind, str):
         body["type"] = kind
-    for name in ("message", "param"):
+    for name in ("message", "param", "request_id"):
         if isinstance(error.get(name), str):
             body[name] = error[name]
     if isinstance(error.get("unsupported"), list):
@@ -235,6 +261,31 @@ def _error_body(text: str) -> Dict[str, Any]:
     if isinstance(error.get("verification"), dict):
         body["verification"] = error["verification"]
     return body
+
+
+def _readable_unsupported(items: List[Any]) -> List[UnsupportedClaim]:
+    """The error body's unsupported claims that have the documented shape; a malformed one is left out."""
+    readable: List[UnsupportedClaim] = []
+    for index, item in enumerate(items):
+        try:
+            readable.append(read(UnsupportedClaim, item, f"error.unsupported[{index}]"))
+        except ResponseShapeError:
+            continue
+    return readable
+
+
+def _readable_verification(value: Any) -> Optional[VerificationReport]:
+    """The error body's verification report when it has the documented shape, else None."""
+    if not isinstance(value, dict):
+        return None
+    try:
+        return read(VerificationReport, value, "error.verification")
+    except ResponseShapeError:
+        return None
+
+
+def _capped(message: str) -> str:
+    return message if len(message) <= MAX_ERROR_MESSAGE_CHARS else message[:MAX_ERROR_MESSAGE_CHARS] + "…"
 
 
 def _describe_bare(status: int, body_text: str) -> str:
