@@ -527,7 +527,7 @@ export const ErrorBodySchema = Type.Object({
         {
           additionalProperties: true,
           description:
-            "`/v1/chat/completions` with `verification.action` `block`: the verification report of the answer that failed (docs/drop-in.md).",
+            "`/v1/chat/completions` with `verification.action` `block`: the verification report of the failing answer; see docs/drop-in.md.",
         },
       ),
     ),

@@ -121,6 +121,9 @@ describe("with config.apiKeys, nothing but /healthz, /readyz and the playground 
         "POST /v1/verified/extract",
         "POST /v1/verified/eval",
         "POST /v1/verified/check",
+        "POST /v1/chat/completions",
+        "POST /v1/guardrails/portkey",
+        "POST /v1/guardrails/litellm/beta/litellm_basic_guardrail_api",
       ]),
     );
     // The public routes are the health and readiness checks and the playground's static files, nothing else.

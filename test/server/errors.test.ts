@@ -85,7 +85,7 @@ describe("400 invalid_request", () => {
       name: "an unknown field lists the known ones",
       body: { ...createBody, top_p: 0.9 },
       message:
-        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, explain, offsets, allow_ungrounded, answer_format, temperature, max_tokens, stream.',
+        '"top_p" is not a known field. Known fields: model, messages, sources, mode, min_coverage, retry, check_numbers, explain, offsets, allow_ungrounded, answer_format, partial, temperature, max_tokens, stream.',
       param: "top_p",
     },
     {
