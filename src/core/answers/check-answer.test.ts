@@ -578,6 +578,27 @@ describe("answerCheckSteps: slices", () => {
   });
 });
 
+describe("answerCheckSteps: the answer's acronyms read by slices", () => {
+  it("counts no slice after the first near the answer's length: the acronym pass pauses by pieces", () => {
+    // 220,000 characters of short claims no source supports: cheap to judge, so the longest slice after the
+    // splitting is the answer-wide pass that reads the acronyms the answer defines. A slice is 1,000 steps.
+    const answer = "Omega psi. ".repeat(20_000);
+    const counter: StepCounter = { steps: 0 };
+    const steps = answerCheckSteps([{ id: "a", text: "Alpha beta gamma." }], answer, {}, 100, counter);
+    let before = 0;
+    const slices: number[] = [];
+    let step = steps.next();
+    for (; step.done !== true; step = steps.next()) {
+      slices.push(counter.steps - before);
+      before = counter.steps;
+    }
+    // The first slice holds the marker pass's count, which it makes at once; every later one stays far below
+    // the answer's length (a pass over the whole answer at once counted it in a single slice).
+    expect(Math.max(...slices.slice(1))).toBeLessThan(answer.length / 10);
+    expect(step.value).toMatchObject({ coverage: 0 });
+  });
+});
+
 describe("checkAnswer: text without the dropped claims", () => {
   it("removes a dropped claim's marker that stands on a later line, not only its sentence", () => {
     const sources = [{ id: "notes", text: "The harbour opened in 1908. It handles 40 ships a day." }];

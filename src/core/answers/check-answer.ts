@@ -10,7 +10,13 @@ import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../type
 import { otherWrittenForms } from "./abbreviations.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
-import { forEachEquivalenceKey, keysOfWord, valuesOf, withoutEquivalentNumbers } from "./equivalences.js";
+import {
+  forEachEquivalenceKey,
+  keysOfWord,
+  valuesOf,
+  withoutEquivalentNumbers,
+  wordsInPieces,
+} from "./equivalences.js";
 import { withoutFraming } from "./framing.js";
 import { keptLine } from "./markdown-cut.js";
 import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
@@ -233,12 +239,22 @@ export function* answerCheckSteps(
     readableSource,
   );
   const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally);
+  // The answer's acronyms are read in pieces of a slice's worth, pausing between them.
+  const initials = answerInitials(answer, index, sliceSteps, tally);
+  let answerKeys: Set<string> | undefined;
+  for (let step = initials.next(); answerKeys === undefined; step = initials.next()) {
+    if (step.done === true) answerKeys = step.value;
+    else if (tally.steps >= sliceEnd) {
+      yield;
+      sliceEnd = tally.steps + sliceSteps;
+    }
+  }
   const context: CheckContext = {
     index,
     ids: prepared.map((source) => source.id),
     indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
     question: questionTerms(options.question ?? []),
-    answerInitials: answerInitials(answer, index, tally),
+    answerInitials: answerKeys,
     spanValues: new Map(),
     options,
     counter: tally,
@@ -771,11 +787,17 @@ function equivalentRanges(context: CheckContext, text: string): Range[] {
 
 // The acronyms an answer defines by a capitalised run whose every word a source holds (`National Air and
 // Space Museum (NASM)` with the full name in a source), as `=initials:` keys: the acronym then counts as the
-// name. O(answer).
-function answerInitials(answer: string, index: SupportIndex, counter?: StepCounter): Set<string> {
+// name. Read in pieces of about `pieceChars` characters (`wordsInPieces`), pausing after each, as many steps
+// counted as the answer has characters, twice. O(answer).
+function* answerInitials(
+  answer: string,
+  index: SupportIndex,
+  pieceChars: number,
+  counter: StepCounter,
+): Generator<void, Set<string>> {
   const keys = new Set<string>();
-  if (counter !== undefined) counter.steps += answer.length;
-  forEachEquivalenceKey(answer, (key, start, end) => {
+  const { words, pieces } = yield* wordsInPieces(answer, pieceChars, counter);
+  const visit = (key: string, start: number, end: number): void => {
     if (!key.startsWith("=initials:") || key.length < 13) return;
     let held = true;
     const run = answer.slice(start, end);
@@ -784,7 +806,13 @@ function answerInitials(answer: string, index: SupportIndex, counter?: StepCount
       if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
     });
     if (held) keys.add(key);
-  });
+  };
+  for (const [position, from] of pieces.entries()) {
+    const to = pieces[position + 1] ?? words.length;
+    forEachEquivalenceKey(answer, visit, words, from, to);
+    counter.steps += (words[to - 1]?.end ?? 0) - (words[from]?.start ?? 0);
+    yield;
+  }
   return keys;
 }
 

@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { forEachWord } from "../text/index.js";
 import { checkAnswer } from "./check-answer.js";
-import { forEachDate, forEachScaledNumber, monthOf } from "./equivalences.js";
+import { forEachDate, forEachScaledNumber, monthOf, wordsInPieces } from "./equivalences.js";
 
 // Each equivalence is tried both ways (the source writes one form, the answer the other), and beside it the
 // same answer with the name or number changed to one no source holds, which must still be caught.
@@ -162,5 +164,50 @@ describe("equivalences: number forms", () => {
     const values: string[] = [];
     forEachScaledNumber("21K 1.25 million 3bn 2,000 1990's 0.5M", ({ value }) => values.push(value));
     expect(values).toEqual(["21000", "1250000", "3000000000", "2000", "1990s", "500000"]);
+  });
+});
+
+describe("wordsInPieces", () => {
+  const allWords = (text: string) => {
+    const words: { folded: string; start: number; end: number }[] = [];
+    forEachWord(text, (folded, start, end) => words.push({ folded, start, end }));
+    return words;
+  };
+  // Words, numbers, dotted and apostrophised words, non-ASCII letters, CJK, and the cuts' spaces and breaks.
+  const PARTS = [
+    "Alpha",
+    "U.S.",
+    "don't",
+    "1,600",
+    "4.2",
+    "Größe",
+    "Ｑ３",
+    "東京都",
+    " ",
+    "  ",
+    "\n",
+    ".",
+    ",",
+    "(",
+    "’s",
+  ];
+  it("reads the same words, offsets and all, as reading the text whole, pausing between pieces", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...PARTS), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 12 }),
+        (parts, pieceChars) => {
+          const text = parts.join("");
+          const pieces = wordsInPieces(text, pieceChars);
+          let pauses = 0;
+          let step = pieces.next();
+          for (; step.done !== true; step = pieces.next()) pauses++;
+          expect(step.value.words).toEqual(allWords(text));
+          // One pause between pieces, none for text read whole (a script without spaces).
+          expect(pauses).toBe(Math.max(0, step.value.pieces.length - 1));
+        },
+      ),
+      { seed: 34, numRuns: 300 },
+    );
   });
 });

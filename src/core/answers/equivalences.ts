@@ -1,6 +1,7 @@
 import type { Country } from "world-countries";
 import worldCountries from "world-countries";
-import { foldWord, forEachWord } from "../text/index.js";
+import type { StepCounter } from "../step-counter.js";
+import { foldWord, forEachWord, wordsCutAtSpaces } from "../text/index.js";
 
 // The package is CommonJS with an ES default in its types: Node's import gives the list as the default, a
 // bundler may give it under `default`.
@@ -291,6 +292,40 @@ function wordsOf(text: string): ReadWord[] {
   return words;
 }
 
+/**
+ * The words of a long text (`wordsOf`) read in pieces of about `pieceChars` characters, each cut before a
+ * space or line break (where no word runs on), pausing after each piece: `pieces` holds each piece's first
+ * word, so a reader of the words (`forEachEquivalenceKey` over a range) can pause by the same pieces. Text in
+ * a script without spaces is read whole (`wordsCutAtSpaces`). O(text).
+ */
+export function* wordsInPieces(
+  text: string,
+  pieceChars: number,
+  counter?: StepCounter,
+): Generator<void, { words: ReadWord[]; pieces: number[] }> {
+  if (!wordsCutAtSpaces(text)) {
+    if (counter !== undefined) counter.steps += text.length;
+    return { words: wordsOf(text), pieces: [0] };
+  }
+  const words: ReadWord[] = [];
+  const pieces: number[] = [];
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + Math.max(1, pieceChars));
+    while (to < text.length && !isSpaceCode(text.charCodeAt(to))) to++;
+    pieces.push(words.length);
+    forEachWord(text.slice(from, to), (folded, start, end) =>
+      words.push({ folded, start: from + start, end: from + end }),
+    );
+    if (counter !== undefined) counter.steps += to - from;
+    from = to;
+    if (from < text.length) yield;
+  }
+  return { words, pieces };
+}
+
+// A space, tab or line break: no word holds one.
+const isSpaceCode = (code: number): boolean => code === 32 || code === 10 || code === 9 || code === 13;
+
 // Whether the word at `start` starts with a capital letter: one comparison for ASCII.
 function upperAt(text: string, start: number): boolean {
   const first = text.charCodeAt(start);
@@ -318,9 +353,11 @@ export function forEachEquivalenceKey(
   text: string,
   visit: (key: string, start: number, end: number) => void,
   words: readonly ReadWord[] = wordsOf(text),
+  from = 0,
+  to: number = words.length,
 ): void {
   const { byFirst } = formsOfCountries();
-  for (let at = 0; at < words.length; at++) {
+  for (let at = from; at < to; at++) {
     const word = words[at] as ReadWord;
     // Every key starts at a capitalised word: names, forms, demonyms, months, joins and initials.
     if (!upperAt(text, word.start)) continue;
