@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { forEachWord } from "../text/index.js";
 import { checkAnswer } from "./check-answer.js";
-import { forEachDate, forEachScaledNumber, monthOf, wordsInPieces } from "./equivalences.js";
+import {
+  forEachDate,
+  forEachEquivalenceKey,
+  forEachScaledNumber,
+  monthOf,
+  type ReadWord,
+  wordsInPieces,
+} from "./equivalences.js";
 
 // Each equivalence is tried both ways (the source writes one form, the answer the other), and beside it the
 // same answer with the name or number changed to one no source holds, which must still be caught.
@@ -209,5 +216,28 @@ describe("wordsInPieces", () => {
       ),
       { seed: 34, numRuns: 300 },
     );
+  });
+});
+
+describe("forEachEquivalenceKey: linear", () => {
+  // The words it reads are counted through a proxy of the word list: a run of small words after capitalised
+  // ones (`The the the …`, `Of the of the …`) must not be read again from each capitalised word.
+  it.each([
+    ["The ", 20_000],
+    ["Of the ", 10_000],
+    ["The Bank of the ", 5_000],
+  ])("reads %j × %i in a bounded number of word reads per word", (unit, times) => {
+    const text = unit.repeat(times);
+    const words: ReadWord[] = [];
+    forEachWord(text, (folded, start, end) => words.push({ folded, start, end }));
+    let reads = 0;
+    const counted = new Proxy(words, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    forEachEquivalenceKey(text, () => {}, counted);
+    expect(reads).toBeLessThan(40 * words.length);
   });
 });

@@ -384,7 +384,10 @@ export function forEachEquivalenceKey(
       visit(`=join:${word.folded}${next.folded}`, word.start, next.end);
     let initials = "";
     let count = 0;
-    for (let run = at; run < words.length && count < MAX_INITIALS; run++) {
+    // A run reads at most MAX_RUN_WORDS words, small ones included: a long run of small words (`Of the the
+    // the …`) is read once per capitalised word before it, so an unbounded one would cost words².
+    const runEnd = Math.min(words.length, at + MAX_RUN_WORDS);
+    for (let run = at; run < runEnd && count < MAX_INITIALS; run++) {
       const inner = words[run] as ReadWord;
       if (run > at && SMALL_WORDS.has(inner.folded)) continue;
       if (!upperAt(text, inner.start)) break;
@@ -396,6 +399,7 @@ export function forEachEquivalenceKey(
 }
 
 const MAX_INITIALS = 6;
+const MAX_RUN_WORDS = 3 * MAX_INITIALS;
 const SMALL_WORDS: ReadonlySet<string> = new Set([
   "of",
   "and",
