@@ -12,10 +12,10 @@ import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
 import {
   forEachEquivalenceKey,
+  forEachEquivalenceKeyInPieces,
   keysOfWord,
   valuesOf,
   withoutEquivalentNumbers,
-  wordsInPieces,
 } from "./equivalences.js";
 import { withoutFraming } from "./framing.js";
 import { keptLine } from "./markdown-cut.js";
@@ -787,8 +787,8 @@ function equivalentRanges(context: CheckContext, text: string): Range[] {
 
 // The acronyms an answer defines by a capitalised run whose every word a source holds (`National Air and
 // Space Museum (NASM)` with the full name in a source), as `=initials:` keys: the acronym then counts as the
-// name. Read in pieces of about `pieceChars` characters (`wordsInPieces`), pausing after each, as many steps
-// counted as the answer has characters, twice. O(answer).
+// name. Read in pieces of about `pieceChars` characters (`forEachEquivalenceKeyInPieces`), pausing after each.
+// O(answer).
 function* answerInitials(
   answer: string,
   index: SupportIndex,
@@ -796,23 +796,21 @@ function* answerInitials(
   counter: StepCounter,
 ): Generator<void, Set<string>> {
   const keys = new Set<string>();
-  const { words, pieces } = yield* wordsInPieces(answer, pieceChars, counter);
-  const visit = (key: string, start: number, end: number): void => {
-    if (!key.startsWith("=initials:") || key.length < 13) return;
-    let held = true;
-    const run = answer.slice(start, end);
-    // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
-    forEachWord(run, (word, from) => {
-      if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
-    });
-    if (held) keys.add(key);
-  };
-  for (const [position, from] of pieces.entries()) {
-    const to = pieces[position + 1] ?? words.length;
-    forEachEquivalenceKey(answer, visit, words, from, to);
-    counter.steps += (words[to - 1]?.end ?? 0) - (words[from]?.start ?? 0);
-    yield;
-  }
+  yield* forEachEquivalenceKeyInPieces(
+    answer,
+    pieceChars,
+    (key, start, end) => {
+      if (!key.startsWith("=initials:") || key.length < 13) return;
+      let held = true;
+      const run = answer.slice(start, end);
+      // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
+      forEachWord(run, (word, from) => {
+        if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
+      });
+      if (held) keys.add(key);
+    },
+    counter,
+  );
   return keys;
 }
 

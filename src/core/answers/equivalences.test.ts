@@ -5,10 +5,10 @@ import { checkAnswer } from "./check-answer.js";
 import {
   forEachDate,
   forEachEquivalenceKey,
+  forEachEquivalenceKeyInPieces,
   forEachScaledNumber,
   monthOf,
   type ReadWord,
-  wordsInPieces,
 } from "./equivalences.js";
 
 // Each equivalence is tried both ways (the source writes one form, the answer the other), and beside it the
@@ -174,48 +174,67 @@ describe("equivalences: number forms", () => {
   });
 });
 
-describe("wordsInPieces", () => {
-  const allWords = (text: string) => {
-    const words: { folded: string; start: number; end: number }[] = [];
-    forEachWord(text, (folded, start, end) => words.push({ folded, start, end }));
-    return words;
+describe("forEachEquivalenceKeyInPieces", () => {
+  const keysWhole = (text: string): string[] => {
+    const keys: string[] = [];
+    forEachEquivalenceKey(text, (key, start, end) => keys.push(`${key}@${start}-${end}`));
+    return keys;
   };
-  // Words, numbers, dotted and apostrophised words, non-ASCII letters, CJK, and the cuts' spaces and breaks.
+  // Capitalised and small words (initials runs), countries' names and forms, months, capitals with dots,
+  // numbers, non-ASCII letters, CJK, and the cuts' spaces and line breaks.
   const PARTS = [
-    "Alpha",
+    "National",
+    "Air",
+    "and",
+    "Space",
+    "Museum",
+    "of",
+    "the",
+    "United",
+    "States",
+    "Republic",
+    "Korea",
     "U.S.",
-    "don't",
+    "NASA",
+    "October",
+    "Tech",
+    "Crunch",
+    "alpha",
     "1,600",
-    "4.2",
     "Größe",
-    "Ｑ３",
     "東京都",
     " ",
-    "  ",
+    " ",
+    " ",
     "\n",
     ".",
-    ",",
     "(",
-    "’s",
   ];
-  it("reads the same words, offsets and all, as reading the text whole, pausing between pieces", () => {
+  it("visits the same keys, in the same order, as reading the text whole, pausing between pieces", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom(...PARTS), { maxLength: 60 }),
-        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.constantFrom(...PARTS), { maxLength: 120 }),
+        fc.integer({ min: 1, max: 40 }),
         (parts, pieceChars) => {
           const text = parts.join("");
-          const pieces = wordsInPieces(text, pieceChars);
-          let pauses = 0;
-          let step = pieces.next();
-          for (; step.done !== true; step = pieces.next()) pauses++;
-          expect(step.value.words).toEqual(allWords(text));
-          // One pause between pieces, none for text read whole (a script without spaces).
-          expect(pauses).toBe(Math.max(0, step.value.pieces.length - 1));
+          const keys: string[] = [];
+          const pieces = forEachEquivalenceKeyInPieces(text, pieceChars, (key, start, end) =>
+            keys.push(`${key}@${start}-${end}`),
+          );
+          for (let step = pieces.next(); step.done !== true; step = pieces.next());
+          expect(keys).toEqual(keysWhole(text));
         },
       ),
-      { seed: 34, numRuns: 300 },
+      { seed: 34, numRuns: 400 },
     );
+  });
+
+  it("pauses once per piece of a long spaced text", () => {
+    const text = "The Bank of the United States opened. ".repeat(1_000);
+    let pauses = 0;
+    const pieces = forEachEquivalenceKeyInPieces(text, 1_000, () => {});
+    for (let step = pieces.next(); step.done !== true; step = pieces.next()) pauses++;
+    expect(pauses).toBeGreaterThanOrEqual(text.length / 1_100);
   });
 });
 

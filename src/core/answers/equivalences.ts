@@ -293,34 +293,39 @@ function wordsOf(text: string): ReadWord[] {
 }
 
 /**
- * The words of a long text (`wordsOf`) read in pieces of about `pieceChars` characters, each cut before a
- * space or line break (where no word runs on), pausing after each piece: `pieces` holds each piece's first
- * word, so a reader of the words (`forEachEquivalenceKey` over a range) can pause by the same pieces. Text in
- * a script without spaces is read whole (`wordsCutAtSpaces`). O(text).
+ * `forEachEquivalenceKey` over a long text, read in pieces of about `pieceChars` characters, each cut before a
+ * space or line break (where no word runs on), pausing after each piece: the keys it visits are the same, in
+ * the same order. Only the last KEY_REACH words wait for the next piece (a key reads at most that far ahead),
+ * so the text's words are never all held at once. Text in a script without spaces is read whole
+ * (`wordsCutAtSpaces`). O(text).
  */
-export function* wordsInPieces(
+export function* forEachEquivalenceKeyInPieces(
   text: string,
   pieceChars: number,
+  visit: (key: string, start: number, end: number) => void,
   counter?: StepCounter,
-): Generator<void, { words: ReadWord[]; pieces: number[] }> {
+): Generator<void, void> {
   if (!wordsCutAtSpaces(text)) {
     if (counter !== undefined) counter.steps += text.length;
-    return { words: wordsOf(text), pieces: [0] };
+    forEachEquivalenceKey(text, visit);
+    return;
   }
-  const words: ReadWord[] = [];
-  const pieces: number[] = [];
+  let words: ReadWord[] = [];
   for (let from = 0; from < text.length; ) {
     let to = Math.min(text.length, from + Math.max(1, pieceChars));
     while (to < text.length && !isSpaceCode(text.charCodeAt(to))) to++;
-    pieces.push(words.length);
+    const offset = from;
     forEachWord(text.slice(from, to), (folded, start, end) =>
-      words.push({ folded, start: from + start, end: from + end }),
+      words.push({ folded, start: offset + start, end: offset + end }),
     );
     if (counter !== undefined) counter.steps += to - from;
+    const last = to >= text.length;
+    const ready = last ? words.length : Math.max(0, words.length - KEY_REACH);
+    forEachEquivalenceKey(text, visit, words, 0, ready);
+    words = words.slice(ready);
     from = to;
-    if (from < text.length) yield;
+    if (!last) yield;
   }
-  return { words, pieces };
 }
 
 // A space, tab or line break: no word holds one.
@@ -400,6 +405,8 @@ export function forEachEquivalenceKey(
 
 const MAX_INITIALS = 6;
 const MAX_RUN_WORDS = 3 * MAX_INITIALS;
+// How far ahead of its first word a key reads: an initials run, a country's form, the next word of a join.
+const KEY_REACH = Math.max(MAX_RUN_WORDS, MAX_FORM_WORDS) + 1;
 const SMALL_WORDS: ReadonlySet<string> = new Set([
   "of",
   "and",
