@@ -576,6 +576,18 @@ describe("answerCheckSteps: slices", () => {
     expect(yields).toBeGreaterThanOrEqual(9);
     expect(step.value).toMatchObject({ unsupported: [], coverage: 1 });
   });
+
+  it("yields while it splits a long source into sentences, not only between the sentences it reads", () => {
+    // 200,000 characters of line breaks before one sentence: no sentence to read for most of the source, so
+    // only the splitting can yield; with 20,000 characters of sources a slice, about ten times.
+    const long = [{ id: "a", text: `${"\n".repeat(200_000)}Alpha beta gamma delta.` }];
+    const steps = answerCheckSteps(long, "Alpha beta gamma [a].", {}, 1_000);
+    let yields = 0;
+    let step = steps.next();
+    for (; step.done !== true; step = steps.next()) yields++;
+    expect(yields).toBeGreaterThanOrEqual(9);
+    expect(step.value).toMatchObject({ unsupported: [], coverage: 1 });
+  });
 });
 
 describe("answerCheckSteps: the answer's acronyms read by slices", () => {
