@@ -565,28 +565,29 @@ describe("checkAnswer: maxBestSpanChars", () => {
 });
 
 describe("answerCheckSteps: slices", () => {
-  it("yields while it reads long sources, not only between claims", () => {
-    // 200,000 characters of sources and one claim: with a budget of 1,000 characters of claims (20,000 of
-    // sources) a slice, the sources are read in about ten slices.
-    const long = [{ id: "a", text: "Alpha beta gamma delta. ".repeat(200_000 / 24) }];
-    const steps = answerCheckSteps(long, "Alpha beta gamma [a].", {}, 1_000);
+  // The yields of checking `Alpha beta gamma [a].` against one long source `a`, and the result.
+  const yieldsAgainst = (text: string) => {
+    const steps = answerCheckSteps([{ id: "a", text }], "Alpha beta gamma [a].", {}, 1_000);
     let yields = 0;
     let step = steps.next();
     for (; step.done !== true; step = steps.next()) yields++;
+    return { yields, result: step.value };
+  };
+
+  it("yields while it reads long sources, not only between claims", () => {
+    // 200,000 characters of sources and one claim: with a budget of 1,000 characters of claims (20,000 of
+    // sources) a slice, the sources are read in about ten slices.
+    const { yields, result } = yieldsAgainst("Alpha beta gamma delta. ".repeat(200_000 / 24));
     expect(yields).toBeGreaterThanOrEqual(9);
-    expect(step.value).toMatchObject({ unsupported: [], coverage: 1 });
+    expect(result).toMatchObject({ unsupported: [], coverage: 1 });
   });
 
   it("yields while it splits a long source into sentences, not only between the sentences it reads", () => {
     // 200,000 characters of line breaks before one sentence: no sentence to read for most of the source, so
     // only the splitting can yield; with 20,000 characters of sources a slice, about ten times.
-    const long = [{ id: "a", text: `${"\n".repeat(200_000)}Alpha beta gamma delta.` }];
-    const steps = answerCheckSteps(long, "Alpha beta gamma [a].", {}, 1_000);
-    let yields = 0;
-    let step = steps.next();
-    for (; step.done !== true; step = steps.next()) yields++;
+    const { yields, result } = yieldsAgainst(`${"\n".repeat(200_000)}Alpha beta gamma delta.`);
     expect(yields).toBeGreaterThanOrEqual(9);
-    expect(step.value).toMatchObject({ unsupported: [], coverage: 1 });
+    expect(result).toMatchObject({ unsupported: [], coverage: 1 });
   });
 });
 
