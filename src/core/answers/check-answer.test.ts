@@ -565,16 +565,50 @@ describe("checkAnswer: maxBestSpanChars", () => {
 });
 
 describe("answerCheckSteps: slices", () => {
-  it("yields while it reads long sources, not only between claims", () => {
-    // 200,000 characters of sources and one claim: with a budget of 1,000 characters of claims (20,000 of
-    // sources) a slice, the sources are read in about ten slices.
-    const long = [{ id: "a", text: "Alpha beta gamma delta. ".repeat(200_000 / 24) }];
-    const steps = answerCheckSteps(long, "Alpha beta gamma [a].", {}, 1_000);
+  // The yields of checking `Alpha beta gamma [a].` against one long source `a`, and the result.
+  const yieldsAgainst = (text: string) => {
+    const steps = answerCheckSteps([{ id: "a", text }], "Alpha beta gamma [a].", {}, 1_000);
     let yields = 0;
     let step = steps.next();
     for (; step.done !== true; step = steps.next()) yields++;
+    return { yields, result: step.value };
+  };
+
+  it("yields while it reads long sources, not only between claims", () => {
+    // 200,000 characters of sources and one claim: with a budget of 1,000 characters of claims (20,000 of
+    // sources) a slice, the sources are read in about ten slices.
+    const { yields, result } = yieldsAgainst("Alpha beta gamma delta. ".repeat(200_000 / 24));
     expect(yields).toBeGreaterThanOrEqual(9);
-    expect(step.value).toMatchObject({ unsupported: [], coverage: 1 });
+    expect(result).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+
+  it("yields while it splits a long source into sentences, not only between the sentences it reads", () => {
+    // 200,000 characters of line breaks before one sentence: no sentence to read for most of the source, so
+    // only the splitting can yield; with 20,000 characters of sources a slice, about ten times.
+    const { yields, result } = yieldsAgainst(`${"\n".repeat(200_000)}Alpha beta gamma delta.`);
+    expect(yields).toBeGreaterThanOrEqual(9);
+    expect(result).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+});
+
+describe("answerCheckSteps: the answer's acronyms read by slices", () => {
+  it("counts no slice after the first near the answer's length: the acronym pass pauses by pieces", () => {
+    // 220,000 characters of short claims no source supports: cheap to judge, so the longest slice after the
+    // splitting is the answer-wide pass that reads the acronyms the answer defines. A slice is 1,000 steps.
+    const answer = "Omega psi. ".repeat(20_000);
+    const counter: StepCounter = { steps: 0 };
+    const steps = answerCheckSteps([{ id: "a", text: "Alpha beta gamma." }], answer, {}, 100, counter);
+    let before = 0;
+    const slices: number[] = [];
+    let step = steps.next();
+    for (; step.done !== true; step = steps.next()) {
+      slices.push(counter.steps - before);
+      before = counter.steps;
+    }
+    // The first slice holds the marker pass's count, which it makes at once; every later one stays far below
+    // the answer's length (a pass over the whole answer at once counted it in a single slice).
+    expect(Math.max(...slices.slice(1))).toBeLessThan(answer.length / 10);
+    expect(step.value).toMatchObject({ coverage: 0 });
   });
 });
 

@@ -10,7 +10,13 @@ import type { CheckNumbers, MatchMode, NumberMiss, Range, Source } from "../type
 import { otherWrittenForms } from "./abbreviations.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
-import { forEachEquivalenceKey, keysOfWord, valuesOf, withoutEquivalentNumbers } from "./equivalences.js";
+import {
+  forEachEquivalenceKey,
+  forEachEquivalenceKeyInPieces,
+  keysOfWord,
+  valuesOf,
+  withoutEquivalentNumbers,
+} from "./equivalences.js";
 import { withoutFraming } from "./framing.js";
 import { keptLine } from "./markdown-cut.js";
 import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
@@ -233,12 +239,22 @@ export function* answerCheckSteps(
     readableSource,
   );
   const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally);
+  // The answer's acronyms are read in pieces of a slice's worth, pausing between them.
+  const initials = answerInitials(answer, index, sliceSteps, tally);
+  let answerKeys: Set<string> | undefined;
+  for (let step = initials.next(); answerKeys === undefined; step = initials.next()) {
+    if (step.done === true) answerKeys = step.value;
+    else if (tally.steps >= sliceEnd) {
+      yield;
+      sliceEnd = tally.steps + sliceSteps;
+    }
+  }
   const context: CheckContext = {
     index,
     ids: prepared.map((source) => source.id),
     indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
     question: questionTerms(options.question ?? []),
-    answerInitials: answerInitials(answer, index, tally),
+    answerInitials: answerKeys,
     spanValues: new Map(),
     options,
     counter: tally,
@@ -771,20 +787,30 @@ function equivalentRanges(context: CheckContext, text: string): Range[] {
 
 // The acronyms an answer defines by a capitalised run whose every word a source holds (`National Air and
 // Space Museum (NASM)` with the full name in a source), as `=initials:` keys: the acronym then counts as the
-// name. O(answer).
-function answerInitials(answer: string, index: SupportIndex, counter?: StepCounter): Set<string> {
+// name. Read in pieces of about `pieceChars` characters (`forEachEquivalenceKeyInPieces`), pausing after each.
+// O(answer).
+function* answerInitials(
+  answer: string,
+  index: SupportIndex,
+  pieceChars: number,
+  counter: StepCounter,
+): Generator<void, Set<string>> {
   const keys = new Set<string>();
-  if (counter !== undefined) counter.steps += answer.length;
-  forEachEquivalenceKey(answer, (key, start, end) => {
-    if (!key.startsWith("=initials:") || key.length < 13) return;
-    let held = true;
-    const run = answer.slice(start, end);
-    // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
-    forEachWord(run, (word, from) => {
-      if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
-    });
-    if (held) keys.add(key);
-  });
+  yield* forEachEquivalenceKeyInPieces(
+    answer,
+    pieceChars,
+    (key, start, end) => {
+      if (!key.startsWith("=initials:") || key.length < 13) return;
+      let held = true;
+      const run = answer.slice(start, end);
+      // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
+      forEachWord(run, (word, from) => {
+        if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
+      });
+      if (held) keys.add(key);
+    },
+    counter,
+  );
   return keys;
 }
 

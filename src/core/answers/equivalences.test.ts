@@ -1,6 +1,15 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { forEachWord } from "../text/index.js";
 import { checkAnswer } from "./check-answer.js";
-import { forEachDate, forEachScaledNumber, monthOf } from "./equivalences.js";
+import {
+  forEachDate,
+  forEachEquivalenceKey,
+  forEachEquivalenceKeyInPieces,
+  forEachScaledNumber,
+  monthOf,
+  type ReadWord,
+} from "./equivalences.js";
 
 // Each equivalence is tried both ways (the source writes one form, the answer the other), and beside it the
 // same answer with the name or number changed to one no source holds, which must still be caught.
@@ -162,5 +171,92 @@ describe("equivalences: number forms", () => {
     const values: string[] = [];
     forEachScaledNumber("21K 1.25 million 3bn 2,000 1990's 0.5M", ({ value }) => values.push(value));
     expect(values).toEqual(["21000", "1250000", "3000000000", "2000", "1990s", "500000"]);
+  });
+});
+
+describe("forEachEquivalenceKeyInPieces", () => {
+  const keysWhole = (text: string): string[] => {
+    const keys: string[] = [];
+    forEachEquivalenceKey(text, (key, start, end) => keys.push(`${key}@${start}-${end}`));
+    return keys;
+  };
+  // Capitalised and small words (initials runs), countries' names and forms, months, capitals with dots,
+  // numbers, non-ASCII letters, CJK, and the cuts' spaces and line breaks.
+  const PARTS = [
+    "National",
+    "Air",
+    "and",
+    "Space",
+    "Museum",
+    "of",
+    "the",
+    "United",
+    "States",
+    "Republic",
+    "Korea",
+    "U.S.",
+    "NASA",
+    "October",
+    "Tech",
+    "Crunch",
+    "alpha",
+    "1,600",
+    "Größe",
+    "東京都",
+    " ",
+    " ",
+    " ",
+    "\n",
+    ".",
+    "(",
+  ];
+  it("visits the same keys, in the same order, as reading the text whole, pausing between pieces", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...PARTS), { maxLength: 120 }),
+        fc.integer({ min: 1, max: 40 }),
+        (parts, pieceChars) => {
+          const text = parts.join("");
+          const keys: string[] = [];
+          const pieces = forEachEquivalenceKeyInPieces(text, pieceChars, (key, start, end) =>
+            keys.push(`${key}@${start}-${end}`),
+          );
+          for (let step = pieces.next(); step.done !== true; step = pieces.next());
+          expect(keys).toEqual(keysWhole(text));
+        },
+      ),
+      { seed: 34, numRuns: 400 },
+    );
+  });
+
+  it("pauses once per piece of a long spaced text", () => {
+    const text = "The Bank of the United States opened. ".repeat(1_000);
+    let pauses = 0;
+    const pieces = forEachEquivalenceKeyInPieces(text, 1_000, () => {});
+    for (let step = pieces.next(); step.done !== true; step = pieces.next()) pauses++;
+    expect(pauses).toBeGreaterThanOrEqual(text.length / 1_100);
+  });
+});
+
+describe("forEachEquivalenceKey: linear", () => {
+  // The words it reads are counted through a proxy of the word list: a run of small words after capitalised
+  // ones (`The the the …`, `Of the of the …`) must not be read again from each capitalised word.
+  it.each([
+    ["The ", 20_000],
+    ["Of the ", 10_000],
+    ["The Bank of the ", 5_000],
+  ])("reads %j × %i in a bounded number of word reads per word", (unit, times) => {
+    const text = unit.repeat(times);
+    const words: ReadWord[] = [];
+    forEachWord(text, (folded, start, end) => words.push({ folded, start, end }));
+    let reads = 0;
+    const counted = new Proxy(words, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    forEachEquivalenceKey(text, () => {}, counted);
+    expect(reads).toBeLessThan(40 * words.length);
   });
 });

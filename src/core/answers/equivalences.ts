@@ -1,6 +1,7 @@
 import type { Country } from "world-countries";
 import worldCountries from "world-countries";
-import { foldWord, forEachWord } from "../text/index.js";
+import type { StepCounter } from "../step-counter.js";
+import { foldWord, forEachWord, wordsCutAtSpaces } from "../text/index.js";
 
 // The package is CommonJS with an ES default in its types: Node's import gives the list as the default, a
 // bundler may give it under `default`.
@@ -291,6 +292,45 @@ function wordsOf(text: string): ReadWord[] {
   return words;
 }
 
+/**
+ * `forEachEquivalenceKey` over a long text, read in pieces of about `pieceChars` characters, each cut before a
+ * space or line break (where no word runs on), pausing after each piece: the keys it visits are the same, in
+ * the same order. Only the last KEY_REACH words wait for the next piece (a key reads at most that far ahead),
+ * so the text's words are never all held at once. Text in a script without spaces is read whole
+ * (`wordsCutAtSpaces`). O(text).
+ */
+export function* forEachEquivalenceKeyInPieces(
+  text: string,
+  pieceChars: number,
+  visit: (key: string, start: number, end: number) => void,
+  counter?: StepCounter,
+): Generator<void, void> {
+  if (!wordsCutAtSpaces(text)) {
+    if (counter !== undefined) counter.steps += text.length;
+    forEachEquivalenceKey(text, visit);
+    return;
+  }
+  let words: ReadWord[] = [];
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + Math.max(1, pieceChars));
+    while (to < text.length && !isSpaceCode(text.charCodeAt(to))) to++;
+    const offset = from;
+    forEachWord(text.slice(from, to), (folded, start, end) =>
+      words.push({ folded, start: offset + start, end: offset + end }),
+    );
+    if (counter !== undefined) counter.steps += to - from;
+    const last = to >= text.length;
+    const ready = last ? words.length : Math.max(0, words.length - KEY_REACH);
+    forEachEquivalenceKey(text, visit, words, 0, ready);
+    words = words.slice(ready);
+    from = to;
+    if (!last) yield;
+  }
+}
+
+// A space, tab or line break: no word holds one.
+const isSpaceCode = (code: number): boolean => code === 32 || code === 10 || code === 9 || code === 13;
+
 // Whether the word at `start` starts with a capital letter: one comparison for ASCII.
 function upperAt(text: string, start: number): boolean {
   const first = text.charCodeAt(start);
@@ -318,9 +358,11 @@ export function forEachEquivalenceKey(
   text: string,
   visit: (key: string, start: number, end: number) => void,
   words: readonly ReadWord[] = wordsOf(text),
+  from = 0,
+  to: number = words.length,
 ): void {
   const { byFirst } = formsOfCountries();
-  for (let at = 0; at < words.length; at++) {
+  for (let at = from; at < to; at++) {
     const word = words[at] as ReadWord;
     // Every key starts at a capitalised word: names, forms, demonyms, months, joins and initials.
     if (!upperAt(text, word.start)) continue;
@@ -347,7 +389,10 @@ export function forEachEquivalenceKey(
       visit(`=join:${word.folded}${next.folded}`, word.start, next.end);
     let initials = "";
     let count = 0;
-    for (let run = at; run < words.length && count < MAX_INITIALS; run++) {
+    // A run reads at most MAX_RUN_WORDS words, small ones included: a long run of small words (`Of the the
+    // the …`) is read once per capitalised word before it, so an unbounded one would cost words².
+    const runEnd = Math.min(words.length, at + MAX_RUN_WORDS);
+    for (let run = at; run < runEnd && count < MAX_INITIALS; run++) {
       const inner = words[run] as ReadWord;
       if (run > at && SMALL_WORDS.has(inner.folded)) continue;
       if (!upperAt(text, inner.start)) break;
@@ -359,6 +404,9 @@ export function forEachEquivalenceKey(
 }
 
 const MAX_INITIALS = 6;
+const MAX_RUN_WORDS = 3 * MAX_INITIALS;
+// How far ahead of its first word a key reads: an initials run, a country's form, the next word of a join.
+const KEY_REACH = Math.max(MAX_RUN_WORDS, MAX_FORM_WORDS) + 1;
 const SMALL_WORDS: ReadonlySet<string> = new Set([
   "of",
   "and",

@@ -1,5 +1,6 @@
-import { type Sentence, splitSentences } from "../blocks/index.js";
+import { type Sentence, sentencesOf } from "../blocks/index.js";
 import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
+import { PAUSE } from "../pause.js";
 import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
@@ -153,7 +154,17 @@ function* readSource(
   lexicon: Lexicon,
   slice: { read: number; chars: number },
 ): Generator<void, SourceTerms, void> {
-  const sentences = splitSentences(text);
+  // The source is split into sentences (`splitSentences`) by slices too: a long source's splitting pauses
+  // after each slice's worth of the splitter's steps.
+  const sentences: Sentence[] = [];
+  const splitting: StepCounter = { steps: 0 };
+  for (const sentence of sentencesOf(text, splitting)) {
+    if (sentence !== PAUSE) sentences.push(sentence);
+    if (splitting.steps >= slice.chars) {
+      yield;
+      splitting.steps = 0;
+    }
+  }
   const termIds: number[] = [];
   const termStarts: number[] = [];
   const postings = new Map<number, number[]>();

@@ -76,6 +76,13 @@ export function forEachWord(text: string, visit: (word: string, start: number, e
   }
 }
 
+/**
+ * Whether `forEachWord` reads `text` piece by piece as it reads it whole, when the pieces are cut before a
+ * space or a line break: true for text in spaced scripts (its words never hold a space), false for text that
+ * goes through `Intl.Segmenter`, whose words depend on the whole text.
+ */
+export const wordsCutAtSpaces = (text: string): boolean => !UNSPACED_SCRIPT.test(text);
+
 /** Overlapping two-character words of a Han/Katakana run; a one-character run is one word. */
 function visitBigrams(
   text: string,
