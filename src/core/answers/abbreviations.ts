@@ -2,20 +2,8 @@
 // unit symbols (`km²` for `square kilometres`, `GHz` for `gigahertz`) and quarters (`Q3` for `third
 // quarter`). See docs/matching.md#answers.
 
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
+import { MONTH_NAMES } from "./equivalences.js";
+
 const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 // Abbreviations beside the first three letters.
 const LONGER: Readonly<Record<string, readonly string[]>> = {
@@ -33,7 +21,7 @@ const WRITTEN_FORMS: ReadonlyMap<string, readonly string[]> = (() => {
     list.push(to);
     forms.set(from, list);
   };
-  for (const name of [...MONTHS, ...WEEKDAYS]) {
+  for (const name of [...MONTH_NAMES, ...WEEKDAYS]) {
     for (const short of [name.slice(0, 3), ...(LONGER[name] ?? [])]) {
       add(short, name);
       add(name, short);

@@ -18,7 +18,8 @@ const countryList = (): readonly Country[] => {
  */
 
 // Month names and their abbreviations (`Sept`, `Sep.`), folded, to the month's number.
-const MONTH_NAMES = [
+/** The twelve month names, folded, in order. */
+export const MONTH_NAMES: readonly string[] = [
   "january",
   "february",
   "march",
