@@ -746,7 +746,7 @@ function missingEntity(
   entities: ClauseTerms["entities"],
   text: string,
 ): string | null {
-  let covered: Range[] | undefined;
+  let covered: CoveredRanges | undefined;
   for (const { word, term, written, start, end } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
     if (context.index.knows(word, term)) continue;
@@ -758,11 +758,41 @@ function missingEntity(
       continue;
     // `Oct` where a source writes `October` (and the other way round), `km²` where it writes `square kilometres`.
     if (otherWrittenForms(word).some((form) => isKnownPhrase(context.index, form))) continue;
-    covered ??= equivalentRanges(context, text);
-    if (covered.some(([from, to]) => from <= start && end <= to)) continue;
+    covered ??= coveredRanges(equivalentRanges(context, text));
+    if (covers(covered, start, end)) continue;
     return written;
   }
   return null;
+}
+
+/** Ranges sorted by start, with the furthest end of each prefix: `covers` asks in O(log n), not O(n). */
+interface CoveredRanges {
+  readonly starts: readonly number[];
+  readonly furthestEnds: readonly number[];
+}
+
+// O(n log n) for n ranges.
+function coveredRanges(ranges: Range[]): CoveredRanges {
+  ranges.sort((a, b) => a[0] - b[0]);
+  const furthestEnds: number[] = [];
+  let furthest = -1;
+  for (const [, to] of ranges) {
+    furthest = Math.max(furthest, to);
+    furthestEnds.push(furthest);
+  }
+  return { starts: ranges.map(([from]) => from), furthestEnds };
+}
+
+// Whether some range holds [start, end): among the ranges starting at or before `start`, the furthest end.
+function covers({ starts, furthestEnds }: CoveredRanges, start: number, end: number): boolean {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((starts[middle] as number) <= start) low = middle + 1;
+    else high = middle;
+  }
+  return low > 0 && (furthestEnds[low - 1] as number) >= end;
 }
 
 // Whether every word of a phrase of folded words occurs in some source.
