@@ -22,6 +22,16 @@ export function runSteps<T>(steps: Steps<T>): T {
 }
 
 /**
+ * `text` without the run of `characters` that ends it (`trimTrailing("a//", "/")` is `"a"`). O(n) and no
+ * regex: `/\/+$/` and its kind retry from every character of a run that does not end the text (O(n²)).
+ */
+export function trimTrailing(text: string, characters: string): string {
+  let end = text.length;
+  while (end > 0 && characters.includes(text.charAt(end - 1))) end -= 1;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/**
  * A URL as it may be printed: `user:password@` (or a lone user) after the scheme becomes `***@`. Reads text
  * that need not parse as a URL (a message quotes a wrong one too); O(n), no regex.
  */

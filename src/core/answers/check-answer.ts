@@ -1,5 +1,5 @@
 import { MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
-import type { Steps } from "../../util.js";
+import { type Steps, trimTrailing } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
 import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
@@ -870,7 +870,7 @@ function isEntity(written: string, sentenceStart: boolean): boolean {
 const STRAIGHT_QUOTED = /"([^"\n]{1,2000})"/g;
 const CURLY_QUOTED = /“([^”\n]{1,2000})”/g;
 const WORDY = /[\p{L}\p{N}]/u;
-const TRAILING_PUNCTUATION = /[,.;:!?]+$/;
+const TRAILING_PUNCTUATION = ",.;:!?";
 
 function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   if (claim.blockQuote) return clause === claim.clauses[0] ? [claim.text] : [];
@@ -878,7 +878,7 @@ function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
     for (const match of clause.masked.matchAll(pattern)) {
       // A comma or full stop inside the closing quote belongs to the sentence (`"Harbour Lights," which`).
-      const quotation = tidy(match[1] as string).replace(TRAILING_PUNCTUATION, "");
+      const quotation = trimTrailing(tidy(match[1] as string), TRAILING_PUNCTUATION);
       if (WORDY.test(quotation)) quotations.push(quotation);
     }
   }

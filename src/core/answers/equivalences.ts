@@ -1,5 +1,6 @@
 import type { Country } from "world-countries";
 import worldCountries from "world-countries";
+import { trimTrailing } from "../../util.js";
 import type { StepCounter } from "../step-counter.js";
 import { foldWord, forEachWord, wordsCutAtSpaces } from "../text/index.js";
 
@@ -143,7 +144,8 @@ const SCALES: Record<string, number> = {
 };
 
 const PLAIN_DIGITS = /^\d+$/;
-const LEADING_ZEROS = /^0+(?=\d)/;
+// The zeros before a number's first digit, all but the last digit kept (`007` is `7`, `000` is `0`).
+const LEADING_ZEROS = /^0+(\d)/;
 
 /** A number of a text with its scale applied (`21K` and `21,000` are both `21000`), or a decade (`2000s`). */
 export interface ScaledNumber {
@@ -157,13 +159,13 @@ export interface ScaledNumber {
 // The digits of `written` (commas dropped) times 10^exponent, as a plain decimal without trailing zeros.
 function scale(written: string, exponent: number): string {
   if (exponent === 0 && PLAIN_DIGITS.test(written))
-    return written.length > 1 && written[0] === "0" ? written.replace(LEADING_ZEROS, "") : written;
+    return written.length > 1 && written[0] === "0" ? written.replace(LEADING_ZEROS, "$1") : written;
   const plain = written.replace(/,/g, "");
   const [whole = "", fraction = ""] = plain.split(".");
   const digits = `${whole}${fraction.padEnd(exponent, "0")}`;
   const point = whole.length + exponent;
-  const integer = digits.slice(0, point).replace(/^0+(?=\d)/, "");
-  const rest = digits.slice(point).replace(/0+$/, "");
+  const integer = digits.slice(0, point).replace(LEADING_ZEROS, "$1");
+  const rest = trimTrailing(digits.slice(point), "0");
   return rest === "" ? integer : `${integer}.${rest}`;
 }
 
