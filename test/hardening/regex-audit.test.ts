@@ -19,7 +19,7 @@ import { parseModelJson } from "../../src/service/model-json.js";
 // The checks run on recheck's pure-JS backend in a worker thread (the same code on every machine and Node
 // version, no native binary or JVM, and the test's event loop stays free). Its attack strings are judged by counted steps, never by time. One time limit remains, as a
 // fail-safe: a check that runs longer than CHECK_LIMIT_MS ends "unknown", which fails the audit; it can make a pattern fail on a slow machine, never pass. A pattern
-// the checker cannot judge in that time is to be written smaller (docs/hardening.md#regular-expressions).
+// the checker cannot judge in that time is to be written smaller (docs/reliability-limits.md#bounded-regexes).
 process.env.RECHECK_BACKEND = "worker";
 const CHECK_LIMIT_MS = 60_000;
 const noTimeLimits = {
