@@ -434,7 +434,7 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
   forEachNumberKey(text, (key, start, end) => {
     // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
     const code = codeBefore(text, start);
-    const id = lexicon.id(numberTerm(key, code));
+    const id = code === null ? lexicon.numberId(key) : lexicon.id(numberTerm(key, code));
     if (seen.has(id)) return;
     seen.add(id);
     read.terms.push(id);
@@ -451,7 +451,7 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
 function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void {
   const seen = new Set<number>();
   forEachNumberKey(text, (key, start, end) => {
-    const id = lexicon.id(numberTerm(key));
+    const id = lexicon.numberId(key);
     if (seen.has(id)) return;
     seen.add(id);
     read.terms.push(id);
@@ -990,8 +990,9 @@ function numbersElsewhere(
   text: string,
   numbers: NumberCheck,
 ): JudgedClause["failure"] {
-  if (clause.cited.length === 0) return null;
   const { index, counter } = context;
+  // No source left that the clause does not cite: nothing to search.
+  if (clause.cited.length === 0 || clause.cited.length >= index.sources.length) return null;
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
     if (numbers === "source")
@@ -1037,7 +1038,12 @@ function supportValues(
     }
   }
   // Looked up per value, never merged: a clause costs its numbers × its places, not the places' size.
-  return (value) => sets.some((held) => held.has(value));
+  const [only] = sets;
+  if (sets.length === 1 && only !== undefined) return (value) => only.has(value);
+  return (value) => {
+    for (const held of sets) if (held.has(value)) return true;
+    return false;
+  };
 }
 
 // With `source` numbers (answer mode's default), a number counts only where a span supporting the clause holds
