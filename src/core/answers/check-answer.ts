@@ -826,18 +826,28 @@ function* answerInitials(
   counter: StepCounter,
 ): Generator<void, Set<string>> {
   const keys = new Set<string>();
+  // A run's capitalised words (its small words, `and`, `of`, need not be in a source) are each read once:
+  // the starts of those no source holds are listed as the runs reach them (runs come in order of start, and
+  // a run is read from a word's start to a word's end), so a run is held when none of them falls inside it.
+  // Each of a word's runs (up to MAX_INITIALS) costs a lookup, not a reading of its words.
+  const unknown: number[] = [];
+  let firstUnknown = 0;
+  let readTo = 0;
   yield* forEachEquivalenceKeyInPieces(
     answer,
     pieceChars,
     (key, start, end) => {
-      if (!key.startsWith("=initials:") || key.length < 13) return;
-      let held = true;
-      const run = answer.slice(start, end);
-      // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
-      forEachWord(run, (word, from) => {
-        if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
-      });
-      if (held) keys.add(key);
+      if (key.length < 13 || !key.startsWith("=initials:")) return;
+      if (end > readTo) {
+        const from = Math.max(readTo, start);
+        forEachWord(answer.slice(from, end), (word, at) => {
+          if (answer.charCodeAt(from + at) !== word.charCodeAt(0) && !index.knows(word, null))
+            unknown.push(from + at);
+        });
+        readTo = end;
+      }
+      while (firstUnknown < unknown.length && (unknown[firstUnknown] as number) < start) firstUnknown++;
+      if (firstUnknown === unknown.length || (unknown[firstUnknown] as number) >= end) keys.add(key);
     },
     counter,
   );
