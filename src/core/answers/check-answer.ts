@@ -912,7 +912,7 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
       }
     }
     if (failure === null && numbers !== undefined && HAS_DIGIT.test(clause.clause.masked)) {
-      const spanValues = supportValues(context, clause, "quote");
+      const spanValues = datedInSourceYear(context, clause, supportValues(context, clause, "quote"));
       const equivalent = withoutEquivalentNumbers(
         numbersToCheck(clause.clause.masked, index, context.question),
         numbers === "source" ? spanValues : supportValues(context, clause, numbers),
@@ -1040,6 +1040,26 @@ function supportValues(
   return (value) => sets.some((held) => held.has(value));
 }
 
+// `held` widened by one reading: a full date (`2018-05-07`) is held where a supporting span writes its day and
+// month with no year (`died on May 7`) and a dateline, title or headline of that span's source (`datelineNumbers`)
+// holds its year: a dated page writes the days of its own year so.
+function datedInSourceYear(
+  context: CheckContext,
+  clause: JudgedClause,
+  held: (value: string) => boolean,
+): (value: string) => boolean {
+  return (value) => {
+    if (held(value)) return true;
+    if (!FULL_DATE.test(value) || !held(`md:${value.slice(5)}`)) return false;
+    const year = value.slice(0, 4);
+    return clause.supportSources.some((sourceIndex) =>
+      context.index.datelineNumbers(sourceIndex, context.counter).has(year),
+    );
+  };
+}
+
+const FULL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 // With `source` numbers (answer mode's default), a number counts only where a span supporting the clause holds
 // it (or the sentence beside it, or the source's dateline): the first number of `text` that the source holds
 // only elsewhere, with the sentence it was seen in; null when every number is in its support (or the clause
@@ -1075,8 +1095,14 @@ function firstNumberOutside(
   // The number keys of each span (read once per request, however many clauses it supports) and of each
   // source's datelines, looked up per number: a clause costs its numbers × its spans, not the spans' length.
   const held: ReadonlySet<string>[] = [];
+  // The page-wide numbers (datelines, title, headline) of the sources whose spans state no year of their own,
+  // and of those that do, which stand for every number but a year: a sentence that names its year ("in the
+  // third quarter of 2023") is not about the page's.
+  const pageHeld: ReadonlySet<string>[] = [];
+  const pageHeldButYears: ReadonlySet<string>[] = [];
   for (const [sourceIndex, ranges] of places) {
     const source = index.sources[sourceIndex] as PreparedSource;
+    let statesYear = false;
     for (const [start, end] of ranges) {
       const cacheKey = `#${sourceIndex}:${start}:${end}`;
       let keys = context.spanValues.get(cacheKey);
@@ -1088,18 +1114,25 @@ function firstNumberOutside(
         keys = spanKeys;
       }
       held.push(keys);
+      if (!statesYear) for (const key of keys) if (isYear(key)) statesYear = true;
     }
-    held.push(index.datelineNumbers(sourceIndex, counter));
+    (statesYear ? pageHeldButYears : pageHeld).push(index.datelineNumbers(sourceIndex, counter));
   }
   let outside: { number: string; key: string } | null = null;
   forEachNumberKey(text, (key, start, end) => {
     if (outside !== null || held.some((keys) => keys.has(key))) return;
+    if (pageHeld.some((keys) => keys.has(key))) return;
+    if (!isYear(key) && pageHeldButYears.some((keys) => keys.has(key))) return;
     const term = numberTerm(key);
     for (const [sourceIndex, ranges] of places) if (index.besideRanges(sourceIndex, ranges, term)) return;
     outside = { number: text.slice(start, end), key };
   });
   return outside;
 }
+
+// A number key that reads as a year (1500 to 2099).
+const YEAR_KEY = /^(?:1[5-9]|20)\d\d$/;
+const isYear = (key: string): boolean => YEAR_KEY.test(key);
 
 // The ranges of a span: its window and the sentences pooled into it.
 const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];
