@@ -274,9 +274,9 @@ export function* answerCheckSteps(
   // found in one pass (`findQuote`).
   for (const verdict of judged) {
     for (const clause of verdict?.clauses ?? []) {
-      for (const { quotation, sourceIndexes } of clause.quotations) {
+      for (const { quotation, pieces, sourceIndexes } of clause.quotations) {
         for (const sourceIndex of sourceIndexes) {
-          expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], options.mode ?? "strict");
+          expectQuotes(prepared[sourceIndex] as PreparedSource, pieces, options.mode ?? "strict");
           expectSpacedQuotation(prepared[sourceIndex] as PreparedSource, quotation, options.mode ?? "strict");
           // An explained strict miss says whether the source holds the quotation in other case.
           if (options.explain === true && (options.mode ?? "strict") === "strict")
@@ -377,7 +377,8 @@ interface JudgedClause {
   supportSources: number[];
   best: SupportSpan | undefined;
   failure: { reason: AnswerReason; detail?: NumberMiss | AnswerMiss } | null;
-  quotations: { quotation: string; sourceIndexes: number[] }[];
+  /** Each quotation, the pieces an elision mark (`[...]`, `…`) cuts it into (itself when none), its sources. */
+  quotations: { quotation: string; pieces: string[]; sourceIndexes: number[] }[];
   /** The sources the clause's markers name, by index (empty when it cites none). */
   cited: number[];
   terms: number[];
@@ -596,7 +597,11 @@ function judgeClause(
   // A sentence about the sources that no span supports holds no word of any source, so its quotations are in
   // none (quote_not_found) and are not searched for.
   for (const quotation of quotationsOf(clause, claim)) {
-    judged.quotations.push({ quotation, sourceIndexes: cited.length > 0 ? cited : judged.supportSources });
+    judged.quotations.push({
+      quotation,
+      pieces: elidedPieces(quotation),
+      sourceIndexes: cited.length > 0 ? cited : judged.supportSources,
+    });
   }
   return judged;
 }
@@ -885,6 +890,38 @@ function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   return quotations;
 }
 
+// An elision mark in a quotation: `[...]`, `[…]`, `...`, `…`.
+const ELISION = /\[(?:\.\.\.|…)\]|\.\.\.|…/;
+/** Characters a quotation's elision mark may stand for, at most: the words left out of one passage. */
+const MAX_ELIDED_CHARS = 300;
+
+/**
+ * The pieces an elision mark cuts a quotation into (`mature, tasteful, and [...] sexy`: `mature, tasteful,
+ * and` and `sexy`), those with a letter or digit; the quotation itself when it has none or one. O(m).
+ */
+export function elidedPieces(quotation: string): string[] {
+  if (!ELISION.test(quotation)) return [quotation];
+  const pieces = quotation
+    .split(new RegExp(ELISION.source, "g"))
+    .map((piece) => piece.trim())
+    .filter((piece) => WORDY.test(piece));
+  return pieces.length === 0 ? [quotation] : pieces;
+}
+
+// Whether the source holds every piece of an elided quotation, in order, each within MAX_ELIDED_CHARS of the
+// one before: one passage quoted with words left out, never pieces gathered from anywhere. Each piece's first
+// place is the one read (`findQuote`), so a piece that first occurs elsewhere fails, never passes.
+function foundInOrder(source: PreparedSource, pieces: readonly string[], mode: MatchMode): boolean {
+  let end = -1;
+  for (const piece of pieces) {
+    const range = findQuote(source, piece, mode);
+    if (range === null) return false;
+    if (end >= 0 && (range[0] < end || range[0] - end > MAX_ELIDED_CHARS)) return false;
+    end = range[1];
+  }
+  return true;
+}
+
 /** The claim's final verdict: quotations and numbers checked where its support was found. Null when kept. */
 function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged): AnswerUnsupported | null {
   const { options, index } = context;
@@ -894,9 +931,10 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
   for (const clause of judged.clauses) {
     let failure = clause.failure;
     if (failure === null) {
-      for (const { quotation, sourceIndexes } of clause.quotations) {
+      for (const { quotation, pieces, sourceIndexes } of clause.quotations) {
         const found = sourceIndexes.some((sourceIndex) => {
           const source = index.sources[sourceIndex] as PreparedSource;
+          if (pieces.length > 1) return foundInOrder(source, pieces, mode);
           return (
             findQuote(source, quotation, mode) !== null ||
             (mode === "strict" && foundUpToSpacing(source, quotation, context.counter))

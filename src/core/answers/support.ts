@@ -5,19 +5,21 @@ import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
+import { unitTerm } from "./abbreviations.js";
 import { forEachDate, forEachEquivalenceKey, type ReadWord, SHORT_YEAR_RANGE } from "./equivalences.js";
 import { writesScoreline } from "./scorelines.js";
 
 /**
- * The content term of a folded word: possessive dropped, stemmed by `rankingStem`; null for a stop word or a
- * word that starts with a digit (numbers are the number check's).
+ * The content term of a folded word: possessive dropped, stemmed by `rankingStem` (a unit's symbols and
+ * spellings one term, `unitTerm`); null for a stop word or a word that starts with a digit (numbers are the
+ * number check's).
  */
 export function contentTerm(word: string): string | null {
   const bare = word.endsWith("'s") ? word.slice(0, -2) : word;
   if (bare === "" || isStopWord(bare) || DISCOURSE_WORDS.has(bare) || VAGUE_WORDS.has(bare)) return null;
   const first = bare.charCodeAt(0);
   if (first >= 48 && first <= 57) return null;
-  return rankingStem(bare);
+  return unitTerm(bare) ?? rankingStem(bare);
 }
 
 /**
