@@ -11,6 +11,7 @@ import { otherWrittenForms } from "./abbreviations.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
 import {
+  forEachDate,
   forEachEquivalenceKey,
   forEachEquivalenceKeyInPieces,
   keysOfWord,
@@ -26,6 +27,7 @@ import { originalSpan, type ReadableSource, readableSource } from "./scraped-tex
 import {
   codeBefore,
   contentTerm,
+  dateTerm,
   forEachNumberKey,
   indexSources,
   type Lexicon,
@@ -348,21 +350,25 @@ interface QuestionTerms {
   terms: Set<string>;
   /** The question's numbers by `numberKey`: an answer that repeats one is not checked for it. */
   numbers: Set<string>;
+  /** The question's full dates (`forEachDate`): an answer that repeats one gets no support from it. */
+  dates: Set<string>;
 }
 
 function questionTerms(messages: readonly string[]): QuestionTerms {
   const words = new Set<string>();
   const terms = new Set<string>();
   const numbers = new Set<string>();
+  const dates = new Set<string>();
   for (const message of messages) {
     forEachNumberKey(message, (key) => numbers.add(key));
+    forEachDate(message, ({ date }) => dates.add(date));
     forEachWord(message, (word) => {
       words.add(word);
       const term = contentTerm(word);
       if (term !== null) terms.add(term);
     });
   }
-  return { words, terms, numbers };
+  return { words, terms, numbers, dates };
 }
 
 /** A claim after the support search: each clause's citations or its first failure. */
@@ -418,14 +424,57 @@ function clauseTerms(
     }
     if (seen.has(id)) return;
     seen.add(id);
-    read.terms.push(id);
-    read.counted.push(!question.terms.has(term));
-    read.words.push(text.slice(start, end));
-    read.starts.push(start);
+    pushTerm(read, id, !question.terms.has(term), text.slice(start, end), start);
   });
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
-  else addNumberTerms(read, text, lexicon);
+  else {
+    addDateTerms(read, text, question, lexicon);
+    addNumberTerms(read, text, lexicon);
+  }
   return read;
+}
+
+// Adds a term (by id) to a clause's terms: whether it counts, its written form and where that starts.
+function pushTerm(read: ClauseTerms, id: number, counted: boolean, word: string, start: number): void {
+  read.terms.push(id);
+  read.counted.push(counted);
+  read.words.push(word);
+  read.starts.push(start);
+}
+
+// Words that name the date a clause states ("the release date is 2025-10-14"): with a full date, the date is
+// what they say.
+const DATE_WORDS: ReadonlySet<string> = new Set(["date", "dates", "day"]);
+
+// A full date of a clause of words that some source holds counts towards its support like a word, in whatever
+// form that source writes it (`dateTerm`): a sentence that holds the same day, month and year speaks of the
+// same event. The date's own words and those that only name it (`DATE_WORDS`) then do not count.
+function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  const words = read.terms.length;
+  const seen = new Set<number>();
+  const spans: Range[] = [];
+  forEachDate(text, ({ date, start, end }) => {
+    // Only a date some source holds stands for its words: another is read word by word, as before.
+    const id = lexicon.idOf(dateTerm(date));
+    if (id < 0 || lexicon.termInSources[id] !== true) return;
+    spans.push([start, end]);
+    if (seen.has(id)) return;
+    seen.add(id);
+    pushTerm(read, id, !question.dates.has(date), text.slice(start, end), start);
+  });
+  if (spans.length === 0) return;
+  // The date's own words (`Oct`) are the date's; the words that name it say nothing more. The words' starts
+  // ascend, so one walk over the sorted dates serves them all: O(words + dates log dates).
+  spans.sort((a, b) => a[0] - b[0]);
+  let span = 0;
+  let furthest = -1;
+  for (let index = 0; index < words; index++) {
+    const start = read.starts[index] as number;
+    while (span < spans.length && (spans[span] as Range)[0] <= start)
+      furthest = Math.max(furthest, (spans[span++] as Range)[1]);
+    if (start < furthest || DATE_WORDS.has((read.words[index] as string).toLowerCase()))
+      read.counted[index] = false;
+  }
 }
 
 // A clause with no content word (`1927`, `I-84`, `more than 2,400`) is looked up by its numbers: each distinct
@@ -438,10 +487,8 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
     const id = lexicon.id(numberTerm(key, code));
     if (seen.has(id)) return;
     seen.add(id);
-    read.terms.push(id);
-    read.counted.push(!question.numbers.has(key));
-    read.words.push(text.slice(code === null ? start : start - code.length - 1, end));
-    read.starts.push(code === null ? start : start - code.length - 1);
+    const from = code === null ? start : start - code.length - 1;
+    pushTerm(read, id, !question.numbers.has(key), text.slice(from, end), from);
   });
   read.numbersOnly = read.terms.length > 0;
 }
@@ -455,10 +502,7 @@ function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void
     const id = lexicon.id(numberTerm(key));
     if (seen.has(id)) return;
     seen.add(id);
-    read.terms.push(id);
-    read.counted.push(false);
-    read.words.push(text.slice(start, end));
-    read.starts.push(start);
+    pushTerm(read, id, false, text.slice(start, end), start);
   });
 }
 

@@ -168,6 +168,19 @@ describe("equivalences: a dated page's days, year ranges written short", () => {
     );
   });
 
+  it("a full date a source holds counts towards support, in any form, and its words are the date's", () => {
+    const notice = [
+      { id: "n", text: "The Vireo footbridge reopens to walkers on 2 March 2026 after repairs." },
+    ];
+    const outcome = (answer: string) => {
+      const result = checkAnswer(notice, answer);
+      return [result.unsupported.map((entry) => entry.reason), result.partial.map((entry) => entry.term)];
+    };
+    expect(outcome("The footbridge's opening date is 2026-03-02 [n].")).toEqual([[], ["opening"]]);
+    expect(outcome("The Vireo footbridge reopens on Mar 2, 2026 [n].")).toEqual([[], []]);
+    expect(outcome("The footbridge's opening date is 2026-03-03 [n].")[0]).toEqual(["no_support"]);
+  });
+
   it("a year range written short ends in the full year, both ways", () => {
     const full = "The library renovation runs through the 2023-2024 school year.";
     const short = "The library renovation runs through the 2023–24 school year.";

@@ -31,6 +31,9 @@ export function numberTerm(key: string, code: string | null = null): string {
   return code === null ? `#${key}` : `#${code}-${key}`;
 }
 
+/** The term of a full date (`YYYY-MM-DD` from `forEachDate`), however it is written: `=date:2025-10-14`. */
+export const dateTerm = (date: string): string => `=date:${date}`;
+
 // Letters of a code before its hyphen and number (`I-84`, `US-101`, `SR-520`), at most this many.
 const MAX_CODE_LETTERS = 4;
 const LETTER = /\p{L}/u;
@@ -220,8 +223,9 @@ function* readSource(
     if (current > 0) for (const id of title) add(id);
     // The keys by which the sentence holds a name in another form (docs/matching.md#answers).
     forEachEquivalenceKey(sentence.text, (key) => post(key), words);
-    forEachDate(sentence.text, ({ month }) => {
+    forEachDate(sentence.text, ({ date, month }) => {
       post(`=month:${month}`);
+      post(dateTerm(date));
       if (dated[dated.length - 1] !== current) dated.push(current);
     });
     if (sentence.header !== null) {
