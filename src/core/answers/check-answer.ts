@@ -21,6 +21,7 @@ import {
 import { withoutFraming } from "./framing.js";
 import { keptLine } from "./markdown-cut.js";
 import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
+import { deniedTerms, statesNegation } from "./negation.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
 import { originalSpan, type ReadableSource, readableSource } from "./scraped-text.js";
@@ -258,6 +259,7 @@ export function* answerCheckSteps(
     question: questionTerms(options.question ?? []),
     answerInitials: answerKeys,
     spanValues: new Map(),
+    deniedTerms: new Map(),
     options,
     counter: tally,
   };
@@ -341,6 +343,8 @@ interface CheckContext {
   answerInitials: Set<string>;
   /** The number and date values of each supporting span read so far, by `source:start:end`. */
   spanValues: Map<string, Set<string>>;
+  /** The terms each best span read so far writes only as denied (`deniedTerms`), by `source:start:end`. */
+  deniedTerms: Map<string, Set<number>>;
   options: AnswerCheckOptions;
   counter?: StepCounter;
 }
@@ -389,6 +393,8 @@ interface JudgedClause {
   cited: number[];
   terms: number[];
   counted: boolean[];
+  /** The clause's entities (`clauseTerms`): another source is named in `foundIn` only when it holds them all. */
+  entities: ClauseTerms["entities"];
   /** The clause's counted words that none of its spans holds, with their answer ranges (none when it failed). */
   missing: { term: string; answerRange: Range }[];
 }
@@ -557,6 +563,7 @@ function judgeClause(
     cited: [],
     terms,
     counted,
+    entities: read.entities,
     missing: [],
   };
   const cited = judged.cited;
@@ -597,30 +604,8 @@ function judgeClause(
     // A sentence about the sources needs no support for its words (looked at only for a clause short of it);
     // its names, numbers and quotations are still checked (docs/matching.md#answers).
     if (support < SUPPORT_THRESHOLD && !isAboutSources(clause.masked)) {
-      // Another source is named only when it supports the whole clause, its numbers included.
-      const numbers = numberCheckOf(options.checkNumbers);
-      const numbersText =
-        numbers === undefined || !HAS_DIGIT.test(clause.masked)
-          ? ""
-          : numbersToCheck(clause.masked, index, context.question);
-      const elsewhere = index
-        .bestSpans(terms, counted, null, counter)
-        .filter(
-          (span) =>
-            !cited.includes(span.sourceIndex) &&
-            span.support >= SUPPORT_THRESHOLD &&
-            span.support > support &&
-            (numbersText === "" ||
-              firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), numbersText) ===
-                null),
-        );
-      if (elsewhere.length > 0) {
-        judged.best = elsewhere[0];
-        const foundIn = elsewhere.map((span) => context.ids[span.sourceIndex] as string);
-        judged.failure = { reason: "wrong_source", detail: { foundIn } };
-      } else {
-        judged.failure = tooLittleSupport(context, read, found);
-      }
+      judged.failure =
+        wrongSource(context, judged, read, clause.masked, support) ?? tooLittleSupport(context, read, found);
       return judged;
     }
     if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, found, clause);
@@ -638,6 +623,15 @@ function judgeClause(
       if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, span.found, clause);
     }
   }
+  const denied = deniedWord(context, read, judged.best, clause.masked);
+  if (denied !== null) {
+    judged.failure = wrongSource(context, judged, read, clause.masked, 0) ?? {
+      reason: "no_support",
+      ...(explain ? { detail: { words: [denied] } } : {}),
+    };
+    judged.missing = [];
+    return judged;
+  }
   // A sentence about the sources that no span supports holds no word of any source, so its quotations are in
   // none (quote_not_found) and are not searched for.
   for (const quotation of quotationsOf(clause, claim)) {
@@ -648,6 +642,79 @@ function judgeClause(
     });
   }
   return judged;
+}
+
+// `wrong_source` when sources the clause does not cite support it better than `support` (the share its cited
+// sources hold) and wholly: its numbers where that support holds them (`firstNumberOutside`), its entities
+// in that source (`entitiesHeldBy`), no word of it denied there; `judged.best` becomes the first such span. Null
+// when none does, or the clause cites none.
+function wrongSource(
+  context: CheckContext,
+  judged: JudgedClause,
+  read: ClauseTerms,
+  masked: string,
+  support: number,
+): NonNullable<JudgedClause["failure"]> | null {
+  const { index, counter, options } = context;
+  const cited = judged.cited;
+  if (cited.length === 0) return null;
+  const numbers = numberCheckOf(options.checkNumbers);
+  const numbersText =
+    numbers === undefined || !HAS_DIGIT.test(masked) ? "" : numbersToCheck(masked, index, context.question);
+  const elsewhere = index
+    .bestSpans(read.terms, read.counted, null, counter)
+    .filter(
+      (span) =>
+        !cited.includes(span.sourceIndex) &&
+        span.support >= SUPPORT_THRESHOLD &&
+        span.support > support &&
+        (numbersText === "" ||
+          firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), numbersText) ===
+            null) &&
+        entitiesHeldBy(context, read.entities, masked, span.sourceIndex) &&
+        deniedWord(context, read, span, masked) === null,
+    );
+  return namedElsewhere(context, judged, elsewhere);
+}
+
+// `wrong_source` naming the sources of `elsewhere` (the first its best span), or null when there is none.
+function namedElsewhere(
+  context: CheckContext,
+  judged: JudgedClause,
+  elsewhere: readonly SupportSpan[],
+): NonNullable<JudgedClause["failure"]> | null {
+  if (elsewhere.length === 0) return null;
+  judged.best = elsewhere[0];
+  return {
+    reason: "wrong_source",
+    detail: { foundIn: elsewhere.map((span) => context.ids[span.sourceIndex] as string) },
+  };
+}
+
+// The first counted word of a clause that states no negation which its best span writes only as denied (`Never
+// wash a shelf with water` against `Wash the shelf with water`), as the clause writes it; else null. Each span is
+// read once per request (`deniedTerms`).
+function deniedWord(
+  context: CheckContext,
+  read: ClauseTerms,
+  best: SupportSpan | undefined,
+  text: string,
+): string | null {
+  if (best === undefined || best.foundAll === 0 || statesNegation(text)) return null;
+  const [start, end] = best.range;
+  const key = `${best.sourceIndex}:${start}:${end}`;
+  let denied = context.deniedTerms.get(key);
+  if (denied === undefined) {
+    const { lexicon } = context.index;
+    const source = context.index.sources[best.sourceIndex] as PreparedSource;
+    denied = deniedTerms(source.text, best.range, (word) => lexicon.entry(word).term, context.counter);
+    context.deniedTerms.set(key, denied);
+  }
+  if (denied.size === 0) return null;
+  for (const [index, id] of read.terms.entries()) {
+    if (read.counted[index] && denied.has(id)) return read.words[index] as string;
+  }
+  return null;
 }
 
 // The failure of a clause whose support is below the threshold: `no_support`, or `number_not_found` for a
@@ -787,32 +854,43 @@ const CODE = /^\p{L}[\p{L}\p{M}]*\p{N}/u;
 const MIN_ENTITY_LETTERS = 3;
 
 /**
- * The first entity of the clause that no source and not the question holds, as written or in an equivalent
- * form (`equivalences.ts`); else null.
+ * The first entity of the clause that no source (or, with `sourceIndex`, not that source) and not the question
+ * holds, as written or in an equivalent form (`equivalences.ts`); else null.
  */
 function missingEntity(
   context: CheckContext,
   entities: ClauseTerms["entities"],
   text: string,
+  sourceIndex: number | null = null,
 ): string | null {
+  const { index } = context;
+  const knows =
+    sourceIndex === null
+      ? (word: string, term: string | null) => index.knows(word, term)
+      : (word: string, term: string | null) =>
+          index.holds(sourceIndex, word) || (term !== null && index.holds(sourceIndex, term));
   let covered: CoveredRanges | undefined;
   for (const { word, term, written, start, end } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
-    if (context.index.knows(word, term)) continue;
-    if (
-      keysOfWord(written, word).some(
-        (key) => context.index.knows(key, null) || context.answerInitials.has(key),
-      )
-    )
+    if (knows(word, term)) continue;
+    if (keysOfWord(written, word).some((key) => knows(key, null) || context.answerInitials.has(key)))
       continue;
     // `Oct` where a source writes `October` (and the other way round), `km²` where it writes `square kilometres`.
-    if (otherWrittenForms(word).some((form) => isKnownPhrase(context.index, form))) continue;
-    covered ??= coveredRanges(equivalentRanges(context, text));
+    if (otherWrittenForms(word).some((form) => isKnownPhrase(knows, form))) continue;
+    covered ??= coveredRanges(equivalentRanges(context, text, knows));
     if (covers(covered, start, end)) continue;
     return written;
   }
   return null;
 }
+
+// Whether one source holds every entity of a clause (`missingEntity` in that source alone).
+const entitiesHeldBy = (
+  context: CheckContext,
+  entities: ClauseTerms["entities"],
+  text: string,
+  sourceIndex: number,
+): boolean => missingEntity(context, entities, text, sourceIndex) === null;
 
 /** Ranges sorted by start, with the furthest end of each prefix: `covers` asks in O(log n), not O(n). */
 interface CoveredRanges {
@@ -844,21 +922,24 @@ function covers({ starts, furthestEnds }: CoveredRanges, start: number, end: num
   return low > 0 && (furthestEnds[low - 1] as number) >= end;
 }
 
-// Whether every word of a phrase of folded words occurs in some source.
-const isKnownPhrase = (index: SupportIndex, phrase: string): boolean =>
-  phrase.split(" ").every((word) => index.knows(word, contentTerm(word)));
+// Whether every word of a phrase of folded words occurs in the sources `knows` reads.
+const isKnownPhrase = (knows: (word: string, term: string | null) => boolean, phrase: string): boolean =>
+  phrase.split(" ").every((word) => knows(word, contentTerm(word)));
 
 // The ranges of the clause's words that a source holds in another form: a country's name, form or demonym,
 // a month, two words a source writes as one (`Tech Crunch` and `TechCrunch`). A run of capitalised words is
 // not read as the expansion of an acronym a source writes: that would guess the expansion. O(clause).
-function equivalentRanges(context: CheckContext, text: string): Range[] {
+function equivalentRanges(
+  context: CheckContext,
+  text: string,
+  knows: (word: string, term: string | null) => boolean,
+): Range[] {
   const ranges: Range[] = [];
-  const { index } = context;
   if (context.counter !== undefined) context.counter.steps += text.length;
   forEachEquivalenceKey(text, (key, start, end) => {
     if (key.startsWith("=initials:")) return;
-    let held = index.knows(key, null);
-    if (!held && key.startsWith("=join:")) held = index.knows(key.slice(6), null);
+    let held = knows(key, null);
+    if (!held && key.startsWith("=join:")) held = knows(key.slice(6), null);
     if (held) ranges.push([start, end]);
   });
   return ranges;
@@ -1063,8 +1144,8 @@ export function caseDifference(quotation: string, written: string): "first_lette
 }
 
 /**
- * `wrong_source` when a clause whose numbers its cited sources lack is supported, numbers and all, by sources
- * it does not cite; else null.
+ * `wrong_source` when a clause whose numbers its cited sources lack is supported, numbers and entities and all,
+ * by sources it does not cite; else null.
  */
 function numbersElsewhere(
   context: CheckContext,
@@ -1076,18 +1157,14 @@ function numbersElsewhere(
   const { index, counter } = context;
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
+    if (!entitiesHeldBy(context, clause.entities, clause.clause.masked, span.sourceIndex)) return false;
     if (numbers === "source")
       return firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), text) === null;
     return (
       explainNumbers(text, index.sources[span.sourceIndex] as PreparedSource, span.range, numbers) === null
     );
   });
-  if (elsewhere.length === 0) return null;
-  clause.best = elsewhere[0];
-  return {
-    reason: "wrong_source",
-    detail: { foundIn: elsewhere.map((span) => context.ids[span.sourceIndex] as string) },
-  };
+  return namedElsewhere(context, clause, elsewhere);
 }
 
 // The number and date values (`valuesOf`) where the clause's numbers are checked: its supporting spans'

@@ -417,6 +417,12 @@ export class SupportIndex {
     return [sentence.start, sentence.end];
   }
 
+  /** True when a sentence of one source holds `term` (a content term, number term or equivalence key). O(1). */
+  holds(sourceIndex: number, term: string): boolean {
+    const id = this.lexicon.idOf(term);
+    return id >= 0 && (this.terms[sourceIndex] as SourceTerms).postings.has(id);
+  }
+
   /** True when `word` (folded) or its term occurs in some source. O(1). */
   knows(word: string, term: string | null): boolean {
     return this.lexicon.inSources(word) || (term !== null && this.lexicon.inSources(term));
