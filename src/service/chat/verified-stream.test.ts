@@ -55,4 +55,48 @@ describe("verifiedChatStream", () => {
       expect(out.join("")).not.toContain('"verification"');
     }
   });
+
+  it("checks closed sentences while relaying: after the content ends, the report waits only for the last sentence", async () => {
+    // Turns of the event loop between the gateway's last event and the report chunk, counted by a ticker.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turns = async (count: number) => {
+      for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const gapAfter = async (sentences: number) => {
+      const sentence = "Northwind was founded in 2016 in Lyon [report]. ";
+      let endedAt = 0;
+      async function* paced(): AsyncGenerator<Uint8Array> {
+        for (let index = 0; index < sentences; index++) {
+          for await (const bytes of events([sentence])) {
+            // Only the content event of each small stream; its end comes once, at the answer's end.
+            if (new TextDecoder().decode(bytes).includes("[DONE]")) break;
+            yield bytes;
+          }
+          await turns(4);
+        }
+        await turns(50);
+        endedAt = ticks;
+        yield encoder.encode("data: [DONE]\n\n");
+      }
+      let reportAt = 0;
+      for await (const piece of verifiedChatStream(paced(), { found, verification: {}, messages: [] })) {
+        if (piece.includes('"verification"')) reportAt = ticks;
+      }
+      return reportAt - endedAt;
+    };
+    try {
+      const short = await gapAfter(2);
+      const long = await gapAfter(2000);
+      // One sentence left to check either way: the 100 KB answer's report comes as soon as the short one's.
+      expect(long).toBeLessThanOrEqual(short + 1);
+    } finally {
+      ticking = false;
+    }
+  });
 });

@@ -5,15 +5,9 @@ import { MAX_ANSWER_CHARS } from "../../limits.js";
 import { contentText } from "../../models/index.js";
 import { isRecord } from "../../util.js";
 import type { VerificationReport, VerificationRequest } from "../../wire/index.js";
-import { createSentenceEvents } from "../answers/index.js";
 import type { ChatSources } from "./chat-sources.js";
-import {
-  answerOptionsOf,
-  answerTooLong,
-  blockedAnswer,
-  verificationReport,
-  verifyChatAnswer,
-} from "./verify-answer.js";
+import { createStreamCheck } from "./stream-check.js";
+import { answerOptionsOf, answerTooLong, blockedAnswer, verificationReport } from "./verify-answer.js";
 
 /** What a verified stream checks, and whom it tells the report. */
 export interface ChatStreamCheck {
@@ -31,8 +25,9 @@ const maxEventChars = 1024 * 1024;
 
 /**
  * Relays a gateway's Chat Completions event stream event by event, each `data:` as the gateway wrote it, while
- * gathering the first choice's content; at `data: [DONE]` (or the stream's end) the answer is checked and one
- * more `chat.completion.chunk` goes out before `[DONE]`: `choices: []`, the stream's `id`, `created` and
+ * gathering the first choice's content and checking its sentences as the stream closes them
+ * (`createStreamCheck`); at `data: [DONE]` (or the stream's end) the rest is checked, the report assembled
+ * (equal to one check of the whole answer), and one more `chat.completion.chunk` goes out before `[DONE]`: `choices: []`, the stream's `id`, `created` and
  * `model`, and `verification`. A blocked answer, or a check that fails, ends with a top-level `error` event
  * (which SDKs throw) instead; an `error` the gateway sent ends the stream as it is.
  *
@@ -67,16 +62,15 @@ export async function* verifiedChatStream(
       choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }],
     })}\n\n`;
   const options = answerOptionsOf(verification, check.messages);
-  const sentences = hold
-    ? createSentenceEvents(
-        found.sources,
-        options,
-        { open: () => undefined, progress: () => undefined },
-        signal,
-        (piece, checked) => release(piece, checked),
-      )
-    : undefined;
-  const heldStream = sentences?.nextCall();
+  // Closed sentences are checked while the stream is relayed: at its end only the last one is left.
+  const answerCheck = createStreamCheck(
+    found.sources,
+    options,
+    signal,
+    hold ? (piece, checked) => release(piece, checked) : undefined,
+  );
+  /** Content read but not yet given to the check: it is given after the events that carried it are sent. */
+  let unchecked = "";
 
   /** Sends a checked piece of the held answer (what `action` lets through of it). */
   function release(piece: string, checked: AnswerResult): void {
@@ -115,12 +109,14 @@ export async function* verifiedChatStream(
       contentChars += text.length;
       // Past check's answer limit the answer is not kept: it cannot be checked (an error ends the stream).
       const keep = text !== "" && contentChars <= MAX_ANSWER_CHARS;
-      if (keep) content.push(text);
-      if (heldStream === undefined || failed) {
+      if (keep) {
+        content.push(text);
+        unchecked += text;
+      }
+      if (!hold || failed) {
         ready.push(line);
         return;
       }
-      if (keep) heldStream.onText(text);
       const rest = withoutFirstChoiceContent(chunk);
       if (rest === undefined) return;
       if (endsFirstChoice(chunk)) tail.push(`data: ${JSON.stringify(rest)}\n\n`);
@@ -131,6 +127,11 @@ export async function* verifiedChatStream(
     },
   });
 
+  const passOn = () => {
+    if (unchecked === "") return;
+    answerCheck.onText(unchecked);
+    unchecked = "";
+  };
   const iterator = chunks[Symbol.asyncIterator]();
   let next: Promise<IteratorResult<Uint8Array>> | undefined;
   try {
@@ -148,6 +149,7 @@ export async function* verifiedChatStream(
         parser.feed(decoder.decode(step.value, { stream: true }));
       }
       while (ready.length > 0) yield ready.shift() as string;
+      passOn();
     }
   } finally {
     // Leaving early (after [DONE], a failure, or the caller gone) closes the gateway's connection.
@@ -163,10 +165,8 @@ export async function* verifiedChatStream(
   try {
     if (contentChars > MAX_ANSWER_CHARS) throw answerTooLong(contentChars);
     const answer = content.join("");
-    report =
-      sentences === undefined
-        ? await verifyChatAnswer(answer, found, verification, check.messages, signal)
-        : verificationReport(await sentences.settle(answer, signal), found, verification, answer);
+    passOn();
+    report = verificationReport(await answerCheck.finish(answer, signal), found, verification, answer);
   } catch (error) {
     const serviceError =
       error instanceof ServiceError
