@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ANSWER_CHARS } from "../../limits.js";
+import { MAX_ANSWER_CHARS, MAX_GATEWAY_RESPONSE_BYTES } from "../../limits.js";
 import { verifiedChatStream } from "./verified-stream.js";
 
 const encoder = new TextEncoder();
@@ -98,5 +98,63 @@ describe("verifiedChatStream", () => {
     } finally {
       ticking = false;
     }
+  });
+
+  it("ends a stream the gateway breaks off with a gateway_error event, not a thrown error or a report", async () => {
+    async function* broken(): AsyncGenerator<Uint8Array> {
+      for await (const bytes of events(["Northwind was founded ", "in 2016."])) {
+        yield bytes;
+        throw new Error("socket hang up");
+      }
+    }
+    for (const hold of [false, true]) {
+      const out = await collect(
+        verifiedChatStream(broken(), { found, verification: { hold }, messages: [] }),
+      );
+      const last = JSON.parse((out.at(-1) as string).slice("data: ".length));
+      expect(last).toEqual({
+        error: {
+          type: "gateway_error",
+          code: "gateway_error",
+          message: "The model gateway broke off its stream.",
+        },
+      });
+      expect(out.join("")).not.toContain('"verification"');
+    }
+  });
+
+  it("caps the gateway's stream in bytes: events held after the answer's end do not pile up", async () => {
+    // Past the finish, chunks without choices (held until the answer is checked) run over the byte cap.
+    const junk = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [], x: "a".repeat(1000 * 1000) })}\n\n`;
+    async function* flood(): AsyncGenerator<Uint8Array> {
+      yield* events(["Northwind was founded in 2016 in Lyon [report]."]);
+      for (let index = 0; index * 1000 * 1000 <= MAX_GATEWAY_RESPONSE_BYTES; index++)
+        yield encoder.encode(junk);
+    }
+    const withoutDone = async function* (): AsyncGenerator<Uint8Array> {
+      for await (const bytes of flood()) {
+        const text = new TextDecoder().decode(bytes);
+        yield encoder.encode(text.replace("data: [DONE]\n\n", ""));
+      }
+    };
+    const out = await collect(
+      verifiedChatStream(withoutDone(), { found, verification: { hold: true }, messages: [] }),
+    );
+    const last = JSON.parse((out.at(-1) as string).slice("data: ".length));
+    expect(last.error).toMatchObject({ type: "gateway_error" });
+    expect(last.error.message).toContain("larger than 8 MiB");
+    expect(out.join("").length).toBeLessThan(MAX_GATEWAY_RESPONSE_BYTES);
+  });
+
+  it("ends a stream that stops before the answer's end (no finish_reason, no [DONE]) with a gateway_error event", async () => {
+    async function* cut(): AsyncGenerator<Uint8Array> {
+      yield encoder.encode(
+        `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 7, model: "m", choices: [{ index: 0, delta: { content: "Northwind was founded in 2016 in Lyon [report]." }, finish_reason: null }] })}\n\n`,
+      );
+    }
+    const out = await collect(verifiedChatStream(cut(), { found, verification: {}, messages: [] }));
+    const last = JSON.parse((out.at(-1) as string).slice("data: ".length));
+    expect(last.error).toMatchObject({ type: "gateway_error" });
+    expect(out.join("")).not.toContain('"verification"');
   });
 });
