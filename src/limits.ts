@@ -26,6 +26,12 @@ export const MAX_CHECK_BODY_BYTES = 8 * 1024 * 1024;
  */
 export const MAX_GATEWAY_RESPONSE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Texts one LiteLLM guardrail call may carry (`texts`; above it: 400 naming `texts`): each is an answer
+ * checked against the call's sources, indexed once for all of them.
+ */
+export const MAX_GUARDRAIL_TEXTS = 100;
+
 /** Default total characters of `sources` one create, extract or check may carry (`sources_too_large` above). */
 export const DEFAULT_SOURCES_BUDGET = 100_000;
 

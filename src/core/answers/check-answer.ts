@@ -172,10 +172,14 @@ const MAX_EXPLAINED_WORDS = 12;
 
 /**
  * Sources made ready for answer checks once (`prepareAnswerSources`): checking several answers against the
- * same prepared sources reads each source once, its per-source views shared between the checks.
+ * same prepared sources reads and indexes each source once, its per-source views and the support index
+ * shared between the checks (as between the claims of one check: the index's word list grows with the
+ * answers' words, which no source holds).
  */
 export interface PreparedAnswerSources {
   readonly prepared: readonly PreparedSource[];
+  /** The sources as a reader sees them and their support index: made by the first check, read by the next. */
+  indexed?: { readable: ReadableSource[]; index: SupportIndex } | undefined;
 }
 
 /** Prepares sources for checking several answers against them (ids first come, first served). */
@@ -245,10 +249,19 @@ export function* answerCheckSteps(
   if (options.clauseTally !== undefined) options.clauseTally.clauses += clauses;
   // The sources are indexed only for an answer that will be checked.
   // Each source read as a reader sees it (scraped and PDF text cleaned), cited as it was given.
-  const prepared = ("prepared" in sources ? sources.prepared : prepareAnswerSources(sources).prepared).map(
-    readableSource,
-  );
-  const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally);
+  const shared = "prepared" in sources ? sources : undefined;
+  let indexed = shared?.indexed;
+  if (indexed === undefined) {
+    const readable = (shared ?? prepareAnswerSources(sources as readonly Source[])).prepared.map(
+      readableSource,
+    );
+    indexed = {
+      readable,
+      index: yield* indexSources(readable, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally),
+    };
+    if (shared !== undefined) shared.indexed = indexed;
+  }
+  const { readable: prepared, index } = indexed;
   // The answer's acronyms are read in pieces of a slice's worth, pausing between them.
   const initials = answerInitials(answer, index, sliceSteps, tally);
   let answerKeys: Set<string> | undefined;

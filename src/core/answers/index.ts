@@ -14,6 +14,8 @@ export {
   coverageOf,
   MAX_CITED_SOURCES_PER_CLAUSE,
   type PartialPolicy,
+  type PreparedAnswerSources,
+  prepareAnswerSources,
   SUPPORT_THRESHOLD,
   type TooManyClaims,
 } from "./check-answer.js";
