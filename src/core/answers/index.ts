@@ -9,9 +9,13 @@ export {
   type AnswerResult,
   type AnswerUnsupported,
   answerCheckSteps,
+  answerWithoutClaims,
   checkAnswer,
+  coverageOf,
   MAX_CITED_SOURCES_PER_CLAUSE,
   type PartialPolicy,
+  type PreparedAnswerSources,
+  prepareAnswerSources,
   SUPPORT_THRESHOLD,
   type TooManyClaims,
 } from "./check-answer.js";
