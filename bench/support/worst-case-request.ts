@@ -11,6 +11,10 @@
 // `{"claims": [...]}` of the family's claims, handed to the stream one claim a piece with a turn of the event
 // loop between pieces, as a model writes them. It succeeds with `done`, or with the `ungrounded` error
 // event of a family whose claims all fail (the status is 200 either way; another event is reported as 500).
+// An answer-mode family goes through a streamed create with `answer_format: "text"`: the model answers the
+// family's `answer` as prose, CHUNK_CHARS characters a piece (WORST_CASE_CHUNK_CHARS, default 64), with a turn
+// of the event loop after every 64 KiB (a socket read's worth of pieces); an `extraction_failed` error event
+// (the model's answer over the claim cap) is reported as 400, the status the JSON path refuses it with.
 //   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS [WARM_UP] [check|stream]
 
 import { performance } from "node:perf_hooks";
@@ -27,19 +31,31 @@ const url = streamed ? "/v1/verified" : "/v1/verified/check";
 const checkBody = family.body(Number(bytesArg));
 if (Buffer.byteLength(JSON.stringify(checkBody)) > Number(bytesArg))
   throw new Error(`${family.name}: body over ${bytesArg} bytes`);
-/** The request body: the check body, or a streamed create of its sources whose model replies its claims. */
+const CHUNK_CHARS = Number(process.env.WORST_CASE_CHUNK_CHARS ?? 64);
+const TURN_EVERY_CHARS = 64 * 1024;
+/**
+ * The request body: the check body, or a streamed create of its sources whose model replies its claims (or,
+ * for an answer-mode family, its answer as prose).
+ */
 function requestOf(body: typeof checkBody): string {
   if (!streamed) return JSON.stringify(body);
-  const { claims: _claims, ...rest } = body;
+  const { claims: _claims, answer, ...rest } = body;
   return JSON.stringify({
     ...rest,
     model: "bench",
     messages: [{ role: "user", content: "q" }],
     stream: true,
+    ...(answer === undefined ? {} : { answer_format: "text" }),
   });
 }
-/** The model's reply for `body`'s claims, cut after each claim. */
+/** The model's reply for `body`'s claims, cut after each claim; an answer cut every CHUNK_CHARS characters. */
 function replyPieces(body: typeof checkBody): string[] {
+  if (body.answer !== undefined) {
+    const pieces: string[] = [];
+    for (let at = 0; at < body.answer.length; at += CHUNK_CHARS)
+      pieces.push(body.answer.slice(at, at + CHUNK_CHARS));
+    return pieces;
+  }
   const claims = body.claims ?? [];
   return claims.map(
     (claim, index) =>
@@ -57,18 +73,25 @@ const app = await createApp({
     async generate(request) {
       if (!streamed) throw new Error("the check path calls no model");
       request.stream?.onOpen();
-      for (const piece of currentReply) {
+      // Claims arrive one a turn; prose a socket read's worth of pieces a turn.
+      const turnEvery =
+        request.task.kind === "prose" ? Math.max(1, Math.floor(TURN_EVERY_CHARS / CHUNK_CHARS)) : 1;
+      for (const [index, piece] of currentReply.entries()) {
         request.stream?.onText(piece);
-        await nextTurn();
+        if ((index + 1) % turnEvery === 0) await nextTurn();
       }
       return { content: currentReply.join(""), usage };
     },
   },
 });
-/** Whether an answer is a success: 200, and for a stream its last event `done` or the `ungrounded` error. */
+/**
+ * Whether an answer is a success: 200, and for a stream its last event `done` or the `ungrounded` error; a
+ * model's answer over the claim cap (`extraction_failed`) is 400, as the JSON path refuses it.
+ */
 function statusOf(response: { statusCode: number; body: string }): number {
   if (!streamed || response.statusCode !== 200) return response.statusCode;
   const last = response.body.slice(response.body.lastIndexOf("event: "));
+  if (last.includes('"type":"extraction_failed"')) return 400;
   return last.startsWith("event: done") || last.includes('"type":"ungrounded"') ? 200 : 500;
 }
 await app.ready();
