@@ -40,10 +40,6 @@ const lookAroundPatterns: Record<string, { count: number; why: string }> = {
     count: 1,
     why: "a comma joins digits only after a digit (`12,5`), read without consuming it (look-behind)",
   },
-  "src/core/answers/equivalences.ts": {
-    count: 1,
-    why: "a number starts where no letter, digit or separator precedes and ends where no digit follows",
-  },
   "src/models/local/labeled-values.ts": {
     count: 1,
     why: "a separator starts where no space precedes, so a run of spaces is read once, not from each space",
