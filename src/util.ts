@@ -13,8 +13,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export type Steps<T> = Generator<void, T, void>;
 
-/** Runs every step at once and returns the result. */
-export function runSteps<T>(steps: Steps<T>): T {
+/** Runs every step at once and returns the result; what the steps yield (nothing, or a pause mark) is ignored. */
+export function runSteps<T>(steps: Generator<unknown, T, void>): T {
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;

@@ -1,5 +1,5 @@
 import { MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
-import { type Steps, trimTrailing } from "../../util.js";
+import { runSteps, type Steps, trimTrailing } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
 import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
@@ -198,9 +198,10 @@ export function checkAnswer(
   counter?: StepCounter,
 ): AnswerResult {
   const { maxClaims: _, ...unbounded } = options;
-  const steps = answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter);
-  for (let step = steps.next(); ; step = steps.next())
-    if (step.done === true) return step.value as AnswerResult;
+  // With no limit on claims the check never ends at TooManyClaims.
+  return runSteps(
+    answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter),
+  ) as AnswerResult;
 }
 
 /**
