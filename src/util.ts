@@ -31,6 +31,14 @@ export function trimTrailing(text: string, characters: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
+/** True when `index` falls between the two halves of a surrogate pair in `text`. */
+export function splitsSurrogatePair(text: string, index: number): boolean {
+  if (index <= 0 || index >= text.length) return false;
+  const high = text.charCodeAt(index - 1);
+  const low = text.charCodeAt(index);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
 /**
  * A URL as it may be printed: `user:password@` (or a lone user) after the scheme becomes `***@`. Reads text
  * that need not parse as a URL (a message quotes a wrong one too); O(n), no regex.
