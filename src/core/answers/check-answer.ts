@@ -1115,9 +1115,9 @@ function quotationMiss(
     const source = index.sources[sourceIndex] as PreparedSource;
     const range = findQuote(source, quotation, "lenient");
     if (range === null) continue;
-    const written = source.text.slice(range[0], range[1]);
-    const differsOnlyIn = caseDifference(quotation, written);
-    if (differsOnlyIn !== null) return { quotation, differsOnlyIn, sourceText: written };
+    const differsOnlyIn = caseDifference(quotation, source.text.slice(range[0], range[1]));
+    if (differsOnlyIn !== null)
+      return { quotation, differsOnlyIn, sourceText: originalSpan(source as ReadableSource, range).quote };
   }
   return { quotation };
 }
@@ -1233,11 +1233,16 @@ function numberOutsideSupport(context: CheckContext, clause: JudgedClause, text:
   const outside = firstNumberOutside(context, places, text);
   if (outside === null) return null;
   const first = clause.citations[0] as AnswerCitation;
-  const miss: NumberMiss = { number: outside.number, checked: "quote", text: clip(first.quote) };
+  const firstSource = context.index.sources[clause.supportSources[0] as number] as PreparedSource;
+  const miss: NumberMiss = {
+    number: outside.number,
+    checked: "quote",
+    text: givenText(firstSource, first.range),
+  };
   for (const sourceIndex of places.keys()) {
     const seen = context.index.sentenceHolding(sourceIndex, numberTerm(outside.key));
     if (seen === null) continue;
-    miss.seen = clip((context.index.sources[sourceIndex] as PreparedSource).text.slice(seen[0], seen[1]));
+    miss.seen = givenText(context.index.sources[sourceIndex] as PreparedSource, seen);
     break;
   }
   return miss;
@@ -1296,6 +1301,11 @@ const isYear = (key: string): boolean => YEAR_KEY.test(key);
 // The ranges of a span: its window and the sentences pooled into it.
 const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];
 
+// The text of `range` of a source as read (`readableSource`) in the source as the caller gave it, clipped for
+// `detail`: what a caller reads in `detail` is in their own text.
+const givenText = (source: PreparedSource, range: Range): string =>
+  clip(originalSpan(source as ReadableSource, range).quote);
+
 const clip = (text: string): string =>
   text.length > MAX_EXPLAIN_TEXT_CHARS ? `${text.slice(0, MAX_EXPLAIN_TEXT_CHARS)}…` : text;
 
@@ -1341,6 +1351,8 @@ function numberMiss(
     if (counter !== undefined) counter.steps += text.length;
     const miss = explainNumbers(text, source, range, check);
     if (miss === null) return null;
+    // A quote's text is the span's, as the caller gave it.
+    if (check === "quote" && miss.text !== undefined) miss.text = givenText(source, range);
     first ??= miss;
   }
   return first;
