@@ -55,6 +55,11 @@ export interface AnswerCheckOptions {
   /** Where the check adds the number of claims and clauses it read (for a caller that caps several checks). */
   clauseTally?: { clauses: number } | undefined;
   /**
+   * Where the check adds the claims it judged and kept (framing and sentences about the sources are neither):
+   * a caller that checks an answer in pieces reckons the whole answer's coverage from them.
+   */
+  claimTally?: { judged: number; kept: number } | undefined;
+  /**
    * A claim whose every check passes but whose spans lack some of its content words is partially supported:
    * `keep` (default) keeps it and lists those words in `partial`; `drop` removes it as `partial_support`.
    */
@@ -65,6 +70,11 @@ export interface AnswerCheckOptions {
    * `support`), so an answer of many dropped sentences cannot multiply into a result many times its size.
    */
   maxBestSpanChars?: number | undefined;
+  /**
+   * `maxBestSpanChars` shared by checks of one answer's pieces, made in answer order: each takes what is left
+   * and leaves the rest (`-1` once spent), so together they list best spans as one check of the answer would.
+   */
+  bestSpanBudget?: { chars: number } | undefined;
 }
 
 /**
@@ -165,10 +175,14 @@ const MAX_EXPLAINED_WORDS = 12;
 
 /**
  * Sources made ready for answer checks once (`prepareAnswerSources`): checking several answers against the
- * same prepared sources reads each source once, its per-source views shared between the checks.
+ * same prepared sources reads and indexes each source once, its per-source views and the support index
+ * shared between the checks (as between the claims of one check: the index's word list grows with the
+ * answers' words, which no source holds).
  */
 export interface PreparedAnswerSources {
   readonly prepared: readonly PreparedSource[];
+  /** The sources as a reader sees them and their support index: made by the first check, read by the next. */
+  indexed?: { readable: ReadableSource[]; index: SupportIndex } | undefined;
 }
 
 /** Prepares sources for checking several answers against them (ids first come, first served). */
@@ -238,10 +252,19 @@ export function* answerCheckSteps(
   if (options.clauseTally !== undefined) options.clauseTally.clauses += clauses;
   // The sources are indexed only for an answer that will be checked.
   // Each source read as a reader sees it (scraped and PDF text cleaned), cited as it was given.
-  const prepared = ("prepared" in sources ? sources.prepared : prepareAnswerSources(sources).prepared).map(
-    readableSource,
-  );
-  const index = yield* indexSources(prepared, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally);
+  const shared = "prepared" in sources ? sources : undefined;
+  let indexed = shared?.indexed;
+  if (indexed === undefined) {
+    const readable = (shared ?? prepareAnswerSources(sources as readonly Source[])).prepared.map(
+      readableSource,
+    );
+    indexed = {
+      readable,
+      index: yield* indexSources(readable, stepBudget * SOURCE_CHARS_PER_CLAIM_CHAR, tally),
+    };
+    if (shared !== undefined) shared.indexed = indexed;
+  }
+  const { readable: prepared, index } = indexed;
   // The answer's acronyms are read in pieces of a slice's worth, pausing between them.
   const initials = answerInitials(answer, index, sliceSteps, tally);
   let answerKeys: Set<string> | undefined;
@@ -293,7 +316,7 @@ export function* answerCheckSteps(
   const dropped: Range[] = [];
   let kept = 0;
   let counted = 0;
-  let spanCharsLeft = options.maxBestSpanChars ?? Number.POSITIVE_INFINITY;
+  let spanCharsLeft = options.bestSpanBudget?.chars ?? options.maxBestSpanChars ?? Number.POSITIVE_INFINITY;
   for (const [position, verdict] of judged.entries()) {
     if (work >= stepBudget || tally.steps >= sliceEnd) {
       yield;
@@ -330,7 +353,12 @@ export function* answerCheckSteps(
     }
   }
   result.text = removeSpans(answer, dropped);
-  result.coverage = counted === 0 ? 0 : kept / counted;
+  result.coverage = coverageOf(kept, counted);
+  if (options.claimTally !== undefined) {
+    options.claimTally.judged += counted;
+    options.claimTally.kept += kept;
+  }
+  if (options.bestSpanBudget !== undefined) options.bestSpanBudget.chars = spanCharsLeft;
   return result;
 }
 
@@ -490,7 +518,7 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
   forEachNumberKey(text, (key, start, end) => {
     // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
     const code = codeBefore(text, start);
-    const id = lexicon.id(numberTerm(key, code));
+    const id = code === null ? lexicon.numberId(key) : lexicon.id(numberTerm(key, code));
     if (seen.has(id)) return;
     seen.add(id);
     const from = code === null ? start : start - code.length - 1;
@@ -505,7 +533,7 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
 function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void {
   const seen = new Set<number>();
   forEachNumberKey(text, (key, start, end) => {
-    const id = lexicon.id(numberTerm(key));
+    const id = lexicon.numberId(key);
     if (seen.has(id)) return;
     seen.add(id);
     pushTerm(read, id, false, text.slice(start, end), start);
@@ -956,18 +984,28 @@ function* answerInitials(
   counter: StepCounter,
 ): Generator<void, Set<string>> {
   const keys = new Set<string>();
+  // A run's capitalised words (its small words, `and`, `of`, need not be in a source) are each read once:
+  // the starts of those no source holds are listed as the runs reach them (runs come in order of start, and
+  // a run is read from a word's start to a word's end), so a run is held when none of them falls inside it.
+  // Each of a word's runs (up to MAX_INITIALS) costs a lookup, not a reading of its words.
+  const unknown: number[] = [];
+  let firstUnknown = 0;
+  let readTo = 0;
   yield* forEachEquivalenceKeyInPieces(
     answer,
     pieceChars,
     (key, start, end) => {
-      if (!key.startsWith("=initials:") || key.length < 13) return;
-      let held = true;
-      const run = answer.slice(start, end);
-      // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
-      forEachWord(run, (word, from) => {
-        if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
-      });
-      if (held) keys.add(key);
+      if (key.length < 13 || !key.startsWith("=initials:")) return;
+      if (end > readTo) {
+        const from = Math.max(readTo, start);
+        forEachWord(answer.slice(from, end), (word, at) => {
+          if (answer.charCodeAt(from + at) !== word.charCodeAt(0) && !index.knows(word, null))
+            unknown.push(from + at);
+        });
+        readTo = end;
+      }
+      while (firstUnknown < unknown.length && (unknown[firstUnknown] as number) < start) firstUnknown++;
+      if (firstUnknown === unknown.length || (unknown[firstUnknown] as number) >= end) keys.add(key);
     },
     counter,
   );
@@ -1153,8 +1191,9 @@ function numbersElsewhere(
   text: string,
   numbers: NumberCheck,
 ): JudgedClause["failure"] {
-  if (clause.cited.length === 0) return null;
   const { index, counter } = context;
+  // No source left that the clause does not cite: nothing to search.
+  if (clause.cited.length === 0 || clause.cited.length >= index.sources.length) return null;
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
     if (!entitiesHeldBy(context, clause.entities, clause.clause.masked, span.sourceIndex)) return false;
@@ -1196,7 +1235,12 @@ function supportValues(
     }
   }
   // Looked up per value, never merged: a clause costs its numbers × its places, not the places' size.
-  return (value) => sets.some((held) => held.has(value));
+  const [only] = sets;
+  if (sets.length === 1 && only !== undefined) return (value) => only.has(value);
+  return (value) => {
+    for (const held of sets) if (held.has(value)) return true;
+    return false;
+  };
 }
 
 // `held` widened by one reading: a full date (`2018-05-07`) is held where a supporting span writes its day and
@@ -1437,6 +1481,21 @@ function withoutBestSpan({ source: _s, quote: _q, range: _r, support: _p, ...ent
  * `range` cut at its line breaks, each piece pushed to `spans`: a claim whose marker stands on a later line
  * (a line of markers only) spans lines, and every piece of it goes, the marker too. O(range).
  */
+/** An answer's coverage: kept claims over judged claims, 0 when none was judged. */
+export function coverageOf(kept: number, judged: number): number {
+  return judged === 0 ? 0 : kept / judged;
+}
+
+/**
+ * The answer's text without the given claims (their `answerRange`s, in answer order), as a check of the whole
+ * answer cuts it: line by line, markdown kept valid (`removeSpans`). O(answer).
+ */
+export function answerWithoutClaims(answer: string, claimRanges: readonly Range[]): string {
+  const dropped: Range[] = [];
+  for (const range of claimRanges) pushByLine(answer, range, dropped);
+  return removeSpans(answer, dropped);
+}
+
 function pushByLine(answer: string, [start, end]: Range, spans: Range[]): void {
   let from = start;
   for (let at = start; at < end; at++) {

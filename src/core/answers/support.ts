@@ -122,6 +122,18 @@ export class Lexicon {
     return id;
   }
 
+  private readonly numberIds = new Map<string, number>();
+
+  /** The id of the term of the number whose key is `key` (`numberTerm(key)`), numbered on first use. */
+  numberId(key: string): number {
+    let id = this.numberIds.get(key);
+    if (id === undefined) {
+      id = this.id(numberTerm(key));
+      this.numberIds.set(key, id);
+    }
+    return id;
+  }
+
   /** The id of a term already numbered, or -1. */
   idOf(term: string): number {
     return this.ids.get(term) ?? -1;
@@ -199,11 +211,11 @@ function* readSource(
     lexicon.termInSources[entry.term] = true;
     add(entry.term);
   };
-  const post = (term: string): void => {
-    const id = lexicon.id(term);
+  const postId = (id: number): void => {
     lexicon.termInSources[id] = true;
     add(id);
   };
+  const post = (term: string): void => postId(lexicon.id(term));
   for (; current < sentences.length; current++) {
     const sentence = sentences[current] as Sentence;
     if (slice.read >= slice.chars) {
@@ -215,7 +227,7 @@ function* readSource(
     words.length = 0;
     forEachWord(sentence.text, visit);
     forEachNumberKey(sentence.text, (key, start) => {
-      post(numberTerm(key));
+      postId(lexicon.numberId(key));
       const code = codeBefore(sentence.text, start);
       if (code !== null) post(numberTerm(key, code));
     });
