@@ -484,6 +484,7 @@ const DATE_WORDS: ReadonlySet<string> = new Set(["date", "dates", "day"]);
 // form that source writes it (`dateTerm`): a sentence that holds the same day, month and year speaks of the
 // same event. The date's own words and those that only name it (`DATE_WORDS`) then do not count.
 function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  if (!HAS_DIGIT.test(text)) return;
   const words = read.terms.length;
   const seen = new Set<number>();
   const spans: Range[] = [];
@@ -728,7 +729,7 @@ function deniedWord(
   best: SupportSpan | undefined,
   text: string,
 ): string | null {
-  if (best === undefined || best.foundAll === 0 || statesNegation(text)) return null;
+  if (best === undefined || best.foundAll === 0) return null;
   const [start, end] = best.range;
   const key = `${best.sourceIndex}:${start}:${end}`;
   let denied = context.deniedTerms.get(key);
@@ -738,7 +739,8 @@ function deniedWord(
     denied = deniedTerms(source.text, best.range, (word) => lexicon.entry(word).term, context.counter);
     context.deniedTerms.set(key, denied);
   }
-  if (denied.size === 0) return null;
+  // The clause's own words are read only when its span denies something (most spans deny nothing).
+  if (denied.size === 0 || statesNegation(text)) return null;
   for (const [index, id] of read.terms.entries()) {
     if (read.counted[index] && denied.has(id)) return read.words[index] as string;
   }
