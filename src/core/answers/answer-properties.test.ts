@@ -460,6 +460,20 @@ describe("answer mode, sources as scrapers and PDF extraction write them", () =>
   });
 
   it.each([
+    ["quote", "quote"],
+    ["row", "line"],
+  ] as const)("with check_numbers %s, detail.text is the %s as it was given", (checkNumbers, checked) => {
+    const given = "The o\ufb03ce in Tromsø has 40 sta\ufb00 .\nThe Bergen o\ufb03ce has 55 desks .";
+    const result = checkAnswer([{ id: "g", text: given }], "The office in Tromsø has 45 staff [g].", {
+      explain: true,
+      checkNumbers,
+    });
+    expect(result.unsupported.map((entry) => entry.detail)).toEqual([
+      { number: "45", checked, text: "The o\ufb03ce in Tromsø has 40 sta\ufb00 ." },
+    ]);
+  });
+
+  it.each([
     [
       "pre-tokenised",
       "The ferry , named Blue Heron ( after a bird ) , is the town 's pride -- and costs $ 18 .",

@@ -1347,6 +1347,14 @@ const isYear = (key: string): boolean => YEAR_KEY.test(key);
 // The ranges of a span: its window and the sentences pooled into it.
 const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];
 
+// The lines a range stands on, from the start of its first to the end of its last (as `explainRowNumbers`
+// reports them). O(those lines).
+function linesOf(text: string, [start, end]: Range): Range {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const lineEnd = text.indexOf("\n", Math.max(start, end - 1));
+  return [lineStart, lineEnd < 0 ? text.length : lineEnd];
+}
+
 // The text of `range` of a source as read (`readableSource`) in the source as the caller gave it, clipped for
 // `detail`: what a caller reads in `detail` is in their own text.
 const givenText = (source: PreparedSource, range: Range): string =>
@@ -1397,8 +1405,10 @@ function numberMiss(
     if (counter !== undefined) counter.steps += text.length;
     const miss = explainNumbers(text, source, range, check);
     if (miss === null) return null;
-    // A quote's text is the span's, as the caller gave it.
-    if (check === "quote" && miss.text !== undefined) miss.text = givenText(source, range);
+    // A quote's text is the span's, and a line's the lines the span stands on, as the caller gave them.
+    if (miss.text !== undefined && miss.checked === "quote") miss.text = givenText(source, range);
+    else if (miss.text !== undefined && miss.checked === "line")
+      miss.text = givenText(source, linesOf(source.text, range));
     first ??= miss;
   }
   return first;
