@@ -38,7 +38,10 @@ describe("renderAskResult", () => {
   });
 
   it("colours each marker that names a supplied source, one after another `[` too, in one pass", () => {
-    const marked = { ...pc.createColors(false), cyan: (text: string | number | null | undefined) => `<${text}>` };
+    const marked = {
+      ...pc.createColors(false),
+      cyan: (text: string | number | null | undefined) => `<${text}>`,
+    };
     const answer = (text: string): CreateResult => ({
       id: "vrf_2",
       model: "local",
