@@ -174,10 +174,11 @@ export function* matchesByWindows(
   text: string,
   reach: number,
   counter?: StepCounter,
+  windowChars = WINDOW_CHARS,
 ): Generator<RegExpExecArray | Pause> {
   let from = 0;
   while (from < text.length) {
-    const windowEnd = Math.min(text.length, from + WINDOW_CHARS);
+    const windowEnd = Math.min(text.length, from + windowChars);
     const slice = text.slice(from, Math.min(text.length, windowEnd + reach));
     if (counter !== undefined) counter.steps += slice.length;
     pattern.lastIndex = 0;
