@@ -1265,7 +1265,7 @@ function pushByLine(answer: string, [start, end]: Range, spans: Range[]): void {
  * cut, goes whole. O(n).
  * `spans` come in increasing order and never cross a line break (`pushByLine` cuts them).
  */
-export function removeSpans(answer: string, spans: readonly Range[]): string {
+export function removeSpans(answer: string, spans: readonly Range[], counter?: StepCounter): string {
   if (spans.length === 0) return answer;
   const lines: string[] = [];
   let spanIndex = 0;
@@ -1273,18 +1273,20 @@ export function removeSpans(answer: string, spans: readonly Range[]): string {
   while (lineStart <= answer.length) {
     const newline = answer.indexOf("\n", lineStart);
     const lineEnd = newline < 0 ? answer.length : newline;
+    if (counter !== undefined) counter.steps += lineEnd - lineStart + 1;
     const cuts: Range[] = [];
     while (spanIndex < spans.length && (spans[spanIndex] as Range)[0] < lineEnd) {
       const [start, end] = spans[spanIndex] as Range;
       // The spaces after a removed claim go with it.
       let at = end;
       while (at < lineEnd && (answer[at] === " " || answer[at] === "\t")) at++;
+      if (counter !== undefined) counter.steps += 1 + at - end;
       cuts.push([start, at]);
       spanIndex++;
     }
     if (cuts.length === 0) lines.push(answer.slice(lineStart, lineEnd));
     else {
-      const kept = keptLine(answer, lineStart, lineEnd, cuts);
+      const kept = keptLine(answer, lineStart, lineEnd, cuts, counter);
       if (kept !== null) lines.push(kept);
     }
     if (newline < 0) break;
