@@ -141,6 +141,72 @@ describe("equivalences: dates and months", () => {
   });
 });
 
+describe("equivalences: a dated page's days, year ranges written short", () => {
+  const page = "Posted March 14, 2021\nThe ferry Aldersund ran aground on March 9 near the harbour mouth.";
+
+  it("a day and month with no year are read in the year of the page's dateline", () => {
+    expect(verdict(page, "The ferry Aldersund ran aground on March 9, 2021 near the harbour mouth.")).toBe(
+      "kept",
+    );
+    expect(verdict(page, "The ferry Aldersund ran aground on 9 March 2021 near the harbour mouth.")).toBe(
+      "kept",
+    );
+  });
+
+  it("another day or year is still caught", () => {
+    expect(verdict(page, "The ferry Aldersund ran aground on March 8, 2021 near the harbour mouth.")).toBe(
+      "number_not_found",
+    );
+    expect(verdict(page, "The ferry Aldersund ran aground on March 9, 2020 near the harbour mouth.")).toBe(
+      "number_not_found",
+    );
+    // Without a dateline there is no year to read the day in.
+    const undated = "The ferry Aldersund ran aground on March 9 near the harbour mouth.";
+    expect(verdict(undated, "The ferry Aldersund ran aground on March 9, 2021 near the harbour mouth.")).toBe(
+      "number_not_found",
+    );
+  });
+
+  it("a full date a source holds counts towards support, in any form, and its words are the date's", () => {
+    const notice = [
+      { id: "n", text: "The Vireo footbridge reopens to walkers on 2 March 2026 after repairs." },
+    ];
+    const outcome = (answer: string) => {
+      const result = checkAnswer(notice, answer);
+      return [result.unsupported.map((entry) => entry.reason), result.partial.map((entry) => entry.term)];
+    };
+    expect(outcome("The footbridge's opening date is 2026-03-02 [n].")).toEqual([[], ["opening"]]);
+    expect(outcome("The Vireo footbridge reopens on Mar 2, 2026 [n].")).toEqual([[], []]);
+    expect(outcome("The footbridge's opening date is 2026-03-03 [n].")[0]).toEqual(["no_support"]);
+  });
+
+  it("a year range written short ends in the full year, both ways", () => {
+    const full = "The library renovation runs through the 2023-2024 school year.";
+    const short = "The library renovation runs through the 2023–24 school year.";
+    expect(verdict(full, "The library renovation runs through the 2023–24 school year.")).toBe("kept");
+    expect(verdict(short, "The library renovation runs through the 2023-2024 school year.")).toBe("kept");
+    expect(verdict(full, "The library renovation runs through the 2023–25 school year.")).toBe(
+      "number_not_found",
+    );
+  });
+
+  it("a number of the page's title or headline counts for any sentence of it", () => {
+    const titled =
+      "# Kestrel Books opens in Leeds with 3,200 titles\n\nIts owner, Ada Quist, ran a market stall. It sold maps. The shop is on Briggate.";
+    expect(verdict(titled, "Kestrel Books opened on Briggate with 3,200 titles.")).toBe("kept");
+    expect(verdict(titled, "Kestrel Books opened on Briggate with 3,400 titles.")).toBe("number_not_found");
+    // A sentence that names its own year is not about the page's.
+    const yearly =
+      "# Kestrel Books in 2024\n\nIts owner, Ada Quist, ran a market stall. It sold maps. In 2022 the shop hosted 40 readings.";
+    expect(verdict(yearly, "In 2022 the shop hosted 40 readings.")).toBe("kept");
+    expect(verdict(yearly, "In 2024 the shop hosted 40 readings.")).toBe("number_not_found");
+    // A heading below the page's headline is not the page's headline.
+    const section =
+      "# Kestrel Books\n\nThe shop is on Briggate. It sells maps. It sells prints.\n\n## Prices from 1990\n\nIts owner, Ada Quist, ran a market stall.";
+    expect(verdict(section, "Kestrel Books opened on Briggate in 1990.")).toBe("number_not_found");
+  });
+});
+
 describe("equivalences: number forms", () => {
   it.each([
     ["The firm sold 21,000 units.", "The firm sold 21K units."],

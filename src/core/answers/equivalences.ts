@@ -151,6 +151,33 @@ export function forEachDate(text: string, visit: (date: WrittenDate) => void): v
   }
 }
 
+// A month name and a day with no year after it (`died on May 7 in Calgary`, `on 7 May,`, `the 7th of May`).
+const MONTH_DAY =
+  /(?<![\p{L}\p{N}])(\p{Lu}\p{L}{2,8})\.?[ \t\u00a0]{1,3}(\d{1,2})(?:st|nd|rd|th)?(?![\p{L}\p{N}])(?![.,]?[ \t\u00a0]{1,3}\d{4}(?!\p{N}))/gu;
+const DAY_MONTH =
+  /(?<![\p{L}\p{N}.,])(\d{1,2})(?:st|nd|rd|th)?[ \t\u00a0]{1,3}(?:of[ \t\u00a0]{1,3})?(\p{Lu}\p{L}{2,8})(?![\p{L}])\.?(?![.,]?[ \t\u00a0]{1,3}\d{4}(?!\p{N}))/gu;
+
+/**
+ * Calls `visit` with the `MM-DD` of each date of `text` written with a capitalised month name and a day but no
+ * year (`May 7`, `7 May`, `7th of May`): a dated page writes the days of its own year so. O(text).
+ */
+export function forEachYearlessDate(text: string, visit: (monthDay: string) => void): void {
+  for (const match of text.matchAll(MONTH_DAY)) {
+    const month = monthOf(match[1] as string);
+    if (month !== 0 && validDay(2000, month, Number(match[2])))
+      visit(`${pad(month)}-${pad(Number(match[2]))}`);
+  }
+  for (const match of text.matchAll(DAY_MONTH)) {
+    const month = monthOf(match[2] as string);
+    if (month !== 0 && validDay(2000, month, Number(match[1])))
+      visit(`${pad(month)}-${pad(Number(match[1]))}`);
+  }
+}
+
+/** A year range whose end is cut to two digits: `1998–99`, `2014 -- 16` (century, start, end). */
+export const SHORT_YEAR_RANGE =
+  /(?<![\p{N}])(\d{2})(\d{2})[ \t]{0,2}(?:--?|–|—)[ \t]{0,2}(\d{2})(?![\p{N}])/gu;
+
 /** The values (`forEachScaledNumber`) a text holds, plain and scaled alike, and its dates (`forEachDate`). */
 export function valuesOf(text: string): Set<string> {
   const values = new Set<string>();
@@ -161,13 +188,16 @@ export function valuesOf(text: string): Set<string> {
     values.add(`y:${date.slice(0, 4)}`);
     values.add(`m:${date.slice(5, 7)}`);
   });
+  // A day and month with no year: `md:MM-DD` (`withoutEquivalentNumbers` reads it in the source's year).
+  forEachYearlessDate(text, (monthDay) => values.add(`md:${monthDay}`));
   return values;
 }
 
 /**
  * The claim text with each number and date whose value `held` holds blanked out (offsets kept), so the
  * number check looks only for the others; or the first that no equivalent form can match: a number written
- * with a scale or as a decade (`21 million`, `1990s`) whose value `held` lacks, or a full date `held` lacks
+ * with a scale or as a decade (`21 million`, `1990s`) whose value `held` lacks (the two-digit end of a year
+ * range written short, `2018–19`, is the full year and is looked up as such), or a full date `held` lacks
  * while `nearby` (the supporting span's values) holds another date of the same year or month (its digits
  * alone would otherwise be found apart in `2018-11-10`).
  */
@@ -193,6 +223,12 @@ export function withoutEquivalentNumbers(
     if (held(value)) cut(start, end);
     else if (missing === null && scaled) missing = text.slice(start, end);
   });
+  // A year range written short (`2018–19`) ends in the full year (2019): its two digits are that year.
+  for (const match of text.matchAll(SHORT_YEAR_RANGE)) {
+    const [whole, century, start, end] = match as unknown as [string, string, string, string];
+    if (Number(end) > Number(start) && held(`${century}${end}`))
+      cut(match.index + whole.length - 2, match.index + whole.length);
+  }
   if (cuts.length === 0) return { text, missing };
   // Blanked in order, each cut by spaces of its length (a date and a number inside it may overlap); a claim
   // is one line, so no line break is blanked.
