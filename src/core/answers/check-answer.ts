@@ -905,8 +905,8 @@ function missingEntity(
       continue;
     // `Oct` where a source writes `October` (and the other way round), `km²` where it writes `square kilometres`.
     if (otherWrittenForms(word).some((form) => isKnownPhrase(knows, form))) continue;
-    covered ??= coveredRanges(equivalentRanges(context, text, knows));
-    if (covers(covered, start, end)) continue;
+    covered ??= coveredRanges(equivalentRanges(context, text, knows), context.counter);
+    if (covers(covered, start, end, context.counter)) continue;
     return written;
   }
   return null;
@@ -926,8 +926,9 @@ interface CoveredRanges {
   readonly furthestEnds: readonly number[];
 }
 
-// O(n log n) for n ranges.
-function coveredRanges(ranges: Range[]): CoveredRanges {
+// O(n log n) for n ranges (counted so, with `counter`).
+function coveredRanges(ranges: Range[], counter?: StepCounter): CoveredRanges {
+  if (counter !== undefined) counter.steps += ranges.length * Math.ceil(Math.log2(ranges.length + 1));
   ranges.sort((a, b) => a[0] - b[0]);
   const furthestEnds: number[] = [];
   let furthest = -1;
@@ -939,10 +940,16 @@ function coveredRanges(ranges: Range[]): CoveredRanges {
 }
 
 // Whether some range holds [start, end): among the ranges starting at or before `start`, the furthest end.
-function covers({ starts, furthestEnds }: CoveredRanges, start: number, end: number): boolean {
+function covers(
+  { starts, furthestEnds }: CoveredRanges,
+  start: number,
+  end: number,
+  counter?: StepCounter,
+): boolean {
   let low = 0;
   let high = starts.length;
   while (low < high) {
+    if (counter !== undefined) counter.steps += 1;
     const middle = (low + high) >>> 1;
     if ((starts[middle] as number) <= start) low = middle + 1;
     else high = middle;
