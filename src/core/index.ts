@@ -14,6 +14,8 @@ export {
   checkAnswer,
   markerSteps,
   type PartialPolicy,
+  type PreparedAnswerSources,
+  prepareAnswerSources,
   splitAnswerClaims,
   type TooManyClaims,
 } from "./answers/index.js";

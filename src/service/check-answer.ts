@@ -1,4 +1,10 @@
-import { type AnswerCheckOptions, type AnswerResult, answerCheckSteps, type Source } from "../core/index.js";
+import {
+  type AnswerCheckOptions,
+  type AnswerResult,
+  answerCheckSteps,
+  type PreparedAnswerSources,
+  type Source,
+} from "../core/index.js";
 import { ServiceError } from "../errors/index.js";
 import { CLAIM_CHECK_SLICE_WORK, MAX_ANSWER_BEST_SPAN_CHARS, MAX_ANSWER_CLAIMS } from "../limits.js";
 import { runStepsYielding } from "../models/index.js";
@@ -44,7 +50,7 @@ export interface AnswerCheckLimits {
  * (the model's output is what is too large).
  */
 export async function checkAnswerYielding(
-  sources: readonly Source[],
+  sources: readonly Source[] | PreparedAnswerSources,
   answer: string,
   options: AnswerCheckOptions,
   signal?: AbortSignal,

@@ -12,6 +12,8 @@ export {
   checkAnswer,
   MAX_CITED_SOURCES_PER_CLAUSE,
   type PartialPolicy,
+  type PreparedAnswerSources,
+  prepareAnswerSources,
   SUPPORT_THRESHOLD,
   type TooManyClaims,
 } from "./check-answer.js";
