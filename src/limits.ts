@@ -20,6 +20,18 @@ export const MAX_EVAL_BODY_BYTES = 64 * 1024 * 1024;
 /** Body of `POST /v1/verified/check`: a 4 MiB answer (MAX_ANSWER_CHARS) and its sources. */
 export const MAX_CHECK_BODY_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Most bytes of a gateway's answer the service reads (8 MiB), a whole body or an event stream: create's calls
+ * and the drop-in's verified streams; past it the answer is refused as a `gateway_error`.
+ */
+export const MAX_GATEWAY_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Texts one LiteLLM guardrail call may carry (`texts`; above it: 400 naming `texts`): each is an answer
+ * checked against the call's sources, indexed once for all of them.
+ */
+export const MAX_GUARDRAIL_TEXTS = 100;
+
 /** Default total characters of `sources` one create, extract or check may carry (`sources_too_large` above). */
 export const DEFAULT_SOURCES_BUDGET = 100_000;
 

@@ -3,6 +3,7 @@
 export {
   type AnswerCheckOptions,
   type AnswerCitation,
+  type AnswerClaim,
   type AnswerMarkers,
   type AnswerMiss,
   type AnswerPartialTerm,
@@ -11,7 +12,9 @@ export {
   type AnswerUnsupported,
   answerCheckSteps,
   answerClaims,
+  answerWithoutClaims,
   checkAnswer,
+  coverageOf,
   markerSteps,
   type PartialPolicy,
   type PreparedAnswerSources,

@@ -14,7 +14,14 @@ export type {
   StructuredOutputLevel,
   TokenParameter,
 } from "./gateways.js";
-export { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./openai/index.js";
+export {
+  type EventStreamEnd,
+  firstInvalidHeader,
+  maskSecrets,
+  maskURLCredentials,
+  readEventStream,
+  type StreamEvent,
+} from "./openai/index.js";
 export { contentText, relayByGenerate, textMessages } from "./relay-by-generate.js";
 export { localModelId, modelNeedsCallerKey } from "./router.js";
 export { nextTurn, runStepsYielding } from "./turns.js";

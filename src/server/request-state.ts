@@ -43,6 +43,25 @@ export function newRequestState(): RequestState {
   };
 }
 
+/**
+ * The signal of one request's operation (`request.verified.abortSignal`): aborted when the caller leaves
+ * before its answer is finished (also when it already left, before the handler asked), or at shutdown's
+ * deadline (see in-flight-requests.ts).
+ */
+export function callerSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  request.verified.abortOperation = (reason) => controller.abort(reason);
+  request.verified.abortSignal = controller.signal;
+  const left = () => {
+    // A response closed before it finished means the caller went away: stop the work.
+    if (!reply.raw.writableFinished)
+      controller.abort(new ServiceError("gateway_error", "The caller disconnected."));
+  };
+  if (reply.raw.destroyed) left();
+  else reply.raw.once("close", left);
+  return controller.signal;
+}
+
 /** Builds the operation context of one request: timed gateway, key, and an abort when the caller leaves. */
 export function operationContext(
   request: FastifyRequest,
@@ -51,14 +70,7 @@ export function operationContext(
 ): OperationContext {
   const timedGateway = createTimedGateway(deps.gateway, deps.now);
   request.verified.timedGateway = timedGateway;
-  const controller = new AbortController();
-  // Shutdown aborts what is still running at its deadline (see in-flight-requests.ts).
-  request.verified.abortOperation = (reason) => controller.abort(reason);
-  reply.raw.once("close", () => {
-    // A response closed before it finished means the caller went away: stop the gateway call.
-    if (!reply.raw.writableFinished)
-      controller.abort(new ServiceError("gateway_error", "The caller disconnected."));
-  });
+  const signal = callerSignal(request, reply);
   const traceHeaders = traceHeadersOf(request.headers);
   const gateway: ModelBackend =
     Object.keys(traceHeaders).length === 0
@@ -71,7 +83,7 @@ export function operationContext(
   return {
     gateway,
     apiKey: request.verified.gatewayKey,
-    signal: controller.signal,
+    signal,
     sourcesBudget: deps.config.sourcesBudget,
   };
 }

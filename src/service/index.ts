@@ -7,6 +7,7 @@ export {
   verificationReport,
   verifiedChatStream,
   verifyChatAnswer,
+  verifyChatAnswers,
 } from "./chat/index.js";
 export {
   answerResultToWire,

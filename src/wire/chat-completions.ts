@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { MAX_ANSWER_CHARS } from "../limits.js";
+import { MAX_ANSWER_CHARS, MAX_GUARDRAIL_TEXTS } from "../limits.js";
 import {
   CheckNumbersSchema,
   CitationSchema,
@@ -149,7 +149,9 @@ export const PortkeyWebhookResultSchema = Type.Object({
 /** LiteLLM's generic guardrail API call (`POST {api_base}/beta/litellm_basic_guardrail_api`). */
 export const LiteLLMGuardrailRequestSchema = Type.Object(
   {
-    texts: Type.Optional(Type.Array(Type.String({ maxLength: MAX_ANSWER_CHARS }))),
+    texts: Type.Optional(
+      Type.Array(Type.String({ maxLength: MAX_ANSWER_CHARS }), { maxItems: MAX_GUARDRAIL_TEXTS }),
+    ),
     input_type: Type.Optional(Type.String()),
     structured_messages: Type.Optional(Type.Array(Type.Object({}, open))),
     litellm_call_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),

@@ -110,4 +110,21 @@ describe("POST /v1/chat/completions: streamed verification", () => {
     });
     expect(seen.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe(`${founded} `);
   });
+
+  it.each([
+    ["breaks off (a reset connection)", "reset"],
+    ["closes its stream before the answer's end (no finish_reason, no [DONE])", "close"],
+  ] as const)("ends with an error the openai package throws when the gateway %s", async (_name, end) => {
+    const { gateway, service } = await startWithGateway();
+    // The role chunk and the first sentence, then the gateway stops.
+    gateway.script(() => streamReply(pieces([founded, tokyo]).slice(0, 2), { end }));
+    const openai = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: "sk-test", maxRetries: 0 });
+    const iterator = (await create(openai, {}))[Symbol.asyncIterator]();
+    const seen: OpenAI.ChatCompletionChunk[] = [];
+    const error = await readUntil(iterator, () => false, seen).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ type: "gateway_error" });
+    expect(seen.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe(founded);
+    expect(seen.some((chunk) => "verification" in chunk)).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_GUARDRAIL_TEXTS } from "../../src/limits.js";
 import { question, report, startWithoutGateway } from "./harness.js";
 
 // LiteLLM's generic guardrail API, against its documented contract (LiteLLM itself does not run here): the
@@ -79,5 +80,22 @@ describe("POST /v1/guardrails/litellm/beta/litellm_basic_guardrail_api", () => {
     const response = await service.post(path, call([grounded], { structured_messages: [...question] }));
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "no_sources", param: "verification.sources" });
+  });
+
+  it("refuses a call of more texts than it checks, naming texts", async () => {
+    const service = await startWithoutGateway();
+    const texts = Array.from({ length: MAX_GUARDRAIL_TEXTS + 1 }, () => grounded);
+    const response = await service.post(path, call(texts));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: {
+        type: "invalid_request",
+        code: "invalid_request",
+        message: `"texts" holds more than ${MAX_GUARDRAIL_TEXTS} items.`,
+        param: "texts",
+        request_id: expect.stringMatching(/^req_/),
+      },
+    });
+    expect((await service.post(path, call(texts.slice(1)))).body).toEqual({ action: "NONE" });
   });
 });

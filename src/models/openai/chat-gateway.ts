@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
-import { OWN_TURN_TEXT_CHARS } from "../../limits.js";
+import { MAX_GATEWAY_RESPONSE_BYTES, OWN_TURN_TEXT_CHARS } from "../../limits.js";
 import type { GatewayAuthHeader, StructuredOutputLevel, TokenParameter } from "../gateways.js";
 import { nextTurn, runStepsYielding } from "../turns.js";
 import type {
@@ -96,7 +96,7 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
   const firstLevel = options.structuredOutput ?? "json_schema";
   const timeoutMs = options.timeoutMs;
   const maxRetries = options.maxRetries ?? 2;
-  const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_GATEWAY_RESPONSE_BYTES;
   const retryBaseMs = options.retryBaseMs ?? 200;
   const transport = options.fetch ? fetchTransport(options.fetch, url) : createHttpTransport(url);
   const sleep = options.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));

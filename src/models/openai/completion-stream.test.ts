@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readCompletionStream } from "./completion-stream.js";
+import { readCompletionStream, readEventStream } from "./completion-stream.js";
 
 const encoder = new TextEncoder();
 
@@ -127,5 +127,54 @@ describe("readCompletionStream", () => {
       ok: false,
       kind: "too_large",
     });
+  });
+});
+
+describe("readEventStream", () => {
+  async function all(chunks: AsyncIterable<Uint8Array>, maxBytes: number) {
+    const events = readEventStream(chunks, maxBytes);
+    const seen: string[] = [];
+    for (;;) {
+      const step = await events.next();
+      if (step.done === true) return { seen, end: step.value };
+      seen.push(`${step.value.event ?? ""}|${step.value.data}`);
+    }
+  }
+
+  it.each([
+    [
+      "stops at [DONE], reading nothing after it",
+      `data: a\n\nevent: x\ndata: b\n\n${done}data: c\n\n`,
+      1000,
+      ["|a", "x|b"],
+      { kind: "done" },
+    ],
+    [
+      "reads to the end without [DONE], not yielding an event left without its blank line",
+      "data: a\n\ndata: b\n",
+      1000,
+      ["|a"],
+      { kind: "ended" },
+    ],
+    [
+      "refuses the stream past the byte cap",
+      "data: a\n\ndata: bbbbbbbbbb\n\n",
+      12,
+      [],
+      { kind: "too_large", bytesRead: 27 },
+    ],
+  ])("%s", async (_name, text, maxBytes, seen, end) => {
+    expect(await all(chunksOf(text), maxBytes)).toEqual({ seen, end });
+  });
+
+  it("refuses an event longer than 1 MiB, whatever the byte cap", async () => {
+    const long = `data: ${"a".repeat(1024 * 1024 + 1)}\n\n`;
+    const result = await all(chunksOf(long, [512 * 1024, 1024 * 1024 + 4]), 1 << 30);
+    expect(result.end.kind).toBe("too_large");
+    expect(result.seen).toEqual([]);
+  });
+
+  it("rethrows a network error", async () => {
+    await expect(all(cutAfter("data: a\n\n"), 1000)).rejects.toThrow("aborted");
   });
 });

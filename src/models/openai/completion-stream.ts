@@ -16,11 +16,66 @@ export type StreamedCompletion =
 /** The longest single event kept while it arrives; longer ones are refused like an oversized body. */
 const maxEventChars = 1024 * 1024;
 
+/** One event of a server-sent event stream: its `data` as the gateway wrote it, and its `event` name if any. */
+export interface StreamEvent {
+  data: string;
+  event: string | undefined;
+}
+
 /**
- * Reads an OpenAI-style server-sent event stream (`data: {chunk}` events ending with `data: [DONE]`) from
- * `chunks`, calling `onText` with each piece of content as it arrives. Comments, multi-line `data`, CR/LF line
- * ends and events split anywhere across chunks are handled by eventsource-parser. A stream that ends with
- * neither `[DONE]` nor a `finish_reason` was cut off and is malformed; past `maxBytes` it is refused and the
+ * How an event stream read by `readEventStream` ended: at `data: [DONE]`, at the body's end without it, or
+ * refused past the byte cap (the whole stream's, or one event's).
+ */
+export type EventStreamEnd = { kind: "done" } | { kind: "ended" } | { kind: "too_large"; bytesRead: number };
+
+/**
+ * Reads a server-sent event stream from `chunks`, yielding each event but `data: [DONE]` as it completes.
+ * Comments, multi-line `data`, CR/LF line ends and events split anywhere across chunks are handled by
+ * eventsource-parser. It stops reading at `[DONE]`, past `maxBytes` of body or at an event longer than 1 MiB
+ * (closing the connection), and returns how the stream ended; an event left without its blank line at the
+ * body's end is incomplete and not yielded. Network errors are rethrown. O(bytes) time; memory is
+ * one chunk's events.
+ */
+export async function* readEventStream(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): AsyncGenerator<StreamEvent, EventStreamEnd> {
+  const decoder = new TextDecoder();
+  const queued: StreamEvent[] = [];
+  let done = false;
+  let tooLong = false;
+  let bytesRead = 0;
+  const parser = createParser({
+    maxBufferSize: maxEventChars,
+    onEvent(event) {
+      if (done || tooLong) return;
+      if (event.data === "[DONE]") done = true;
+      else queued.push({ data: event.data, event: event.event });
+    },
+    onError(error) {
+      if (error.type === "max-buffer-size-exceeded") tooLong = true;
+    },
+  });
+  // Leaving the loop (at [DONE], past the cap, or the caller gone) closes the connection.
+  for await (const chunk of chunks) {
+    bytesRead += chunk.byteLength;
+    if (bytesRead > maxBytes) return { kind: "too_large", bytesRead };
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    while (queued.length > 0) yield queued.shift() as StreamEvent;
+    if (tooLong) return { kind: "too_large", bytesRead };
+    if (done) return { kind: "done" };
+  }
+  parser.feed(decoder.decode());
+  parser.reset({ consume: true });
+  while (queued.length > 0) yield queued.shift() as StreamEvent;
+  if (tooLong) return { kind: "too_large", bytesRead };
+  return done ? { kind: "done" } : { kind: "ended" };
+}
+
+/**
+ * Reads an OpenAI-style event stream (`data: {chunk}` events ending with `data: [DONE]`, `readEventStream`)
+ * from `chunks`, calling `onText` with each piece of content as it arrives. A stream that ends with neither
+ * `[DONE]` nor a `finish_reason` was cut off and is malformed; past `maxBytes` it is refused and the
  * connection closed. Network errors (a reset mid-event, an abort) are rethrown. O(bytes) time; memory is the
  * content plus one event.
  */
@@ -29,73 +84,50 @@ export async function readCompletionStream(
   maxBytes: number,
   onText: (text: string) => void,
 ): Promise<StreamedCompletion> {
-  const decoder = new TextDecoder();
   const content: string[] = [];
   let usage: GenerateResult["usage"] | undefined;
   let invalidUsage: string[] = [];
   let finished = false;
-  let done = false;
-  let failure: StreamedCompletion | undefined;
-  let bytesRead = 0;
-
-  const parser = createParser({
-    maxBufferSize: maxEventChars,
-    onEvent(event) {
-      if (done || failure !== undefined) return;
-      if (event.data === "[DONE]") {
-        done = true;
-        return;
-      }
-      let chunk: unknown;
-      try {
-        chunk = JSON.parse(event.data);
-      } catch {
-        failure = { ok: false, kind: "malformed", reason: "sent a stream event that is not JSON" };
-        return;
-      }
-      if (!isRecord(chunk)) {
-        failure = { ok: false, kind: "malformed", reason: "sent a stream event that is not a JSON object" };
-        return;
-      }
-      if (chunk.error !== undefined && chunk.error !== null && !Array.isArray(chunk.choices)) {
-        failure = { ok: false, kind: "error_object", bodyText: event.data };
-        return;
-      }
-      if (isRecord(chunk.usage)) {
-        // Counts that are not non-negative safe integers are left out, as for a plain answer.
-        const { invalid, ...counts } = usageOf(chunk.usage);
-        usage = counts;
-        invalidUsage = invalid;
-      }
-      const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-      if (!isRecord(choice)) return;
-      const text = deltaText(choice.delta);
-      if (text !== "") {
-        content.push(text);
-        onText(text);
-      }
-      if (typeof choice.finish_reason === "string") finished = true;
-    },
-    onError(error) {
-      if (error.type === "max-buffer-size-exceeded") failure = { ok: false, kind: "too_large", bytesRead };
-    },
-  });
-
-  for await (const chunk of chunks) {
-    bytesRead += chunk.byteLength;
-    if (bytesRead > maxBytes) return { ok: false, kind: "too_large", bytesRead };
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    // Leaving the loop closes the connection: nothing after [DONE] or a failure is read.
-    if (done || failure !== undefined) break;
+  const events = readEventStream(chunks, maxBytes);
+  let end: EventStreamEnd;
+  for (;;) {
+    const step = await events.next();
+    if (step.done === true) {
+      end = step.value;
+      break;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(step.value.data);
+    } catch {
+      await events.return({ kind: "ended" });
+      return { ok: false, kind: "malformed", reason: "sent a stream event that is not JSON" };
+    }
+    if (!isRecord(chunk)) {
+      await events.return({ kind: "ended" });
+      return { ok: false, kind: "malformed", reason: "sent a stream event that is not a JSON object" };
+    }
+    if (chunk.error !== undefined && chunk.error !== null && !Array.isArray(chunk.choices)) {
+      await events.return({ kind: "ended" });
+      return { ok: false, kind: "error_object", bodyText: step.value.data };
+    }
+    if (isRecord(chunk.usage)) {
+      // Counts that are not non-negative safe integers are left out, as for a plain answer.
+      const { invalid, ...counts } = usageOf(chunk.usage);
+      usage = counts;
+      invalidUsage = invalid;
+    }
+    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    if (!isRecord(choice)) continue;
+    const text = deltaText(choice.delta);
+    if (text !== "") {
+      content.push(text);
+      onText(text);
+    }
+    if (typeof choice.finish_reason === "string") finished = true;
   }
-  if (failure !== undefined) return failure;
-  if (!done) {
-    parser.feed(decoder.decode());
-    // An event the gateway ended without its blank line still counts (some proxies drop the last one).
-    parser.reset({ consume: true });
-  }
-  if (failure !== undefined) return failure;
-  if (!done && !finished) {
+  if (end.kind === "too_large") return { ok: false, kind: "too_large", bytesRead: end.bytesRead };
+  if (end.kind === "ended" && !finished) {
     return {
       ok: false,
       kind: "malformed",

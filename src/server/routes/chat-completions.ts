@@ -115,7 +115,6 @@ async function relay(
   task: GenerateTask,
 ): Promise<RelayResponse> {
   const context = operationContext(request, reply, deps);
-  request.verified.abortSignal = context.signal;
   if (context.gateway.relay === undefined) {
     throw new ServiceError("internal_error", "The model backend cannot pass Chat Completions calls on.");
   }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { DROP_IN_PATHS } from "../../api-paths.js";
 import { MAX_CHECK_BODY_BYTES } from "../../limits.js";
-import { chatSources, firstChoiceText, verifyChatAnswer } from "../../service/index.js";
+import { chatSources, firstChoiceText, verifyChatAnswer, verifyChatAnswers } from "../../service/index.js";
 import { isRecord } from "../../util.js";
 import {
   ErrorBodySchema,
@@ -16,6 +16,7 @@ import {
   VerificationRequestSchema,
 } from "../../wire/index.js";
 import type { AppDeps } from "../config.js";
+import { callerSignal } from "../request-state.js";
 import { checkedVerification } from "./chat-completions.js";
 
 /**
@@ -42,7 +43,7 @@ export function registerGuardrailRoutes(app: FastifyInstance, deps: AppDeps): vo
         return payload;
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       const requestJson = isRecord(body.request?.json) ? body.request.json : undefined;
       const completion = isRecord(body.response?.json) ? body.response.json : undefined;
@@ -65,6 +66,7 @@ export function registerGuardrailRoutes(app: FastifyInstance, deps: AppDeps): vo
         found,
         verification,
         requestJson.messages,
+        callerSignal(request, reply),
       );
       deps.recordVerification({
         route: DROP_IN_PATHS.portkeyGuardrail,
@@ -99,7 +101,7 @@ export function registerGuardrailRoutes(app: FastifyInstance, deps: AppDeps): vo
         response: { 200: LiteLLMGuardrailResultSchema, default: ErrorBodySchema },
       },
     },
-    async (request): Promise<LiteLLMGuardrailResult> => {
+    async (request, reply): Promise<LiteLLMGuardrailResult> => {
       const body = request.body;
       const texts = body.texts ?? [];
       if (body.input_type !== "response" || texts.length === 0) return { action: "NONE" };
@@ -114,10 +116,13 @@ export function registerGuardrailRoutes(app: FastifyInstance, deps: AppDeps): vo
         { messages: body.structured_messages ?? [], verification },
         deps.config.sourcesBudget,
       );
-      const reports = [];
-      for (const text of texts) {
-        reports.push(await verifyChatAnswer(text, found, verification, body.structured_messages));
-      }
+      const reports = await verifyChatAnswers(
+        texts,
+        found,
+        verification,
+        body.structured_messages,
+        callerSignal(request, reply),
+      );
       const failed = reports.filter((report) => report.verdict === "fail");
       deps.recordVerification({
         route: DROP_IN_PATHS.litellmGuardrail,

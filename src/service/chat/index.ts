@@ -8,4 +8,5 @@ export {
   chatQuestion,
   verificationReport,
   verifyChatAnswer,
+  verifyChatAnswers,
 } from "./verify-answer.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ANSWER_CHARS } from "../../limits.js";
+import { MAX_ANSWER_CHARS, MAX_GATEWAY_RESPONSE_BYTES } from "../../limits.js";
 import { verifiedChatStream } from "./verified-stream.js";
 
 const encoder = new TextEncoder();
@@ -54,5 +54,107 @@ describe("verifiedChatStream", () => {
       expect(last.error).toMatchObject({ type: "gateway_error" });
       expect(out.join("")).not.toContain('"verification"');
     }
+  });
+
+  it("checks closed sentences while relaying: after the content ends, the report waits only for the last sentence", async () => {
+    // Turns of the event loop between the gateway's last event and the report chunk, counted by a ticker.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turns = async (count: number) => {
+      for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const gapAfter = async (sentences: number) => {
+      const sentence = "Northwind was founded in 2016 in Lyon [report]. ";
+      let endedAt = 0;
+      async function* paced(): AsyncGenerator<Uint8Array> {
+        for (let index = 0; index < sentences; index++) {
+          for await (const bytes of events([sentence])) {
+            // Only the content event of each small stream; its end comes once, at the answer's end.
+            if (new TextDecoder().decode(bytes).includes("[DONE]")) break;
+            yield bytes;
+          }
+          await turns(4);
+        }
+        await turns(50);
+        endedAt = ticks;
+        yield encoder.encode("data: [DONE]\n\n");
+      }
+      let reportAt = 0;
+      for await (const piece of verifiedChatStream(paced(), { found, verification: {}, messages: [] })) {
+        if (piece.includes('"verification"')) reportAt = ticks;
+      }
+      return reportAt - endedAt;
+    };
+    try {
+      const short = await gapAfter(2);
+      const long = await gapAfter(2000);
+      // One sentence left to check either way: the 100 KB answer's report comes as soon as the short one's.
+      expect(long).toBeLessThanOrEqual(short + 1);
+    } finally {
+      ticking = false;
+    }
+  });
+
+  it("ends a stream the gateway breaks off with a gateway_error event, not a thrown error or a report", async () => {
+    async function* broken(): AsyncGenerator<Uint8Array> {
+      for await (const bytes of events(["Northwind was founded ", "in 2016."])) {
+        yield bytes;
+        throw new Error("socket hang up");
+      }
+    }
+    for (const hold of [false, true]) {
+      const out = await collect(
+        verifiedChatStream(broken(), { found, verification: { hold }, messages: [] }),
+      );
+      const last = JSON.parse((out.at(-1) as string).slice("data: ".length));
+      expect(last).toEqual({
+        error: {
+          type: "gateway_error",
+          code: "gateway_error",
+          message: "The model gateway broke off its stream.",
+        },
+      });
+      expect(out.join("")).not.toContain('"verification"');
+    }
+  });
+
+  it("caps the gateway's stream in bytes: events held after the answer's end do not pile up", async () => {
+    // Past the finish, chunks without choices (held until the answer is checked) run over the byte cap.
+    const junk = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [], x: "a".repeat(1000 * 1000) })}\n\n`;
+    async function* flood(): AsyncGenerator<Uint8Array> {
+      yield* events(["Northwind was founded in 2016 in Lyon [report]."]);
+      for (let index = 0; index * 1000 * 1000 <= MAX_GATEWAY_RESPONSE_BYTES; index++)
+        yield encoder.encode(junk);
+    }
+    const withoutDone = async function* (): AsyncGenerator<Uint8Array> {
+      for await (const bytes of flood()) {
+        const text = new TextDecoder().decode(bytes);
+        yield encoder.encode(text.replace("data: [DONE]\n\n", ""));
+      }
+    };
+    const out = await collect(
+      verifiedChatStream(withoutDone(), { found, verification: { hold: true }, messages: [] }),
+    );
+    const last = JSON.parse((out.at(-1) as string).slice("data: ".length));
+    expect(last.error).toMatchObject({ type: "gateway_error" });
+    expect(last.error.message).toContain("larger than 8 MiB");
+    expect(out.join("").length).toBeLessThan(MAX_GATEWAY_RESPONSE_BYTES);
+  });
+
+  it("ends a stream that stops before the answer's end (no finish_reason, no [DONE]) with a gateway_error event", async () => {
+    async function* cut(): AsyncGenerator<Uint8Array> {
+      yield encoder.encode(
+        `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 7, model: "m", choices: [{ index: 0, delta: { content: "Northwind was founded in 2016 in Lyon [report]." }, finish_reason: null }] })}\n\n`,
+      );
+    }
+    const out = await collect(verifiedChatStream(cut(), { found, verification: {}, messages: [] }));
+    const last = JSON.parse((out.at(-1) as string).slice("data: ".length));
+    expect(last.error).toMatchObject({ type: "gateway_error" });
+    expect(out.join("")).not.toContain('"verification"');
   });
 });

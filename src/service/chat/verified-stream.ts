@@ -1,19 +1,12 @@
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { AnswerResult } from "../../core/index.js";
 import { ServiceError } from "../../errors/index.js";
-import { MAX_ANSWER_CHARS } from "../../limits.js";
-import { contentText } from "../../models/index.js";
+import { MAX_ANSWER_CHARS, MAX_GATEWAY_RESPONSE_BYTES } from "../../limits.js";
+import { contentText, type EventStreamEnd, readEventStream, type StreamEvent } from "../../models/index.js";
 import { isRecord } from "../../util.js";
 import type { VerificationReport, VerificationRequest } from "../../wire/index.js";
-import { createSentenceEvents } from "../answers/index.js";
 import type { ChatSources } from "./chat-sources.js";
-import {
-  answerOptionsOf,
-  answerTooLong,
-  blockedAnswer,
-  verificationReport,
-  verifyChatAnswer,
-} from "./verify-answer.js";
+import { createStreamCheck } from "./stream-check.js";
+import { answerOptionsOf, answerTooLong, blockedAnswer, verificationReport } from "./verify-answer.js";
 
 /** What a verified stream checks, and whom it tells the report. */
 export interface ChatStreamCheck {
@@ -26,13 +19,11 @@ export interface ChatStreamCheck {
   onReport?: ((report: VerificationReport) => void) | undefined;
 }
 
-/** The longest single event read from the gateway (as for create's streams). */
-const maxEventChars = 1024 * 1024;
-
 /**
  * Relays a gateway's Chat Completions event stream event by event, each `data:` as the gateway wrote it, while
- * gathering the first choice's content; at `data: [DONE]` (or the stream's end) the answer is checked and one
- * more `chat.completion.chunk` goes out before `[DONE]`: `choices: []`, the stream's `id`, `created` and
+ * gathering the first choice's content and checking its sentences as the stream closes them
+ * (`createStreamCheck`); at `data: [DONE]` (or the stream's end) the rest is checked, the report assembled
+ * (equal to one check of the whole answer), and one more `chat.completion.chunk` goes out before `[DONE]`: `choices: []`, the stream's `id`, `created` and
  * `model`, and `verification`. A blocked answer, or a check that fails, ends with a top-level `error` event
  * (which SDKs throw) instead; an `error` the gateway sent ends the stream as it is.
  *
@@ -48,14 +39,14 @@ export async function* verifiedChatStream(
   const { found, verification, signal } = check;
   const hold = verification.hold === true;
   const action = verification.action ?? "score";
-  const decoder = new TextDecoder();
   const ready: string[] = [];
   /** Held events that end the first choice, sent after its held text. */
   const tail: string[] = [];
   const content: string[] = [];
   const head: { id?: unknown; created?: unknown; model?: unknown } = {};
   let contentChars = 0;
-  let done = false;
+  /** Whether the first choice's `finish_reason` (or a chunk after the choices) has come. */
+  let finished = false;
   let failed = false;
   let blocked = false;
   let wake: (() => void) | undefined;
@@ -67,16 +58,15 @@ export async function* verifiedChatStream(
       choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }],
     })}\n\n`;
   const options = answerOptionsOf(verification, check.messages);
-  const sentences = hold
-    ? createSentenceEvents(
-        found.sources,
-        options,
-        { open: () => undefined, progress: () => undefined },
-        signal,
-        (piece, checked) => release(piece, checked),
-      )
-    : undefined;
-  const heldStream = sentences?.nextCall();
+  // Closed sentences are checked while the stream is relayed: at its end only the last one is left.
+  const answerCheck = createStreamCheck(
+    found.sources,
+    options,
+    signal,
+    hold ? (piece, checked) => release(piece, checked) : undefined,
+  );
+  /** Content read but not yet given to the check: it is given after the events that carried it are sent. */
+  let unchecked = "";
 
   /** Sends a checked piece of the held answer (what `action` lets through of it). */
   function release(piece: string, checked: AnswerResult): void {
@@ -91,82 +81,90 @@ export async function* verifiedChatStream(
     wake?.();
   }
 
-  const parser = createParser({
-    maxBufferSize: maxEventChars,
-    onEvent(event: EventSourceMessage) {
-      if (done || failed) return;
-      if (event.data === "[DONE]") {
-        done = true;
-        return;
-      }
-      const line = `${event.event === undefined ? "" : `event: ${event.event}\n`}data: ${event.data}\n\n`;
-      const chunk = parseChunk(event.data);
-      if (chunk === undefined) {
-        ready.push(line);
-        return;
-      }
-      if (chunk.error !== undefined && chunk.error !== null && !Array.isArray(chunk.choices)) failed = true;
-      if (head.id === undefined) {
-        head.id = chunk.id;
-        head.created = chunk.created;
-        head.model = chunk.model;
-      }
-      const text = firstChoiceText(chunk);
-      contentChars += text.length;
-      // Past check's answer limit the answer is not kept: it cannot be checked (an error ends the stream).
-      const keep = text !== "" && contentChars <= MAX_ANSWER_CHARS;
-      if (keep) content.push(text);
-      if (heldStream === undefined || failed) {
-        ready.push(line);
-        return;
-      }
-      if (keep) heldStream.onText(text);
-      const rest = withoutFirstChoiceContent(chunk);
-      if (rest === undefined) return;
-      if (endsFirstChoice(chunk)) tail.push(`data: ${JSON.stringify(rest)}\n\n`);
-      else ready.push(`data: ${JSON.stringify(rest)}\n\n`);
-    },
-    onError(error) {
-      if (error.type === "max-buffer-size-exceeded") failed = true;
-    },
-  });
+  /** Takes one event of the gateway's stream: relayed (or held), its first choice's content gathered. */
+  const take = (event: StreamEvent) => {
+    const line = `${event.event === undefined ? "" : `event: ${event.event}\n`}data: ${event.data}\n\n`;
+    const chunk = parseChunk(event.data);
+    if (chunk === undefined) {
+      ready.push(line);
+      return;
+    }
+    if (chunk.error !== undefined && chunk.error !== null && !Array.isArray(chunk.choices)) failed = true;
+    if (head.id === undefined) {
+      head.id = chunk.id;
+      head.created = chunk.created;
+      head.model = chunk.model;
+    }
+    if (endsFirstChoice(chunk)) finished = true;
+    const text = firstChoiceText(chunk);
+    contentChars += text.length;
+    // Past check's answer limit the answer is not kept: it cannot be checked (an error ends the stream).
+    const keep = text !== "" && contentChars <= MAX_ANSWER_CHARS;
+    if (keep) {
+      content.push(text);
+      unchecked += text;
+    }
+    if (!hold || failed) {
+      ready.push(line);
+      return;
+    }
+    const rest = withoutFirstChoiceContent(chunk);
+    if (rest === undefined) return;
+    if (endsFirstChoice(chunk)) tail.push(`data: ${JSON.stringify(rest)}\n\n`);
+    else ready.push(`data: ${JSON.stringify(rest)}\n\n`);
+  };
 
-  const iterator = chunks[Symbol.asyncIterator]();
-  let next: Promise<IteratorResult<Uint8Array>> | undefined;
+  const passOn = () => {
+    if (unchecked === "") return;
+    answerCheck.onText(unchecked);
+    unchecked = "";
+  };
+  // The reader create's streams use: the stream's bytes capped, so held events and text stay bounded too.
+  const events = readEventStream(chunks, MAX_GATEWAY_RESPONSE_BYTES);
+  let next: Promise<IteratorResult<StreamEvent, EventStreamEnd>> | undefined;
+  let end: EventStreamEnd | undefined;
+  let broken: unknown;
   try {
-    while (!done && !failed) {
-      next ??= iterator.next();
+    while (end === undefined && !failed) {
+      next ??= events.next();
       // A held sentence checked while the gateway is quiet goes out at once, not with the gateway's next chunk.
       const woken = new Promise<"woken">((resolve) => {
         wake = () => resolve("woken");
       });
-      const step = await Promise.race([next, woken]);
+      let step: IteratorResult<StreamEvent, EventStreamEnd> | "woken";
+      try {
+        step = await Promise.race([next, woken]);
+      } catch (error) {
+        // The gateway broke off (or its deadline passed): the caller is told by an error event, below.
+        next = undefined;
+        broken = error;
+        break;
+      }
       wake = undefined;
       if (step !== "woken") {
         next = undefined;
-        if (step.done === true) break;
-        parser.feed(decoder.decode(step.value, { stream: true }));
+        if (step.done === true) end = step.value;
+        else take(step.value);
       }
       while (ready.length > 0) yield ready.shift() as string;
+      passOn();
     }
   } finally {
-    // Leaving early (after [DONE], a failure, or the caller gone) closes the gateway's connection.
-    if (next === undefined && (done || failed)) await iterator.return?.();
-  }
-  if (!done && !failed) {
-    parser.feed(decoder.decode());
-    parser.reset({ consume: true });
-    while (ready.length > 0) yield ready.shift() as string;
+    // Leaving early (a gateway error event, or the caller gone) closes the gateway's connection.
+    if (next === undefined) await events.return({ kind: "ended" });
   }
   if (failed) return;
+  const cutOff = streamCutOff(broken, end, finished);
+  if (cutOff !== undefined) {
+    yield `data: ${JSON.stringify(cutOff.toBody())}\n\n`;
+    return;
+  }
   let report: VerificationReport;
   try {
     if (contentChars > MAX_ANSWER_CHARS) throw answerTooLong(contentChars);
     const answer = content.join("");
-    report =
-      sentences === undefined
-        ? await verifyChatAnswer(answer, found, verification, check.messages, signal)
-        : verificationReport(await sentences.settle(answer, signal), found, verification, answer);
+    passOn();
+    report = verificationReport(await answerCheck.finish(answer, signal), found, verification, answer);
   } catch (error) {
     const serviceError =
       error instanceof ServiceError
@@ -185,6 +183,36 @@ export async function* verifiedChatStream(
   const last = { ...head, object: "chat.completion.chunk", choices: [], verification: report };
   yield `data: ${JSON.stringify(last)}\n\n`;
   yield "data: [DONE]\n\n";
+}
+
+/**
+ * Why a gateway's stream cannot be checked, if it cannot: it broke off (a network error, its deadline), it
+ * passed the service's byte cap, or it ended with neither `data: [DONE]` nor the answer's `finish_reason`.
+ * Sent as an `error` event, which the SDKs throw: a stream that only stopped would pass for a whole answer.
+ */
+function streamCutOff(
+  broken: unknown,
+  end: EventStreamEnd | undefined,
+  finished: boolean,
+): ServiceError | undefined {
+  if (broken !== undefined) {
+    return broken instanceof ServiceError
+      ? broken
+      : new ServiceError("gateway_error", "The model gateway broke off its stream.");
+  }
+  if (end?.kind === "too_large") {
+    return new ServiceError(
+      "gateway_error",
+      `The gateway's stream is larger than ${MAX_GATEWAY_RESPONSE_BYTES / (1024 * 1024)} MiB, the most the service reads; it was refused.`,
+    );
+  }
+  if (end?.kind === "ended" && !finished) {
+    return new ServiceError(
+      "gateway_error",
+      "The model gateway ended its stream before the answer was finished (no finish_reason, no data: [DONE]).",
+    );
+  }
+  return undefined;
 }
 
 /** A piece of the answer without its unsupported claims: the piece's own check's text. */

@@ -1,4 +1,4 @@
-import type { AnswerResult } from "../../core/index.js";
+import { type AnswerResult, type PreparedAnswerSources, prepareAnswerSources } from "../../core/index.js";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_ANSWER_CHARS } from "../../limits.js";
 import { contentText } from "../../models/index.js";
@@ -37,7 +37,8 @@ export function answerOptionsOf(verification: VerificationRequest, messages: unk
 /**
  * Checks a model's answer against the chat's sources as check's answer mode does (`checkAnswer`, the user's
  * messages as the question) and reports it. An answer longer than check takes is refused as the gateway's
- * fault. O(answer + sources), with turns of the event loop between slices.
+ * fault. O(answer + sources), with turns of the event loop between slices; `prepared`, the sources prepared
+ * once for several answers (`verifyChatAnswers`).
  */
 export async function verifyChatAnswer(
   answer: string,
@@ -45,15 +46,37 @@ export async function verifyChatAnswer(
   verification: VerificationRequest,
   messages: unknown,
   signal?: AbortSignal,
+  prepared?: PreparedAnswerSources,
 ): Promise<VerificationReport> {
   if (answer.length > MAX_ANSWER_CHARS) throw answerTooLong(answer.length);
   const checked = await checkAnswerYielding(
-    found.sources,
+    prepared ?? found.sources,
     answer,
     answerOptionsOf(verification, messages),
     signal,
   );
   return verificationReport(checked, found, verification, answer);
+}
+
+/**
+ * Checks several answers (a guardrail call's `texts`) against one chat's sources, each as `verifyChatAnswer`
+ * does, the sources indexed once for all of them; stops with `signal`'s reason once it aborts (the caller
+ * left). O(texts + answers + sources).
+ */
+export async function verifyChatAnswers(
+  answers: readonly string[],
+  found: ChatSources,
+  verification: VerificationRequest,
+  messages: unknown,
+  signal?: AbortSignal,
+): Promise<VerificationReport[]> {
+  const prepared = prepareAnswerSources(found.sources);
+  const reports: VerificationReport[] = [];
+  for (const answer of answers) {
+    signal?.throwIfAborted();
+    reports.push(await verifyChatAnswer(answer, found, verification, messages, signal, prepared));
+  }
+  return reports;
 }
 
 /** The error of an answer longer than check's `answer` limit: the gateway's fault, not the caller's. */
