@@ -102,18 +102,19 @@ export function createSentenceEvents(
       again = true;
       return;
     }
+    // The loop's last look at `again` and the reset of `running` run in one go: a call in between would be lost.
     running = (async () => {
-      do {
-        again = false;
-        await checkClosed();
-      } while (again);
-    })()
-      .catch((error: unknown) => {
+      try {
+        do {
+          again = false;
+          await checkClosed();
+        } while (again);
+      } catch (error) {
         failure ??= error;
-      })
-      .finally(() => {
+      } finally {
         running = undefined;
-      });
+      }
+    })();
   };
 
   const checkClosed = async (): Promise<void> => {
