@@ -484,6 +484,7 @@ const DATE_WORDS: ReadonlySet<string> = new Set(["date", "dates", "day"]);
 // form that source writes it (`dateTerm`): a sentence that holds the same day, month and year speaks of the
 // same event. The date's own words and those that only name it (`DATE_WORDS`) then do not count.
 function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  if (!HAS_DIGIT.test(text)) return;
   const words = read.terms.length;
   const seen = new Set<number>();
   const spans: Range[] = [];
@@ -728,7 +729,7 @@ function deniedWord(
   best: SupportSpan | undefined,
   text: string,
 ): string | null {
-  if (best === undefined || best.foundAll === 0 || statesNegation(text)) return null;
+  if (best === undefined || best.foundAll === 0) return null;
   const [start, end] = best.range;
   const key = `${best.sourceIndex}:${start}:${end}`;
   let denied = context.deniedTerms.get(key);
@@ -738,7 +739,8 @@ function deniedWord(
     denied = deniedTerms(source.text, best.range, (word) => lexicon.entry(word).term, context.counter);
     context.deniedTerms.set(key, denied);
   }
-  if (denied.size === 0) return null;
+  // The clause's own words are read only when its span denies something (most spans deny nothing).
+  if (denied.size === 0 || statesNegation(text)) return null;
   for (const [index, id] of read.terms.entries()) {
     if (read.counted[index] && denied.has(id)) return read.words[index] as string;
   }
@@ -1160,9 +1162,9 @@ function quotationMiss(
     const source = index.sources[sourceIndex] as PreparedSource;
     const range = findQuote(source, quotation, "lenient");
     if (range === null) continue;
-    const written = source.text.slice(range[0], range[1]);
-    const differsOnlyIn = caseDifference(quotation, written);
-    if (differsOnlyIn !== null) return { quotation, differsOnlyIn, sourceText: written };
+    const differsOnlyIn = caseDifference(quotation, source.text.slice(range[0], range[1]));
+    if (differsOnlyIn !== null)
+      return { quotation, differsOnlyIn, sourceText: originalSpan(source as ReadableSource, range).quote };
   }
   return { quotation };
 }
@@ -1284,11 +1286,16 @@ function numberOutsideSupport(context: CheckContext, clause: JudgedClause, text:
   const outside = firstNumberOutside(context, places, text);
   if (outside === null) return null;
   const first = clause.citations[0] as AnswerCitation;
-  const miss: NumberMiss = { number: outside.number, checked: "quote", text: clip(first.quote) };
+  const firstSource = context.index.sources[clause.supportSources[0] as number] as PreparedSource;
+  const miss: NumberMiss = {
+    number: outside.number,
+    checked: "quote",
+    text: givenText(firstSource, first.range),
+  };
   for (const sourceIndex of places.keys()) {
     const seen = context.index.sentenceHolding(sourceIndex, numberTerm(outside.key));
     if (seen === null) continue;
-    miss.seen = clip((context.index.sources[sourceIndex] as PreparedSource).text.slice(seen[0], seen[1]));
+    miss.seen = givenText(context.index.sources[sourceIndex] as PreparedSource, seen);
     break;
   }
   return miss;
@@ -1347,6 +1354,19 @@ const isYear = (key: string): boolean => YEAR_KEY.test(key);
 // The ranges of a span: its window and the sentences pooled into it.
 const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];
 
+// The lines a range stands on, from the start of its first to the end of its last (as `explainRowNumbers`
+// reports them). O(those lines).
+function linesOf(text: string, [start, end]: Range): Range {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const lineEnd = text.indexOf("\n", Math.max(start, end - 1));
+  return [lineStart, lineEnd < 0 ? text.length : lineEnd];
+}
+
+// The text of `range` of a source as read (`readableSource`) in the source as the caller gave it, clipped for
+// `detail`: what a caller reads in `detail` is in their own text.
+const givenText = (source: PreparedSource, range: Range): string =>
+  clip(originalSpan(source as ReadableSource, range).quote);
+
 const clip = (text: string): string =>
   text.length > MAX_EXPLAIN_TEXT_CHARS ? `${text.slice(0, MAX_EXPLAIN_TEXT_CHARS)}…` : text;
 
@@ -1392,6 +1412,10 @@ function numberMiss(
     if (counter !== undefined) counter.steps += text.length;
     const miss = explainNumbers(text, source, range, check);
     if (miss === null) return null;
+    // A quote's text is the span's, and a line's the lines the span stands on, as the caller gave them.
+    if (miss.text !== undefined && miss.checked === "quote") miss.text = givenText(source, range);
+    else if (miss.text !== undefined && miss.checked === "line")
+      miss.text = givenText(source, linesOf(source.text, range));
     first ??= miss;
   }
   return first;
