@@ -1,5 +1,5 @@
 import { MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
-import type { Steps } from "../../util.js";
+import { runSteps, type Steps, trimTrailing } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
 import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
@@ -198,9 +198,10 @@ export function checkAnswer(
   counter?: StepCounter,
 ): AnswerResult {
   const { maxClaims: _, ...unbounded } = options;
-  const steps = answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter);
-  for (let step = steps.next(); ; step = steps.next())
-    if (step.done === true) return step.value as AnswerResult;
+  // With no limit on claims the check never ends at TooManyClaims.
+  return runSteps(
+    answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter),
+  ) as AnswerResult;
 }
 
 /**
@@ -1047,7 +1048,7 @@ function isEntity(written: string, sentenceStart: boolean): boolean {
 const STRAIGHT_QUOTED = /"([^"\n]{1,2000})"/g;
 const CURLY_QUOTED = /“([^”\n]{1,2000})”/g;
 const WORDY = /[\p{L}\p{N}]/u;
-const TRAILING_PUNCTUATION = /[,.;:!?]+$/;
+const TRAILING_PUNCTUATION = ",.;:!?";
 
 function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   if (claim.blockQuote) return clause === claim.clauses[0] ? [claim.text] : [];
@@ -1055,7 +1056,7 @@ function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
     for (const match of clause.masked.matchAll(pattern)) {
       // A comma or full stop inside the closing quote belongs to the sentence (`"Harbour Lights," which`).
-      const quotation = tidy(match[1] as string).replace(TRAILING_PUNCTUATION, "");
+      const quotation = trimTrailing(tidy(match[1] as string), TRAILING_PUNCTUATION);
       if (WORDY.test(quotation)) quotations.push(quotation);
     }
   }
@@ -1074,7 +1075,7 @@ const MAX_ELIDED_CHARS = 300;
 export function elidedPieces(quotation: string): string[] {
   if (!ELISION.test(quotation)) return [quotation];
   const pieces = quotation
-    .split(new RegExp(ELISION.source, "g"))
+    .split(ELISION) // split cuts at every match, global flag or not
     .map((piece) => piece.trim())
     .filter((piece) => WORDY.test(piece));
   return pieces.length === 0 ? [quotation] : pieces;

@@ -1,3 +1,4 @@
+import { runSteps } from "../../util.js";
 import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
 import type { Range } from "../types.js";
@@ -60,8 +61,7 @@ const TASK_BOX = /^[ \t]{0,8}[-*+][ \t]+$/;
  * O(n) in the answer.
  */
 export function findMarkers(answer: string, atMost = Number.POSITIVE_INFINITY): AnswerMarkers {
-  const steps = markerSteps(answer, atMost);
-  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+  return runSteps(markerSteps(answer, atMost));
 }
 
 /**

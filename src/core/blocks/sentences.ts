@@ -1,5 +1,6 @@
 import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
+import { splitsSurrogatePair } from "../text/index.js";
 import { blockParts, type Span } from "./blocks.js";
 
 /** A quotable sentence of a source. Invariant: `text === sourceText.slice(start, end)`. */
@@ -132,8 +133,7 @@ export function hasSentenceEndInside(piece: string): boolean {
   let stage = 0;
   while (tail > 0) {
     // A code point that ends before `tail`: a low surrogate with its high one before it is read as one.
-    const low = piece.charCodeAt(tail - 1);
-    const width = tail >= 2 && isLowSurrogate(low) && isHighSurrogate(piece.charCodeAt(tail - 2)) ? 2 : 1;
+    const width = splitsSurrogatePair(piece, tail - 1) ? 2 : 1;
     const kind = tailClass(piece, tail - width, tail);
     if (stage === 0 && kind === SPACE_CLASS) {
       tail -= width;
@@ -183,9 +183,6 @@ function tailClass(piece: string, from: number, to: number): number {
   return TERMINATOR.test(char) ? TERMINATOR_CLASS : OTHER_CLASS;
 }
 
-const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
-
 /** `part` (found at `start`) trimmed as a sentence, or null when it has no letter or digit. */
 function trimmed(part: string, start: number, counter?: StepCounter): Sentence | null {
   if (counter !== undefined) counter.steps += part.length;
@@ -225,7 +222,7 @@ function* cutLongLine(text: string, start: number, end: number, counter?: StepCo
     else if (at > pieceStart) yield { start: pieceStart, end: at };
     pieceStart = at + spaces;
     // After a break of no width, the next one is looked for a character on (a code point: a pair is one).
-    at = spaces > 0 ? pieceStart : at + (isHighSurrogate(text.charCodeAt(at)) ? 2 : 1);
+    at = spaces > 0 ? pieceStart : at + (splitsSurrogatePair(text, at + 1) ? 2 : 1);
   }
   count(end);
   if (pieceStart < end) yield* cutAtSpaces(text, pieceStart, end, counter);
@@ -280,7 +277,7 @@ function* cutAtSpaces(
     let cut = space > pieceStart ? space : pieceStart + LONG_LINE;
     // Never cut between the two halves of a surrogate pair (a lone high surrogate before a space is no pair:
     // stepping back over it cut nothing and looped for ever).
-    if (isHighSurrogate(text.charCodeAt(cut - 1)) && isLowSurrogate(text.charCodeAt(cut))) cut -= 1;
+    if (splitsSurrogatePair(text, cut)) cut -= 1;
     yield { start: pieceStart, end: cut };
     pieceStart = cut;
   }
