@@ -102,7 +102,7 @@ export function* answerClaims(
       else current?.markers.push(marker);
     }
     if (current !== undefined) {
-      const claim = claimOf(masked, current, line);
+      const claim = claimOf(masked, current, line, counter);
       if (claim !== null) {
         if (counter !== undefined)
           counter.steps += 4 * (claim.range[1] - claim.range[0]) + current.markers.length;
@@ -124,13 +124,20 @@ function claimOf(
   masked: string,
   { sentence, line, head, markers }: { sentence: Sentence; line: number; head: string; markers: Marker[] },
   nextLine: number,
+  counter?: StepCounter,
 ): AnswerClaim | null {
   const leadIn = nextLine !== line && sentence.text.endsWith(":");
   if (HEADING.test(head) || leadIn) return null;
-  return buildClaim(masked, head, [sentence.start, sentence.end], markers);
+  return buildClaim(masked, head, [sentence.start, sentence.end], markers, counter);
 }
 
-function buildClaim(masked: string, head: string, sentence: Range, markers: Marker[]): AnswerClaim {
+function buildClaim(
+  masked: string,
+  head: string,
+  sentence: Range,
+  markers: Marker[],
+  counter?: StepCounter,
+): AnswerClaim {
   const first = markers[0];
   const last = markers.at(-1);
   const start = first === undefined ? sentence[0] : Math.min(sentence[0], first.start);
@@ -172,7 +179,8 @@ function buildClaim(masked: string, head: string, sentence: Range, markers: Mark
     clauses,
     blockQuote: BLOCK_QUOTE.test(head),
     framing:
-      markers.length === 0 && (isEmphasisOnly(masked.slice(sentence[0], sentence[1])) || isChatFraming(text)),
+      markers.length === 0 &&
+      (isEmphasisOnly(masked.slice(sentence[0], sentence[1]), counter) || isChatFraming(text, counter)),
   };
 }
 
