@@ -75,3 +75,22 @@ describe("checkAnswer: the lookups of entities held in another form are linear (
     },
   );
 });
+
+describe("answerCheckSteps: the answer is read for acronyms only when a claim holds a word in capitals", () => {
+  // `# A` headings are no claim and `A` is no acronym: with no claim naming a word in capitals (`NASM`), no
+  // acronym the answer defines can count, and the answer's 1,000,000-heading worth of capitalised runs is not
+  // read for them (counted, not timed). One claim naming `NASA` brings that reading back: about a step per
+  // character of the answer.
+  const totalSteps = (answer: string): number => {
+    const counter: StepCounter = { steps: 0 };
+    const steps = answerCheckSteps([{ id: "a", text: "Alpha beta." }], answer, {}, STEP_BUDGET, counter);
+    for (let step = steps.next(); step.done !== true; step = steps.next());
+    return counter.steps;
+  };
+  it("headings, then a claim without and a claim with a word in capitals", () => {
+    const headings = "# A\n".repeat(50_000);
+    const without = totalSteps(`${headings}\nAlpha beta [a].`);
+    const withCapitals = totalSteps(`${headings}\nAlpha NASA [a].`);
+    expect(withCapitals - without).toBeGreaterThanOrEqual(headings.length);
+  });
+});

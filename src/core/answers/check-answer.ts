@@ -14,6 +14,7 @@ import {
   forEachDate,
   forEachEquivalenceKey,
   forEachEquivalenceKeyInPieces,
+  initialsKeyOfWord,
   keysOfWord,
   valuesOf,
   withoutEquivalentNumbers,
@@ -238,12 +239,14 @@ export function* answerCheckSteps(
   if (found.markers.length > 2 * maxClaims)
     return { tooManyClaims: found.markers.length, counted: "markers" };
   const claims: AnswerClaim[] = [];
+  const wanted = new Set<string>();
   let clauses = 0;
   for (const claim of answerClaims(answer, found, tally)) {
     if (claim !== PAUSE) {
       clauses += claim.clauses.length;
       if (clauses > maxClaims) return { tooManyClaims: clauses, counted: "claims and clauses" };
       claims.push(claim);
+      addWantedInitials(wanted, claim, tally);
     }
     if (tally.steps >= sliceEnd) {
       yield;
@@ -267,7 +270,7 @@ export function* answerCheckSteps(
   }
   const { readable: prepared, index } = indexed;
   // The answer's acronyms are read in pieces of a slice's worth, pausing between them.
-  const initials = answerInitials(answer, index, sliceSteps, tally);
+  const initials = answerInitials(answer, wanted, index, sliceSteps, tally);
   let answerKeys: Set<string> | undefined;
   for (let step = initials.next(); answerKeys === undefined; step = initials.next()) {
     if (step.done === true) answerKeys = step.value;
@@ -983,17 +986,48 @@ function equivalentRanges(
   return ranges;
 }
 
+// Adds to `wanted` the `=initials:` keys an entity of the claim can be looked up by in `missingEntity`
+// (`keysOfWord` of a word in capitals), read as `clauseTerms` reads the clause's words: of the answer's
+// acronyms, only these can count. A clause with no capital letter followed by another or by a dot (and no
+// letter beyond ASCII) holds no word in capitals and is not read by words. O(claim).
+function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, counter: StepCounter): void {
+  for (const clause of claim.clauses) {
+    const text = withoutFraming(clause.masked);
+    counter.steps += text.length;
+    if (!mayHoldCapitals(text)) continue;
+    forEachWord(text, (word, start, end) => {
+      const key = initialsKeyOfWord(text.slice(start, end), word);
+      if (key !== null) wanted.add(key);
+    });
+  }
+}
+
+// Whether `text` may hold a word in capitals (`NASM`, `U.S`): an ASCII capital followed by another or by a
+// dot, or any character beyond ASCII. O(text).
+function mayHoldCapitals(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code >= 128) return true;
+    if (code < 65 || code > 90) continue;
+    const next = text.charCodeAt(at + 1);
+    if ((next >= 65 && next <= 90) || next === 46 || next >= 128) return true;
+  }
+  return false;
+}
+
 // The acronyms an answer defines by a capitalised run whose every word a source holds (`National Air and
 // Space Museum (NASM)` with the full name in a source), as `=initials:` keys: the acronym then counts as the
-// name. Read in pieces of about `pieceChars` characters (`forEachEquivalenceKeyInPieces`), pausing after each.
-// O(answer).
+// name. Only the `wanted` keys are kept (`wantedInitials`), and with none wanted the answer is not read. Read
+// in pieces of about `pieceChars` characters (`forEachEquivalenceKeyInPieces`), pausing after each. O(answer).
 function* answerInitials(
   answer: string,
+  wanted: ReadonlySet<string>,
   index: SupportIndex,
   pieceChars: number,
   counter: StepCounter,
 ): Generator<void, Set<string>> {
   const keys = new Set<string>();
+  if (wanted.size === 0) return keys;
   // A run's capitalised words (its small words, `and`, `of`, need not be in a source) are each read once:
   // the starts of those no source holds are listed as the runs reach them (runs come in order of start, and
   // a run is read from a word's start to a word's end), so a run is held when none of them falls inside it.
@@ -1005,7 +1039,7 @@ function* answerInitials(
     answer,
     pieceChars,
     (key, start, end) => {
-      if (key.length < 13 || !key.startsWith("=initials:")) return;
+      if (key.length < 13 || !wanted.has(key)) return;
       if (end > readTo) {
         const from = Math.max(readTo, start);
         forEachWord(answer.slice(from, end), (word, at) => {

@@ -81,6 +81,16 @@ describe("equivalences: names", () => {
       checkAnswer([{ id: "s", text: source }], wrongName).unsupported.map((entry) => entry.reason),
     ).toEqual(["entity_not_found", "entity_not_found"]);
   });
+
+  it("an acronym a heading defines counts for the claims under it", () => {
+    const source = "The Space Museum, run by the National Air board, opened a hall in 2021.";
+    const answer = "## National Air and Space Museum (NASM)\n\nThe NASM opened a hall [1].";
+    expect(checkAnswer([{ id: "s", text: source }], answer).unsupported).toEqual([]);
+    const wrongName = "## National Art and Space Museum (NASM)\n\nThe NASM opened a hall [1].";
+    expect(checkAnswer([{ id: "s", text: source }], wrongName).unsupported[0]?.reason).toBe(
+      "entity_not_found",
+    );
+  });
 });
 
 describe("equivalences: dates and months", () => {

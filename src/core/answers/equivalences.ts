@@ -448,3 +448,7 @@ export function keysOfWord(written: string, folded: string): string[] {
   if (isCapitals(written)) keys.push(`=caps:${withoutDots(folded)}`, `=initials:${withoutDots(folded)}`);
   return keys;
 }
+
+/** The `=initials:` key among a word's `keysOfWord` (a word in capitals: `NASM`, `U.S`), else null. */
+export const initialsKeyOfWord = (written: string, folded: string): string | null =>
+  isCapitals(written) ? `=initials:${withoutDots(folded)}` : null;
