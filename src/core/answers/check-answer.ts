@@ -992,9 +992,10 @@ function equivalentRanges(
 // letter beyond ASCII) holds no word in capitals and is not read by words. O(claim).
 function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, counter: StepCounter): void {
   for (const clause of claim.clauses) {
+    // Blanking framing out makes no word in capitals: a clause that holds none is read once, as it is.
+    counter.steps += clause.masked.length;
+    if (!mayHoldCapitals(clause.masked)) continue;
     const text = withoutFraming(clause.masked);
-    counter.steps += text.length;
-    if (!mayHoldCapitals(text)) continue;
     forEachWord(text, (word, start, end) => {
       const key = initialsKeyOfWord(text.slice(start, end), word);
       if (key !== null) wanted.add(key);

@@ -104,6 +104,30 @@ function mayFollowDayAndMonth(text: string, year: number): boolean {
   return digits <= 2 && isDateSpace(text.charCodeAt(at - digits));
 }
 
+// Whether `text` holds a digit, then `-`, `.` or `/`, then a digit (`2003-06`, `11/06`). O(text).
+function hasDigitSeparatorDigit(text: string): boolean {
+  for (let at = 1; at + 1 < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if ((code === 45 || code === 46 || code === 47) && isDigitCode(text.charCodeAt(at - 1)))
+      if (isDigitCode(text.charCodeAt(at + 1))) return true;
+  }
+  return false;
+}
+
+// Whether `text` may hold a year range written short (SHORT_YEAR_RANGE): a dash (`-`, `–`, `—`) after a
+// digit and at most two spaces or tabs. O(text).
+function mayHoldShortYearRange(text: string): boolean {
+  for (let at = 1; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code !== 45 && code !== 0x2013 && code !== 0x2014) continue;
+    let before = at - 1;
+    while (before > at - 3 && before > 0 && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9))
+      before -= 1;
+    if (isDigitCode(text.charCodeAt(before))) return true;
+  }
+  return false;
+}
+
 /** Calls `visit` with each full date of `text` (named or numeric), in order of the patterns. O(text). */
 export function forEachDate(text: string, visit: (date: WrittenDate) => void): void {
   for (const match of text.matchAll(YEAR)) {
@@ -119,6 +143,8 @@ export function forEachDate(text: string, visit: (date: WrittenDate) => void): v
     const start = match.index - whole.length;
     visit({ date: `${year}-${pad(month)}-${pad(day)}`, month, start, end: match.index + 4 });
   }
+  // Both numeric forms hold a digit, then `-`, `.` or `/`, then a digit: a text with none is not matched.
+  if (!hasDigitSeparatorDigit(text)) return;
   for (const match of text.matchAll(YEAR_FIRST)) {
     const [whole, year, , month, day] = match as unknown as string[];
     if (!validDay(Number(year), Number(month), Number(day))) continue;
@@ -224,11 +250,12 @@ export function withoutEquivalentNumbers(
     else if (missing === null && scaled) missing = text.slice(start, end);
   });
   // A year range written short (`2018–19`) ends in the full year (2019): its two digits are that year.
-  for (const match of text.matchAll(SHORT_YEAR_RANGE)) {
-    const [whole, century, start, end] = match as unknown as [string, string, string, string];
-    if (Number(end) > Number(start) && held(`${century}${end}`))
-      cut(match.index + whole.length - 2, match.index + whole.length);
-  }
+  if (mayHoldShortYearRange(text))
+    for (const match of text.matchAll(SHORT_YEAR_RANGE)) {
+      const [whole, century, start, end] = match as unknown as [string, string, string, string];
+      if (Number(end) > Number(start) && held(`${century}${end}`))
+        cut(match.index + whole.length - 2, match.index + whole.length);
+    }
   if (cuts.length === 0) return { text, missing };
   // Blanked in order, each cut by spaces of its length (a date and a number inside it may overlap); a claim
   // is one line, so no line break is blanked.
