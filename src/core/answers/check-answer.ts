@@ -1469,16 +1469,30 @@ const SPELLED = `zero one two three four five six seven eight nine ten eleven tw
 sixteen seventeen eighteen nineteen twenty`.split(/\s+/);
 const SMALL_NUMBER = /(?<![\p{L}\p{N}.,])\d{1,2}(?![\p{N}]|[.,]\p{N})/gu;
 
+// Whether the sources hold any of the SPELLED words, asked once per index (its sources' words are read when
+// it is built): sources that spell out no small number leave every clause's small numbers as they are.
+const spellsSmall = new WeakMap<SupportIndex, boolean>();
+function spellsSmallNumbers(index: SupportIndex): boolean {
+  let spells = spellsSmall.get(index);
+  if (spells === undefined) {
+    spells = SPELLED.some((word) => index.knows(word, null));
+    spellsSmall.set(index, spells);
+  }
+  return spells;
+}
+
 // A year written in full.
 const FULL_YEAR = /(?<![\p{L}\p{N}.,])\d{4}(?![\p{N}]|[.,]\p{N})/gu;
 
 // The clause with each small whole number blanked out when some source spells it out, and each year that
 // ends a source's year range written short (`1998–99` holds 1999).
 function withoutSpelledNumbers(text: string, index: SupportIndex): string {
-  const spelled = text.replace(SMALL_NUMBER, (digits) => {
-    const word = SPELLED[Number(digits)];
-    return word !== undefined && index.knows(word, null) ? " ".repeat(digits.length) : digits;
-  });
+  const spelled = !spellsSmallNumbers(index)
+    ? text
+    : text.replace(SMALL_NUMBER, (digits) => {
+        const word = SPELLED[Number(digits)];
+        return word !== undefined && index.knows(word, null) ? " ".repeat(digits.length) : digits;
+      });
   const years = index.rangeEndYears();
   if (years.size === 0) return spelled;
   return spelled.replace(FULL_YEAR, (year) => (years.has(year) ? " ".repeat(year.length) : year));

@@ -259,11 +259,12 @@ export function withoutEquivalentNumbers(
   if (cuts.length === 0) return { text, missing };
   // Blanked in order, each cut by spaces of its length (a date and a number inside it may overlap); a claim
   // is one line, so no line break is blanked.
-  const order = Array.from({ length: cuts.length / 2 }, (_, pair) => 2 * pair);
-  if (!sorted) order.sort((a, b) => (cuts[a] as number) - (cuts[b] as number));
+  const order = sorted ? null : Array.from({ length: cuts.length / 2 }, (_, pair) => 2 * pair);
+  order?.sort((a, b) => (cuts[a] as number) - (cuts[b] as number));
   let blanked = "";
   let at = 0;
-  for (const pair of order) {
+  for (let next = 0; next < cuts.length / 2; next++) {
+    const pair = order === null ? 2 * next : (order[next] as number);
     const from = Math.max(cuts[pair] as number, at);
     const end = cuts[pair + 1] as number;
     if (end <= from) continue;

@@ -133,7 +133,9 @@ function suffixAt(text: string, at: number): { exponent: number; end: number } |
   // A word after one to three spaces, no letter after.
   let spaces = 0;
   while (spaces < 4 && isSpace(text.charCodeAt(at + spaces))) spaces += 1;
-  if (spaces >= 1 && spaces <= 3) {
+  const scaleInitial = text.charCodeAt(at + spaces);
+  // Every scale word starts with `t`, `m` or `b`.
+  if (spaces >= 1 && spaces <= 3 && (scaleInitial === 116 || scaleInitial === 109 || scaleInitial === 98)) {
     for (const [word, exponent] of SCALE_WORDS) {
       if (text.startsWith(word, at + spaces) && !isLetterAt(text, at + spaces + word.length)) {
         return { exponent, end: at + spaces + word.length };
