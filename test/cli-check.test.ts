@@ -238,6 +238,25 @@ describe("verified check with a plain answer", () => {
     expect(dropped.unsupported.map((entry: { reason: string }) => entry.reason)).toEqual(["partial_support"]);
   });
 
+  it("with --explain names a kept claim's unsupported words on stderr; refuses a --partial that is not keep or drop", async () => {
+    const partly = file(
+      "partly-explained.md",
+      "Paris is the capital of France and of fashion and food [1].\n",
+    );
+    const kept = await checkAnswerFile(partly, ["--explain"]);
+    expect(kept.code).toBe(0);
+    expect(kept.stderr).toBe(
+      `verified check: ${partly}: kept "Paris is the capital of France and of fashion and food." partly: no span of its sources holds "fashion", "food"\n`,
+    );
+    const dropped = await checkAnswerFile(partly, ["--explain", "--partial", "drop"]);
+    expect(dropped.stderr).toBe(
+      `verified check: ${partly}: dropped "Paris is the capital of France and of fashion and food.": no span of its sources holds "fashion", "food"\n`,
+    );
+    const refused = await checkAnswerFile(partly, ["--partial", "flag"]);
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toContain("Allowed choices are keep, drop");
+  });
+
   it("with --explain describes each dropped sentence on stderr and keeps its detail", async () => {
     const run = await checkAnswerFile(answerFile, ["--explain"]);
     expect(run.code).toBe(0);
