@@ -1,5 +1,5 @@
 import { MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
-import type { Steps } from "../../util.js";
+import { runSteps, type Steps, trimTrailing } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
 import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
@@ -198,9 +198,10 @@ export function checkAnswer(
   counter?: StepCounter,
 ): AnswerResult {
   const { maxClaims: _, ...unbounded } = options;
-  const steps = answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter);
-  for (let step = steps.next(); ; step = steps.next())
-    if (step.done === true) return step.value as AnswerResult;
+  // With no limit on claims the check never ends at TooManyClaims.
+  return runSteps(
+    answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter),
+  ) as AnswerResult;
 }
 
 /**
@@ -907,8 +908,8 @@ function missingEntity(
       continue;
     // `Oct` where a source writes `October` (and the other way round), `km²` where it writes `square kilometres`.
     if (otherWrittenForms(word).some((form) => isKnownPhrase(knows, form))) continue;
-    covered ??= coveredRanges(equivalentRanges(context, text, knows));
-    if (covers(covered, start, end)) continue;
+    covered ??= coveredRanges(equivalentRanges(context, text, knows), context.counter);
+    if (covers(covered, start, end, context.counter)) continue;
     return written;
   }
   return null;
@@ -928,8 +929,9 @@ interface CoveredRanges {
   readonly furthestEnds: readonly number[];
 }
 
-// O(n log n) for n ranges.
-function coveredRanges(ranges: Range[]): CoveredRanges {
+// O(n log n) for n ranges (counted so, with `counter`).
+function coveredRanges(ranges: Range[], counter?: StepCounter): CoveredRanges {
+  if (counter !== undefined) counter.steps += ranges.length * Math.ceil(Math.log2(ranges.length + 1));
   ranges.sort((a, b) => a[0] - b[0]);
   const furthestEnds: number[] = [];
   let furthest = -1;
@@ -941,10 +943,16 @@ function coveredRanges(ranges: Range[]): CoveredRanges {
 }
 
 // Whether some range holds [start, end): among the ranges starting at or before `start`, the furthest end.
-function covers({ starts, furthestEnds }: CoveredRanges, start: number, end: number): boolean {
+function covers(
+  { starts, furthestEnds }: CoveredRanges,
+  start: number,
+  end: number,
+  counter?: StepCounter,
+): boolean {
   let low = 0;
   let high = starts.length;
   while (low < high) {
+    if (counter !== undefined) counter.steps += 1;
     const middle = (low + high) >>> 1;
     if ((starts[middle] as number) <= start) low = middle + 1;
     else high = middle;
@@ -1040,7 +1048,7 @@ function isEntity(written: string, sentenceStart: boolean): boolean {
 const STRAIGHT_QUOTED = /"([^"\n]{1,2000})"/g;
 const CURLY_QUOTED = /“([^”\n]{1,2000})”/g;
 const WORDY = /[\p{L}\p{N}]/u;
-const TRAILING_PUNCTUATION = /[,.;:!?]+$/;
+const TRAILING_PUNCTUATION = ",.;:!?";
 
 function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   if (claim.blockQuote) return clause === claim.clauses[0] ? [claim.text] : [];
@@ -1048,7 +1056,7 @@ function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
     for (const match of clause.masked.matchAll(pattern)) {
       // A comma or full stop inside the closing quote belongs to the sentence (`"Harbour Lights," which`).
-      const quotation = tidy(match[1] as string).replace(TRAILING_PUNCTUATION, "");
+      const quotation = trimTrailing(tidy(match[1] as string), TRAILING_PUNCTUATION);
       if (WORDY.test(quotation)) quotations.push(quotation);
     }
   }
@@ -1067,7 +1075,7 @@ const MAX_ELIDED_CHARS = 300;
 export function elidedPieces(quotation: string): string[] {
   if (!ELISION.test(quotation)) return [quotation];
   const pieces = quotation
-    .split(new RegExp(ELISION.source, "g"))
+    .split(ELISION) // split cuts at every match, global flag or not
     .map((piece) => piece.trim())
     .filter((piece) => WORDY.test(piece));
   return pieces.length === 0 ? [quotation] : pieces;
@@ -1524,7 +1532,7 @@ function pushByLine(answer: string, [start, end]: Range, spans: Range[]): void {
  * cut, goes whole. O(n).
  * `spans` come in increasing order and never cross a line break (`pushByLine` cuts them).
  */
-export function removeSpans(answer: string, spans: readonly Range[]): string {
+export function removeSpans(answer: string, spans: readonly Range[], counter?: StepCounter): string {
   if (spans.length === 0) return answer;
   const lines: string[] = [];
   let spanIndex = 0;
@@ -1532,18 +1540,20 @@ export function removeSpans(answer: string, spans: readonly Range[]): string {
   while (lineStart <= answer.length) {
     const newline = answer.indexOf("\n", lineStart);
     const lineEnd = newline < 0 ? answer.length : newline;
+    if (counter !== undefined) counter.steps += lineEnd - lineStart + 1;
     const cuts: Range[] = [];
     while (spanIndex < spans.length && (spans[spanIndex] as Range)[0] < lineEnd) {
       const [start, end] = spans[spanIndex] as Range;
       // The spaces after a removed claim go with it.
       let at = end;
       while (at < lineEnd && (answer[at] === " " || answer[at] === "\t")) at++;
+      if (counter !== undefined) counter.steps += 1 + at - end;
       cuts.push([start, at]);
       spanIndex++;
     }
     if (cuts.length === 0) lines.push(answer.slice(lineStart, lineEnd));
     else {
-      const kept = keptLine(answer, lineStart, lineEnd, cuts);
+      const kept = keptLine(answer, lineStart, lineEnd, cuts, counter);
       if (kept !== null) lines.push(kept);
     }
     if (newline < 0) break;
