@@ -282,6 +282,31 @@ describe("every method against the real service", () => {
     expect(result?.unsupported.map((entry) => entry.reason)).toEqual(["partial_support"]);
   });
 
+  it("check with an answer: an equivalent number form, a clause per marker and support pooled over a page", async () => {
+    const page = {
+      id: "facts",
+      text: "Paris is the capital of France. The city hosts many museums. It has about two million inhabitants. Its river is the Seine. Its metro opened in 1900.",
+    };
+    const answer =
+      "Revenue in Q3 was 12.5M [report_q3]. Paris is the capital of France [facts], and profit was 2 million [report_q3]. The city hosts many museums, and its metro opened in 1900 [facts].";
+    const result = await client().check({ sources: [page, sources[1] as (typeof sources)[1]], answer });
+    const pooled = "The city hosts many museums, and its metro opened in 1900.";
+    expect(
+      result.citations.map(({ claim, quote, source, answerRange }) => [claim, quote, source, answerRange]),
+    ).toEqual([
+      ["Revenue in Q3 was 12.5M.", "Revenue in Q3 was 12.5 million.", "report_q3", [0, 36]],
+      ["Paris is the capital of France", "Paris is the capital of France.", "facts", [37, 75]],
+      [", and profit was 2 million.", "Profit was 2 million.", "report_q3", [75, 114]],
+      [pooled, "The city hosts many museums.", "facts", [115, 181]],
+      [pooled, "Its metro opened in 1900.", "facts", [115, 181]],
+    ]);
+    for (const citation of result.citations) {
+      const text = citation.source === "facts" ? page.text : (sources[1]?.text ?? "");
+      expect(text.slice(...citation.range)).toBe(citation.quote);
+    }
+    expect(result).toMatchObject({ unsupported: [], partial: [], coverage: 1 });
+  });
+
   it("check with an answer: camelCase answer ranges, supports and misses", async () => {
     const answer =
       "Paris is the capital of France [1]. Revenue in Q3 was 12.5 million [facts]. Profit was 2 million in Zorgland [2].";
