@@ -123,3 +123,32 @@ def test_eval_in_text_format_keeps_each_case_partial_words_in_its_details(
     [dropped_case] = dropped.cases
     assert dropped_case.result is not None and dropped_case.result.partial == []
     assert [entry.reason for entry in dropped_case.result.unsupported] == ["partial_support"]
+
+
+CITY = {
+    "id": "facts",
+    "text": "Paris is the capital of France. The city hosts many museums. It has about two million inhabitants. "
+    "Its river is the Seine. Its metro opened in 1900.",
+}
+QUARTER = {"id": "report_q3", "text": "Revenue in Q3 was 12.5 million. Profit was 2 million."}
+
+
+def test_check_reads_an_equivalent_form_each_clause_and_support_pooled_over_a_page(client: Verified) -> None:
+    answer = (
+        "Revenue in Q3 was 12.5M [report_q3]. Paris is the capital of France [facts], and profit was 2 million "
+        "[report_q3]. The city hosts many museums, and its metro opened in 1900 [facts]."
+    )
+    result = client.check(sources=[CITY, QUARTER], answer=answer, offsets="codepoint")
+
+    texts = {"facts": CITY["text"], "report_q3": QUARTER["text"]}
+    pooled = "The city hosts many museums, and its metro opened in 1900."
+    assert [(c.claim, c.quote, c.source) for c in result.citations] == [
+        ("Revenue in Q3 was 12.5M.", "Revenue in Q3 was 12.5 million.", "report_q3"),
+        ("Paris is the capital of France", "Paris is the capital of France.", "facts"),
+        (", and profit was 2 million.", "Profit was 2 million.", "report_q3"),
+        (pooled, "The city hosts many museums.", "facts"),
+        (pooled, "Its metro opened in 1900.", "facts"),
+    ]
+    for citation in result.citations:
+        assert texts[citation.source][citation.range[0] : citation.range[1]] == citation.quote
+    assert result.unsupported == [] and result.partial == [] and result.coverage == 1
