@@ -640,6 +640,23 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect(page.locator("#check-result .coverage-figure").textContent()).resolves.toBe(
       "0% · 0 of 1 claim grounded",
     );
+
+    // Support pooled over two sentences apart: hovering the claim lights both, at their exact ranges.
+    const pooled =
+      "Northwind Analytics was founded in 2016 in Lyon and plans to open an office in Madrid in 2025 [1].";
+    await page.fill("#check-answer", pooled);
+    const [checked] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/check")),
+      page.click("#check-submit"),
+    ]);
+    const { citations } = (await checked.json()) as { citations: Citation[] };
+    expect(citations).toHaveLength(2);
+    await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("supported");
+    await marks.first().hover();
+    const lit = page.locator("#sources-viewer mark.quote-highlight");
+    await expect.poll(() => lit.count()).toBe(2);
+    const inOrder = [...citations].sort((a, b) => a.range[0] - b.range[0]);
+    await expect(lit.allTextContents()).resolves.toEqual(inOrder.map((citation) => citation.quote));
   });
 
   it("checks a pasted chat.completion JSON by its answer", async () => {
