@@ -1,9 +1,13 @@
 // Child process of the worst-case bench: sends one family's request to an in-process app `runs` times
 // through the real `POST /v1/verified/check` path (parsing, validation, check, serialisation) and prints
-// one line per request, `<cpu ms> <status> <body bytes> <longest block ms>`, so the parent can stop a request
-// that runs too long. The longest block is the longest gap between two turns of a 1 ms timer ticking through
-// the request (`monitorEventLoopDelay` drops the first delay, which is the whole block of a request that never
-// yields): how long the request kept every other request waiting.
+// one line per request, `<cpu ms> <status> <body bytes> <longest block ms> <longest /healthz gap ms> <longest
+// /healthz answer ms> <peak RSS MB>`, so the parent can stop a request that runs too long. The longest block
+// is the longest gap between two turns of a 1 ms timer ticking through the request (`monitorEventLoopDelay`
+// drops the first delay, which is the whole block of a request that never yields): how long the request kept
+// every other request waiting. The app also listens on a port, where a separate process (healthz-probe.mjs)
+// asks `/healthz` every 100 ms: the longest gap between two of its answers from the request's start to the
+// first answer to a probe sent after its end (100 ms when nothing waits), and the longest answer. Peak RSS is
+// the process's largest resident set so far (`maxRSS`): every request of the family at that size and before.
 // Before them, WARM_UP requests of the same family at 100 KB (at most BODY_BYTES) run unreported, so that
 // the reported ones measure the check rather than V8 compiling the service's code for its first requests.
 // With PATH `stream`, the same family goes through a streamed create instead (`POST /v1/verified` with
@@ -11,8 +15,13 @@
 // `{"claims": [...]}` of the family's claims, handed to the stream one claim a piece with a turn of the event
 // loop between pieces, as a model writes them. It succeeds with `done`, or with the `ungrounded` error
 // event of a family whose claims all fail (the status is 200 either way; another event is reported as 500).
+// An answer-mode family goes through a streamed create with `answer_format: "text"`: the model answers the
+// family's `answer` as prose, CHUNK_CHARS characters a piece (WORST_CASE_CHUNK_CHARS, default 64), with a turn
+// of the event loop after every 64 KiB (a socket read's worth of pieces); an `extraction_failed` error event
+// (the model's answer over the claim cap) is reported as 400, the status the JSON path refuses it with.
 //   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS [WARM_UP] [check|stream]
 
+import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { createApp } from "../../src/server/app.js";
@@ -27,19 +36,31 @@ const url = streamed ? "/v1/verified" : "/v1/verified/check";
 const checkBody = family.body(Number(bytesArg));
 if (Buffer.byteLength(JSON.stringify(checkBody)) > Number(bytesArg))
   throw new Error(`${family.name}: body over ${bytesArg} bytes`);
-/** The request body: the check body, or a streamed create of its sources whose model replies its claims. */
+const CHUNK_CHARS = Number(process.env.WORST_CASE_CHUNK_CHARS ?? 64);
+const TURN_EVERY_CHARS = 64 * 1024;
+/**
+ * The request body: the check body, or a streamed create of its sources whose model replies its claims (or,
+ * for an answer-mode family, its answer as prose).
+ */
 function requestOf(body: typeof checkBody): string {
   if (!streamed) return JSON.stringify(body);
-  const { claims: _claims, ...rest } = body;
+  const { claims: _claims, answer, ...rest } = body;
   return JSON.stringify({
     ...rest,
     model: "bench",
     messages: [{ role: "user", content: "q" }],
     stream: true,
+    ...(answer === undefined ? {} : { answer_format: "text" }),
   });
 }
-/** The model's reply for `body`'s claims, cut after each claim. */
+/** The model's reply for `body`'s claims, cut after each claim; an answer cut every CHUNK_CHARS characters. */
 function replyPieces(body: typeof checkBody): string[] {
+  if (body.answer !== undefined) {
+    const pieces: string[] = [];
+    for (let at = 0; at < body.answer.length; at += CHUNK_CHARS)
+      pieces.push(body.answer.slice(at, at + CHUNK_CHARS));
+    return pieces;
+  }
   const claims = body.claims ?? [];
   return claims.map(
     (claim, index) =>
@@ -57,21 +78,71 @@ const app = await createApp({
     async generate(request) {
       if (!streamed) throw new Error("the check path calls no model");
       request.stream?.onOpen();
-      for (const piece of currentReply) {
+      // Claims arrive one a turn; prose a socket read's worth of pieces a turn.
+      const turnEvery =
+        request.task.kind === "prose" ? Math.max(1, Math.floor(TURN_EVERY_CHARS / CHUNK_CHARS)) : 1;
+      for (const [index, piece] of currentReply.entries()) {
         request.stream?.onText(piece);
-        await nextTurn();
+        if ((index + 1) % turnEvery === 0) await nextTurn();
       }
       return { content: currentReply.join(""), usage };
     },
   },
 });
-/** Whether an answer is a success: 200, and for a stream its last event `done` or the `ungrounded` error. */
+/**
+ * Whether an answer is a success: 200, and for a stream its last event `done` or the `ungrounded` error; a
+ * model's answer over the claim cap (`extraction_failed`) is 400, as the JSON path refuses it.
+ */
 function statusOf(response: { statusCode: number; body: string }): number {
   if (!streamed || response.statusCode !== 200) return response.statusCode;
   const last = response.body.slice(response.body.lastIndexOf("event: "));
+  if (last.includes('"type":"extraction_failed"')) return 400;
   return last.startsWith("event: done") || last.includes('"type":"ungrounded"') ? 200 : 500;
 }
-await app.ready();
+await app.listen({ port: 0, host: "127.0.0.1" });
+const address = app.server.address();
+if (address === null || typeof address === "string") throw new Error("no port");
+/** The probe's answers, `[sent, answered]` in epoch milliseconds, in order. */
+const answers: [number, number][] = [];
+const probe = spawn(
+  process.execPath,
+  [new URL("./healthz-probe.mjs", import.meta.url).pathname, `http://127.0.0.1:${address.port}`],
+  {
+    stdio: ["pipe", "pipe", "inherit"],
+  },
+);
+let probeBuffer = "";
+probe.stdout?.setEncoding("utf8");
+probe.stdout?.on("data", (chunk: string) => {
+  probeBuffer += chunk;
+  for (let newline = probeBuffer.indexOf("\n"); newline >= 0; newline = probeBuffer.indexOf("\n")) {
+    const [sent, answered] = probeBuffer.slice(0, newline).split(" ").map(Number);
+    answers.push([sent as number, answered as number]);
+    probeBuffer = probeBuffer.slice(newline + 1);
+  }
+});
+/** Waits until the probe has answered a probe sent at or after `time` (epoch ms). */
+async function answeredAfter(time: number): Promise<void> {
+  while (!answers.some(([sent]) => sent >= time)) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+/**
+ * The longest gap between two answers of the probe from `start` to its first answer to a probe sent after
+ * `end` (the first gap counts from `start`), and the longest answer among those.
+ */
+function healthzDuring(start: number, end: number): { gapMs: number; longestMs: number } {
+  let previous = start;
+  let gapMs = 0;
+  let longestMs = 0;
+  for (const [sent, answered] of answers) {
+    if (answered <= start) continue;
+    gapMs = Math.max(gapMs, answered - previous);
+    longestMs = Math.max(longestMs, answered - sent);
+    previous = answered;
+    if (sent >= end) break;
+  }
+  return { gapMs, longestMs };
+}
+await answeredAfter(Date.now());
 /** Starts a 1 ms timer chain; `stop` returns the longest gap between the start and a tick or two ticks. */
 function tickLongestGap(): { stop(): Promise<number> } {
   let longest = 0;
@@ -116,6 +187,7 @@ const payload = requestOf(checkBody);
 for (let run = 0; run < Number(runsArg); run += 1) {
   currentReply = replyPieces(checkBody);
   const ticker = tickLongestGap();
+  const startedAt = Date.now();
   const started = process.cpuUsage();
   const response = await app.inject({
     method: "POST",
@@ -124,9 +196,16 @@ for (let run = 0; run < Number(runsArg); run += 1) {
     payload,
   });
   const used = process.cpuUsage(started);
+  const endedAt = Date.now();
   const longestBlockMs = await ticker.stop();
+  await answeredAfter(endedAt);
+  const healthz = healthzDuring(startedAt, endedAt);
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
   console.log(
-    `${(used.user + used.system) / 1000} ${statusOf(response)} ${Buffer.byteLength(payload)} ${longestBlockMs}`,
+    `${(used.user + used.system) / 1000} ${statusOf(response)} ${Buffer.byteLength(payload)} ${longestBlockMs} ` +
+      `${healthz.gapMs} ${healthz.longestMs} ${peakRssMb.toFixed(0)}`,
   );
 }
+probe.stdin?.end();
+probe.kill();
 await app.close();

@@ -4,22 +4,32 @@ export {
   type AnswerCheckOptions,
   type AnswerCitation,
   type AnswerClaim,
+  type AnswerMarkers,
   type AnswerMiss,
   type AnswerPartialTerm,
   type AnswerReason,
   type AnswerResult,
   type AnswerUnsupported,
   answerCheckSteps,
+  answerClaims,
   answerWithoutClaims,
   checkAnswer,
   coverageOf,
+  markerSteps,
   type PartialPolicy,
   type PreparedAnswerSources,
   prepareAnswerSources,
   splitAnswerClaims,
   type TooManyClaims,
 } from "./answers/index.js";
-export { type Block, type Sentence, type Span, splitBlocks, splitSentences } from "./blocks/index.js";
+export {
+  type Block,
+  LONG_LINE,
+  type Sentence,
+  type Span,
+  splitBlocks,
+  splitSentences,
+} from "./blocks/index.js";
 export {
   type AnswerMissDetail,
   addSourceMarker,
@@ -43,6 +53,7 @@ export {
   verifyClaims,
 } from "./claims/index.js";
 export { verifyFields } from "./fields/index.js";
+export { PAUSE, type Pause } from "./pause.js";
 export {
   findDuplicateSourceId,
   memoizePerSource,
@@ -50,6 +61,7 @@ export {
   prepareSources,
 } from "./prepared-source.js";
 export { findQuote } from "./quotes/index.js";
+export type { StepCounter } from "./step-counter.js";
 export { splitRowCells, type TableCell } from "./tables/index.js";
 export { foldWord, forEachWord, isStopWord, rankingStem, singularStem, splitWords } from "./text/index.js";
 export type * from "./types.js";

@@ -63,3 +63,26 @@ const UNIT_FORMS: ReadonlyMap<string, readonly string[]> = new Map<string, reado
 export function otherWrittenForms(word: string): readonly string[] {
   return WRITTEN_FORMS.get(word) ?? UNIT_FORMS.get(word) ?? [];
 }
+
+// Units of length, mass and volume as a content word: each symbol and spelling of a unit (`km`, `kilometres`,
+// `kilometers`) is one term, so `4.2 km long` is held where a source writes `4.2 kilometres`. Symbols that are
+// also common words or letters (`m`, `l`, `mi`, `in`) are left out.
+const UNIT_SPELLINGS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ["km", ["km", "kms", "kilometre", "kilometres", "kilometer", "kilometers"]],
+  ["cm", ["cm", "centimetre", "centimetres", "centimeter", "centimeters"]],
+  ["mm", ["mm", "millimetre", "millimetres", "millimeter", "millimeters"]],
+  ["m", ["metre", "metres", "meter", "meters"]],
+  ["kg", ["kg", "kgs", "kilogram", "kilograms", "kilogramme", "kilogrammes"]],
+  ["ml", ["ml", "millilitre", "millilitres", "milliliter", "milliliters"]],
+  ["l", ["litre", "litres", "liter", "liters"]],
+]);
+const UNIT_TERMS: ReadonlyMap<string, string> = new Map(
+  [...UNIT_SPELLINGS].flatMap(([unit, spellings]) =>
+    spellings.map((spelling) => [spelling, `=unit:${unit}`]),
+  ),
+);
+
+/** The one content term of a unit's symbol or spelling (`km`, `kilometres`, `kilometers`: `=unit:km`), else null. O(1). */
+export function unitTerm(word: string): string | null {
+  return UNIT_TERMS.get(word) ?? null;
+}

@@ -4,7 +4,7 @@ import type { StepCounter } from "../step-counter.js";
 import { forEachWord } from "../text/index.js";
 import type { Range } from "../types.js";
 import { isChatFraming, isEmphasisOnly } from "./framing.js";
-import { type AnswerMarkers, findMarkers, type Marker, mergeByStart } from "./markers.js";
+import { type AnswerMarkers, findMarkers, type Marker } from "./markers.js";
 import { contentTerm } from "./support.js";
 
 /**
@@ -67,8 +67,7 @@ export function* answerClaims(
   { markers, hidden }: AnswerMarkers,
   counter?: StepCounter,
 ): Generator<AnswerClaim | Pause> {
-  const masked = yield* blankOut(answer, markers, hidden);
-  if (counter !== undefined) counter.steps += 2 * answer.length + markers.length + hidden.length;
+  const masked = yield* blankOut(answer, markers, hidden, counter);
   const sentenceLines = new LineCursor(masked, counter);
   const markerLines = new LineCursor(masked, counter);
   const sentences = withEmphasisClosed(masked, sentencesOf(masked, counter));
@@ -269,21 +268,37 @@ export function tidy(text: string): string {
 }
 
 // The answer with each marker and hidden span replaced by spaces (line breaks kept): offsets stay the same.
-// Yields `PAUSE` after every run of spans.
+// Yields `PAUSE` after every run of spans, with the characters passed counted as it goes (two steps each: one
+// to copy or blank it, one to join it), so a caller pausing by steps pauses inside a long run of spans too;
+// the pieces are joined a run at a time, so no single join copies more than a run's pieces. O(answer + spans).
 function* blankOut(
   answer: string,
   markers: readonly Marker[],
   hidden: readonly Range[],
+  counter?: StepCounter,
 ): Generator<Pause, string> {
-  const spans = mergeByStart(
-    markers.map((marker): Range => [marker.start, marker.end]),
-    hidden,
-  );
-  const parts: string[] = [];
+  const runs: string[] = [];
+  let parts: string[] = [];
   let at = 0;
   let quiet = 0;
   let newline = answer.indexOf("\n");
-  for (const [start, end] of spans) {
+  // The markers and the hidden spans in order of start (a marker first on a tie), merged as they are read:
+  // no list of every span is made at once.
+  let nextMarker = 0;
+  let nextHidden = 0;
+  while (nextMarker < markers.length || nextHidden < hidden.length) {
+    const marker = markers[nextMarker];
+    const span = hidden[nextHidden];
+    let start: number;
+    let end: number;
+    if (marker !== undefined && (span === undefined || marker.start <= span[0])) {
+      ({ start, end } = marker);
+      nextMarker++;
+    } else {
+      [start, end] = span as Range;
+      nextHidden++;
+    }
+    if (counter !== undefined) counter.steps += 1;
     if (start < at) continue;
     parts.push(answer.slice(at, start));
     // Spaces for every character but a line break (the next line break is looked for once per line: spans
@@ -295,14 +310,19 @@ function* blankOut(
       if (to < end) parts.push("\n");
       from = to + 1;
     }
+    if (counter !== undefined) counter.steps += 2 * (end - at);
     at = end;
     if (++quiet >= PAUSE_EVERY) {
       quiet = 0;
+      runs.push(parts.join(""));
+      parts = [];
       yield PAUSE;
     }
   }
   parts.push(answer.slice(at));
-  return parts.join("");
+  if (counter !== undefined) counter.steps += 2 * (answer.length - at) + runs.length;
+  runs.push(parts.join(""));
+  return runs.join("");
 }
 
 /** Line numbers of nondecreasing offsets, found by reading the text once, and the head of the current line. */

@@ -430,6 +430,23 @@ describe("checkAnswer: units and abbreviations written another way than the sour
     ).toEqual(["entity_not_found"]);
   });
 
+  it("reads a unit's symbol and spellings as one word, both ways, and names another unit", () => {
+    const trail = (text: string, answer: string) => {
+      const result = checkAnswer([{ id: "t", text }], answer);
+      return [result.unsupported.map((entry) => entry.reason), result.partial.map((entry) => entry.term)];
+    };
+    expect(
+      trail("The Ostrand trail is 4.2 kilometres long.", "The Ostrand trail is 4.2 km long [t]."),
+    ).toEqual([[], []]);
+    expect(
+      trail("The Ostrand trail is 4.2 km long.", "The Ostrand trail is 4.2 kilometers long [t]."),
+    ).toEqual([[], []]);
+    expect(trail("The Ostrand trail is 4.2 km long.", "The Ostrand trail is 4.2 miles long [t].")).toEqual([
+      [],
+      ["miles"],
+    ]);
+  });
+
   it("knows a month written out where the source abbreviates it", () => {
     const notice = [{ id: "n", text: "The ferry timetable changes on 3 Oct each year." }];
     expect(
@@ -472,6 +489,46 @@ describe("checkAnswer: a quotation that differs only in case", () => {
       ["quote_not_found", { quotation: "returns are accepted for 31 days" }],
     ]);
     expect(explained('The policy says "returns are accepted for 30 days" [returns].', "lenient")).toEqual([]);
+  });
+});
+
+describe("checkAnswer: a quotation with words left out", () => {
+  // Invented text.
+  const review = [
+    {
+      id: "v",
+      text: "The critic found the staging bold, spare, and, against all odds, moving. The lighting was dim. The seats were cramped.",
+    },
+  ];
+  const check = (answer: string) => checkAnswer(review, answer).unsupported.map((entry) => entry.reason);
+
+  it.each([
+    ['The critic called it "bold, spare, and [...] moving" [v].'],
+    ['The critic called it "bold, spare, and […] moving" [v].'],
+    ['The critic called it "bold, spare, and ... moving" [v].'],
+    ['The critic called it "bold, spare, and … moving" [v].'],
+  ])("finds each piece in order in one passage: %s", (answer) => {
+    expect(check(answer)).toEqual([]);
+  });
+
+  it.each([
+    ["a piece the source lacks", 'The critic called it "bold, spare, and [...] thrilling" [v].'],
+    ["pieces out of order", 'The critic called it "moving [...] bold, spare" [v].'],
+  ])("still fails %s", (_, answer) => {
+    expect(check(answer)).toEqual(["quote_not_found"]);
+  });
+
+  it("still fails pieces gathered from far apart", () => {
+    const far = [
+      { id: "v", text: `The staging was bold. ${"The bar sold wine. ".repeat(20)}The seats were cramped.` },
+    ];
+    expect(
+      checkAnswer(far, 'The critic called the staging "bold [...] cramped" [v].').unsupported,
+    ).toMatchObject([{ reason: "quote_not_found" }]);
+    const near = [{ id: "v", text: "The staging was bold. The seats were cramped." }];
+    expect(checkAnswer(near, 'The critic called the staging "bold [...] cramped" [v].').unsupported).toEqual(
+      [],
+    );
   });
 });
 

@@ -11,6 +11,7 @@ import { otherWrittenForms } from "./abbreviations.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause, tidy } from "./answer-claims.js";
 import {
+  forEachDate,
   forEachEquivalenceKey,
   forEachEquivalenceKeyInPieces,
   keysOfWord,
@@ -20,12 +21,14 @@ import {
 import { withoutFraming } from "./framing.js";
 import { keptLine } from "./markdown-cut.js";
 import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
+import { deniedTerms, statesNegation } from "./negation.js";
 import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
 import { withoutScorelines } from "./scorelines.js";
 import { originalSpan, type ReadableSource, readableSource } from "./scraped-text.js";
 import {
   codeBefore,
   contentTerm,
+  dateTerm,
   forEachNumberKey,
   indexSources,
   type Lexicon,
@@ -279,6 +282,7 @@ export function* answerCheckSteps(
     question: questionTerms(options.question ?? []),
     answerInitials: answerKeys,
     spanValues: new Map(),
+    deniedTerms: new Map(),
     options,
     counter: tally,
   };
@@ -297,9 +301,9 @@ export function* answerCheckSteps(
   // found in one pass (`findQuote`).
   for (const verdict of judged) {
     for (const clause of verdict?.clauses ?? []) {
-      for (const { quotation, sourceIndexes } of clause.quotations) {
+      for (const { quotation, pieces, sourceIndexes } of clause.quotations) {
         for (const sourceIndex of sourceIndexes) {
-          expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], options.mode ?? "strict");
+          expectQuotes(prepared[sourceIndex] as PreparedSource, pieces, options.mode ?? "strict");
           expectSpacedQuotation(prepared[sourceIndex] as PreparedSource, quotation, options.mode ?? "strict");
           // An explained strict miss says whether the source holds the quotation in other case.
           if (options.explain === true && (options.mode ?? "strict") === "strict")
@@ -367,6 +371,8 @@ interface CheckContext {
   answerInitials: Set<string>;
   /** The number and date values of each supporting span read so far, by `source:start:end`. */
   spanValues: Map<string, Set<string>>;
+  /** The terms each best span read so far writes only as denied (`deniedTerms`), by `source:start:end`. */
+  deniedTerms: Map<string, Set<number>>;
   options: AnswerCheckOptions;
   counter?: StepCounter;
 }
@@ -376,21 +382,25 @@ interface QuestionTerms {
   terms: Set<string>;
   /** The question's numbers by `numberKey`: an answer that repeats one is not checked for it. */
   numbers: Set<string>;
+  /** The question's full dates (`forEachDate`): an answer that repeats one gets no support from it. */
+  dates: Set<string>;
 }
 
 function questionTerms(messages: readonly string[]): QuestionTerms {
   const words = new Set<string>();
   const terms = new Set<string>();
   const numbers = new Set<string>();
+  const dates = new Set<string>();
   for (const message of messages) {
     forEachNumberKey(message, (key) => numbers.add(key));
+    forEachDate(message, ({ date }) => dates.add(date));
     forEachWord(message, (word) => {
       words.add(word);
       const term = contentTerm(word);
       if (term !== null) terms.add(term);
     });
   }
-  return { words, terms, numbers };
+  return { words, terms, numbers, dates };
 }
 
 /** A claim after the support search: each clause's citations or its first failure. */
@@ -405,11 +415,14 @@ interface JudgedClause {
   supportSources: number[];
   best: SupportSpan | undefined;
   failure: { reason: AnswerReason; detail?: NumberMiss | AnswerMiss } | null;
-  quotations: { quotation: string; sourceIndexes: number[] }[];
+  /** Each quotation, the pieces an elision mark (`[...]`, `…`) cuts it into (itself when none), its sources. */
+  quotations: { quotation: string; pieces: string[]; sourceIndexes: number[] }[];
   /** The sources the clause's markers name, by index (empty when it cites none). */
   cited: number[];
   terms: number[];
   counted: boolean[];
+  /** The clause's entities (`clauseTerms`): another source is named in `foundIn` only when it holds them all. */
+  entities: ClauseTerms["entities"];
   /** The clause's counted words that none of its spans holds, with their answer ranges (none when it failed). */
   missing: { term: string; answerRange: Range }[];
 }
@@ -445,14 +458,57 @@ function clauseTerms(
     }
     if (seen.has(id)) return;
     seen.add(id);
-    read.terms.push(id);
-    read.counted.push(!question.terms.has(term));
-    read.words.push(text.slice(start, end));
-    read.starts.push(start);
+    pushTerm(read, id, !question.terms.has(term), text.slice(start, end), start);
   });
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
-  else addNumberTerms(read, text, lexicon);
+  else {
+    addDateTerms(read, text, question, lexicon);
+    addNumberTerms(read, text, lexicon);
+  }
   return read;
+}
+
+// Adds a term (by id) to a clause's terms: whether it counts, its written form and where that starts.
+function pushTerm(read: ClauseTerms, id: number, counted: boolean, word: string, start: number): void {
+  read.terms.push(id);
+  read.counted.push(counted);
+  read.words.push(word);
+  read.starts.push(start);
+}
+
+// Words that name the date a clause states ("the release date is 2025-10-14"): with a full date, the date is
+// what they say.
+const DATE_WORDS: ReadonlySet<string> = new Set(["date", "dates", "day"]);
+
+// A full date of a clause of words that some source holds counts towards its support like a word, in whatever
+// form that source writes it (`dateTerm`): a sentence that holds the same day, month and year speaks of the
+// same event. The date's own words and those that only name it (`DATE_WORDS`) then do not count.
+function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  const words = read.terms.length;
+  const seen = new Set<number>();
+  const spans: Range[] = [];
+  forEachDate(text, ({ date, start, end }) => {
+    // Only a date some source holds stands for its words: another is read word by word, as before.
+    const id = lexicon.idOf(dateTerm(date));
+    if (id < 0 || lexicon.termInSources[id] !== true) return;
+    spans.push([start, end]);
+    if (seen.has(id)) return;
+    seen.add(id);
+    pushTerm(read, id, !question.dates.has(date), text.slice(start, end), start);
+  });
+  if (spans.length === 0) return;
+  // The date's own words (`Oct`) are the date's; the words that name it say nothing more. The words' starts
+  // ascend, so one walk over the sorted dates serves them all: O(words + dates log dates).
+  spans.sort((a, b) => a[0] - b[0]);
+  let span = 0;
+  let furthest = -1;
+  for (let index = 0; index < words; index++) {
+    const start = read.starts[index] as number;
+    while (span < spans.length && (spans[span] as Range)[0] <= start)
+      furthest = Math.max(furthest, (spans[span++] as Range)[1]);
+    if (start < furthest || DATE_WORDS.has((read.words[index] as string).toLowerCase()))
+      read.counted[index] = false;
+  }
 }
 
 // A clause with no content word (`1927`, `I-84`, `more than 2,400`) is looked up by its numbers: each distinct
@@ -462,13 +518,11 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
   forEachNumberKey(text, (key, start, end) => {
     // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
     const code = codeBefore(text, start);
-    const id = lexicon.id(numberTerm(key, code));
+    const id = code === null ? lexicon.numberId(key) : lexicon.id(numberTerm(key, code));
     if (seen.has(id)) return;
     seen.add(id);
-    read.terms.push(id);
-    read.counted.push(!question.numbers.has(key));
-    read.words.push(text.slice(code === null ? start : start - code.length - 1, end));
-    read.starts.push(code === null ? start : start - code.length - 1);
+    const from = code === null ? start : start - code.length - 1;
+    pushTerm(read, id, !question.numbers.has(key), text.slice(from, end), from);
   });
   read.numbersOnly = read.terms.length > 0;
 }
@@ -479,13 +533,10 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
 function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void {
   const seen = new Set<number>();
   forEachNumberKey(text, (key, start, end) => {
-    const id = lexicon.id(numberTerm(key));
+    const id = lexicon.numberId(key);
     if (seen.has(id)) return;
     seen.add(id);
-    read.terms.push(id);
-    read.counted.push(false);
-    read.words.push(text.slice(start, end));
-    read.starts.push(start);
+    pushTerm(read, id, false, text.slice(start, end), start);
   });
 }
 
@@ -540,6 +591,7 @@ function judgeClause(
     cited: [],
     terms,
     counted,
+    entities: read.entities,
     missing: [],
   };
   const cited = judged.cited;
@@ -580,30 +632,8 @@ function judgeClause(
     // A sentence about the sources needs no support for its words (looked at only for a clause short of it);
     // its names, numbers and quotations are still checked (docs/matching.md#answers).
     if (support < SUPPORT_THRESHOLD && !isAboutSources(clause.masked)) {
-      // Another source is named only when it supports the whole clause, its numbers included.
-      const numbers = numberCheckOf(options.checkNumbers);
-      const numbersText =
-        numbers === undefined || !HAS_DIGIT.test(clause.masked)
-          ? ""
-          : numbersToCheck(clause.masked, index, context.question);
-      const elsewhere = index
-        .bestSpans(terms, counted, null, counter)
-        .filter(
-          (span) =>
-            !cited.includes(span.sourceIndex) &&
-            span.support >= SUPPORT_THRESHOLD &&
-            span.support > support &&
-            (numbersText === "" ||
-              firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), numbersText) ===
-                null),
-        );
-      if (elsewhere.length > 0) {
-        judged.best = elsewhere[0];
-        const foundIn = elsewhere.map((span) => context.ids[span.sourceIndex] as string);
-        judged.failure = { reason: "wrong_source", detail: { foundIn } };
-      } else {
-        judged.failure = tooLittleSupport(context, read, found);
-      }
+      judged.failure =
+        wrongSource(context, judged, read, clause.masked, support) ?? tooLittleSupport(context, read, found);
       return judged;
     }
     if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, found, clause);
@@ -621,12 +651,98 @@ function judgeClause(
       if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, span.found, clause);
     }
   }
+  const denied = deniedWord(context, read, judged.best, clause.masked);
+  if (denied !== null) {
+    judged.failure = wrongSource(context, judged, read, clause.masked, 0) ?? {
+      reason: "no_support",
+      ...(explain ? { detail: { words: [denied] } } : {}),
+    };
+    judged.missing = [];
+    return judged;
+  }
   // A sentence about the sources that no span supports holds no word of any source, so its quotations are in
   // none (quote_not_found) and are not searched for.
   for (const quotation of quotationsOf(clause, claim)) {
-    judged.quotations.push({ quotation, sourceIndexes: cited.length > 0 ? cited : judged.supportSources });
+    judged.quotations.push({
+      quotation,
+      pieces: elidedPieces(quotation),
+      sourceIndexes: cited.length > 0 ? cited : judged.supportSources,
+    });
   }
   return judged;
+}
+
+// `wrong_source` when sources the clause does not cite support it better than `support` (the share its cited
+// sources hold) and wholly: its numbers where that support holds them (`firstNumberOutside`), its entities
+// in that source (`entitiesHeldBy`), no word of it denied there; `judged.best` becomes the first such span. Null
+// when none does, or the clause cites none.
+function wrongSource(
+  context: CheckContext,
+  judged: JudgedClause,
+  read: ClauseTerms,
+  masked: string,
+  support: number,
+): NonNullable<JudgedClause["failure"]> | null {
+  const { index, counter, options } = context;
+  const cited = judged.cited;
+  if (cited.length === 0) return null;
+  const numbers = numberCheckOf(options.checkNumbers);
+  const numbersText =
+    numbers === undefined || !HAS_DIGIT.test(masked) ? "" : numbersToCheck(masked, index, context.question);
+  const elsewhere = index
+    .bestSpans(read.terms, read.counted, null, counter)
+    .filter(
+      (span) =>
+        !cited.includes(span.sourceIndex) &&
+        span.support >= SUPPORT_THRESHOLD &&
+        span.support > support &&
+        (numbersText === "" ||
+          firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), numbersText) ===
+            null) &&
+        entitiesHeldBy(context, read.entities, masked, span.sourceIndex) &&
+        deniedWord(context, read, span, masked) === null,
+    );
+  return namedElsewhere(context, judged, elsewhere);
+}
+
+// `wrong_source` naming the sources of `elsewhere` (the first its best span), or null when there is none.
+function namedElsewhere(
+  context: CheckContext,
+  judged: JudgedClause,
+  elsewhere: readonly SupportSpan[],
+): NonNullable<JudgedClause["failure"]> | null {
+  if (elsewhere.length === 0) return null;
+  judged.best = elsewhere[0];
+  return {
+    reason: "wrong_source",
+    detail: { foundIn: elsewhere.map((span) => context.ids[span.sourceIndex] as string) },
+  };
+}
+
+// The first counted word of a clause that states no negation which its best span writes only as denied (`Never
+// wash a shelf with water` against `Wash the shelf with water`), as the clause writes it; else null. Each span is
+// read once per request (`deniedTerms`).
+function deniedWord(
+  context: CheckContext,
+  read: ClauseTerms,
+  best: SupportSpan | undefined,
+  text: string,
+): string | null {
+  if (best === undefined || best.foundAll === 0 || statesNegation(text)) return null;
+  const [start, end] = best.range;
+  const key = `${best.sourceIndex}:${start}:${end}`;
+  let denied = context.deniedTerms.get(key);
+  if (denied === undefined) {
+    const { lexicon } = context.index;
+    const source = context.index.sources[best.sourceIndex] as PreparedSource;
+    denied = deniedTerms(source.text, best.range, (word) => lexicon.entry(word).term, context.counter);
+    context.deniedTerms.set(key, denied);
+  }
+  if (denied.size === 0) return null;
+  for (const [index, id] of read.terms.entries()) {
+    if (read.counted[index] && denied.has(id)) return read.words[index] as string;
+  }
+  return null;
 }
 
 // The failure of a clause whose support is below the threshold: `no_support`, or `number_not_found` for a
@@ -766,32 +882,43 @@ const CODE = /^\p{L}[\p{L}\p{M}]*\p{N}/u;
 const MIN_ENTITY_LETTERS = 3;
 
 /**
- * The first entity of the clause that no source and not the question holds, as written or in an equivalent
- * form (`equivalences.ts`); else null.
+ * The first entity of the clause that no source (or, with `sourceIndex`, not that source) and not the question
+ * holds, as written or in an equivalent form (`equivalences.ts`); else null.
  */
 function missingEntity(
   context: CheckContext,
   entities: ClauseTerms["entities"],
   text: string,
+  sourceIndex: number | null = null,
 ): string | null {
+  const { index } = context;
+  const knows =
+    sourceIndex === null
+      ? (word: string, term: string | null) => index.knows(word, term)
+      : (word: string, term: string | null) =>
+          index.holds(sourceIndex, word) || (term !== null && index.holds(sourceIndex, term));
   let covered: CoveredRanges | undefined;
   for (const { word, term, written, start, end } of entities) {
     if (context.question.words.has(word) || context.question.terms.has(term)) continue;
-    if (context.index.knows(word, term)) continue;
-    if (
-      keysOfWord(written, word).some(
-        (key) => context.index.knows(key, null) || context.answerInitials.has(key),
-      )
-    )
+    if (knows(word, term)) continue;
+    if (keysOfWord(written, word).some((key) => knows(key, null) || context.answerInitials.has(key)))
       continue;
     // `Oct` where a source writes `October` (and the other way round), `km²` where it writes `square kilometres`.
-    if (otherWrittenForms(word).some((form) => isKnownPhrase(context.index, form))) continue;
-    covered ??= coveredRanges(equivalentRanges(context, text));
+    if (otherWrittenForms(word).some((form) => isKnownPhrase(knows, form))) continue;
+    covered ??= coveredRanges(equivalentRanges(context, text, knows));
     if (covers(covered, start, end)) continue;
     return written;
   }
   return null;
 }
+
+// Whether one source holds every entity of a clause (`missingEntity` in that source alone).
+const entitiesHeldBy = (
+  context: CheckContext,
+  entities: ClauseTerms["entities"],
+  text: string,
+  sourceIndex: number,
+): boolean => missingEntity(context, entities, text, sourceIndex) === null;
 
 /** Ranges sorted by start, with the furthest end of each prefix: `covers` asks in O(log n), not O(n). */
 interface CoveredRanges {
@@ -823,21 +950,24 @@ function covers({ starts, furthestEnds }: CoveredRanges, start: number, end: num
   return low > 0 && (furthestEnds[low - 1] as number) >= end;
 }
 
-// Whether every word of a phrase of folded words occurs in some source.
-const isKnownPhrase = (index: SupportIndex, phrase: string): boolean =>
-  phrase.split(" ").every((word) => index.knows(word, contentTerm(word)));
+// Whether every word of a phrase of folded words occurs in the sources `knows` reads.
+const isKnownPhrase = (knows: (word: string, term: string | null) => boolean, phrase: string): boolean =>
+  phrase.split(" ").every((word) => knows(word, contentTerm(word)));
 
 // The ranges of the clause's words that a source holds in another form: a country's name, form or demonym,
 // a month, two words a source writes as one (`Tech Crunch` and `TechCrunch`). A run of capitalised words is
 // not read as the expansion of an acronym a source writes: that would guess the expansion. O(clause).
-function equivalentRanges(context: CheckContext, text: string): Range[] {
+function equivalentRanges(
+  context: CheckContext,
+  text: string,
+  knows: (word: string, term: string | null) => boolean,
+): Range[] {
   const ranges: Range[] = [];
-  const { index } = context;
   if (context.counter !== undefined) context.counter.steps += text.length;
   forEachEquivalenceKey(text, (key, start, end) => {
     if (key.startsWith("=initials:")) return;
-    let held = index.knows(key, null);
-    if (!held && key.startsWith("=join:")) held = index.knows(key.slice(6), null);
+    let held = knows(key, null);
+    if (!held && key.startsWith("=join:")) held = knows(key.slice(6), null);
     if (held) ranges.push([start, end]);
   });
   return ranges;
@@ -854,18 +984,28 @@ function* answerInitials(
   counter: StepCounter,
 ): Generator<void, Set<string>> {
   const keys = new Set<string>();
+  // A run's capitalised words (its small words, `and`, `of`, need not be in a source) are each read once:
+  // the starts of those no source holds are listed as the runs reach them (runs come in order of start, and
+  // a run is read from a word's start to a word's end), so a run is held when none of them falls inside it.
+  // Each of a word's runs (up to MAX_INITIALS) costs a lookup, not a reading of its words.
+  const unknown: number[] = [];
+  let firstUnknown = 0;
+  let readTo = 0;
   yield* forEachEquivalenceKeyInPieces(
     answer,
     pieceChars,
     (key, start, end) => {
-      if (!key.startsWith("=initials:") || key.length < 13) return;
-      let held = true;
-      const run = answer.slice(start, end);
-      // The run's capitalised words (its small words, `and`, `of`, need not be in a source).
-      forEachWord(run, (word, from) => {
-        if (run.charCodeAt(from) !== word.charCodeAt(0)) held &&= index.knows(word, null);
-      });
-      if (held) keys.add(key);
+      if (key.length < 13 || !key.startsWith("=initials:")) return;
+      if (end > readTo) {
+        const from = Math.max(readTo, start);
+        forEachWord(answer.slice(from, end), (word, at) => {
+          if (answer.charCodeAt(from + at) !== word.charCodeAt(0) && !index.knows(word, null))
+            unknown.push(from + at);
+        });
+        readTo = end;
+      }
+      while (firstUnknown < unknown.length && (unknown[firstUnknown] as number) < start) firstUnknown++;
+      if (firstUnknown === unknown.length || (unknown[firstUnknown] as number) >= end) keys.add(key);
     },
     counter,
   );
@@ -913,6 +1053,38 @@ function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   return quotations;
 }
 
+// An elision mark in a quotation: `[...]`, `[…]`, `...`, `…`.
+const ELISION = /\[(?:\.\.\.|…)\]|\.\.\.|…/;
+/** Characters a quotation's elision mark may stand for, at most: the words left out of one passage. */
+const MAX_ELIDED_CHARS = 300;
+
+/**
+ * The pieces an elision mark cuts a quotation into (`mature, tasteful, and [...] sexy`: `mature, tasteful,
+ * and` and `sexy`), those with a letter or digit; the quotation itself when it has none or one. O(m).
+ */
+export function elidedPieces(quotation: string): string[] {
+  if (!ELISION.test(quotation)) return [quotation];
+  const pieces = quotation
+    .split(new RegExp(ELISION.source, "g"))
+    .map((piece) => piece.trim())
+    .filter((piece) => WORDY.test(piece));
+  return pieces.length === 0 ? [quotation] : pieces;
+}
+
+// Whether the source holds every piece of an elided quotation, in order, each within MAX_ELIDED_CHARS of the
+// one before: one passage quoted with words left out, never pieces gathered from anywhere. Each piece's first
+// place is the one read (`findQuote`), so a piece that first occurs elsewhere fails, never passes.
+function foundInOrder(source: PreparedSource, pieces: readonly string[], mode: MatchMode): boolean {
+  let end = -1;
+  for (const piece of pieces) {
+    const range = findQuote(source, piece, mode);
+    if (range === null) return false;
+    if (end >= 0 && (range[0] < end || range[0] - end > MAX_ELIDED_CHARS)) return false;
+    end = range[1];
+  }
+  return true;
+}
+
 /** The claim's final verdict: quotations and numbers checked where its support was found. Null when kept. */
 function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged): AnswerUnsupported | null {
   const { options, index } = context;
@@ -922,9 +1094,10 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
   for (const clause of judged.clauses) {
     let failure = clause.failure;
     if (failure === null) {
-      for (const { quotation, sourceIndexes } of clause.quotations) {
+      for (const { quotation, pieces, sourceIndexes } of clause.quotations) {
         const found = sourceIndexes.some((sourceIndex) => {
           const source = index.sources[sourceIndex] as PreparedSource;
+          if (pieces.length > 1) return foundInOrder(source, pieces, mode);
           return (
             findQuote(source, quotation, mode) !== null ||
             (mode === "strict" && foundUpToSpacing(source, quotation, context.counter))
@@ -940,7 +1113,7 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
       }
     }
     if (failure === null && numbers !== undefined && HAS_DIGIT.test(clause.clause.masked)) {
-      const spanValues = supportValues(context, clause, "quote");
+      const spanValues = datedInSourceYear(context, clause, supportValues(context, clause, "quote"));
       const equivalent = withoutEquivalentNumbers(
         numbersToCheck(clause.clause.masked, index, context.question),
         numbers === "source" ? spanValues : supportValues(context, clause, numbers),
@@ -1009,8 +1182,8 @@ export function caseDifference(quotation: string, written: string): "first_lette
 }
 
 /**
- * `wrong_source` when a clause whose numbers its cited sources lack is supported, numbers and all, by sources
- * it does not cite; else null.
+ * `wrong_source` when a clause whose numbers its cited sources lack is supported, numbers and entities and all,
+ * by sources it does not cite; else null.
  */
 function numbersElsewhere(
   context: CheckContext,
@@ -1018,22 +1191,19 @@ function numbersElsewhere(
   text: string,
   numbers: NumberCheck,
 ): JudgedClause["failure"] {
-  if (clause.cited.length === 0) return null;
   const { index, counter } = context;
+  // No source left that the clause does not cite: nothing to search.
+  if (clause.cited.length === 0 || clause.cited.length >= index.sources.length) return null;
   const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
+    if (!entitiesHeldBy(context, clause.entities, clause.clause.masked, span.sourceIndex)) return false;
     if (numbers === "source")
       return firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), text) === null;
     return (
       explainNumbers(text, index.sources[span.sourceIndex] as PreparedSource, span.range, numbers) === null
     );
   });
-  if (elsewhere.length === 0) return null;
-  clause.best = elsewhere[0];
-  return {
-    reason: "wrong_source",
-    detail: { foundIn: elsewhere.map((span) => context.ids[span.sourceIndex] as string) },
-  };
+  return namedElsewhere(context, clause, elsewhere);
 }
 
 // The number and date values (`valuesOf`) where the clause's numbers are checked: its supporting spans'
@@ -1065,8 +1235,33 @@ function supportValues(
     }
   }
   // Looked up per value, never merged: a clause costs its numbers × its places, not the places' size.
-  return (value) => sets.some((held) => held.has(value));
+  const [only] = sets;
+  if (sets.length === 1 && only !== undefined) return (value) => only.has(value);
+  return (value) => {
+    for (const held of sets) if (held.has(value)) return true;
+    return false;
+  };
 }
+
+// `held` widened by one reading: a full date (`2018-05-07`) is held where a supporting span writes its day and
+// month with no year (`died on May 7`) and a dateline, title or headline of that span's source (`datelineNumbers`)
+// holds its year: a dated page writes the days of its own year so.
+function datedInSourceYear(
+  context: CheckContext,
+  clause: JudgedClause,
+  held: (value: string) => boolean,
+): (value: string) => boolean {
+  return (value) => {
+    if (held(value)) return true;
+    if (!FULL_DATE.test(value) || !held(`md:${value.slice(5)}`)) return false;
+    const year = value.slice(0, 4);
+    return clause.supportSources.some((sourceIndex) =>
+      context.index.datelineNumbers(sourceIndex, context.counter).has(year),
+    );
+  };
+}
+
+const FULL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 // With `source` numbers (answer mode's default), a number counts only where a span supporting the clause holds
 // it (or the sentence beside it, or the source's dateline): the first number of `text` that the source holds
@@ -1103,8 +1298,14 @@ function firstNumberOutside(
   // The number keys of each span (read once per request, however many clauses it supports) and of each
   // source's datelines, looked up per number: a clause costs its numbers × its spans, not the spans' length.
   const held: ReadonlySet<string>[] = [];
+  // The page-wide numbers (datelines, title, headline) of the sources whose spans state no year of their own,
+  // and of those that do, which stand for every number but a year: a sentence that names its year ("in the
+  // third quarter of 2023") is not about the page's.
+  const pageHeld: ReadonlySet<string>[] = [];
+  const pageHeldButYears: ReadonlySet<string>[] = [];
   for (const [sourceIndex, ranges] of places) {
     const source = index.sources[sourceIndex] as PreparedSource;
+    let statesYear = false;
     for (const [start, end] of ranges) {
       const cacheKey = `#${sourceIndex}:${start}:${end}`;
       let keys = context.spanValues.get(cacheKey);
@@ -1116,18 +1317,25 @@ function firstNumberOutside(
         keys = spanKeys;
       }
       held.push(keys);
+      if (!statesYear) for (const key of keys) if (isYear(key)) statesYear = true;
     }
-    held.push(index.datelineNumbers(sourceIndex, counter));
+    (statesYear ? pageHeldButYears : pageHeld).push(index.datelineNumbers(sourceIndex, counter));
   }
   let outside: { number: string; key: string } | null = null;
   forEachNumberKey(text, (key, start, end) => {
     if (outside !== null || held.some((keys) => keys.has(key))) return;
+    if (pageHeld.some((keys) => keys.has(key))) return;
+    if (!isYear(key) && pageHeldButYears.some((keys) => keys.has(key))) return;
     const term = numberTerm(key);
     for (const [sourceIndex, ranges] of places) if (index.besideRanges(sourceIndex, ranges, term)) return;
     outside = { number: text.slice(start, end), key };
   });
   return outside;
 }
+
+// A number key that reads as a year (1500 to 2099).
+const YEAR_KEY = /^(?:1[5-9]|20)\d\d$/;
+const isYear = (key: string): boolean => YEAR_KEY.test(key);
 
 // The ranges of a span: its window and the sentences pooled into it.
 const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];

@@ -6,7 +6,6 @@ import {
   forEachDate,
   forEachEquivalenceKey,
   forEachEquivalenceKeyInPieces,
-  forEachScaledNumber,
   monthOf,
   type ReadWord,
 } from "./equivalences.js";
@@ -142,6 +141,72 @@ describe("equivalences: dates and months", () => {
   });
 });
 
+describe("equivalences: a dated page's days, year ranges written short", () => {
+  const page = "Posted March 14, 2021\nThe ferry Aldersund ran aground on March 9 near the harbour mouth.";
+
+  it("a day and month with no year are read in the year of the page's dateline", () => {
+    expect(verdict(page, "The ferry Aldersund ran aground on March 9, 2021 near the harbour mouth.")).toBe(
+      "kept",
+    );
+    expect(verdict(page, "The ferry Aldersund ran aground on 9 March 2021 near the harbour mouth.")).toBe(
+      "kept",
+    );
+  });
+
+  it("another day or year is still caught", () => {
+    expect(verdict(page, "The ferry Aldersund ran aground on March 8, 2021 near the harbour mouth.")).toBe(
+      "number_not_found",
+    );
+    expect(verdict(page, "The ferry Aldersund ran aground on March 9, 2020 near the harbour mouth.")).toBe(
+      "number_not_found",
+    );
+    // Without a dateline there is no year to read the day in.
+    const undated = "The ferry Aldersund ran aground on March 9 near the harbour mouth.";
+    expect(verdict(undated, "The ferry Aldersund ran aground on March 9, 2021 near the harbour mouth.")).toBe(
+      "number_not_found",
+    );
+  });
+
+  it("a full date a source holds counts towards support, in any form, and its words are the date's", () => {
+    const notice = [
+      { id: "n", text: "The Vireo footbridge reopens to walkers on 2 March 2026 after repairs." },
+    ];
+    const outcome = (answer: string) => {
+      const result = checkAnswer(notice, answer);
+      return [result.unsupported.map((entry) => entry.reason), result.partial.map((entry) => entry.term)];
+    };
+    expect(outcome("The footbridge's opening date is 2026-03-02 [n].")).toEqual([[], ["opening"]]);
+    expect(outcome("The Vireo footbridge reopens on Mar 2, 2026 [n].")).toEqual([[], []]);
+    expect(outcome("The footbridge's opening date is 2026-03-03 [n].")[0]).toEqual(["no_support"]);
+  });
+
+  it("a year range written short ends in the full year, both ways", () => {
+    const full = "The library renovation runs through the 2023-2024 school year.";
+    const short = "The library renovation runs through the 2023–24 school year.";
+    expect(verdict(full, "The library renovation runs through the 2023–24 school year.")).toBe("kept");
+    expect(verdict(short, "The library renovation runs through the 2023-2024 school year.")).toBe("kept");
+    expect(verdict(full, "The library renovation runs through the 2023–25 school year.")).toBe(
+      "number_not_found",
+    );
+  });
+
+  it("a number of the page's title or headline counts for any sentence of it", () => {
+    const titled =
+      "# Kestrel Books opens in Leeds with 3,200 titles\n\nIts owner, Ada Quist, ran a market stall. It sold maps. The shop is on Briggate.";
+    expect(verdict(titled, "Kestrel Books opened on Briggate with 3,200 titles.")).toBe("kept");
+    expect(verdict(titled, "Kestrel Books opened on Briggate with 3,400 titles.")).toBe("number_not_found");
+    // A sentence that names its own year is not about the page's.
+    const yearly =
+      "# Kestrel Books in 2024\n\nIts owner, Ada Quist, ran a market stall. It sold maps. In 2022 the shop hosted 40 readings.";
+    expect(verdict(yearly, "In 2022 the shop hosted 40 readings.")).toBe("kept");
+    expect(verdict(yearly, "In 2024 the shop hosted 40 readings.")).toBe("number_not_found");
+    // A heading below the page's headline is not the page's headline.
+    const section =
+      "# Kestrel Books\n\nThe shop is on Briggate. It sells maps. It sells prints.\n\n## Prices from 1990\n\nIts owner, Ada Quist, ran a market stall.";
+    expect(verdict(section, "Kestrel Books opened on Briggate in 1990.")).toBe("number_not_found");
+  });
+});
+
 describe("equivalences: number forms", () => {
   it.each([
     ["The firm sold 21,000 units.", "The firm sold 21K units."],
@@ -165,12 +230,6 @@ describe("equivalences: number forms", () => {
     expect(verdict("The style peaked in the 2000s.", "The style peaked in the 1990s.")).toBe(
       "number_not_found",
     );
-  });
-
-  it("applies the scale exactly", () => {
-    const values: string[] = [];
-    forEachScaledNumber("21K 1.25 million 3bn 2,000 1990's 0.5M", ({ value }) => values.push(value));
-    expect(values).toEqual(["21000", "1250000", "3000000000", "2000", "1990s", "500000"]);
   });
 });
 
@@ -258,5 +317,65 @@ describe("forEachEquivalenceKey: linear", () => {
     });
     forEachEquivalenceKey(text, () => {}, counted);
     expect(reads).toBeLessThan(40 * words.length);
+  });
+});
+
+describe("forEachDate's look back before a year", () => {
+  // The named dates as read with the pattern before every year, without the look back that skips most years.
+  const YEAR = /(?<![\p{L}\p{N}.,/-])\d{4}(?![\p{N}])/gu;
+  const BEFORE_YEAR =
+    /(?<![\p{L}\p{N}])(?:(\p{L}{3,9})\.?[ \t\u00a0]{1,3}(\d{1,2})(?:st|nd|rd|th)?,?|(\d{1,2})(?:st|nd|rd|th)?[ \t\u00a0]{1,3}(?:of[ \t\u00a0]{1,3})?(\p{L}{3,9})\.?,?)[ \t\u00a0]{1,3}$/u;
+  function namedDates(text: string): string[] {
+    const dates: string[] = [];
+    for (const match of text.matchAll(YEAR)) {
+      const before = BEFORE_YEAR.exec(text.slice(Math.max(0, match.index - 24), match.index));
+      if (before === null) continue;
+      const [whole, monthFirst, dayAfter, dayFirst, monthAfter] = before;
+      const month = monthOf((monthFirst ?? monthAfter) as string);
+      const day = Number(dayAfter ?? dayFirst);
+      const year = Number(match[0]);
+      if (month === 0 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) continue;
+      const start = match.index - whole.length;
+      dates.push(`${start}:${match.index + 4}`);
+    }
+    return dates;
+  }
+  const piece = fc.constantFrom(
+    "Nov",
+    "November",
+    "Sept",
+    "may",
+    ".",
+    ",",
+    " ",
+    "  ",
+    "\t",
+    "\u00a0",
+    "10",
+    "1",
+    "123",
+    "th",
+    "of",
+    "2018",
+    "1,600",
+    "a",
+    "é",
+    "-",
+    "/",
+  );
+
+  it("skips no year the pattern reads as a named date", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const text = pieces.join("");
+        const found: string[] = [];
+        // A named date holds a letter; a numeric one (read by other patterns) none.
+        forEachDate(text, ({ start, end }) => {
+          if (/\p{L}/u.test(text.slice(start, end))) found.push(`${start}:${end}`);
+        });
+        expect(found).toEqual(namedDates(text));
+      }),
+      { seed: 3434, numRuns: 3000 },
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { Country } from "world-countries";
 import worldCountries from "world-countries";
+import { forEachScaledNumber } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { foldWord, forEachWord, wordsCutAtSpaces } from "../text/index.js";
 
@@ -80,9 +81,33 @@ const BEFORE_YEAR =
   /(?<![\p{L}\p{N}])(?:(\p{L}{3,9})\.?[ \t\u00a0]{1,3}(\d{1,2})(?:st|nd|rd|th)?,?|(\d{1,2})(?:st|nd|rd|th)?[ \t\u00a0]{1,3}(?:of[ \t\u00a0]{1,3})?(\p{L}{3,9})\.?,?)[ \t\u00a0]{1,3}$/u;
 const NAMED_DATE_REACH = 24;
 
+// A space the named-date pattern allows between its parts.
+const isDateSpace = (code: number): boolean => code === 32 || code === 9 || code === 0xa0;
+const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
+
+// Whether what is written before a year at `year` may end as BEFORE_YEAR does: spaces, after a month name (a
+// letter, maybe then `.` and `,`), an ordinal suffix (a letter) or a day of one or two digits after a space.
+// A cheap look back that rejects only what the pattern would, so most years (`in 1932`, `1,600, 1945`) are
+// not matched against it at all. O(1).
+function mayFollowDayAndMonth(text: string, year: number): boolean {
+  let at = year - 1;
+  if (at < 0 || !isDateSpace(text.charCodeAt(at))) return false;
+  while (at >= 0 && isDateSpace(text.charCodeAt(at))) at -= 1;
+  if (text.charCodeAt(at) === 44) at -= 1;
+  if (text.charCodeAt(at) === 46) at -= 1;
+  if (at < 0) return false;
+  const code = text.charCodeAt(at);
+  if (code >= 128 || ((code | 32) >= 97 && (code | 32) <= 122)) return true;
+  if (!isDigitCode(code)) return false;
+  let digits = 1;
+  while (digits <= 2 && at - digits >= 0 && isDigitCode(text.charCodeAt(at - digits))) digits += 1;
+  return digits <= 2 && isDateSpace(text.charCodeAt(at - digits));
+}
+
 /** Calls `visit` with each full date of `text` (named or numeric), in order of the patterns. O(text). */
 export function forEachDate(text: string, visit: (date: WrittenDate) => void): void {
   for (const match of text.matchAll(YEAR)) {
+    if (!mayFollowDayAndMonth(text, match.index)) continue;
     const from = Math.max(0, match.index - NAMED_DATE_REACH);
     const before = BEFORE_YEAR.exec(text.slice(from, match.index));
     if (before === null) continue;
@@ -126,81 +151,53 @@ export function forEachDate(text: string, visit: (date: WrittenDate) => void): v
   }
 }
 
-// A number with a scale: `21K`, `1.2M`, `3bn` (glued), `21 thousand`, `1.2 million`, `3 billion` (a word
-// after it); a decade: `2000s`, `2000's`, `1990’s`.
-const SCALED =
-  /(?<![\p{L}\p{N}.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\p{N}])(?:([KkMB]|bn)(?![\p{L}\p{N}])|[ \t\u00a0]{1,3}(thousand|million|billion|trillion)(?![\p{L}])|(['’]?s)(?![\p{L}\p{N}]))?/gu;
-const SCALES: Record<string, number> = {
-  k: 3,
-  K: 3,
-  thousand: 3,
-  M: 6,
-  million: 6,
-  B: 9,
-  bn: 9,
-  billion: 9,
-  trillion: 12,
-};
+// A month name and a day with no year after it (`died on May 7 in Calgary`, `on 7 May,`, `the 7th of May`).
+const MONTH_DAY =
+  /(?<![\p{L}\p{N}])(\p{Lu}\p{L}{2,8})\.?[ \t\u00a0]{1,3}(\d{1,2})(?:st|nd|rd|th)?(?![\p{L}\p{N}])(?![.,]?[ \t\u00a0]{1,3}\d{4}(?!\p{N}))/gu;
+const DAY_MONTH =
+  /(?<![\p{L}\p{N}.,])(\d{1,2})(?:st|nd|rd|th)?[ \t\u00a0]{1,3}(?:of[ \t\u00a0]{1,3})?(\p{Lu}\p{L}{2,8})(?![\p{L}])\.?(?![.,]?[ \t\u00a0]{1,3}\d{4}(?!\p{N}))/gu;
 
-const PLAIN_DIGITS = /^\d+$/;
-const LEADING_ZEROS = /^0+(?=\d)/;
-
-/** A number of a text with its scale applied (`21K` and `21,000` are both `21000`), or a decade (`2000s`). */
-export interface ScaledNumber {
-  value: string;
-  /** True when it was written with a scale or as a decade, so its plain digits mean something else. */
-  scaled: boolean;
-  start: number;
-  end: number;
-}
-
-// The digits of `written` (commas dropped) times 10^exponent, as a plain decimal without trailing zeros.
-function scale(written: string, exponent: number): string {
-  if (exponent === 0 && PLAIN_DIGITS.test(written))
-    return written.length > 1 && written[0] === "0" ? written.replace(LEADING_ZEROS, "") : written;
-  const plain = written.replace(/,/g, "");
-  const [whole = "", fraction = ""] = plain.split(".");
-  const digits = `${whole}${fraction.padEnd(exponent, "0")}`;
-  const point = whole.length + exponent;
-  const integer = digits.slice(0, point).replace(/^0+(?=\d)/, "");
-  const rest = digits.slice(point).replace(/0+$/, "");
-  return rest === "" ? integer : `${integer}.${rest}`;
-}
-
-/** Calls `visit` with each number of `text`, scales applied and decades marked. O(text). */
-export function forEachScaledNumber(text: string, visit: (number: ScaledNumber) => void): void {
-  for (const match of text.matchAll(SCALED)) {
-    const [whole, digits, glued, word, decade] = match as unknown as (string | undefined)[];
-    const at = match.index;
-    const end = at + (whole as string).length;
-    const unit = glued ?? word;
-    if (unit !== undefined) {
-      visit({ value: scale(digits as string, SCALES[unit] as number), scaled: true, start: at, end });
-    } else if (decade !== undefined && /^\d{3}0$/.test(digits as string)) {
-      visit({ value: `${digits}s`, scaled: true, start: at, end });
-    } else {
-      visit({ value: scale(digits as string, 0), scaled: false, start: at, end });
-    }
+/**
+ * Calls `visit` with the `MM-DD` of each date of `text` written with a capitalised month name and a day but no
+ * year (`May 7`, `7 May`, `7th of May`): a dated page writes the days of its own year so. O(text).
+ */
+export function forEachYearlessDate(text: string, visit: (monthDay: string) => void): void {
+  for (const match of text.matchAll(MONTH_DAY)) {
+    const month = monthOf(match[1] as string);
+    if (month !== 0 && validDay(2000, month, Number(match[2])))
+      visit(`${pad(month)}-${pad(Number(match[2]))}`);
+  }
+  for (const match of text.matchAll(DAY_MONTH)) {
+    const month = monthOf(match[2] as string);
+    if (month !== 0 && validDay(2000, month, Number(match[1])))
+      visit(`${pad(month)}-${pad(Number(match[1]))}`);
   }
 }
+
+/** A year range whose end is cut to two digits: `1998–99`, `2014 -- 16` (century, start, end). */
+export const SHORT_YEAR_RANGE =
+  /(?<![\p{N}])(\d{2})(\d{2})[ \t]{0,2}(?:--?|–|—)[ \t]{0,2}(\d{2})(?![\p{N}])/gu;
 
 /** The values (`forEachScaledNumber`) a text holds, plain and scaled alike, and its dates (`forEachDate`). */
 export function valuesOf(text: string): Set<string> {
   const values = new Set<string>();
-  forEachScaledNumber(text, ({ value }) => values.add(value));
+  forEachScaledNumber(text, (value) => values.add(value));
   forEachDate(text, ({ date }) => {
     values.add(date);
     // Its year and month, for `withoutEquivalentNumbers`'s test of another date of the same year or month.
     values.add(`y:${date.slice(0, 4)}`);
     values.add(`m:${date.slice(5, 7)}`);
   });
+  // A day and month with no year: `md:MM-DD` (`withoutEquivalentNumbers` reads it in the source's year).
+  forEachYearlessDate(text, (monthDay) => values.add(`md:${monthDay}`));
   return values;
 }
 
 /**
  * The claim text with each number and date whose value `held` holds blanked out (offsets kept), so the
  * number check looks only for the others; or the first that no equivalent form can match: a number written
- * with a scale or as a decade (`21 million`, `1990s`) whose value `held` lacks, or a full date `held` lacks
+ * with a scale or as a decade (`21 million`, `1990s`) whose value `held` lacks (the two-digit end of a year
+ * range written short, `2018–19`, is the full year and is looked up as such), or a full date `held` lacks
  * while `nearby` (the supporting span's values) holds another date of the same year or month (its digits
  * alone would otherwise be found apart in `2018-11-10`).
  */
@@ -209,32 +206,51 @@ export function withoutEquivalentNumbers(
   held: (value: string) => boolean,
   nearby: (value: string) => boolean = held,
 ): { text: string; missing: string | null } {
-  const cuts: [number, number][] = [];
+  // Flat `[start, end, start, end, …]`: a claim of many numbers makes no pair per number.
+  const cuts: number[] = [];
+  let sorted = true;
   let missing: string | null = null;
+  const cut = (start: number, end: number): void => {
+    if (cuts.length > 0 && start < (cuts[cuts.length - 2] as number)) sorted = false;
+    cuts.push(start, end);
+  };
   forEachDate(text, ({ date, start, end }) => {
-    if (held(date)) cuts.push([start, end]);
+    if (held(date)) cut(start, end);
     else if (missing === null && (nearby(`y:${date.slice(0, 4)}`) || nearby(`m:${date.slice(5, 7)}`)))
       missing = text.slice(start, end);
   });
-  forEachScaledNumber(text, ({ value, scaled, start, end }) => {
-    if (held(value)) cuts.push([start, end]);
+  forEachScaledNumber(text, (value, scaled, start, end) => {
+    if (held(value)) cut(start, end);
     else if (missing === null && scaled) missing = text.slice(start, end);
   });
+  // A year range written short (`2018–19`) ends in the full year (2019): its two digits are that year.
+  for (const match of text.matchAll(SHORT_YEAR_RANGE)) {
+    const [whole, century, start, end] = match as unknown as [string, string, string, string];
+    if (Number(end) > Number(start) && held(`${century}${end}`))
+      cut(match.index + whole.length - 2, match.index + whole.length);
+  }
   if (cuts.length === 0) return { text, missing };
   // Blanked in order, each cut by spaces of its length (a date and a number inside it may overlap); a claim
   // is one line, so no line break is blanked.
-  cuts.sort((a, b) => a[0] - b[0]);
-  const parts: string[] = [];
+  const order = Array.from({ length: cuts.length / 2 }, (_, pair) => 2 * pair);
+  if (!sorted) order.sort((a, b) => (cuts[a] as number) - (cuts[b] as number));
+  let blanked = "";
   let at = 0;
-  for (const [start, end] of cuts) {
-    const from = Math.max(start, at);
+  for (const pair of order) {
+    const from = Math.max(cuts[pair] as number, at);
+    const end = cuts[pair + 1] as number;
     if (end <= from) continue;
-    parts.push(text.slice(at, from), " ".repeat(end - from));
+    blanked += text.slice(at, from) + spaces(end - from);
     at = end;
   }
-  parts.push(text.slice(at));
-  return { text: parts.join(""), missing };
+  return { text: blanked + text.slice(at), missing };
 }
+
+const SPACES = " ".repeat(64);
+
+// `count` spaces.
+const spaces = (count: number): string =>
+  count <= SPACES.length ? SPACES.slice(0, count) : " ".repeat(count);
 
 // Country and place names, official names, other spellings, codes and demonyms, from the world-countries
 // package (ODbL): each form (its words folded) names one country. A form written in capitals there (`US`,

@@ -1,5 +1,5 @@
 // Answer mode: a plain answer with citation markers, checked claim by claim against the sources by code.
-export { type AnswerClaim, type Clause, splitAnswerClaims } from "./answer-claims.js";
+export { type AnswerClaim, answerClaims, type Clause, splitAnswerClaims } from "./answer-claims.js";
 export {
   type AnswerCheckOptions,
   type AnswerCitation,
@@ -19,5 +19,12 @@ export {
   SUPPORT_THRESHOLD,
   type TooManyClaims,
 } from "./check-answer.js";
-export { findMarkers, type Marker, type MarkerName, resolveMarkerName } from "./markers.js";
+export {
+  type AnswerMarkers,
+  findMarkers,
+  type Marker,
+  type MarkerName,
+  markerSteps,
+  resolveMarkerName,
+} from "./markers.js";
 export { CANDIDATES, RARE_OCCURRENCES } from "./support.js";

@@ -121,8 +121,8 @@ export function* markerSteps(
       yield PAUSE;
     }
   }
-  const lines = hidden;
-  hidden = mergeByStart(lines, links);
+  // Most answers have no link: their lines' spans are the hidden spans as they are, not copied.
+  if (links.length > 0) hidden = mergeByStart(hidden, links);
   if (counter !== undefined) counter.steps += answer.length - read + hidden.length;
   read = 0;
 

@@ -217,4 +217,35 @@ describe("numbers belong to the support", () => {
     const wrongNumber = checkAnswer(sources, "The Corvid X phone starts at $699 [a].", { explain: true });
     expect(wrongNumber.unsupported[0]?.reason).not.toBe("wrong_source");
   });
+
+  it("wrong_source names another source only when that source holds the claim's entities too", () => {
+    const sources = [
+      { id: "a", text: "Wren Audio makes speakers in Leeds." },
+      { id: "b", text: "The Corvid X phone starts at $799 with a glass back." },
+      { id: "c", text: "The Wren X phone starts at $799 with a glass back." },
+    ];
+    // Only `c` holds the name; `b` holds every other word and the number.
+    const moved = checkAnswer(sources, "The Wren X phone starts at $799 with a glass back [a].", {
+      explain: true,
+    });
+    expect(moved.unsupported).toMatchObject([{ reason: "wrong_source", detail: { foundIn: ["c"] } }]);
+    const noName = checkAnswer(
+      sources.slice(0, 2),
+      "The Wren X phone starts at $799 with a glass back [a].",
+      {
+        explain: true,
+      },
+    );
+    expect(noName.unsupported).toHaveLength(1);
+    expect(noName.unsupported[0]?.reason).not.toBe("wrong_source");
+    // The same through the number path: the cited source holds the words but not the number.
+    const priced = [
+      { id: "a", text: "The Wren X phone has a glass back and starts at $899." },
+      { id: "b", text: "The Corvid X phone has a glass back and starts at $799." },
+    ];
+    const wrongPrice = checkAnswer(priced, "The Wren X phone has a glass back and starts at $799 [a].", {
+      explain: true,
+    });
+    expect(wrongPrice.unsupported[0]?.reason).toBe("number_not_found");
+  });
 });

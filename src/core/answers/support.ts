@@ -5,19 +5,21 @@ import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
 import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
-import { forEachDate, forEachEquivalenceKey, type ReadWord } from "./equivalences.js";
+import { unitTerm } from "./abbreviations.js";
+import { forEachDate, forEachEquivalenceKey, type ReadWord, SHORT_YEAR_RANGE } from "./equivalences.js";
 import { writesScoreline } from "./scorelines.js";
 
 /**
- * The content term of a folded word: possessive dropped, stemmed by `rankingStem`; null for a stop word or a
- * word that starts with a digit (numbers are the number check's).
+ * The content term of a folded word: possessive dropped, stemmed by `rankingStem` (a unit's symbols and
+ * spellings one term, `unitTerm`); null for a stop word or a word that starts with a digit (numbers are the
+ * number check's).
  */
 export function contentTerm(word: string): string | null {
   const bare = word.endsWith("'s") ? word.slice(0, -2) : word;
   if (bare === "" || isStopWord(bare) || DISCOURSE_WORDS.has(bare) || VAGUE_WORDS.has(bare)) return null;
   const first = bare.charCodeAt(0);
   if (first >= 48 && first <= 57) return null;
-  return rankingStem(bare);
+  return unitTerm(bare) ?? rankingStem(bare);
 }
 
 /**
@@ -28,6 +30,9 @@ export function contentTerm(word: string): string | null {
 export function numberTerm(key: string, code: string | null = null): string {
   return code === null ? `#${key}` : `#${code}-${key}`;
 }
+
+/** The term of a full date (`YYYY-MM-DD` from `forEachDate`), however it is written: `=date:2025-10-14`. */
+export const dateTerm = (date: string): string => `=date:${date}`;
 
 // Letters of a code before its hyphen and number (`I-84`, `US-101`, `SR-520`), at most this many.
 const MAX_CODE_LETTERS = 4;
@@ -117,6 +122,18 @@ export class Lexicon {
     return id;
   }
 
+  private readonly numberIds = new Map<string, number>();
+
+  /** The id of the term of the number whose key is `key` (`numberTerm(key)`), numbered on first use. */
+  numberId(key: string): number {
+    let id = this.numberIds.get(key);
+    if (id === undefined) {
+      id = this.id(numberTerm(key));
+      this.numberIds.set(key, id);
+    }
+    return id;
+  }
+
   /** The id of a term already numbered, or -1. */
   idOf(term: string): number {
     return this.ids.get(term) ?? -1;
@@ -144,6 +161,8 @@ export interface SourceTerms {
   postings: Map<number, number[]>;
   /** The sentences that hold a full date (`forEachDate`), ascending. */
   dated: number[];
+  /** The index of the source's title sentence (`isTitle`), or -1. */
+  title: number;
 }
 
 // Reads a source's sentences once: every word's entry marked as held by the sources, each sentence's
@@ -169,7 +188,8 @@ function* readSource(
   const termStarts: number[] = [];
   const postings = new Map<number, number[]>();
   const headerTerms = new Map<string, number[]>();
-  const title = isTitle(text, sentences)
+  const hasTitle = isTitle(text, sentences);
+  const title = hasTitle
     ? termIdsOf((sentences[0] as Sentence).text, lexicon).slice(0, HEADER_TERMS_PER_ROW)
     : [];
   const dated: number[] = [];
@@ -191,11 +211,11 @@ function* readSource(
     lexicon.termInSources[entry.term] = true;
     add(entry.term);
   };
-  const post = (term: string): void => {
-    const id = lexicon.id(term);
+  const postId = (id: number): void => {
     lexicon.termInSources[id] = true;
     add(id);
   };
+  const post = (term: string): void => postId(lexicon.id(term));
   for (; current < sentences.length; current++) {
     const sentence = sentences[current] as Sentence;
     if (slice.read >= slice.chars) {
@@ -207,7 +227,7 @@ function* readSource(
     words.length = 0;
     forEachWord(sentence.text, visit);
     forEachNumberKey(sentence.text, (key, start) => {
-      post(numberTerm(key));
+      postId(lexicon.numberId(key));
       const code = codeBefore(sentence.text, start);
       if (code !== null) post(numberTerm(key, code));
     });
@@ -215,8 +235,9 @@ function* readSource(
     if (current > 0) for (const id of title) add(id);
     // The keys by which the sentence holds a name in another form (docs/matching.md#answers).
     forEachEquivalenceKey(sentence.text, (key) => post(key), words);
-    forEachDate(sentence.text, ({ month }) => {
+    forEachDate(sentence.text, ({ date, month }) => {
       post(`=month:${month}`);
+      post(dateTerm(date));
       if (dated[dated.length - 1] !== current) dated.push(current);
     });
     if (sentence.header !== null) {
@@ -230,7 +251,7 @@ function* readSource(
     }
   }
   termStarts.push(termIds.length);
-  return { sentences, termIds, termStarts, postings, dated };
+  return { sentences, termIds, termStarts, postings, dated, title: hasTitle ? 0 : -1 };
 }
 
 // A title: a first sentence that is its line's whole text, the line a markdown heading or a line without end
@@ -346,15 +367,18 @@ export class SupportIndex {
   private readonly datelineKeys = new Map<number, Set<string>>();
 
   /**
-   * The number keys of a source's datelines: its sentences of at most DATELINE_WORDS words that hold a full date
-   * (`Published April 18, 2023`, `2023-04-18 09:42`). A page's date speaks for every sentence of it, so its
-   * numbers count for any span of that source. Read on first use: O(source).
+   * The number keys that speak for every sentence of a source: those of its datelines (its sentences of at most
+   * DATELINE_WORDS words that hold a full date: `Published April 18, 2023`, `2023-04-18 09:42`: a page's date
+   * speaks for all of it), of its title (`isTitle`) and of its first top-level heading (`# Larkspur Foods: third
+   * quarter 2024`: a page's headline names what all of it is about), so their numbers count for any span of
+   * that source. Read on first use: O(source).
    */
   datelineNumbers(sourceIndex: number, counter?: StepCounter): ReadonlySet<string> {
     let keys = this.datelineKeys.get(sourceIndex);
     if (keys !== undefined) return keys;
     keys = new Set<string>();
-    const { sentences, dated } = this.terms[sourceIndex] as SourceTerms;
+    const held = keys;
+    const { sentences, dated, title } = this.terms[sourceIndex] as SourceTerms;
     for (const at of dated) {
       const sentence = sentences[at] as Sentence;
       if (counter !== undefined) counter.steps += sentence.text.length;
@@ -363,7 +387,14 @@ export class SupportIndex {
         words++;
       });
       if (words > DATELINE_WORDS) continue;
-      const held = keys;
+      forEachNumberKey(sentence.text, (key) => held.add(key));
+    }
+    const text = (this.sources[sourceIndex] as PreparedSource).text;
+    const heading = firstHeadingStart(text, counter);
+    for (const at of [title, heading < 0 ? -1 : sentenceAt(sentences, heading)]) {
+      const sentence = sentences[at];
+      if (sentence === undefined) continue;
+      if (counter !== undefined) counter.steps += sentence.text.length;
       forEachNumberKey(sentence.text, (key) => held.add(key));
     }
     this.datelineKeys.set(sourceIndex, keys);
@@ -396,6 +427,12 @@ export class SupportIndex {
     if (first === undefined) return null;
     const sentence = source.sentences[first] as Sentence;
     return [sentence.start, sentence.end];
+  }
+
+  /** True when a sentence of one source holds `term` (a content term, number term or equivalence key). O(1). */
+  holds(sourceIndex: number, term: string): boolean {
+    const id = this.lexicon.idOf(term);
+    return id >= 0 && (this.terms[sourceIndex] as SourceTerms).postings.has(id);
   }
 
   /** True when `word` (folded) or its term occurs in some source. O(1). */
@@ -648,6 +685,28 @@ export class SupportIndex {
   }
 }
 
+// Where the text of a source's first top-level markdown heading (`# `, up to three spaces before it: a page's
+// headline) starts, or -1.
+// One pass over the line starts: O(text).
+function firstHeadingStart(text: string, counter?: StepCounter): number {
+  for (let lineStart = 0; lineStart < text.length; ) {
+    let at = lineStart;
+    while (at < lineStart + 3 && text.charCodeAt(at) === 32) at++;
+    let hashes = 0;
+    while (text.charCodeAt(at + hashes) === 35) hashes++;
+    if (hashes === 1 && (text.charCodeAt(at + 1) === 32 || text.charCodeAt(at + 1) === 9)) {
+      let start = at + hashes;
+      while (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9) start++;
+      return start;
+    }
+    const next = text.indexOf("\n", at + hashes);
+    if (counter !== undefined) counter.steps += (next < 0 ? text.length : next) - lineStart + 1;
+    if (next < 0) return -1;
+    lineStart = next + 1;
+  }
+  return -1;
+}
+
 // The index of the sentence that holds offset `at` (the last starting at or before it). O(log sentences).
 function sentenceAt(sentences: readonly Sentence[], at: number): number {
   let low = 0;
@@ -726,9 +785,6 @@ function topEntries(votes: ReadonlyMap<number, number>, count: number): number[]
   }
   return top.map(([entry]) => entry);
 }
-
-// A year range whose end is cut to two digits: `1998–99`, `2014 -- 16`.
-const SHORT_YEAR_RANGE = /(?<![\p{N}])(\d{2})(\d{2})[ \t]{0,2}(?:--?|–|—)[ \t]{0,2}(\d{2})(?![\p{N}])/gu;
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */
 const SLOTS = 2 ** 22;

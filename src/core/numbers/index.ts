@@ -1,5 +1,6 @@
 export { type LineNumbers, numbersOnLines } from "./lines.js";
-export { numberKey } from "./number-key.js";
+export { numberKey, scaledNumberKey } from "./number-key.js";
+export { forEachScaledNumber } from "./scaled.js";
 export {
   type FoundNumber,
   findNumberSpans,

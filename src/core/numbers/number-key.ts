@@ -40,3 +40,21 @@ export function numberKey(text: string, start = 0, end = text.length): string {
   }
   return key + text.slice(from, keyEnd);
 }
+
+/**
+ * The key of the number `text.slice(start, end)` times 10^`exponent` (`1.2` with 6 is `1200000`), in the
+ * form of `numberKey`: a number written with a scale (`1.2M`, `21 thousand`) keys equal to its digits
+ * written out. O(end − start + exponent).
+ */
+export function scaledNumberKey(text: string, start: number, end: number, exponent: number): string {
+  if (exponent === 0) return numberKey(text, start, end);
+  const plain = text.slice(start, end).replaceAll(",", "");
+  const [whole = "", fraction = ""] = plain.split(".");
+  const digits = `${whole}${fraction.padEnd(exponent, "0")}`;
+  const point = whole.length + exponent;
+  let from = 0;
+  while (from < point - 1 && digits.charCodeAt(from) === ZERO) from += 1;
+  let to = digits.length;
+  while (to > point && digits.charCodeAt(to - 1) === ZERO) to -= 1;
+  return to === point ? digits.slice(from, point) : `${digits.slice(from, point)}.${digits.slice(point, to)}`;
+}

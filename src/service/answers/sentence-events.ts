@@ -1,13 +1,19 @@
 import {
   type AnswerCheckOptions,
+  type AnswerMarkers,
   type AnswerResult,
+  answerClaims,
+  markerSteps,
+  PAUSE,
   type Range,
   type Source,
-  splitAnswerClaims,
+  type StepCounter,
 } from "../../core/index.js";
-import type { GenerateStream } from "../../models/index.js";
+import { MAX_ANSWER_CLAIMS } from "../../limits.js";
+import { type GenerateStream, nextTurn } from "../../models/index.js";
 import { answerResultToWire, checkAnswerYielding } from "../check-answer.js";
 import type { CreateObserver } from "../claim-events.js";
+import { type ClaimSpan, findCut, type LineBefore } from "./stream-cuts.js";
 
 /** The sentence events of one prose create: a stream for each call, and the verdicts once a call is used. */
 export interface SentenceEvents {
@@ -36,19 +42,28 @@ export type PieceListener = (piece: string, checked: AnswerResult) => void;
  */
 export const STREAM_CHECK_WORK_FACTOR = 8;
 
-// What may close a sentence or a line. Once one has arrived, the text is split again (by the answer's own
-// splitter) each time another arrives or the text still open grows by a quarter: a closed sentence is checked
-// once the next one has begun, and splitting stays linear in the answer.
+// What may close a sentence or a line. Once one has arrived, the text not yet checked is split (by the
+// answer's own splitter) each time it has grown by a quarter since the last split: a closed sentence is
+// checked soon after the next one has begun, and each split reads at most five times what arrived since the
+// one before, so all the splitting of an answer reads it a bounded number of times, however it is chunked.
+// A split also waits for MIN_SPLIT_GROWTH new characters, so that a stream of tiny pieces after a cut pays each
+// split's fixed cost at most once per that many characters.
 const CLOSES = /[.!?。！？\n]/u;
 const REGROWTH = 4;
+const MIN_SPLIT_GROWTH = 16;
+// Steps of splitting between two turns of the event loop: the check's own slice (ANSWER_SLICE_CHARS
+// characters at 10 steps each).
+const SPLIT_SLICE_STEPS = 200_000;
 
 /**
- * Checks the sentences of a prose answer as the model's stream closes them: the text is buffered, and each
- * time a sentence or line ends, the sentences before the one still being written are checked (`checkAnswer`
- * on that piece of the answer, with its ranges moved to the whole answer's) and reported in answer order, a
- * `claim` per citation and an `unsupported` per dropped sentence. A sentence's verdict depends only on it,
- * the sources and the question, so it is the verdict of the whole answer's check. One check runs at a time;
- * sentences closed meanwhile are checked together.
+ * Checks the sentences of a prose answer as the model's stream closes them: the text is buffered, and as it
+ * grows the text not yet checked is split and cut where the parts split as the whole answer does
+ * (`findCut`: a line's start, or a sure sentence break inside a line); the part before the cut is checked
+ * (`checkAnswer` on that piece of the answer, with its ranges moved to the whole answer's) and reported in
+ * answer order, a `claim` per citation and an `unsupported` per dropped sentence. A sentence's verdict
+ * depends only on it, the sources and the question, so it is the verdict of the whole answer's check. One
+ * check runs at a time; sentences closed meanwhile are checked together. The splitting runs in slices with
+ * turns of the event loop between them; with `counter`, its steps are added to it (tests).
  */
 export function createSentenceEvents(
   sources: readonly Source[],
@@ -56,16 +71,20 @@ export function createSentenceEvents(
   observer: CreateObserver,
   signal?: AbortSignal,
   onPiece?: PieceListener,
+  counter?: StepCounter,
 ): SentenceEvents {
   const sourceChars = sources.reduce((total, source) => total + source.text.length, 0);
+  const tally = counter ?? { steps: 0 };
   let calls = 0;
   let buffer = "";
-  /** The answer's offset up to which sentences were reported. */
+  /** The answer's offset up to which sentences were checked and reported: where the next piece starts. */
   let reported = 0;
+  /** The line the next piece starts in. */
+  let lineBefore: LineBefore = { chars: 0, plainHead: true };
   let work = 0;
   /** Claims and clauses of the pieces checked so far: they count against the answer's cap together. */
   let clausesChecked = 0;
-  /** Whether something that may close a sentence arrived after the last split. */
+  /** Whether something that may close a sentence arrived after the last check. */
   let armed = false;
   let splitAt = 0;
   let running: Promise<void> | undefined;
@@ -94,33 +113,45 @@ export function createSentenceEvents(
   const checkClosed = async (): Promise<void> => {
     // After a failure (a model's answer over the claim cap) nothing more is checked or reported.
     if (failure !== undefined) return;
-    const open = buffer.slice(reported);
-    const budget = STREAM_CHECK_WORK_FACTOR * (sourceChars + buffer.length);
+    const answer = buffer;
+    const open = answer.slice(reported);
+    const budget = STREAM_CHECK_WORK_FACTOR * (sourceChars + answer.length);
     if (work + open.length + sourceChars > budget) return;
     work += open.length;
-    splitAt = buffer.length;
-    const claims = splitAnswerClaims(open);
-    const writing = claims.at(-1);
-    if (claims.length < 2 || writing === undefined) return;
-    const closed = open.slice(0, writing.range[0]);
-    work += sourceChars + closed.length;
+    splitAt = answer.length;
+    const split = await splitYielding(open, MAX_ANSWER_CLAIMS - clausesChecked, tally, signal);
+    // Past the cap, the piece up to the last claim read fails its check (the model's answer is too long).
+    const last = split.claims.at(-1);
+    const cut =
+      split.overCap && last !== undefined
+        ? { at: last.end, next: lineBefore }
+        : findCut(open, split.claims, split.hidden, lineBefore, tally);
+    if (cut === undefined || cut.at === 0) return;
+    const piece = open.slice(0, cut.at);
+    if (!split.claims.some((claim) => claim.start < cut.at)) {
+      // No claim before the cut: nothing to check or report (a fence, headings, blank lines).
+      onPiece?.(piece, { text: piece, citations: [], unsupported: [], partial: [], coverage: 0 });
+      lineBefore = cut.next;
+      reported += cut.at;
+      armed = CLOSES.test(buffer.slice(reported));
+      return;
+    }
+    work += sourceChars + piece.length;
     // The pieces of one answer share its claim cap: a model's answer of too many fails as it streams.
-    const tally = { clauses: 0 };
+    const clauseTally = { clauses: 0 };
     const checked = await checkAnswerYielding(
       sources,
-      closed,
-      { ...options, clauseTally: tally },
+      piece,
+      { ...options, clauseTally },
       signal,
       undefined,
-      {
-        author: "model",
-        clausesBefore: clausesChecked,
-      },
+      { author: "model", clausesBefore: clausesChecked },
     );
-    clausesChecked += tally.clauses;
-    report(checked, reported, buffer);
-    onPiece?.(closed, checked);
-    reported += closed.length;
+    clausesChecked += clauseTally.clauses;
+    report(checked, reported, answer);
+    onPiece?.(piece, checked);
+    lineBefore = cut.next;
+    reported += cut.at;
     armed = CLOSES.test(buffer.slice(reported));
   };
 
@@ -154,6 +185,7 @@ export function createSentenceEvents(
       if (calls > 1) observer.progress({ type: "attempt", attempt: calls });
       buffer = "";
       reported = 0;
+      lineBefore = { chars: 0, plainHead: true };
       work = 0;
       clausesChecked = 0;
       armed = false;
@@ -162,11 +194,10 @@ export function createSentenceEvents(
         onOpen: () => observer.open(),
         onText: (text) => {
           buffer += text;
-          const closes = CLOSES.test(text);
-          if (closes) armed = true;
-          if (closes || (armed && (buffer.length - splitAt) * REGROWTH >= buffer.length - reported)) {
+          if (CLOSES.test(text)) armed = true;
+          const growth = buffer.length - splitAt;
+          if (armed && growth >= MIN_SPLIT_GROWTH && growth * REGROWTH >= buffer.length - reported)
             schedule();
-          }
         },
       };
     },
@@ -194,4 +225,39 @@ export function createSentenceEvents(
       return result;
     },
   };
+}
+
+/** The claims (spans only) and hidden spans of `text`, split in slices with a turn between them. */
+async function splitYielding(
+  text: string,
+  maxClaims: number,
+  tally: StepCounter,
+  signal?: AbortSignal,
+): Promise<{ claims: ClaimSpan[]; hidden: Range[]; overCap: boolean }> {
+  let sliceEnd = tally.steps + SPLIT_SLICE_STEPS;
+  const pause = async (): Promise<void> => {
+    if (tally.steps < sliceEnd) return;
+    await nextTurn();
+    signal?.throwIfAborted();
+    sliceEnd = tally.steps + SPLIT_SLICE_STEPS;
+  };
+  const markerPass = markerSteps(text, 2 * maxClaims, tally);
+  let found: AnswerMarkers | undefined;
+  for (let step = markerPass.next(); found === undefined; step = markerPass.next()) {
+    if (step.done === true) found = step.value;
+    else await pause();
+  }
+  const claims: ClaimSpan[] = [];
+  if (found.markers.length > 2 * maxClaims)
+    return { claims: [{ start: 0, end: text.length }], hidden: [], overCap: true };
+  let clauses = 0;
+  for (const claim of answerClaims(text, found, tally)) {
+    if (claim !== PAUSE) {
+      claims.push({ start: claim.range[0], end: claim.range[1] });
+      clauses += claim.clauses.length;
+      if (clauses > maxClaims) return { claims, hidden: found.hidden, overCap: true };
+    }
+    await pause();
+  }
+  return { claims, hidden: found.hidden, overCap: false };
 }

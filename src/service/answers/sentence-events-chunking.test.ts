@@ -1,0 +1,197 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Source } from "../../core/index.js";
+import type { CreateProgress } from "../claim-events.js";
+import { createSentenceEvents } from "./sentence-events.js";
+
+/** The splitting steps a streamed answer may take per character of it, however it is chunked. */
+const STEPS_PER_CHARACTER = 80;
+
+// The streamed check of a prose answer, however the model's stream cuts it: the same events as the whole
+// answer checked at once, and splitting work linear in the answer.
+
+const sources: Source[] = [
+  {
+    id: "s",
+    text: "Alpha beta gamma. Delta rose 5% in 2020. 好的天气。 Café 😀 naïve 𝒜lpha. The | table | row.",
+  },
+  { id: "t", text: `Epsilon zeta eta. ${"Filler words here. ".repeat(40)}` },
+];
+
+/** An observer keeping each event's type and wire entry. */
+function observe() {
+  const events: unknown[] = [];
+  const entry = (event: CreateProgress): unknown[] =>
+    event.type === "claim"
+      ? ["claim", event.citation]
+      : event.type === "unsupported"
+        ? ["unsupported", event.unsupported]
+        : [event.type];
+  return {
+    events,
+    observer: { open: () => {}, progress: (event: CreateProgress) => events.push(entry(event)) },
+  };
+}
+
+/** The events of the whole answer checked at once (nothing streamed before the answer). */
+async function wholeEvents(answer: string): Promise<unknown[]> {
+  const { events, observer } = observe();
+  const sentences = createSentenceEvents(sources, {}, observer);
+  sentences.nextCall();
+  await sentences.settle(answer);
+  return events;
+}
+
+/** Events reported before `settle`, over every streamed answer: the streaming the tests exercise. */
+const reportedEarly = { events: 0, total: 0 };
+
+/** The events of one streamed answer, fed in `chunks`; with `counter`, the steps of the stream's splitting. */
+async function streamedEvents(
+  chunks: readonly string[],
+  counter?: { steps: number },
+  checkedAgainst: Source[] = sources,
+): Promise<unknown[]> {
+  const { events, observer } = observe();
+  const sentences = createSentenceEvents(checkedAgainst, {}, observer, undefined, undefined, counter);
+  const stream = sentences.nextCall();
+  for (const chunk of chunks) {
+    stream.onText(chunk);
+    // Each piece's check runs to its end before the next chunk: the most splits a chunking can cause.
+    await sentences.idle();
+  }
+  reportedEarly.events += events.length;
+  await sentences.settle(chunks.join(""));
+  reportedEarly.total += events.length;
+  return events;
+}
+
+/** `text` cut before each index of `cuts` (sorted, deduplicated, inside the text). */
+function cutAt(text: string, cuts: readonly number[]): string[] {
+  const at = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let start = 0;
+  for (const cut of at) {
+    if (cut > start) chunks.push(text.slice(start, cut));
+    start = Math.max(start, cut);
+  }
+  chunks.push(text.slice(start));
+  return chunks.filter((chunk) => chunk !== "");
+}
+
+const everyCharacter = (text: string): string[] =>
+  Array.from({ length: text.length }, (_, at) => text[at] as string);
+
+// Answers of sentences: words the sources hold and words they do not, astral letters and emoji, combining marks,
+// CJK text; ends that are runs of terminators, CJK full stops (one before a closing bracket), a digit after a
+// full stop; markers; line starts of lists, headings, block quotes, tables and emphasis; CRLF, lone CR and
+// blank lines; now and then a fence, a table's rule, or a run of words that makes a line over 1,000 characters.
+const WORDS = [
+  "Alpha beta gamma",
+  "Delta rose 5% in 2020",
+  "Epsilon zeta",
+  "Omega psi",
+  "Café naïve",
+  "Cafe\u0301",
+  "😀 Alpha",
+  "𝒜lpha",
+  "好的天气",
+  "the | table | row",
+];
+const LEADS = ["", "", "", "- ", "1. ", "# ", "> ", "| ", "**", "Note: "];
+const MARKERS = ["", " [s]", " [t]", " [1]", " [s][t]", " [9]"];
+const ENDS = [". ", ". ", "! ", "?! ", "!!! ", "... ", "。", "。」", ". 5 of them. ", ":", "** ", ""];
+const BREAKS = ["", "", " ", "\n", "\r\n", "\n\n", "\r"];
+const BLOCKS = ["```\ncode. Here [s].\n```\n", "|---|---|\n", `${"filler words here ".repeat(30)}`, "[s]\n"];
+const sentence = fc
+  .tuple(
+    fc.constantFrom(...LEADS),
+    fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom(...MARKERS),
+    fc.constantFrom(...ENDS),
+    fc.constantFrom(...BREAKS),
+  )
+  .map(([lead, words, marker, end, lineBreak]) => `${lead}${words.join(" ")}${marker}${end}${lineBreak}`);
+const answers = fc
+  .array(fc.oneof({ weight: 9, arbitrary: sentence }, { weight: 1, arbitrary: fc.constantFrom(...BLOCKS) }), {
+    minLength: 1,
+    maxLength: 40,
+  })
+  .map((parts) => parts.join(""));
+
+describe("createSentenceEvents, however the stream is cut", () => {
+  it("reports the events of the whole answer checked at once, for any chunking (property)", async () => {
+    reportedEarly.events = 0;
+    reportedEarly.total = 0;
+    await fc.assert(
+      fc.asyncProperty(answers, fc.array(fc.nat(), { maxLength: 300 }), async (answer, cuts) => {
+        expect(await streamedEvents(cutAt(answer, cuts))).toEqual(await wholeEvents(answer));
+      }),
+      { seed: 3434, numRuns: 150 },
+    );
+    // Many events came while streaming, not at the end: the property compares streamed pieces' checks.
+    expect(reportedEarly.events).toBeGreaterThan(reportedEarly.total / 4);
+  }, 120_000);
+
+  it.each([
+    ["one character a chunk", "Alpha beta gamma [s]. Omega psi [t]!\n\n".repeat(40), everyCharacter],
+    [
+      "CRLF and a surrogate pair cut in half",
+      "Alpha 😀 beta [s].\r\nOmega psi [t].\r\n".repeat(40),
+      everyCharacter,
+    ],
+    [
+      "terminator runs cut across chunks",
+      "Alpha beta [s]?!?!?! Omega!!! psi [t]... ".repeat(40),
+      (text: string) =>
+        cutAt(
+          text,
+          Array.from({ length: text.length / 2 }, (_, index) => 2 * index + 1),
+        ),
+    ],
+  ] as const)(
+    "reports %s as the whole answer at once",
+    async (_name, answer, chunking) => {
+      const whole = await wholeEvents(answer);
+      expect(whole.length).toBeGreaterThan(40);
+      expect(await streamedEvents(chunking(answer))).toEqual(whole);
+    },
+    120_000,
+  );
+
+  // Sources at the default budget: a streamed check's work bound (STREAM_CHECK_WORK_FACTOR times sources
+  // plus answer) then allows many checks, so only the splitting itself keeps the work linear.
+  const budgetSources: Source[] = [{ id: "s", text: "Alpha beta gamma delta. ".repeat(4_100) }];
+  const inChunks = (size: number) => (text: string) =>
+    Array.from({ length: Math.ceil(text.length / size) }, (_, index) =>
+      text.slice(index * size, (index + 1) * size),
+    );
+  const fences = "```\nx. y!\n```\n";
+
+  it.each([
+    ["one character a chunk", "Alpha beta gamma [s]. Omega psi!\n\n".repeat(300), everyCharacter],
+    [
+      "4 MiB of fences in 64 KiB chunks",
+      `${fences.repeat((4 * 1024 * 1024) / fences.length)}Alpha [s].`,
+      inChunks(65_536),
+    ],
+    ["a terminator run, 7 characters a chunk", `Alpha beta [s]${"!?".repeat(10_000)} Omega.`, inChunks(7)],
+    ["headings and blank lines, one character a chunk", "# Alpha.\n\n".repeat(1_000), everyCharacter],
+    [
+      "CRLF lines and surrogate pairs cut in half, 3 characters a chunk",
+      "Alpha 😀 [s].\r\n".repeat(1_000),
+      inChunks(3),
+    ],
+  ] as const)(
+    "splits %s in steps linear in the answer",
+    async (_name, answer, chunking) => {
+      const counter = { steps: 0 };
+      await streamedEvents(chunking(answer), counter, budgetSources);
+      // Each character is split at most 1 + REGROWTH = 5 times (a split waits for a quarter of the open text to
+      // be new), at up to 16 steps a split (the splitter's stages and the cut's scan). Before, each sentence end
+      // in the stream split all the open text again: 525 and 553 steps a character for the terminator run and
+      // the headings.
+      expect(counter.steps).toBeLessThanOrEqual(STEPS_PER_CHARACTER * answer.length);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,206 @@
+import { LONG_LINE, type Range, type StepCounter } from "../../core/index.js";
+
+/** A claim's span in the text the stream has not checked yet. */
+export interface ClaimSpan {
+  start: number;
+  end: number;
+}
+
+/** What a cut needs to know of the line the unchecked text starts in, when it starts inside one. */
+export interface LineBefore {
+  /** The characters of the line before the unchecked text: 0 when the text starts at a line's start. */
+  chars: number;
+  /** Whether the line's head lets it be cut inside: not a heading (`#`) nor a block quote (`>`). */
+  plainHead: boolean;
+}
+
+/** A place to cut the unchecked text, and the line the text after it starts in. */
+export interface Cut {
+  at: number;
+  next: LineBefore;
+}
+
+// Closing quotes and brackets the splitter's sure-break rule looks back over after a sentence end (at most 8).
+const CLOSERS = new Set([34, 39, 0x201d, 0x2019, 41, 93]);
+const LETTER = /^\p{L}/u;
+const CAPITAL = /^\p{Lu}/u;
+const NUMBER = /^\p{N}/u;
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]/u;
+const isSpaceOrTab = (code: number): boolean => code === 32 || code === 9;
+const isCjkStop = (code: number): boolean => code === 0x3002 || code === 0xff01 || code === 0xff1f;
+const isBreak = (code: number): boolean => code === 10 || code === 13;
+
+/**
+ * Where the unchecked text of a streamed answer can be cut so that its two parts split into the claims the
+ * whole answer splits into (each part checked on its own, the first now, the second once more has come), and
+ * the claim before the cut is closed whatever comes next. `claims` are the claims of `text` split as a whole
+ * (sorted by start); `hidden` its hidden spans (fences, footnote definitions); `before` the line `text` starts
+ * in. Candidates, the furthest valid one taken:
+ * - a line's start (after `\n`), when no claim or hidden span runs over it, and either a claim
+ *   starts on that line (so markers between are the earlier claim's) or none starts before it; not between two
+ *   lines with pipes (a table's rows: the first after the cut would read as a header), nor before an unfinished
+ *   line after a line with pipes;
+ * - a claim's start inside a line that holds no pipe (no table's), at a sure sentence break (`. ` and a capital, or right after `。！？` and a
+ *   letter: where the splitter cuts a long line too), on a line that is no heading or block quote, with no
+ *   place in the line's part since the last cut where a long line's sure breaks and the sentence segmenter
+ *   disagree (`. ` then a digit; `。` then punctuation): so the part splits the same whether the whole line is
+ *   over `LONG_LINE` characters (cut at sure breaks first) or not.
+ * When the text starts inside a line whose part up to the line's end could split otherwise (the line over
+ * `LONG_LINE`, that part not, and a disagreement in it), nothing after that line is cut: the check of the
+ * whole answer at the end reports it. One pass over `text`, each character read a bounded number of times:
+ * O(n + claims + hidden spans).
+ */
+export function findCut(
+  text: string,
+  claims: readonly ClaimSpan[],
+  hidden: readonly Range[],
+  before: LineBefore,
+  counter?: StepCounter,
+): Cut | undefined {
+  let best: Cut | undefined;
+  let claimIndex = 0;
+  let hiddenIndex = 0;
+  /** The furthest end of the claims started so far, and whether any started, before the line being read. */
+  let claimsEnd = 0;
+  let claimBefore = false;
+  let spanEndBeforeLine = 0;
+  let claimBeforeLine = false;
+  // The line being read: where it starts (negative for the line the text starts inside), the first
+  // disagreement in its part since the text's start, and what it holds.
+  let lineStart = -before.chars;
+  let plainHead = before.chars > 0 ? before.plainHead : headIsPlain(text, 0, text.length);
+  let firstRisky = Number.POSITIVE_INFINITY;
+  let hasPipe = false;
+  let previousHasPipe = false;
+  let claimOnLine = before.chars > 0;
+  /** Whether the line being read starts after a `\n` (a lone `\r` ends a line, but not a fence's line). */
+  let afterNewline = false;
+  /** Whether lines after the first may be cut (see above). */
+  let laterLines = true;
+  let firstLine = true;
+
+  // The start of the line that ends at `end`, as a cut before it.
+  const lineCut = (end: number, complete: boolean): void => {
+    if (lineStart <= 0 || !afterNewline || !laterLines || (best !== undefined && best.at >= lineStart))
+      return;
+    // A span that runs to the text's end (a fence not closed yet) covers every line after its start.
+    while (hiddenIndex < hidden.length && !spansOver(hidden[hiddenIndex] as Range, lineStart, text.length))
+      hiddenIndex++;
+    const inHidden = hiddenIndex < hidden.length && (hidden[hiddenIndex] as Range)[0] < lineStart;
+    const tableRow = previousHasPipe && (hasPipe || !complete);
+    if (inHidden || tableRow || spanEndBeforeLine > lineStart) return;
+    if (claimOnLine || !claimBeforeLine)
+      best = { at: lineStart, next: { chars: 0, plainHead: headIsPlain(text, lineStart, end) } };
+  };
+
+  for (let at = 0; at <= text.length; at++) {
+    // A claim starting here, after another on its line: a cut when it stands at a sure break.
+    while (claimIndex < claims.length && (claims[claimIndex] as ClaimSpan).start <= at) {
+      const claim = claims[claimIndex] as ClaimSpan;
+      if (
+        claim.start === at &&
+        claimOnLine &&
+        at > 0 &&
+        plainHead &&
+        !hasPipe &&
+        firstRisky >= at &&
+        (firstLine || laterLines) &&
+        sureBreakAt(text, Math.max(lineStart, 0), at)
+      ) {
+        best = { at, next: { chars: at - lineStart, plainHead } };
+      }
+      claimOnLine = true;
+      claimBefore = true;
+      claimsEnd = Math.max(claimsEnd, claim.end);
+      claimIndex++;
+    }
+    if (at === text.length) {
+      lineCut(at, false);
+      break;
+    }
+    const code = text.charCodeAt(at);
+    if (isBreak(code)) {
+      if (code === 13 && at + 1 >= text.length) {
+        // A `\r` at the end may be the first half of `\r\n`: the line is not known to have ended.
+        lineCut(at, false);
+        break;
+      }
+      // The `\r` of `\r\n` ends nothing: its `\n` does.
+      if (code === 13 && text.charCodeAt(at + 1) === 10) continue;
+      lineCut(at, true);
+      if (firstLine && before.chars > 0) {
+        // Whether the first line's part from the text's start splits as it does within the whole line.
+        if (before.chars + at > LONG_LINE && at <= LONG_LINE && firstRisky < at) laterLines = false;
+      }
+      firstLine = false;
+      previousHasPipe = hasPipe;
+      lineStart = at + 1;
+      afterNewline = code === 10;
+      plainHead = headIsPlain(text, lineStart, text.length);
+      firstRisky = Number.POSITIVE_INFINITY;
+      hasPipe = false;
+      claimOnLine = false;
+      spanEndBeforeLine = claimsEnd;
+      claimBeforeLine = claimBefore;
+      continue;
+    }
+    if (code === 124) hasPipe = true;
+    if (firstRisky === Number.POSITIVE_INFINITY && disagreesAt(text, at)) firstRisky = at;
+  }
+  if (counter !== undefined) counter.steps += 2 * text.length + claims.length + hidden.length;
+  return best;
+}
+
+const spansOver = (span: Range, at: number, end: number): boolean => span[1] > at || span[1] >= end;
+
+// Whether the line from `start` is neither a heading nor a block quote: its first character after spaces and
+// tabs is no `#` or `>` (a stricter reading than the splitter's, which allows at most three spaces).
+function headIsPlain(text: string, start: number, end: number): boolean {
+  let at = start;
+  while (at < end && isSpaceOrTab(text.charCodeAt(at))) at++;
+  if (at >= end) return true;
+  const code = text.charCodeAt(at);
+  return code !== 35 && code !== 62;
+}
+
+/**
+ * Whether a sentence surely starts at `at`, as the splitter's long-line cut reads it: a capital after `.`, `!`
+ * or `?`, at most 8 closing quotes or brackets and spaces; or a letter right after `。！？`.
+ */
+function sureBreakAt(text: string, lineStart: number, at: number): boolean {
+  const letter = text.slice(at, at + 2);
+  if (!LETTER.test(letter)) return false;
+  if (isCjkStop(text.charCodeAt(at - 1))) return true;
+  if (!CAPITAL.test(letter)) return false;
+  let back = at - 1;
+  if (back < lineStart || !isSpaceOrTab(text.charCodeAt(back))) return false;
+  while (back >= lineStart && isSpaceOrTab(text.charCodeAt(back))) back--;
+  for (let closers = 0; back >= lineStart && closers <= 8; back--, closers++) {
+    const code = text.charCodeAt(back);
+    if (code === 46 || code === 33 || code === 63) return true;
+    if (!CLOSERS.has(code)) return false;
+  }
+  return false;
+}
+
+/**
+ * Whether a long line's sure break at `at` may be no break of the sentence segmenter: `.`, closers, spaces and a
+ * digit (`in 2020. 5 of them`, one sentence to the segmenter), or `。！？` before punctuation (`好。」`). The
+ * look-ahead reads the closers (at most 8) and the spaces after this `.`, which no other `.` reads.
+ */
+function disagreesAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (isCjkStop(code)) {
+    if (at + 1 >= text.length) return true;
+    const next = text.charCodeAt(at + 1);
+    return !(isSpaceOrTab(next) || isBreak(next) || LETTER_OR_NUMBER.test(text.slice(at + 1, at + 3)));
+  }
+  if (code !== 46) return false;
+  let after = at + 1;
+  for (let closers = 0; after < text.length && closers < 8 && CLOSERS.has(text.charCodeAt(after)); closers++)
+    after++;
+  if (after >= text.length) return true;
+  if (!isSpaceOrTab(text.charCodeAt(after))) return false;
+  while (after < text.length && isSpaceOrTab(text.charCodeAt(after))) after++;
+  return after >= text.length || NUMBER.test(text.slice(after, after + 2));
+}
