@@ -5,6 +5,7 @@ import {
   answerClaims,
   markerSteps,
   PAUSE,
+  type PreparedAnswerSources,
   type Range,
   type Source,
   type StepCounter,
@@ -66,14 +67,17 @@ const SPLIT_SLICE_STEPS = 200_000;
  * turns of the event loop between them; with `counter`, its steps are added to it (tests).
  */
 export function createSentenceEvents(
-  sources: readonly Source[],
+  sources: readonly Source[] | PreparedAnswerSources,
   options: AnswerCheckOptions,
   observer: CreateObserver,
   signal?: AbortSignal,
   onPiece?: PieceListener,
   counter?: StepCounter,
 ): SentenceEvents {
-  const sourceChars = sources.reduce((total, source) => total + source.text.length, 0);
+  const sourceChars = ("prepared" in sources ? sources.prepared : sources).reduce(
+    (total, source) => total + source.text.length,
+    0,
+  );
   const tally = counter ?? { steps: 0 };
   let calls = 0;
   let buffer = "";
