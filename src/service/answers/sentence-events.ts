@@ -111,6 +111,8 @@ export function createSentenceEvents(
       })
       .finally(() => {
         running = undefined;
+        // Text that came after the loop's last look but before this runs would otherwise wait for more text.
+        if (again) schedule();
       });
   };
 
