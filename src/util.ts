@@ -13,12 +13,30 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export type Steps<T> = Generator<void, T, void>;
 
-/** Runs every step at once and returns the result. */
-export function runSteps<T>(steps: Steps<T>): T {
+/** Runs every step at once and returns the result; what the steps yield (nothing, or a pause mark) is ignored. */
+export function runSteps<T>(steps: Generator<unknown, T, void>): T {
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;
   }
+}
+
+/**
+ * `text` without the run of `characters` that ends it (`trimTrailing("a//", "/")` is `"a"`). O(n) and no
+ * regex: `/\/+$/` and its kind retry from every character of a run that does not end the text (O(n²)).
+ */
+export function trimTrailing(text: string, characters: string): string {
+  let end = text.length;
+  while (end > 0 && characters.includes(text.charAt(end - 1))) end -= 1;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** True when `index` falls between the two halves of a surrogate pair in `text`. */
+export function splitsSurrogatePair(text: string, index: number): boolean {
+  if (index <= 0 || index >= text.length) return false;
+  const high = text.charCodeAt(index - 1);
+  const low = text.charCodeAt(index);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
 }
 
 /**

@@ -183,6 +183,13 @@ for (let run = 0; run < Number(warmUpArg ?? 0); run += 1) {
     throw new Error(`${family.name}: warm-up status ${statusOf(response)}`);
 }
 const payload = requestOf(checkBody);
+// Loaded with task-cpu-probe.mjs (`--import`) and TASK_CPU=1, its report of each request (the task with the
+// most CPU, the longest task) goes to stderr after the request; the warm-up's report is dropped.
+const taskCpu = process.env.TASK_CPU === "1";
+const taskReport = (): void => {
+  if (taskCpu) process.kill(process.pid, "SIGUSR2");
+};
+taskReport();
 
 for (let run = 0; run < Number(runsArg); run += 1) {
   currentReply = replyPieces(checkBody);
@@ -201,6 +208,7 @@ for (let run = 0; run < Number(runsArg); run += 1) {
   await answeredAfter(endedAt);
   const healthz = healthzDuring(startedAt, endedAt);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  taskReport();
   console.log(
     `${(used.user + used.system) / 1000} ${statusOf(response)} ${Buffer.byteLength(payload)} ${longestBlockMs} ` +
       `${healthz.gapMs} ${healthz.longestMs} ${peakRssMb.toFixed(0)}`,

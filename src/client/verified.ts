@@ -1,4 +1,5 @@
 import { API_PATHS, OPERATION_PATHS } from "../api-paths.js";
+import { trimTrailing } from "../util.js";
 import { fromWire, toWire } from "./case-mapping.js";
 import { type ChatCompletions, toChatEvent } from "./chat-completions.js";
 import { evalAll } from "./eval-all.js";
@@ -73,9 +74,9 @@ export class Verified {
   readonly chat: { completions: ChatCompletions };
 
   constructor(options: VerifiedOptions = {}) {
-    this.baseURL = (options.baseURL ?? environmentValue("VERIFIED_BASE_URL") ?? DEFAULT_BASE_URL).replace(
-      /\/+$/,
-      "",
+    this.baseURL = trimTrailing(
+      options.baseURL ?? environmentValue("VERIFIED_BASE_URL") ?? DEFAULT_BASE_URL,
+      "/",
     );
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;

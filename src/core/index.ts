@@ -63,7 +63,15 @@ export {
 export { findQuote } from "./quotes/index.js";
 export type { StepCounter } from "./step-counter.js";
 export { splitRowCells, type TableCell } from "./tables/index.js";
-export { foldWord, forEachWord, isStopWord, rankingStem, singularStem, splitWords } from "./text/index.js";
+export {
+  foldWord,
+  forEachWord,
+  isStopWord,
+  rankingStem,
+  singularStem,
+  splitsSurrogatePair,
+  splitWords,
+} from "./text/index.js";
 export type * from "./types.js";
 export type {
   CandidateClaim,

@@ -1,4 +1,5 @@
 import { MAX_QUOTED_REQUEST_CHARS } from "../limits.js";
+import { splitsSurrogatePair } from "../util.js";
 
 /**
  * `text` cut to `max` characters (default `MAX_QUOTED_REQUEST_CHARS`, 200) with `…` appended when it was longer:
@@ -8,7 +9,6 @@ import { MAX_QUOTED_REQUEST_CHARS } from "../limits.js";
 export function quoteRequestText(text: string, max: number = MAX_QUOTED_REQUEST_CHARS): string {
   if (text.length <= max) return text;
   let end = max;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  if (splitsSurrogatePair(text, end)) end -= 1;
   return `${text.slice(0, end)}…`;
 }

@@ -1,4 +1,5 @@
 import { type FetchLike, Verified } from "../client/index.js";
+import { trimTrailing } from "../util.js";
 
 /** How the page builds the package's client for each call. */
 export interface PageClientOptions {
@@ -18,7 +19,7 @@ export function serviceBaseUrl(pageUrl: string): string {
   const directory = new URL(".", pageUrl);
   directory.search = "";
   directory.hash = "";
-  return directory.href.replace(/\/+$/, "");
+  return trimTrailing(directory.href, "/");
 }
 
 /**

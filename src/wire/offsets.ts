@@ -1,6 +1,7 @@
 // Offsets in the caller's units. Inside the code every range counts UTF-16 code units (JavaScript's string
 // index); a request's `offsets` asks for code points (Python's `str` index) or UTF-8 bytes instead, and the
 // answer's ranges are converted here, once, as the result leaves for the wire.
+import { splitsSurrogatePair } from "../util.js";
 
 /** The unit a response's ranges count: UTF-16 code units (default), Unicode code points or UTF-8 bytes. */
 export type OffsetUnit = "utf16" | "codepoint" | "utf8";
@@ -153,20 +154,11 @@ export function offsetCursor(unit: OffsetUnit | undefined): (text: string, offse
  */
 function unitsOf(text: string, index: number, unit: OffsetUnit): number {
   if (unit === "utf16") return 1;
-  const code = text.charCodeAt(index);
-  if (isLowSurrogate(code) && index > 0 && isHighSurrogate(text.charCodeAt(index - 1))) return 0;
+  if (splitsSurrogatePair(text, index)) return 0;
   if (unit === "codepoint") return 1;
-  if (isHighSurrogate(code) && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1)))
-    return 4;
+  if (splitsSurrogatePair(text, index + 1)) return 4;
+  const code = text.charCodeAt(index);
   return code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 function isRange(value: unknown): value is [number, number] {

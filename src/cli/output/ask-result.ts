@@ -72,7 +72,7 @@ function renderDropped(unsupported: readonly UnsupportedClaim[], colors: Colors)
 /** Colours the service's `[sourceId]` markers, and only those naming a supplied source. */
 function highlightMarkers(text: string, sourceIds: readonly string[], colors: Colors): string {
   const known = new Set(sourceIds);
-  return text.replace(/\[([^\]\n]+)\]/g, (marker, id: string) =>
+  return text.replace(/\[([^[\]\n]+)\]/g, (marker, id: string) =>
     known.has(id) ? colors.cyan(marker) : marker,
   );
 }

@@ -37,6 +37,30 @@ describe("renderAskResult", () => {
     expect(printed).toContain("gone\\x07 (quote_not_found)");
   });
 
+  it("colours each marker that names a supplied source, one after another `[` too, in one pass", () => {
+    const marked = {
+      ...pc.createColors(false),
+      cyan: (text: string | number | null | undefined) => `<${text}>`,
+    };
+    const answer = (text: string): CreateResult => ({
+      id: "vrf_2",
+      model: "local",
+      text,
+      citations: [],
+      unsupported: [],
+      coverage: 0,
+      abstained: false,
+      grounded: true,
+      usage,
+    });
+    const first = (text: string) =>
+      renderAskResult({ kind: "answer", result: answer(text) }, ["q3"], marked).split("\n")[0];
+    expect(first("Up 5% [q3], flat [q9] and [[q3] [q3")).toBe("Up 5% <[q3]>, flat [q9] and [<[q3]> [q3");
+    // `/\[([^[\]\n]+)\]/g` stops each try at the next `[`: 1 MB of `[` is read once, not once from each.
+    const brackets = "[".repeat(1_000_000);
+    expect(first(`${brackets}q3]`)).toBe(`${"[".repeat(999_999)}<[q3]>`);
+  });
+
   it("prints a refusal's message inert", () => {
     const printed = renderAskResult(
       { kind: "ungrounded", message: `No claim held\u001b[31m`, unsupported: [] },

@@ -1,9 +1,12 @@
+import fc from "fast-check";
 import pc from "picocolors";
 import { describe, expect, it } from "vitest";
+import { AuthenticationError } from "../../client/index.js";
 import { CliInputError } from "../input/index.js";
 import { describeCommandError } from "../output/errors.js";
 import { cappedList, markdownCode, markdownText, terminalLines, terminalText } from "./escape.js";
 import type { BaselineComparison, EvalReport } from "./eval-report.js";
+import { formatScore } from "./format.js";
 import { renderMarkdownReport } from "./markdown.js";
 import { renderEvalSummary } from "./summary.js";
 
@@ -73,6 +76,51 @@ describe("the error line of a command", () => {
     expect(describeCommandError(error, false)).toBe(
       'set.jsonl: case 2 (id "\\x1b[2J"): a case must be an object.',
     );
+  });
+
+  it("is one line, as the regex it replaced joined it (whitespace around each line break becomes a space)", () => {
+    const message = fc.string({ unit: fc.constantFrom("a", " ", "\t", "\n", "\r", "\u00a0") });
+    fc.assert(
+      fc.property(message, (text) => {
+        const old = terminalText(text.replace(/\s*\n\s*/g, " ").trim());
+        expect(describeCommandError(new Error(text), false)).toBe(old);
+      }),
+      { seed: 38 },
+    );
+  });
+
+  it("reads 1 MB of spaces with no line break once", () => {
+    // One split and a trim per line: O(n). `/\s*\n\s*/g` rescanned the run from each of its spaces.
+    expect(describeCommandError(new Error(`a${" ".repeat(1_000_000)}b`), false)).toBe(
+      `a${" ".repeat(1_000_000)}b`,
+    );
+  });
+
+  it("replaces the client's no-key hint with the command line's", () => {
+    const error = new AuthenticationError({
+      type: "invalid_key",
+      status: 401,
+      message:
+        "The API key is missing or not valid. No API key was sent: pass `apiKey` to `new Verified()` or set VERIFIED_API_KEY.",
+    });
+    expect(describeCommandError(error, false)).toBe(
+      "The API key is missing or not valid. Pass --api-key or set VERIFIED_API_KEY (invalid_key).",
+    );
+  });
+});
+
+describe("formatScore", () => {
+  it("writes what the regex it replaced wrote, for every score in thousandths", () => {
+    for (let thousandths = 0; thousandths <= 1000; thousandths += 1) {
+      const value = thousandths / 1000;
+      expect(formatScore(value)).toBe(value.toFixed(3).replace(/\.?0+$/, ""));
+    }
+    expect([formatScore(1), formatScore(0.6667), formatScore(0.05), formatScore(0)]).toEqual([
+      "1",
+      "0.667",
+      "0.05",
+      "0",
+    ]);
   });
 });
 

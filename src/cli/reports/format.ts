@@ -1,3 +1,4 @@
+import { trimTrailing } from "../../util.js";
 import { describeRegressionGate } from "./compare-baseline.js";
 import { type EvalReport, gateVerdicts, type ReportCase } from "./eval-report.js";
 
@@ -36,7 +37,8 @@ export function incorrectCases(cases: readonly ReportCase[], count = 10): Report
 
 /** A score in [0, 1] for people: at most three decimals, no trailing zeros (`1`, `0.667`, `0.05`). */
 export function formatScore(value: number): string {
-  return value.toFixed(3).replace(/\.?0+$/, "");
+  const digits = trimTrailing(value.toFixed(3), "0");
+  return digits.endsWith(".") ? digits.slice(0, -1) : digits;
 }
 
 /** `1 model call`, `1,204 tokens`: a count with its noun, plural when it is not 1. */

@@ -85,6 +85,7 @@ export function* answerClaims(
     return undefined;
   };
   for (let sentence = yield* nextSentence(); ; ) {
+    if (sentence !== undefined) yield* sentenceLines.reach(sentence.start);
     const line = sentence === undefined ? -1 : sentenceLines.lineOf(sentence.start);
     const head = sentence === undefined ? "" : sentenceLines.head();
     const own: Marker[] = [];
@@ -94,13 +95,14 @@ export function* answerClaims(
     for (; nextMarker < markers.length; nextMarker++) {
       const marker = markers[nextMarker] as Marker;
       if (sentence !== undefined && marker.start >= sentence.start) break;
+      yield* markerLines.reach(marker.start);
       const markerLine = markerLines.lineOf(marker.start);
       if (sentence !== undefined && markerLine === line && (current === undefined || current.line !== line))
         own.push(marker);
       else current?.markers.push(marker);
     }
     if (current !== undefined) {
-      const claim = claimOf(masked, current, line);
+      const claim = claimOf(masked, current, line, counter);
       if (claim !== null) {
         if (counter !== undefined)
           counter.steps += 4 * (claim.range[1] - claim.range[0]) + current.markers.length;
@@ -122,13 +124,20 @@ function claimOf(
   masked: string,
   { sentence, line, head, markers }: { sentence: Sentence; line: number; head: string; markers: Marker[] },
   nextLine: number,
+  counter?: StepCounter,
 ): AnswerClaim | null {
   const leadIn = nextLine !== line && sentence.text.endsWith(":");
   if (HEADING.test(head) || leadIn) return null;
-  return buildClaim(masked, head, [sentence.start, sentence.end], markers);
+  return buildClaim(masked, head, [sentence.start, sentence.end], markers, counter);
 }
 
-function buildClaim(masked: string, head: string, sentence: Range, markers: Marker[]): AnswerClaim {
+function buildClaim(
+  masked: string,
+  head: string,
+  sentence: Range,
+  markers: Marker[],
+  counter?: StepCounter,
+): AnswerClaim {
   const first = markers[0];
   const last = markers.at(-1);
   const start = first === undefined ? sentence[0] : Math.min(sentence[0], first.start);
@@ -170,7 +179,8 @@ function buildClaim(masked: string, head: string, sentence: Range, markers: Mark
     clauses,
     blockQuote: BLOCK_QUOTE.test(head),
     framing:
-      markers.length === 0 && (isEmphasisOnly(masked.slice(sentence[0], sentence[1])) || isChatFraming(text)),
+      markers.length === 0 &&
+      (isEmphasisOnly(masked.slice(sentence[0], sentence[1]), counter) || isChatFraming(text, counter)),
   };
 }
 
@@ -300,6 +310,14 @@ function* blankOut(
     }
     if (counter !== undefined) counter.steps += 1;
     if (start < at) continue;
+    // A long stretch of text between two spans is copied by runs, pausing after each.
+    while (start - at > COPY_RUN_CHARS) {
+      runs.push(parts.join(""), answer.slice(at, at + COPY_RUN_CHARS));
+      parts = [];
+      at += COPY_RUN_CHARS;
+      if (counter !== undefined) counter.steps += 2 * COPY_RUN_CHARS;
+      yield PAUSE;
+    }
     parts.push(answer.slice(at, start));
     // Spaces for every character but a line break (the next line break is looked for once per line: spans
     // come in order).
@@ -319,39 +337,66 @@ function* blankOut(
       yield PAUSE;
     }
   }
+  while (answer.length - at > COPY_RUN_CHARS) {
+    runs.push(parts.join(""), answer.slice(at, at + COPY_RUN_CHARS));
+    parts = [];
+    at += COPY_RUN_CHARS;
+    if (counter !== undefined) counter.steps += 2 * COPY_RUN_CHARS;
+    yield PAUSE;
+  }
   parts.push(answer.slice(at));
   if (counter !== undefined) counter.steps += 2 * (answer.length - at) + runs.length;
   runs.push(parts.join(""));
   return runs.join("");
 }
 
+/** Characters of text between two spans that `blankOut` copies between two pauses. */
+const COPY_RUN_CHARS = 4_096;
+
+/** Characters a line cursor passes between two pauses (`LineCursor.reach`). */
+const REACH_CHARS = 8_192;
+
 /** Line numbers of nondecreasing offsets, found by reading the text once, and the head of the current line. */
 class LineCursor {
   private line = 0;
   private lineStart = 0;
-  private nextBreak: number | undefined;
+  /** Where reading stopped: every line break before it is counted. */
+  private read = 0;
 
   constructor(
     private readonly content: string,
     private readonly counter?: StepCounter,
   ) {}
 
+  /**
+   * Reads on to `offset` (at or after every offset asked before), yielding `PAUSE` after each REACH_CHARS
+   * characters: the lines before a sentence or marker far ahead (a long run of blank or hidden lines, a long
+   * line) are not passed in one go.
+   */
+  *reach(offset: number): Generator<Pause> {
+    while (offset - this.read > REACH_CHARS) {
+      this.readTo(this.read + REACH_CHARS);
+      yield PAUSE;
+    }
+  }
+
   /** The line of `offset`, which is at or after every offset asked before: O(characters passed). */
   lineOf(offset: number): number {
-    if (this.nextBreak === undefined) this.nextBreak = this.breakAfter(this.lineStart);
-    while (this.nextBreak >= 0 && this.nextBreak < offset) {
-      this.line++;
-      this.lineStart = this.nextBreak + 1;
-      this.nextBreak = this.breakAfter(this.lineStart);
-    }
+    this.readTo(offset);
     return this.line;
   }
 
-  // The next line break at or after `from` (-1 for none), each found once.
-  private breakAfter(from: number): number {
-    const at = this.content.indexOf("\n", from);
-    if (this.counter !== undefined) this.counter.steps += (at < 0 ? this.content.length : at + 1) - from;
-    return at;
+  // Counts the line breaks before `offset`, each character read once.
+  private readTo(offset: number): void {
+    if (offset <= this.read) return;
+    if (this.counter !== undefined) this.counter.steps += offset - this.read;
+    for (let at = this.read; at < offset; at++) {
+      if (this.content.charCodeAt(at) === 10) {
+        this.line++;
+        this.lineStart = at + 1;
+      }
+    }
+    this.read = offset;
   }
 
   /** The first 16 characters of the current line: enough to tell a heading or a block quote. */

@@ -415,6 +415,64 @@ describe("answer mode, sources as scrapers and PDF extraction write them", () =>
     );
   });
 
+  it("the source text in `detail` (text, seen, sourceText) is the text as it was given", () => {
+    let read = 0;
+    fc.assert(
+      fc.property(answerArbitrary, scraping, (answer, how) => {
+        const variant = SOURCES.map((source) => ({ id: source.id, text: scraped(source.text, how) }));
+        const result = checkAnswer(variant, answer.answer, { explain: true });
+        for (const entry of result.unsupported) {
+          const detail = (entry.detail ?? {}) as { text?: string; seen?: string; sourceText?: string };
+          for (const text of [detail.text, detail.seen, detail.sourceText]) {
+            if (text === undefined) continue;
+            read++;
+            const whole = text.endsWith("…") ? text.slice(0, -1) : text;
+            expect(variant.some((source) => source.text.includes(whole))).toBe(true);
+          }
+        }
+      }),
+      RUNS,
+    );
+    expect(read).toBeGreaterThan(0);
+  });
+
+  it("names the supporting span and the sentence where a number was seen in the scraped text", () => {
+    const given =
+      "The o\ufb03ce in Tromsø opened in 2019 , with 40 sta\ufb00 .\nIts ca\ufb01 opened later.\nMore text here.\nThe Bergen o\ufb03ce has 55 desks .";
+    const result = checkAnswer(
+      [{ id: "g", text: given }],
+      "The office in Tromsø opened in 2019 with 55 staff [g].",
+      {
+        explain: true,
+      },
+    );
+    expect(result.unsupported).toMatchObject([
+      {
+        reason: "number_not_found",
+        detail: {
+          number: "55",
+          checked: "quote",
+          text: "The o\ufb03ce in Tromsø opened in 2019 , with 40 sta\ufb00 .",
+          seen: "The Bergen o\ufb03ce has 55 desks .",
+        },
+      },
+    ]);
+  });
+
+  it.each([
+    ["quote", "quote"],
+    ["row", "line"],
+  ] as const)("with check_numbers %s, detail.text is the %s as it was given", (checkNumbers, checked) => {
+    const given = "The o\ufb03ce in Tromsø has 40 sta\ufb00 .\nThe Bergen o\ufb03ce has 55 desks .";
+    const result = checkAnswer([{ id: "g", text: given }], "The office in Tromsø has 45 staff [g].", {
+      explain: true,
+      checkNumbers,
+    });
+    expect(result.unsupported.map((entry) => entry.detail)).toEqual([
+      { number: "45", checked, text: "The o\ufb03ce in Tromsø has 40 sta\ufb00 ." },
+    ]);
+  });
+
   it.each([
     [
       "pre-tokenised",

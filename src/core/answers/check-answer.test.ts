@@ -783,6 +783,45 @@ describe("checkAnswer: linear in answer plus sources", () => {
           answer: 'The text says "alpha beta gamma alpha beta gammb" [a]. '.repeat(size / 56),
         }),
       ],
+      [
+        "denials in every sentence, every word frequent",
+        (size) => ({
+          sources: [{ id: "a", text: "Never wash the alpha shelf. Do not wash it. ".repeat(size / 44) }],
+          answer: "Wash the alpha shelf [a]. ".repeat(size / 26),
+        }),
+      ],
+      [
+        "full dates and days without a year everywhere, headings and datelines",
+        (size) => ({
+          sources: [
+            {
+              id: "a",
+              text: `# Alpha on May 7\n\nPosted May 10, 2018\n${"Alpha met beta on May 7 and on 2018-05-08. ".repeat(size / 43)}`,
+            },
+          ],
+          answer: "Alpha met beta on May 7, 2018, 8 May 2018 and 2018–19 [a]. ".repeat(size / 60),
+        }),
+      ],
+      [
+        "quotations with elisions, every piece frequent",
+        (size) => ({
+          sources: [{ id: "a", text: "alpha beta gamma ".repeat(size / 17) }],
+          answer: 'The text says "alpha [...] beta … gamma ... alpha" [a]. '.repeat(size / 56),
+        }),
+      ],
+      [
+        "moved markers, every source holding the words but not the name",
+        (size) => ({
+          sources: Array.from({ length: size / 100 }, (_, index) => ({
+            id: `s${index}`,
+            text: `The Wren${index} phone starts at $799 with a glass back. `,
+          })),
+          answer: Array.from(
+            { length: size / 100 },
+            (_, index) => `The Wren${(index + 1) % (size / 100)} phone starts at $799 [s${index}].`,
+          ).join(" "),
+        }),
+      ],
       // The splitting's own worst cases (the counter counts every stage: markers, masking, sentences, lines,
       // clauses, the support search, the number and quotation checks).
       ...(

@@ -1,5 +1,5 @@
 import { MAX_EXPLAIN_TEXT_CHARS } from "../../limits.js";
-import type { Steps } from "../../util.js";
+import { runSteps, type Steps, trimTrailing } from "../../util.js";
 import { explainNumbers, type NumberCheck } from "../claims/index.js";
 import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
@@ -198,9 +198,10 @@ export function checkAnswer(
   counter?: StepCounter,
 ): AnswerResult {
   const { maxClaims: _, ...unbounded } = options;
-  const steps = answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter);
-  for (let step = steps.next(); ; step = steps.next())
-    if (step.done === true) return step.value as AnswerResult;
+  // With no limit on claims the check never ends at TooManyClaims.
+  return runSteps(
+    answerCheckSteps(sources, answer, unbounded, Number.POSITIVE_INFINITY, counter),
+  ) as AnswerResult;
 }
 
 /**
@@ -484,6 +485,7 @@ const DATE_WORDS: ReadonlySet<string> = new Set(["date", "dates", "day"]);
 // form that source writes it (`dateTerm`): a sentence that holds the same day, month and year speaks of the
 // same event. The date's own words and those that only name it (`DATE_WORDS`) then do not count.
 function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  if (!HAS_DIGIT.test(text)) return;
   const words = read.terms.length;
   const seen = new Set<number>();
   const spans: Range[] = [];
@@ -728,7 +730,7 @@ function deniedWord(
   best: SupportSpan | undefined,
   text: string,
 ): string | null {
-  if (best === undefined || best.foundAll === 0 || statesNegation(text)) return null;
+  if (best === undefined || best.foundAll === 0) return null;
   const [start, end] = best.range;
   const key = `${best.sourceIndex}:${start}:${end}`;
   let denied = context.deniedTerms.get(key);
@@ -738,7 +740,8 @@ function deniedWord(
     denied = deniedTerms(source.text, best.range, (word) => lexicon.entry(word).term, context.counter);
     context.deniedTerms.set(key, denied);
   }
-  if (denied.size === 0) return null;
+  // The clause's own words are read only when its span denies something (most spans deny nothing).
+  if (denied.size === 0 || statesNegation(text)) return null;
   for (const [index, id] of read.terms.entries()) {
     if (read.counted[index] && denied.has(id)) return read.words[index] as string;
   }
@@ -905,8 +908,8 @@ function missingEntity(
       continue;
     // `Oct` where a source writes `October` (and the other way round), `km²` where it writes `square kilometres`.
     if (otherWrittenForms(word).some((form) => isKnownPhrase(knows, form))) continue;
-    covered ??= coveredRanges(equivalentRanges(context, text, knows));
-    if (covers(covered, start, end)) continue;
+    covered ??= coveredRanges(equivalentRanges(context, text, knows), context.counter);
+    if (covers(covered, start, end, context.counter)) continue;
     return written;
   }
   return null;
@@ -926,8 +929,9 @@ interface CoveredRanges {
   readonly furthestEnds: readonly number[];
 }
 
-// O(n log n) for n ranges.
-function coveredRanges(ranges: Range[]): CoveredRanges {
+// O(n log n) for n ranges (counted so, with `counter`).
+function coveredRanges(ranges: Range[], counter?: StepCounter): CoveredRanges {
+  if (counter !== undefined) counter.steps += ranges.length * Math.ceil(Math.log2(ranges.length + 1));
   ranges.sort((a, b) => a[0] - b[0]);
   const furthestEnds: number[] = [];
   let furthest = -1;
@@ -939,10 +943,16 @@ function coveredRanges(ranges: Range[]): CoveredRanges {
 }
 
 // Whether some range holds [start, end): among the ranges starting at or before `start`, the furthest end.
-function covers({ starts, furthestEnds }: CoveredRanges, start: number, end: number): boolean {
+function covers(
+  { starts, furthestEnds }: CoveredRanges,
+  start: number,
+  end: number,
+  counter?: StepCounter,
+): boolean {
   let low = 0;
   let high = starts.length;
   while (low < high) {
+    if (counter !== undefined) counter.steps += 1;
     const middle = (low + high) >>> 1;
     if ((starts[middle] as number) <= start) low = middle + 1;
     else high = middle;
@@ -1038,7 +1048,7 @@ function isEntity(written: string, sentenceStart: boolean): boolean {
 const STRAIGHT_QUOTED = /"([^"\n]{1,2000})"/g;
 const CURLY_QUOTED = /“([^”\n]{1,2000})”/g;
 const WORDY = /[\p{L}\p{N}]/u;
-const TRAILING_PUNCTUATION = /[,.;:!?]+$/;
+const TRAILING_PUNCTUATION = ",.;:!?";
 
 function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   if (claim.blockQuote) return clause === claim.clauses[0] ? [claim.text] : [];
@@ -1046,7 +1056,7 @@ function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
     for (const match of clause.masked.matchAll(pattern)) {
       // A comma or full stop inside the closing quote belongs to the sentence (`"Harbour Lights," which`).
-      const quotation = tidy(match[1] as string).replace(TRAILING_PUNCTUATION, "");
+      const quotation = trimTrailing(tidy(match[1] as string), TRAILING_PUNCTUATION);
       if (WORDY.test(quotation)) quotations.push(quotation);
     }
   }
@@ -1065,7 +1075,7 @@ const MAX_ELIDED_CHARS = 300;
 export function elidedPieces(quotation: string): string[] {
   if (!ELISION.test(quotation)) return [quotation];
   const pieces = quotation
-    .split(new RegExp(ELISION.source, "g"))
+    .split(ELISION) // split cuts at every match, global flag or not
     .map((piece) => piece.trim())
     .filter((piece) => WORDY.test(piece));
   return pieces.length === 0 ? [quotation] : pieces;
@@ -1153,9 +1163,9 @@ function quotationMiss(
     const source = index.sources[sourceIndex] as PreparedSource;
     const range = findQuote(source, quotation, "lenient");
     if (range === null) continue;
-    const written = source.text.slice(range[0], range[1]);
-    const differsOnlyIn = caseDifference(quotation, written);
-    if (differsOnlyIn !== null) return { quotation, differsOnlyIn, sourceText: written };
+    const differsOnlyIn = caseDifference(quotation, source.text.slice(range[0], range[1]));
+    if (differsOnlyIn !== null)
+      return { quotation, differsOnlyIn, sourceText: originalSpan(source as ReadableSource, range).quote };
   }
   return { quotation };
 }
@@ -1277,11 +1287,16 @@ function numberOutsideSupport(context: CheckContext, clause: JudgedClause, text:
   const outside = firstNumberOutside(context, places, text);
   if (outside === null) return null;
   const first = clause.citations[0] as AnswerCitation;
-  const miss: NumberMiss = { number: outside.number, checked: "quote", text: clip(first.quote) };
+  const firstSource = context.index.sources[clause.supportSources[0] as number] as PreparedSource;
+  const miss: NumberMiss = {
+    number: outside.number,
+    checked: "quote",
+    text: givenText(firstSource, first.range),
+  };
   for (const sourceIndex of places.keys()) {
     const seen = context.index.sentenceHolding(sourceIndex, numberTerm(outside.key));
     if (seen === null) continue;
-    miss.seen = clip((context.index.sources[sourceIndex] as PreparedSource).text.slice(seen[0], seen[1]));
+    miss.seen = givenText(context.index.sources[sourceIndex] as PreparedSource, seen);
     break;
   }
   return miss;
@@ -1340,6 +1355,19 @@ const isYear = (key: string): boolean => YEAR_KEY.test(key);
 // The ranges of a span: its window and the sentences pooled into it.
 const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];
 
+// The lines a range stands on, from the start of its first to the end of its last (as `explainRowNumbers`
+// reports them). O(those lines).
+function linesOf(text: string, [start, end]: Range): Range {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const lineEnd = text.indexOf("\n", Math.max(start, end - 1));
+  return [lineStart, lineEnd < 0 ? text.length : lineEnd];
+}
+
+// The text of `range` of a source as read (`readableSource`) in the source as the caller gave it, clipped for
+// `detail`: what a caller reads in `detail` is in their own text.
+const givenText = (source: PreparedSource, range: Range): string =>
+  clip(originalSpan(source as ReadableSource, range).quote);
+
 const clip = (text: string): string =>
   text.length > MAX_EXPLAIN_TEXT_CHARS ? `${text.slice(0, MAX_EXPLAIN_TEXT_CHARS)}…` : text;
 
@@ -1385,6 +1413,10 @@ function numberMiss(
     if (counter !== undefined) counter.steps += text.length;
     const miss = explainNumbers(text, source, range, check);
     if (miss === null) return null;
+    // A quote's text is the span's, and a line's the lines the span stands on, as the caller gave them.
+    if (miss.text !== undefined && miss.checked === "quote") miss.text = givenText(source, range);
+    else if (miss.text !== undefined && miss.checked === "line")
+      miss.text = givenText(source, linesOf(source.text, range));
     first ??= miss;
   }
   return first;
@@ -1500,7 +1532,7 @@ function pushByLine(answer: string, [start, end]: Range, spans: Range[]): void {
  * cut, goes whole. O(n).
  * `spans` come in increasing order and never cross a line break (`pushByLine` cuts them).
  */
-export function removeSpans(answer: string, spans: readonly Range[]): string {
+export function removeSpans(answer: string, spans: readonly Range[], counter?: StepCounter): string {
   if (spans.length === 0) return answer;
   const lines: string[] = [];
   let spanIndex = 0;
@@ -1508,18 +1540,20 @@ export function removeSpans(answer: string, spans: readonly Range[]): string {
   while (lineStart <= answer.length) {
     const newline = answer.indexOf("\n", lineStart);
     const lineEnd = newline < 0 ? answer.length : newline;
+    if (counter !== undefined) counter.steps += lineEnd - lineStart + 1;
     const cuts: Range[] = [];
     while (spanIndex < spans.length && (spans[spanIndex] as Range)[0] < lineEnd) {
       const [start, end] = spans[spanIndex] as Range;
       // The spaces after a removed claim go with it.
       let at = end;
       while (at < lineEnd && (answer[at] === " " || answer[at] === "\t")) at++;
+      if (counter !== undefined) counter.steps += 1 + at - end;
       cuts.push([start, at]);
       spanIndex++;
     }
     if (cuts.length === 0) lines.push(answer.slice(lineStart, lineEnd));
     else {
-      const kept = keptLine(answer, lineStart, lineEnd, cuts);
+      const kept = keptLine(answer, lineStart, lineEnd, cuts, counter);
       if (kept !== null) lines.push(kept);
     }
     if (newline < 0) break;

@@ -178,6 +178,15 @@ describe("equivalences: a dated page's days, year ranges written short", () => {
     expect(outcome("The footbridge's opening date is 2026-03-02 [n].")).toEqual([[], ["opening"]]);
     expect(outcome("The Vireo footbridge reopens on Mar 2, 2026 [n].")).toEqual([[], []]);
     expect(outcome("The footbridge's opening date is 2026-03-03 [n].")[0]).toEqual(["no_support"]);
+    // A clause of one other word and the date is partially supported: kept with that word named, or dropped
+    // under `partial: "drop"`; with two words the span lacks, the date alone is too little.
+    expect(outcome("He resigned on 2 March 2026 [n].")).toEqual([[], ["resigned"]]);
+    expect(
+      checkAnswer(notice, "He resigned on 2 March 2026 [n].", { partial: "drop" }).unsupported.map(
+        (e) => e.reason,
+      ),
+    ).toEqual(["partial_support"]);
+    expect(outcome("The mayor resigned on 2 March 2026 [n].")[0]).toEqual(["no_support"]);
   });
 
   it("a year range written short ends in the full year, both ways", () => {

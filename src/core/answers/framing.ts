@@ -3,6 +3,8 @@
 // written as bold lines (`**Time limit.**`), and the connecting phrases that open or join a clause
 // ("Additionally,", "it's worth noting that"). None of it is looked for in the sources (docs/matching.md#answers).
 
+import type { StepCounter } from "../step-counter.js";
+
 // How chat framing opens. Bounded alternatives and spaces, ASCII without the `u` flag: linear and cheap.
 const FRAMING_OPENER =
   /^(?:here(?:'s|’s|[ \t]{1,4}is|[ \t]{1,4}are)|below[ \t]{1,4}(?:is|are)|(?:sure|certainly|of[ \t]{1,4}course|absolutely)(?=[ \t]{0,2}[!,.:]|$)|great[ \t]{1,4}question|good[ \t]{1,4}question|let[ \t]{1,4}me|i[ \t]{1,4}hope|hope[ \t]{1,4}(?:this|that|it)|feel[ \t]{1,4}free|would[ \t]{1,4}you|do[ \t]{1,4}you[ \t]{1,4}want|want[ \t]{1,4}me|if[ \t]{1,4}you(?:'d|’d)?[ \t]{1,4}(?:need|want|like|would|have)|happy[ \t]{1,4}to|glad[ \t]{1,4}to|shall[ \t]{1,4}i|i(?:'d|’d|[ \t]{1,4}would)[ \t]{1,4}be[ \t]{1,4}happy|i[ \t]{1,4}can[ \t]{1,4}(?:also[ \t]{1,4})?help)\b/i;
@@ -18,20 +20,27 @@ const EMPHASIS_ONLY =
  * question to the reader (ends with `?`) or opens as framing does ("Here's", "Sure", "Let me know", "Would
  * you like", "Feel free", "I hope", …). O(sentence).
  */
-export function isChatFraming(sentence: string): boolean {
+export function isChatFraming(sentence: string, counter?: StepCounter): boolean {
+  // The sentence read for a digit and trimmed, then at most FRAMING_HEAD characters matched.
+  if (counter !== undefined) counter.steps += 2 * sentence.length + FRAMING_HEAD;
   if (DIGIT.test(sentence)) return false;
   const text = sentence.trimEnd();
   if (text.endsWith("?")) return true;
   const start = LEADING_MARKS.exec(text)?.[0].length ?? 0;
-  return FRAMING_OPENER.test(text.slice(start, start + 64));
+  return FRAMING_OPENER.test(text.slice(start, start + FRAMING_HEAD));
 }
+
+/** Characters of a sentence's opening that FRAMING_OPENER is tried on. */
+const FRAMING_HEAD = 64;
 
 /**
  * True when `text` (a claim's span in the answer, markers blanked) is one emphasised span and nothing else: a
  * bold lead-in (`**Time limit.**` before the sentence it introduces) or a heading written in bold. O(text).
  */
-export function isEmphasisOnly(text: string): boolean {
-  if (text.length > 240 || !EMPHASIS_ONLY.test(text.trim())) return false;
+export function isEmphasisOnly(text: string, counter?: StepCounter): boolean {
+  // A longer text is no lead-in and is not read; a shorter one is trimmed, matched and its words counted.
+  if (counter !== undefined) counter.steps += 1 + (text.length > MAX_LEAD_IN_CHARS ? 0 : 3 * text.length);
+  if (text.length > MAX_LEAD_IN_CHARS || !EMPHASIS_ONLY.test(text.trim())) return false;
   // A lead-in or heading is a few words; a whole sentence in bold is still a claim.
   let words = 0;
   for (const _ of text.matchAll(WORDS)) if (++words > MAX_LEAD_IN_WORDS) return false;
@@ -39,6 +48,7 @@ export function isEmphasisOnly(text: string): boolean {
 }
 
 const WORDS = /[\p{L}\p{N}]+/gu;
+const MAX_LEAD_IN_CHARS = 240;
 const MAX_LEAD_IN_WORDS = 6;
 
 // Phrases that connect clauses or frame what follows without stating anything: their words are not looked for.

@@ -1,6 +1,7 @@
 // Cutting dropped claims out of an answer's markdown so that what is left stays valid markdown: an emphasis
 // (`**`, `__`, `*`, `_`) whose other half was cut goes too, and a bold lead-in whose sentence was cut goes with
 // it (docs/matching.md#answers).
+import type { StepCounter } from "../step-counter.js";
 import type { Range } from "../types.js";
 import { isEmphasisOnly } from "./framing.js";
 
@@ -25,13 +26,19 @@ export function keptLine(
   lineStart: number,
   lineEnd: number,
   cuts: readonly Range[],
+  counter?: StepCounter,
 ): string | null {
   const delimiters = delimitersOf(text, lineStart, lineEnd);
+  // The line read for its delimiters, then copied, and the copy read by the word and lead-in checks.
+  if (counter !== undefined) counter.steps += 4 * (lineEnd - lineStart) + delimiters.length;
   // Whether each delimiter lies in a cut: both lists are in order, so one merge pass.
   const cutAt = new Set<Delimiter>();
   let cut = 0;
   for (const delimiter of delimiters) {
-    while (cut < cuts.length && (cuts[cut] as Range)[1] <= delimiter.start) cut++;
+    while (cut < cuts.length && (cuts[cut] as Range)[1] <= delimiter.start) {
+      cut++;
+      if (counter !== undefined) counter.steps += 1;
+    }
     if (cut < cuts.length && (cuts[cut] as Range)[0] <= delimiter.start) cutAt.add(delimiter);
   }
   const drop: Range[] = [...cuts];
@@ -51,6 +58,7 @@ export function keptLine(
     }
   }
   drop.sort((a, b) => a[0] - b[0]);
+  if (counter !== undefined) counter.steps += drop.length * Math.ceil(Math.log2(drop.length + 1));
   let kept = "";
   let at = lineStart;
   for (const [start, end] of drop) {

@@ -1,3 +1,4 @@
+import { runSteps } from "../../util.js";
 import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
 import type { Range } from "../types.js";
@@ -60,8 +61,7 @@ const TASK_BOX = /^[ \t]{0,8}[-*+][ \t]+$/;
  * O(n) in the answer.
  */
 export function findMarkers(answer: string, atMost = Number.POSITIVE_INFINITY): AnswerMarkers {
-  const steps = markerSteps(answer, atMost);
-  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
+  return runSteps(markerSteps(answer, atMost));
 }
 
 /**
@@ -83,9 +83,20 @@ export function* markerSteps(
       quiet = 0;
       yield PAUSE;
     }
-    const newline = answer.indexOf("\n", lineStart);
-    const lineEnd = newline < 0 ? answer.length : newline;
-    if (counter !== undefined) counter.steps += lineEnd - lineStart + 1;
+    // The line's end, looked for a window at a time, pausing between windows: a long line is not passed in
+    // one go.
+    let lineEnd = lineStart;
+    let counted = lineStart;
+    for (;;) {
+      const windowEnd = Math.min(answer.length, lineEnd + WINDOW_CHARS);
+      while (lineEnd < windowEnd && answer.charCodeAt(lineEnd) !== 10) lineEnd++;
+      if (lineEnd < windowEnd || windowEnd === answer.length) break;
+      if (counter !== undefined) counter.steps += lineEnd - counted;
+      counted = lineEnd;
+      yield PAUSE;
+    }
+    const newline = lineEnd < answer.length ? lineEnd : -1;
+    if (counter !== undefined) counter.steps += lineEnd - counted + 1;
     // Only a line whose first character after at most three spaces or tabs is a backtick, a tilde or `[`
     // can be a fence or a footnote's definition: the others are not copied.
     const lead = leadingCharacter(answer, lineStart, lineEnd);
@@ -109,13 +120,14 @@ export function* markerSteps(
   }
   if (inFence) hidden.push([fenceStart, answer.length]);
   // A link's destination (`[text](url)`) is an address, not words of the claim.
-  LINK_DESTINATION.lastIndex = 0;
-  let read = 0;
   const links: Range[] = [];
-  for (let match = LINK_DESTINATION.exec(answer); match !== null; match = LINK_DESTINATION.exec(answer)) {
+  for (const match of matchesByWindows(LINK_DESTINATION, answer, LINK_REACH, counter)) {
+    if (match === PAUSE) {
+      quiet = 0;
+      yield PAUSE;
+      continue;
+    }
     links.push([match.index + 1, match.index + match[0].length]);
-    if (counter !== undefined) counter.steps += LINK_DESTINATION.lastIndex - read;
-    read = LINK_DESTINATION.lastIndex;
     if (++quiet >= PAUSE_EVERY) {
       quiet = 0;
       yield PAUSE;
@@ -123,33 +135,64 @@ export function* markerSteps(
   }
   // Most answers have no link: their lines' spans are the hidden spans as they are, not copied.
   if (links.length > 0) hidden = mergeByStart(hidden, links);
-  if (counter !== undefined) counter.steps += answer.length - read + hidden.length;
-  read = 0;
+  if (counter !== undefined) counter.steps += hidden.length;
 
   const markers: Marker[] = [];
   let hiddenIndex = 0;
-  MARKER.lastIndex = 0;
-  for (
-    let match = MARKER.exec(answer);
-    match !== null && markers.length <= atMost;
-    match = MARKER.exec(answer)
-  ) {
-    if (++quiet >= PAUSE_EVERY) {
+  for (const match of matchesByWindows(MARKER, answer, MARKER_REACH, counter)) {
+    if (match === PAUSE || ++quiet >= PAUSE_EVERY) {
       quiet = 0;
       yield PAUSE;
+      if (match === PAUSE) continue;
     }
+    if (markers.length > atMost) break;
     const start = match.index;
-    const end = start + match[0].length;
-    if (counter !== undefined) counter.steps += end - read;
-    read = end;
     while (hiddenIndex < hidden.length && (hidden[hiddenIndex] as Range)[1] <= start) hiddenIndex++;
     const inHidden = hiddenIndex < hidden.length && (hidden[hiddenIndex] as Range)[0] <= start;
     if (inHidden) continue;
     const names = markerNames(match, definitions, answer, start);
-    if (names !== null) markers.push({ start, end, text: match[0], names });
+    if (names !== null) markers.push({ start, end: start + match[0].length, text: match[0], names });
   }
-  if (counter !== undefined) counter.steps += Math.max(0, answer.length - read);
   return { markers, hidden };
+}
+
+// The longest match of LINK_DESTINATION and of MARKER in UTF-16 units (MARKER counts code points), and a
+// character of look-ahead after it.
+const LINK_REACH = 2_004;
+const MARKER_REACH = 512;
+/** Characters of the answer a pattern is run over at once (`matchesByWindows`). */
+const WINDOW_CHARS = 8_192;
+
+/**
+ * The matches of a global `pattern` in `text`, as one `exec` loop over the whole text finds them (absolute
+ * `index`), found by running it over windows of WINDOW_CHARS characters plus `reach` (at least its longest
+ * match and look-ahead; it has no look-behind): `PAUSE` after each window, with the window's characters
+ * counted, so a text with no match is not read in one go. O(text + matches × reach).
+ */
+export function* matchesByWindows(
+  pattern: RegExp,
+  text: string,
+  reach: number,
+  counter?: StepCounter,
+  windowChars = WINDOW_CHARS,
+): Generator<RegExpExecArray | Pause> {
+  let from = 0;
+  while (from < text.length) {
+    const windowEnd = Math.min(text.length, from + windowChars);
+    const slice = text.slice(from, Math.min(text.length, windowEnd + reach));
+    if (counter !== undefined) counter.steps += slice.length;
+    pattern.lastIndex = 0;
+    let next = windowEnd;
+    for (let match = pattern.exec(slice); match !== null; match = pattern.exec(slice)) {
+      if (from + match.index >= windowEnd) break;
+      const end = from + match.index + match[0].length;
+      match.index += from;
+      yield match;
+      next = Math.max(windowEnd, end);
+    }
+    from = next;
+    yield PAUSE;
+  }
 }
 
 /**

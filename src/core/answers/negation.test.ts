@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkAnswer } from "./check-answer.js";
 import { deniedTerms, statesNegation } from "./negation.js";
@@ -50,5 +51,44 @@ describe("a clause that states what its support denies", () => {
     const plain = ["it is here", "the note says yes"];
     expect(negative.map(statesNegation)).toEqual([true, true, true, true]);
     expect(plain.map(statesNegation)).toEqual([false, false]);
+  });
+});
+
+describe("denials over generated sentences", () => {
+  // Invented words: a subject, a verb (third person and base form) and an object, with filler sentences around.
+  const subjects = ["The ferry", "The kiln", "Each clerk", "The Orrin valve"];
+  const verbs: [string, string][] = [
+    ["stores", "store"],
+    ["washes", "wash"],
+    ["crosses", "cross"],
+    ["carries", "carry"],
+  ];
+  const objects = ["the spare keys", "the cargo nets", "the outer gate", "the tide tables"];
+  const sentence = fc.record({
+    subject: fc.constantFrom(...subjects),
+    verb: fc.constantFrom(...verbs),
+    object: fc.constantFrom(...objects),
+    filler: fc.constantFrom("", "Lamps hang by the door. ", "Rain fell all week. "),
+  });
+  const kept = (source: string, answer: string) =>
+    checkAnswer([{ id: "s", text: source }], answer).unsupported.length === 0;
+  const RUNS = { seed: 3502, numRuns: 60 };
+
+  it("a claim its source states is kept; denied by the source, it is dropped; denied in both, kept", () => {
+    fc.assert(
+      fc.property(sentence, ({ subject, verb: [third, base], object, filler }) => {
+        const plain = `${filler}${subject} ${third} ${object}.`;
+        const denied = `${filler}${subject} never ${third} ${object}.`;
+        const doesNot = `${filler}${subject} does not ${base} ${object}.`;
+        const claim = `${subject} ${third} ${object} [s].`;
+        const negativeClaim = `${subject} does not ${base} ${object} [s].`;
+        expect(kept(plain, claim)).toBe(true);
+        expect(kept(denied, claim)).toBe(false);
+        expect(kept(doesNot, claim)).toBe(false);
+        expect(kept(denied, negativeClaim)).toBe(true);
+        expect(kept(doesNot, negativeClaim)).toBe(true);
+      }),
+      RUNS,
+    );
   });
 });

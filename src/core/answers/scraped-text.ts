@@ -2,6 +2,7 @@
 // broken across lines at a hyphen, ligatures (`ﬁ`), no-break and zero-width spaces. Answer mode reads such a
 // source as the clean text a reader sees, and cites it as it was given (docs/matching.md#answers).
 import { memoizePerSource, type PreparedSource } from "../prepared-source.js";
+import type { StepCounter } from "../step-counter.js";
 import type { Range } from "../types.js";
 
 /**
@@ -59,14 +60,23 @@ const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 const isWordEnd = (code: number): boolean =>
   !(Number.isNaN(code) || isSpace(code) || code === 0x0a || code === 0x0d);
 
-// The text a reader sees, one pass left to right, or null when it is the text itself: invisible characters
-// dropped, no-break spaces read as spaces, ligatures spelled out, a lower-case word broken across lines at
-// a hyphen joined, and the spaces a tokeniser put before closing punctuation and clitics or after opening
-// brackets removed. Each character is read a bounded number of times: O(n).
-function readableText(text: string): { text: string; offsets: Int32Array } | null {
+/**
+ * The text a reader sees, with each of its code units' offset in `text`, or null when it is the text itself:
+ * invisible characters dropped, no-break spaces read as spaces, ligatures spelled out, a lower-case word
+ * broken across lines at a hyphen joined, and the spaces a tokeniser put before closing punctuation and
+ * clitics or after opening brackets removed. One pass left to right, each character read a bounded number
+ * of times (with `counter`, the reads): O(n).
+ */
+export function readableText(
+  text: string,
+  counter?: StepCounter,
+): { text: string; offsets: Int32Array } | null {
+  if (counter !== undefined) counter.steps += text.length;
   if (!needsReading(text)) return null;
   const out = new Output(text.length);
   for (let at = 0; at < text.length; ) {
+    // A step per character passed and per look-ahead (a line break's spaces, a clitic, an opening's spaces).
+    if (counter !== undefined) counter.steps += 1;
     const code = text.charCodeAt(at);
     if (INVISIBLE.has(code)) {
       at++;
@@ -82,6 +92,7 @@ function readableText(text: string): { text: string; offsets: Int32Array } | nul
       continue;
     }
     if (code === 0x2d && isLower(out.last())) {
+      if (counter !== undefined) counter.steps += 2 * MAX_BREAK_SPACES + 3;
       const joined = afterLineBreak(text, at + 1);
       if (joined >= 0) {
         at = joined;
@@ -91,6 +102,7 @@ function readableText(text: string): { text: string; offsets: Int32Array } | nul
     if (isSpace(code)) {
       let end = at + 1;
       while (end < text.length && isSpace(text.charCodeAt(end))) end++;
+      if (counter !== undefined) counter.steps += end - at + CLITIC_CHARS;
       if (isWordEnd(out.last()) && closesAfterSpace(text, end, out.last())) {
         at = end;
         continue;
@@ -102,6 +114,7 @@ function readableText(text: string): { text: string; offsets: Int32Array } | nul
     if (OPENING.has(code)) {
       let end = at;
       while (end < text.length && isSpace(text.charCodeAt(end))) end++;
+      if (counter !== undefined) counter.steps += end - at + 1;
       const next = text.charAt(end);
       if (end > at && (code === 0x24 ? isDigit(next.charCodeAt(0)) : OPENS_ONTO.test(next))) at = end;
     }

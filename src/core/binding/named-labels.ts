@@ -1,6 +1,6 @@
 import { getOrMake } from "../lists.js";
 import type { ReadAllowance, StepCounter } from "../step-counter.js";
-import { codePointAt, codePointBefore, isWordChar } from "../text/index.js";
+import { codePointAt, codePointBefore, isWordChar, splitsSurrogatePair } from "../text/index.js";
 import { isDigitCode, type Mention, Mentions, type MentionTarget } from "../wording/index.js";
 import { type AutomatonPattern, buildLabelAutomaton, type LabelAutomaton } from "./label-automaton.js";
 import type { LabelEntry, LabelIndex } from "./label-index.js";
@@ -63,11 +63,8 @@ function labelStartAt(folded: string, start: number): number {
   const code = folded.charCodeAt(start);
   if (code === 32) return 0;
   // The second half of a surrogate pair is inside a word when the pair is a word character, else a symbol.
-  if (code >= 0xdc00 && code <= 0xdfff && start > 0) {
-    const high = folded.charCodeAt(start - 1);
-    if (high >= 0xd800 && high <= 0xdbff)
-      return isWordChar(codePointAt(folded, start - 1)) ? 0 : SYMBOL_START;
-  }
+  if (splitsSurrogatePair(folded, start))
+    return isWordChar(codePointAt(folded, start - 1)) ? 0 : SYMBOL_START;
   if (!isWordChar(codePointAt(folded, start))) return SYMBOL_START;
   // A word character after another is inside a word, and `startsWord` says so.
   return startsWord(folded, start) ? WORD_START : 0;

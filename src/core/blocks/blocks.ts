@@ -111,6 +111,9 @@ function span(line: Span): Span {
   return { start: line.start, end: line.end };
 }
 
+/** Characters of a line `linesOf` passes between two pauses. */
+const LINE_RUN_CHARS = 8_192;
+
 // The text's non-blank lines, trimmed, one at a time. A line ends at `\r\n`, `\r` or `\n`.
 function* linesOf(text: string, counter?: StepCounter): Generator<Line | Pause> {
   let afterBlank = true;
@@ -121,13 +124,21 @@ function* linesOf(text: string, counter?: StepCounter): Generator<Line | Pause> 
       yield PAUSE;
     }
     let breakAt = at;
+    let counted = at;
     for (; breakAt < text.length; breakAt++) {
       const code = text.charCodeAt(breakAt);
       if (code === 10 || code === 13) break;
+      // A long line is passed by runs, counted and paused after each: no line is read in one go.
+      if (breakAt - counted >= LINE_RUN_CHARS) {
+        if (counter !== undefined) counter.steps += breakAt - counted;
+        counted = breakAt;
+        quiet = 0;
+        yield PAUSE;
+      }
     }
     let next = breakAt;
     if (next < text.length) next += text.charCodeAt(next) === 13 && text.charCodeAt(next + 1) === 10 ? 2 : 1;
-    if (counter !== undefined) counter.steps += next - at;
+    if (counter !== undefined) counter.steps += next - counted;
     // Trimmed as `String.prototype.trim` trims (its whitespace is `\s`'s), without copying the line.
     let start = at;
     while (start < breakAt && isWhitespaceChar(text.charCodeAt(start))) start++;

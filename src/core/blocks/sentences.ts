@@ -1,5 +1,6 @@
 import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
+import { splitsSurrogatePair } from "../text/index.js";
 import { blockParts, type Span } from "./blocks.js";
 
 /** A quotable sentence of a source. Invariant: `text === sourceText.slice(start, end)`. */
@@ -17,6 +18,8 @@ export interface Sentence {
 const sentenceSegmenter = new Intl.Segmenter("und", { granularity: "sentence" });
 
 // Markdown block markers in front of a line's text: headings, bullets, task boxes, numbers, quotes.
+/** Characters at the head of a line that `BLOCK_MARKER` is tried on first. */
+const MARKER_HEAD = 256;
 const BLOCK_MARKER = /^(?:#{1,6}[ \t]+|[-*+][ \t]+(?:\[[ xX]\][ \t]+)?|\d{1,3}[.)][ \t]+|>[ \t]*)+/;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 // The segmenter only breaks after a sentence terminator (Unicode STerm/ATerm) or a paragraph separator.
@@ -86,9 +89,13 @@ export function* sentencesOf(text: string, counter?: StepCounter): Generator<Sen
 }
 
 function* proseSentences(text: string, line: Span, counter?: StepCounter): Generator<Sentence | Pause> {
-  const lineText = text.slice(line.start, line.end);
-  const marker = BLOCK_MARKER.exec(lineText);
-  if (counter !== undefined) counter.steps += lineText.length;
+  // The block marker is looked for in the line's head: a long line is not copied to find it. A marker that
+  // runs to within a unit's length of the head's end may go on past it: then the whole line is read.
+  const head = text.slice(line.start, Math.min(line.end, line.start + MARKER_HEAD));
+  let marker = BLOCK_MARKER.exec(head);
+  if (marker !== null && line.end - line.start > head.length && marker[0].length >= head.length - 8)
+    marker = BLOCK_MARKER.exec(text.slice(line.start, line.end));
+  if (counter !== undefined) counter.steps += marker === null ? head.length : line.end - line.start;
   const start = line.start + (marker === null ? 0 : marker[0].length);
   let quiet = 0;
   for (const piece of cutLongLine(text, start, line.end, counter)) {
@@ -126,8 +133,7 @@ export function hasSentenceEndInside(piece: string): boolean {
   let stage = 0;
   while (tail > 0) {
     // A code point that ends before `tail`: a low surrogate with its high one before it is read as one.
-    const low = piece.charCodeAt(tail - 1);
-    const width = tail >= 2 && isLowSurrogate(low) && isHighSurrogate(piece.charCodeAt(tail - 2)) ? 2 : 1;
+    const width = splitsSurrogatePair(piece, tail - 1) ? 2 : 1;
     const kind = tailClass(piece, tail - width, tail);
     if (stage === 0 && kind === SPACE_CLASS) {
       tail -= width;
@@ -177,9 +183,6 @@ function tailClass(piece: string, from: number, to: number): number {
   return TERMINATOR.test(char) ? TERMINATOR_CLASS : OTHER_CLASS;
 }
 
-const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
-
 /** `part` (found at `start`) trimmed as a sentence, or null when it has no letter or digit. */
 function trimmed(part: string, start: number, counter?: StepCounter): Sentence | null {
   if (counter !== undefined) counter.steps += part.length;
@@ -195,20 +198,33 @@ function* cutLongLine(text: string, start: number, end: number, counter?: StepCo
     yield { start, end };
     return;
   }
-  if (counter !== undefined) counter.steps += 2 * (end - start);
+  // Two steps a character passed (the break search, the piece), counted before each piece is given: a long
+  // run without a sure break is cut at spaces as it goes (the same pieces as cutting it whole), so no
+  // stretch of the line is passed without giving pieces.
+  let counted = start;
+  const count = (to: number): void => {
+    if (counter !== undefined) counter.steps += 2 * (to - counted);
+    counted = to;
+  };
   let pieceStart = start;
   for (let at = start; at < end; ) {
     const spaces = sureBreakAt(text, start, at, end);
     if (spaces < 0) {
       at++;
+      if (at - pieceStart > 2 * LONG_LINE) {
+        count(at);
+        pieceStart = yield* cutAtSpaces(text, pieceStart, at, counter, false);
+      }
       continue;
     }
+    count(at);
     if (at - pieceStart > LONG_LINE) yield* cutAtSpaces(text, pieceStart, at, counter);
     else if (at > pieceStart) yield { start: pieceStart, end: at };
     pieceStart = at + spaces;
     // After a break of no width, the next one is looked for a character on (a code point: a pair is one).
-    at = spaces > 0 ? pieceStart : at + (isHighSurrogate(text.charCodeAt(at)) ? 2 : 1);
+    at = spaces > 0 ? pieceStart : at + (splitsSurrogatePair(text, at + 1) ? 2 : 1);
   }
+  count(end);
   if (pieceStart < end) yield* cutAtSpaces(text, pieceStart, end, counter);
 }
 
@@ -244,8 +260,15 @@ function endsSentenceBefore(text: string, lineStart: number, at: number): boolea
  * A last resort for a run without sentence ends: cut at the last whitespace within LONG_LINE characters,
  * else after LONG_LINE characters. The search for the space looks back at most LONG_LINE characters, and
  * never over a character the previous search passed without finding a space: each is read at most twice.
+ * Returns where the last piece starts.
  */
-function* cutAtSpaces(text: string, start: number, end: number, counter?: StepCounter): Generator<Span> {
+function* cutAtSpaces(
+  text: string,
+  start: number,
+  end: number,
+  counter?: StepCounter,
+  withRest = true,
+): Generator<Span, number> {
   let pieceStart = start;
   while (end - pieceStart > LONG_LINE) {
     let space = pieceStart + LONG_LINE;
@@ -254,9 +277,11 @@ function* cutAtSpaces(text: string, start: number, end: number, counter?: StepCo
     let cut = space > pieceStart ? space : pieceStart + LONG_LINE;
     // Never cut between the two halves of a surrogate pair (a lone high surrogate before a space is no pair:
     // stepping back over it cut nothing and looped for ever).
-    if (isHighSurrogate(text.charCodeAt(cut - 1)) && isLowSurrogate(text.charCodeAt(cut))) cut -= 1;
+    if (splitsSurrogatePair(text, cut)) cut -= 1;
     yield { start: pieceStart, end: cut };
     pieceStart = cut;
   }
-  yield { start: pieceStart, end };
+  // Without `withRest`, the rest (at most LONG_LINE characters) is left to the caller: where it starts.
+  if (withRest) yield { start: pieceStart, end };
+  return pieceStart;
 }

@@ -1,4 +1,4 @@
-import { codePointBefore } from "../text/index.js";
+import { codePointAt, codePointBefore } from "../text/index.js";
 import { scaledNumberKey } from "./number-key.js";
 
 // Numbers with a scale: `21K`, `1.2M`, `3bn` (glued), `21 thousand`, `1.2 million`, `3 billion` (a word after
@@ -36,7 +36,7 @@ function codePointIs(text: string, at: number, pattern: RegExp, ascii: (code: nu
   if (at >= text.length) return false;
   const code = text.charCodeAt(at);
   if (code < 128) return ascii(code);
-  return pattern.test(String.fromCodePoint(text.codePointAt(at) as number));
+  return pattern.test(String.fromCodePoint(codePointAt(text, at) as number));
 }
 
 const asciiLetter = (code: number): boolean => (code | 32) >= 97 && (code | 32) <= 122;

@@ -98,13 +98,8 @@ export function isWordChar(codePoint: number | undefined): boolean {
   return WORD_CHAR.test(String.fromCodePoint(codePoint));
 }
 
-/** True when `index` falls between the two halves of a surrogate pair in `text`. */
-export function splitsSurrogatePair(text: string, index: number): boolean {
-  if (index <= 0 || index >= text.length) return false;
-  const high = text.charCodeAt(index - 1);
-  const low = text.charCodeAt(index);
-  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
-}
+// Defined in src/util.ts, which the wire and error layers may import too.
+export { splitsSurrogatePair } from "../../util.js";
 
 /** Where the run of word characters (letters, digits, marks; any script) starting at `start` ends. */
 export function wordEnd(text: string, start: number): number {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findLabeledValues, type LabelKind } from "./labeled-values.js";
+import { findLabeledValues, type LabelKind, lineValueEnd } from "./labeled-values.js";
 
 /** Labelled values of one source as `[kind, label terms joined, value]`. */
 function pairs(text: string): [LabelKind, string, string][] {
@@ -121,5 +121,68 @@ describe("findLabeledValues", () => {
         }
       }),
     );
+  });
+});
+
+describe("lineValueEnd", () => {
+  // The regex it replaced (issue 38): its look-ahead was more than the ReDoS checker of
+  // test/hardening/regex-audit.test.ts could judge. It stays here as the oracle.
+  const OLD_LINE_VALUE_END = /;|[ \t]\|[ \t]|\t|[ \t]{2,}|,[ \t]+(?=[^,;:]{1,40}(?::[ \t]|：))/g;
+  const oldLineValueEnd = (line: string, from: number): number => {
+    OLD_LINE_VALUE_END.lastIndex = from;
+    return OLD_LINE_VALUE_END.exec(line)?.index ?? line.length;
+  };
+
+  it.each([
+    { line: "CEO: Jane Doe; CFO: Ann Lee", from: 5, end: 13 },
+    { line: "CEO: Jane Doe, CFO: Ann Lee", from: 5, end: 13 },
+    { line: "Founded: 1999, in Berlin", from: 9, end: 24 },
+    { line: "City: Rome,  : x", from: 6, end: 10 },
+    { line: "City: Rome, : x", from: 6, end: 15 },
+    { line: "City: Rome,  Capital：yes", from: 6, end: 10 },
+  ])("$line from $from ends at $end", ({ line, from, end }) => {
+    expect(lineValueEnd(line, from)).toBe(end);
+    expect(oldLineValueEnd(line, from)).toBe(end);
+  });
+
+  it("agrees with the look-ahead regex it replaced on generated lines", () => {
+    const piece = fc.constantFrom(
+      "a",
+      "Rome",
+      "x".repeat(39),
+      "x".repeat(41),
+      ",",
+      ", ",
+      ",  ",
+      ",\t",
+      ";",
+      ":",
+      ": ",
+      ":\t",
+      "：",
+      " ",
+      "  ",
+      "\t",
+      " | ",
+      "|",
+      "=",
+    );
+    const line = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(line, fc.nat(20), (text, from) => {
+        const start = Math.min(from, text.length);
+        expect(lineValueEnd(text, start)).toBe(oldLineValueEnd(text, start));
+      }),
+      { seed: 38, numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ["commas and spaces", ", ".repeat(500_000), 1_000_000],
+    ["a comma before 1 MB of spaces", `a,${" ".repeat(1_000_000)}`, 2],
+    ["commas before near-miss labels", "a, bbbb".repeat(150_000), 1_050_000],
+  ])("reads %s in one pass", (_name, line, end) => {
+    // Each comma reads at most 42 characters past its spaces: O(line).
+    expect(lineValueEnd(line, 0)).toBe(end);
   });
 });

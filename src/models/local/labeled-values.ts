@@ -28,8 +28,11 @@ const SEPARATOR =
   /(?<![ \t])[ \t]*(?::(?=[*_]*(?:[ \t]|$))|：|=)[ \t]*|(?<![ \t])[ \t]*[—–][ \t]*|(?<![ \t])[ \t]+-[ \t]+|\t+/g;
 // Where a label begins: after the previous pair's delimiter or a sentence end.
 const LABEL_START = /[;|,]|[ \t]{2,}|[.!?][ \t]/g;
-// Where a value on a label line ends: a delimiter, or a comma before the next `label:`.
-const LINE_VALUE_END = /;|[ \t]\|[ \t]|\t|[ \t]{2,}|,[ \t]+(?=[^,;:]{1,40}(?::[ \t]|：))/g;
+// Where a value on a label line may end: a delimiter, or a comma and spaces, which end it before the next
+// `label:` only (at most 40 characters on, no `,;:` between; read by `lineValueEnd`, not a look-ahead).
+const LINE_VALUE_END = /;|[ \t]\|[ \t]|\t|[ \t]{2,}|,[ \t]+/g;
+const NEXT_LABEL = /[^,;:]{1,40}(?::[ \t]|：)/y;
+const LABEL_COLON = /:[ \t]|：/y;
 // Copulas that make a sentence a label and a value: "The chief executive is Jane Doe."
 const PROSE_VERBS: ReadonlySet<string> = new Set(["is", "are", "was", "were", "ist", "sind", "betragt"]);
 // A cheap test that a line may hold one of them, before splitting it into words.
@@ -107,7 +110,7 @@ function addLine(source: Source, line: Span, nextLine: Span | null, found: Label
     const labelStart = lastMatchEnd(LABEL_START, lineText, cursor, separator.index);
     const words = splitWords(lineText.slice(labelStart, separator.index));
     const valueStart = separator.index + separator[0].length;
-    const valueEnd = firstMatchStart(LINE_VALUE_END, lineText, valueStart);
+    const valueEnd = lineValueEnd(lineText, valueStart);
     cursor = valueEnd;
     SEPARATOR.lastIndex = Math.max(SEPARATOR.lastIndex, valueEnd);
     if (words.length === 0 || words.length > MAX_LABEL_WORDS) continue;
@@ -180,6 +183,34 @@ function lastMatchEnd(pattern: RegExp, text: string, from: number, to: number): 
 }
 
 /** The start of the first match of `pattern` in `text` at or after `from`, or the text's length. */
+/**
+ * Where the value that starts at `from` of a label line ends: at a delimiter (`;`, ` | `, a tab, two spaces),
+ * or at a comma followed by spaces and the next `label:` within 40 characters. O(line): each comma reads
+ * at most 42 characters past its spaces.
+ */
+export function lineValueEnd(line: string, from: number): number {
+  LINE_VALUE_END.lastIndex = from;
+  for (let end = LINE_VALUE_END.exec(line); end !== null; end = LINE_VALUE_END.exec(line)) {
+    if (!end[0].startsWith(",")) return end.index;
+    const spacesEnd = end.index + end[0].length;
+    // The label may also start on the last space, right before its colon (`,  : x`), if one space is left.
+    if (
+      readsAt(NEXT_LABEL, line, spacesEnd) ||
+      (end[0].length > 2 && readsAt(LABEL_COLON, line, spacesEnd))
+    ) {
+      return end.index;
+    }
+    LINE_VALUE_END.lastIndex = end.index + 1;
+  }
+  return line.length;
+}
+
+/** True when the sticky `pattern` matches at `index` of `text`. */
+function readsAt(pattern: RegExp, text: string, index: number): boolean {
+  pattern.lastIndex = index;
+  return pattern.test(text);
+}
+
 function firstMatchStart(pattern: RegExp, text: string, from: number): number {
   pattern.lastIndex = from;
   const match = pattern.exec(text);

@@ -1,4 +1,4 @@
-import type { Source } from "../../core/index.js";
+import { type Source, splitsSurrogatePair } from "../../core/index.js";
 import { runStepsYielding, yieldToEventLoop } from "../turns.js";
 import type { ChatMessage, GenerateRequest, GenerateTask, ModelBackend, TokenUsage } from "../types.js";
 import { type ClaimSentence, claimSentenceSteps } from "./claim-sentences.js";
@@ -195,8 +195,7 @@ function pieceEnd(text: string, start: number): number {
     if (code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d) return index;
   }
   // Never cut a surrogate pair.
-  const previous = text.charCodeAt(end - 1);
-  return previous >= 0xd800 && previous <= 0xdbff ? end + 1 : end;
+  return splitsSurrogatePair(text, end) ? end + 1 : end;
 }
 
 function taskTexts(task: GenerateTask): string[] {

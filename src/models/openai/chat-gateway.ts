@@ -1,6 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_GATEWAY_RESPONSE_BYTES, OWN_TURN_TEXT_CHARS } from "../../limits.js";
+import { trimTrailing } from "../../util.js";
 import type { GatewayAuthHeader, StructuredOutputLevel, TokenParameter } from "../gateways.js";
 import { nextTurn, runStepsYielding } from "../turns.js";
 import type {
@@ -454,7 +455,7 @@ function brokenOff(
 
 /** `{baseURL}/chat/completions?{query}`, with any trailing slash of the base removed. */
 function completionsURL(baseURL: string, query: Record<string, string>): string {
-  const base = baseURL.replace(/\/+$/, "");
+  const base = trimTrailing(baseURL, "/");
   let parsed: URL;
   try {
     parsed = new URL(base);

@@ -8,28 +8,38 @@ const mask = "***";
 /** `Bearer <token>` / `Basic <token>`: the scheme is kept so the message still says what was sent. */
 const authorizationPattern = /\b(Bearer|Basic)(\s+)[^\s"',;]+/gi;
 
+// Each kind of secret below is found in two steps: a small regex finds where one may start (a name, a
+// prefix), and a sticky regex reads on from there. One alternation per kind did the same, but was too large
+// for the ReDoS checker of test/hardening/regex-audit.test.ts to judge.
+
 /**
  * `api_key=…`, `"token": "…"`, `password: …`: the name stays, the value goes. A quoted value's closing quote
  * is optional, so an unterminated one is masked to the end of the text in one pass instead of being retried
  * from every later name (which took O(n²) steps).
  */
-const namedValuePattern =
-  /\b(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|auth[_-]?token|token|secret|password)(["']?\s*[:=]\s*)("[^"]*"?|'[^']*'?|[^\s"'&,;]{4,})/gi;
+const secretName =
+  /\b(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|auth[_-]?token|token|secret|password)/gi;
+const namedValue = /(["']?\s*[:=]\s*)("[^"]*"?|'[^']*'?|[^\s"'&,;]{4,})/y;
 
 /**
  * Keys with a well-known prefix (OpenAI and most OpenAI-compatible providers `sk-`, Hugging Face `hf_`,
- * Groq `gsk_`, GitHub `ghp_`, Google `AIza`, AWS `AKIA`, Slack `xoxb-`, …). The prefix is kept: it tells a
- * person which key was meant without revealing it.
+ * Groq `gsk_`, GitHub `ghp_`, Google `AIza`, AWS `AKIA`, Slack `xoxb-`, …), and how many key characters
+ * follow at least. The prefix is kept: it tells a person which key was meant without revealing it.
  */
-const prefixedKeyPattern =
-  /\b(sk|rk|pk|hf|gsk|xai|pplx|nvapi|csk|r8|gh[pousr]|github_pat|glpat|xox[abprs])([-_])[A-Za-z0-9_-]{6,}|\b(AIza|AKIA|ASIA)[0-9A-Za-z_-]{12,}/g;
+const keyPrefix =
+  /\b(?:(?:sk|rk|pk|hf|gsk|xai|pplx|nvapi|csk|r8|gh[pousr]|github_pat|glpat|xox[abprs])[-_]|AIza|AKIA|ASIA)/g;
+const MIN_KEY_CHARS_AFTER_DASH = 6;
+const MIN_KEY_CHARS_AFTER_CLOUD_PREFIX = 12;
+const keyCharacters = /[A-Za-z0-9_-]*/y;
 
 /**
  * JSON Web Tokens: three base64url parts, the first starting with `eyJ` (`{"`). It starts only where no
  * base64url character precedes (not at `\b`, which also holds after each `-` inside one long run and made
- * the pattern O(n²) on `eyJaaa-eyJaaa-…`).
+ * a scan from every `eyJ` O(n²) on `eyJaaa-eyJaaa-…`).
  */
-const jwtPattern = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+const jwtStart = /eyJ/g;
+const jwtRest = /[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/y;
+const BASE64URL_CHARACTER = /^[A-Za-z0-9_-]$/;
 
 /** Runs of token characters long enough to be a key; judged piece by piece in `looksLikeSecret`. */
 const longRunPattern = /[A-Za-z0-9+/=_-]{20,}/g;
@@ -43,20 +53,36 @@ export function maskSecrets(text: string, knownSecrets: readonly string[] = []):
   // Exact secrets first, longest first, so a key that contains another is masked whole.
   const exact = knownSecrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
   for (const secret of exact) masked = masked.split(secret).join(mask);
-  return masked
-    .replace(authorizationPattern, (_match, scheme: string, space: string) => `${scheme}${space}${mask}`)
-    .replace(namedValuePattern, (_match, name: string, separator: string, value: string) => {
-      const quote = value.startsWith('"') || value.startsWith("'") ? value.charAt(0) : "";
-      // An unterminated quote was masked to the end; the mask is closed all the same.
-      return `${name}${separator}${quote}${mask}${quote}`;
-    })
-    .replace(jwtPattern, mask)
-    .replace(
-      prefixedKeyPattern,
-      (_match, prefix: string | undefined, dash: string | undefined, cloud?: string) =>
-        cloud !== undefined ? `${cloud}${mask}` : `${prefix}${dash}${mask}`,
-    )
-    .replace(longRunPattern, (run) => (looksLikeSecret(run) ? mask : run));
+  masked = masked.replace(
+    authorizationPattern,
+    (_match, scheme: string, space: string) => `${scheme}${space}${mask}`,
+  );
+  masked = replaceEach(masked, secretName, (start, text) => {
+    const value = readSticky(namedValue, text, start.index + start[0].length);
+    if (value === null) return undefined;
+    const separator = value[1] as string;
+    const written = value[2] as string;
+    const quote = written.startsWith('"') || written.startsWith("'") ? written.charAt(0) : "";
+    // An unterminated quote was masked to the end; the mask is closed all the same.
+    return {
+      end: value.index + value[0].length,
+      replacement: `${start[0]}${separator}${quote}${mask}${quote}`,
+    };
+  });
+  masked = replaceEach(masked, jwtStart, (start, text) => {
+    if (BASE64URL_CHARACTER.test(text.charAt(start.index - 1))) return undefined;
+    const rest = readSticky(jwtRest, text, start.index + start[0].length);
+    return rest === null ? undefined : { end: rest.index + rest[0].length, replacement: mask };
+  });
+  masked = replaceEach(masked, keyPrefix, (start, text) => {
+    const prefixEnd = start.index + start[0].length;
+    const key = readSticky(keyCharacters, text, prefixEnd) as RegExpExecArray;
+    const cloud = !start[0].endsWith("-") && !start[0].endsWith("_");
+    if (key[0].length < (cloud ? MIN_KEY_CHARS_AFTER_CLOUD_PREFIX : MIN_KEY_CHARS_AFTER_DASH))
+      return undefined;
+    return { end: prefixEnd + key[0].length, replacement: `${start[0]}${mask}` };
+  });
+  return masked.replace(longRunPattern, (run) => (looksLikeSecret(run) ? mask : run));
 }
 
 /**
@@ -85,4 +111,37 @@ export function firstInvalidHeader(headers: Readonly<Record<string, string>>): s
     }
   }
   return undefined;
+}
+
+/** The match of the sticky `pattern` at `index` of `text`, or null. */
+function readSticky(pattern: RegExp, text: string, index: number): RegExpExecArray | null {
+  pattern.lastIndex = index;
+  return pattern.exec(text);
+}
+
+/**
+ * `text` with each secret that `read` completes replaced: `start` (a global regex) finds where one may begin,
+ * `read` returns where it ends and what stands in for it, or undefined to look on from the next character,
+ * as a regex alternation would. O(n) when `read` reads O(1) past a start it refuses, or up to the next one.
+ */
+function replaceEach(
+  text: string,
+  start: RegExp,
+  read: (start: RegExpExecArray, text: string) => { end: number; replacement: string } | undefined,
+): string {
+  const parts: string[] = [];
+  let copied = 0;
+  start.lastIndex = 0;
+  for (let match = start.exec(text); match !== null; match = start.exec(text)) {
+    const secret = read(match, text);
+    if (secret === undefined) {
+      start.lastIndex = match.index + 1;
+      continue;
+    }
+    parts.push(text.slice(copied, match.index), secret.replacement);
+    copied = secret.end;
+    start.lastIndex = secret.end;
+  }
+  parts.push(text.slice(copied));
+  return parts.join("");
 }

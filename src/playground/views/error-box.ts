@@ -54,9 +54,8 @@ export function showError(box: HTMLElement, error: unknown): void {
  * names its constructor option); the page's own hint says where the key goes instead, as the CLI's does.
  */
 function messageOf(error: VerifiedError): string {
-  return error instanceof AuthenticationError
-    ? error.message.replace(/ No API key was sent:.*$/, "")
-    : error.message;
+  const hint = error instanceof AuthenticationError ? error.message.indexOf(" No API key was sent:") : -1;
+  return hint < 0 ? error.message : error.message.slice(0, hint);
 }
 
 /** Hides and empties an error box. */

@@ -6,6 +6,7 @@ import {
   markerSteps,
   PAUSE,
   type PreparedAnswerSources,
+  prepareAnswerSources,
   type Range,
   type Source,
   type StepCounter,
@@ -14,7 +15,7 @@ import { MAX_ANSWER_CLAIMS } from "../../limits.js";
 import { type GenerateStream, nextTurn } from "../../models/index.js";
 import { answerResultToWire, checkAnswerYielding } from "../check-answer.js";
 import type { CreateObserver } from "../claim-events.js";
-import { type ClaimSpan, findCut, type LineBefore } from "./stream-cuts.js";
+import { type ClaimSpan, type Cut, findCut, type LineBefore } from "./stream-cuts.js";
 
 /** The sentence events of one prose create: a stream for each call, and the verdicts once a call is used. */
 export interface SentenceEvents {
@@ -55,6 +56,9 @@ const MIN_SPLIT_GROWTH = 16;
 // Steps of splitting between two turns of the event loop: the check's own slice (ANSWER_SLICE_CHARS
 // characters at 10 steps each).
 const SPLIT_SLICE_STEPS = 200_000;
+const NO_RESULT: AnswerResult = { text: "", citations: [], unsupported: [], partial: [], coverage: 0 };
+// Events sent between two turns of the event loop (about 40 µs each: wire shape, offsets, JSON, write).
+const EVENTS_PER_TURN = 128;
 
 /**
  * Checks the sentences of a prose answer as the model's stream closes them: the text is buffered, and as it
@@ -74,10 +78,10 @@ export function createSentenceEvents(
   onPiece?: PieceListener,
   counter?: StepCounter,
 ): SentenceEvents {
-  const sourceChars = ("prepared" in sources ? sources.prepared : sources).reduce(
-    (total, source) => total + source.text.length,
-    0,
-  );
+  // Prepared once for every check of the stream (or by the caller, for its own checks too): each source's
+  // readable form and support index are then made once, not per piece.
+  const prepared = "prepared" in sources ? sources : prepareAnswerSources(sources);
+  const sourceChars = prepared.prepared.reduce((total, source) => total + source.text.length, 0);
   const tally = counter ?? { steps: 0 };
   let calls = 0;
   let buffer = "";
@@ -100,20 +104,19 @@ export function createSentenceEvents(
       again = true;
       return;
     }
+    // The loop's last look at `again` and the reset of `running` run in one go: a call in between would be lost.
     running = (async () => {
-      do {
-        again = false;
-        await checkClosed();
-      } while (again);
-    })()
-      .catch((error: unknown) => {
+      try {
+        do {
+          again = false;
+          await checkClosed();
+        } while (again);
+      } catch (error) {
         failure ??= error;
-      })
-      .finally(() => {
+      } finally {
         running = undefined;
-        // Text that came after the loop's last look but before this runs would otherwise wait for more text.
-        if (again) schedule();
-      });
+      }
+    })();
   };
 
   const checkClosed = async (): Promise<void> => {
@@ -128,10 +131,19 @@ export function createSentenceEvents(
     const split = await splitYielding(open, MAX_ANSWER_CLAIMS - clausesChecked, tally, signal);
     // Past the cap, the piece up to the last claim read fails its check (the model's answer is too long).
     const last = split.claims.at(-1);
-    const cut =
-      split.overCap && last !== undefined
-        ? { at: last.end, next: lineBefore }
-        : findCut(open, split.claims, split.hidden, lineBefore, tally);
+    let cut: Cut | undefined =
+      split.overCap && last !== undefined ? { at: last.end, next: lineBefore } : undefined;
+    if (!split.overCap) {
+      const cuts = findCut(open, split.claims, split.hidden, lineBefore, tally);
+      for (let step = cuts.next(); ; step = cuts.next()) {
+        if (step.done === true) {
+          cut = step.value;
+          break;
+        }
+        await nextTurn();
+        signal?.throwIfAborted();
+      }
+    }
     if (cut === undefined || cut.at === 0) return;
     const piece = open.slice(0, cut.at);
     if (!split.claims.some((claim) => claim.start < cut.at)) {
@@ -146,7 +158,7 @@ export function createSentenceEvents(
     // The pieces of one answer share its claim cap: a model's answer of too many fails as it streams.
     const clauseTally = { clauses: 0 };
     const checked = await checkAnswerYielding(
-      sources,
+      prepared,
       piece,
       { ...options, clauseTally },
       signal,
@@ -154,34 +166,62 @@ export function createSentenceEvents(
       { author: "model", clausesBefore: clausesChecked },
     );
     clausesChecked += clauseTally.clauses;
-    report(checked, reported, answer);
+    await report(checked, reported, answer);
     onPiece?.(piece, checked);
     lineBefore = cut.next;
     reported += cut.at;
     armed = CLOSES.test(buffer.slice(reported));
   };
 
+  // The events of `result` (its ranges moved by `offset`) that start at `from` or after, in answer order, each
+  // put in the wire's shape as it is sent, in groups of EVENTS_PER_TURN with a turn of the event loop between
+  // them: each costs its conversion, offsets, JSON and a write, and an answer of many clauses has thousands.
   // `answer`: the text the ranges count into (the stream so far, or the whole answer), for their `offsets`.
-  const report = (result: AnswerResult, offset: number, answer: string, from = 0): void => {
+  const report = async (result: AnswerResult, offset: number, answer: string, from = 0): Promise<void> => {
     const shift = (range: Range): Range => [range[0] + offset, range[1] + offset];
-    const wire = answerResultToWire({
-      ...result,
-      citations: result.citations.map((citation) => ({
-        ...citation,
-        answerRange: shift(citation.answerRange),
-      })),
-      unsupported: result.unsupported.map((entry) => ({ ...entry, answerRange: shift(entry.answerRange) })),
-    });
     const events = [
-      ...wire.citations.map((citation) => ({ at: citation.answer_range?.[0] ?? 0, claim: citation })),
-      ...wire.unsupported.map((entry) => ({ at: entry.answer_range?.[0] ?? 0, unsupported: entry })),
+      ...result.citations.map((citation, index) => ({
+        at: citation.answerRange[0] + offset,
+        index,
+        claim: true,
+      })),
+      ...result.unsupported.map((entry, index) => ({
+        at: entry.answerRange[0] + offset,
+        index,
+        claim: false,
+      })),
     ]
       .filter((event) => event.at >= from)
       // Stable: a claim's citations keep their order.
       .sort((a, b) => a.at - b.at);
-    for (const event of events) {
-      if ("claim" in event) observer.progress({ type: "claim", citation: event.claim, answer });
-      else observer.progress({ type: "unsupported", unsupported: event.unsupported, answer });
+    for (const [sent, event] of events.entries()) {
+      if (sent > 0 && sent % EVENTS_PER_TURN === 0) {
+        await nextTurn();
+        signal?.throwIfAborted();
+      }
+      if (event.claim) {
+        const citation = result.citations[event.index] as AnswerResult["citations"][number];
+        const wire = answerResultToWire({
+          ...NO_RESULT,
+          citations: [{ ...citation, answerRange: shift(citation.answerRange) }],
+        });
+        observer.progress({
+          type: "claim",
+          citation: wire.citations[0] as (typeof wire.citations)[number],
+          answer,
+        });
+      } else {
+        const entry = result.unsupported[event.index] as AnswerResult["unsupported"][number];
+        const wire = answerResultToWire({
+          ...NO_RESULT,
+          unsupported: [{ ...entry, answerRange: shift(entry.answerRange) }],
+        });
+        observer.progress({
+          type: "unsupported",
+          unsupported: wire.unsupported[0] as (typeof wire.unsupported)[number],
+          answer,
+        });
+      }
     }
   };
 
@@ -215,15 +255,15 @@ export function createSentenceEvents(
       if (failure !== undefined) throw failure;
       // The stream's text is a prefix of the answer; should it not be, the whole answer is reported.
       const from = answer.startsWith(buffer) ? reported : 0;
-      const result = await checkAnswerYielding(sources, answer, options, settleSignal ?? signal, undefined, {
+      const result = await checkAnswerYielding(prepared, answer, options, settleSignal ?? signal, undefined, {
         author: "model",
       });
-      report(result, 0, answer, from);
+      await report(result, 0, answer, from);
       if (onPiece !== undefined && from < answer.length) {
         const rest = answer.slice(from);
         onPiece(
           rest,
-          await checkAnswerYielding(sources, rest, options, settleSignal ?? signal, undefined, {
+          await checkAnswerYielding(prepared, rest, options, settleSignal ?? signal, undefined, {
             author: "model",
           }),
         );

@@ -1,4 +1,4 @@
-import { LONG_LINE, type Range, type StepCounter } from "../../core/index.js";
+import { LONG_LINE, PAUSE, type Pause, type Range, type StepCounter } from "../../core/index.js";
 
 /** A claim's span in the text the stream has not checked yet. */
 export interface ClaimSpan {
@@ -48,15 +48,16 @@ const isBreak = (code: number): boolean => code === 10 || code === 13;
  * When the text starts inside a line whose part up to the line's end could split otherwise (the line over
  * `LONG_LINE`, that part not, and a disagreement in it), nothing after that line is cut: the check of the
  * whole answer at the end reports it. One pass over `text`, each character read a bounded number of times:
- * O(n + claims + hidden spans).
+ * O(n + claims + hidden spans); it yields `PAUSE` after every CUT_SLICE_CHARS characters, where its caller may
+ * take a turn of the event loop.
  */
-export function findCut(
+export function* findCut(
   text: string,
   claims: readonly ClaimSpan[],
   hidden: readonly Range[],
   before: LineBefore,
   counter?: StepCounter,
-): Cut | undefined {
+): Generator<Pause, Cut | undefined> {
   let best: Cut | undefined;
   let claimIndex = 0;
   let hiddenIndex = 0;
@@ -94,6 +95,7 @@ export function findCut(
   };
 
   for (let at = 0; at <= text.length; at++) {
+    if (at % CUT_SLICE_CHARS === CUT_SLICE_CHARS - 1) yield PAUSE;
     // A claim starting here, after another on its line: a cut when it stands at a sure break.
     while (claimIndex < claims.length && (claims[claimIndex] as ClaimSpan).start <= at) {
       const claim = claims[claimIndex] as ClaimSpan;
@@ -150,6 +152,9 @@ export function findCut(
   if (counter !== undefined) counter.steps += 2 * text.length + claims.length + hidden.length;
   return best;
 }
+
+/** Characters `findCut` reads between two pauses. */
+export const CUT_SLICE_CHARS = 65_536;
 
 const spansOver = (span: Range, at: number, end: number): boolean => span[1] > at || span[1] >= end;
 
