@@ -137,7 +137,7 @@ describe("readEventStream", () => {
     for (;;) {
       const step = await events.next();
       if (step.done === true) return { seen, end: step.value };
-      seen.push(`${step.value.event ?? ""}|${step.value.data}`);
+      for (const event of step.value) seen.push(`${event.event ?? ""}|${event.data}`);
     }
   }
 

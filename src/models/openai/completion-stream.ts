@@ -39,7 +39,8 @@ export type EventStreamEnd =
   | { kind: "not_utf8"; chunkStart: number; chunkEnd: number };
 
 /**
- * Reads a server-sent event stream from `chunks`, yielding each event but `data: [DONE]` as it completes.
+ * Reads a server-sent event stream from `chunks`, yielding the events each chunk completes (all but
+ * `data: [DONE]`) together, so that a reader relaying them writes once per chunk, not once per event.
  * Comments, multi-line `data`, CR/LF line ends and events split anywhere across chunks are handled by
  * eventsource-parser. It stops reading at `[DONE]`, past `maxBytes` of body or at an event longer than 1 MiB
  * (closing the connection), and returns how the stream ended; an event left without its blank line at the
@@ -51,7 +52,7 @@ export async function* readEventStream(
   chunks: AsyncIterable<Uint8Array>,
   maxBytes: number,
   { strictUtf8 = false }: { strictUtf8?: boolean } = {},
-): AsyncGenerator<StreamEvent, EventStreamEnd> {
+): AsyncGenerator<StreamEvent[], EventStreamEnd> {
   const decoder = new TextDecoder("utf-8", { fatal: strictUtf8 });
   const queued: StreamEvent[] = [];
   let done = false;
@@ -84,7 +85,7 @@ export async function* readEventStream(
     if (text === undefined)
       return { kind: "not_utf8", chunkStart: bytesRead - chunk.byteLength, chunkEnd: bytesRead };
     parser.feed(text);
-    while (queued.length > 0) yield queued.shift() as StreamEvent;
+    if (queued.length > 0) yield queued.splice(0);
     if (tooLong) return { kind: "too_large", bytesRead };
     if (done) return { kind: "done" };
   }
@@ -92,7 +93,7 @@ export async function* readEventStream(
   if (rest === undefined) return { kind: "not_utf8", chunkStart: bytesRead, chunkEnd: bytesRead };
   parser.feed(rest);
   parser.reset({ consume: true });
-  while (queued.length > 0) yield queued.shift() as StreamEvent;
+  if (queued.length > 0) yield queued.splice(0);
   if (tooLong) return { kind: "too_large", bytesRead };
   return done ? { kind: "done" } : { kind: "ended" };
 }
@@ -121,35 +122,37 @@ export async function readCompletionStream(
       end = step.value;
       break;
     }
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(step.value.data);
-    } catch {
-      await events.return({ kind: "ended" });
-      return { ok: false, kind: "malformed", reason: "sent a stream event that is not JSON" };
+    for (const event of step.value) {
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(event.data);
+      } catch {
+        await events.return({ kind: "ended" });
+        return { ok: false, kind: "malformed", reason: "sent a stream event that is not JSON" };
+      }
+      if (!isRecord(chunk)) {
+        await events.return({ kind: "ended" });
+        return { ok: false, kind: "malformed", reason: "sent a stream event that is not a JSON object" };
+      }
+      if (chunk.error !== undefined && chunk.error !== null && !Array.isArray(chunk.choices)) {
+        await events.return({ kind: "ended" });
+        return { ok: false, kind: "error_object", bodyText: event.data };
+      }
+      if (isRecord(chunk.usage)) {
+        // Counts that are not non-negative safe integers are left out, as for a plain answer.
+        const { invalid, ...counts } = usageOf(chunk.usage);
+        usage = counts;
+        invalidUsage = invalid;
+      }
+      const choice = firstChoice(chunk.choices);
+      if (choice === undefined) continue;
+      const text = deltaText(choice.delta);
+      if (text !== "") {
+        content.push(text);
+        onText(text);
+      }
+      if (typeof choice.finish_reason === "string") finished = true;
     }
-    if (!isRecord(chunk)) {
-      await events.return({ kind: "ended" });
-      return { ok: false, kind: "malformed", reason: "sent a stream event that is not a JSON object" };
-    }
-    if (chunk.error !== undefined && chunk.error !== null && !Array.isArray(chunk.choices)) {
-      await events.return({ kind: "ended" });
-      return { ok: false, kind: "error_object", bodyText: step.value.data };
-    }
-    if (isRecord(chunk.usage)) {
-      // Counts that are not non-negative safe integers are left out, as for a plain answer.
-      const { invalid, ...counts } = usageOf(chunk.usage);
-      usage = counts;
-      invalidUsage = invalid;
-    }
-    const choice = firstChoice(chunk.choices);
-    if (choice === undefined) continue;
-    const text = deltaText(choice.delta);
-    if (text !== "") {
-      content.push(text);
-      onText(text);
-    }
-    if (typeof choice.finish_reason === "string") finished = true;
   }
   if (end.kind === "too_large") return { ok: false, kind: "too_large", bytesRead: end.bytesRead };
   if (end.kind === "not_utf8")

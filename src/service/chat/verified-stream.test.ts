@@ -176,6 +176,18 @@ describe("verifiedChatStream", () => {
     expect(last.error.message).toContain("not valid UTF-8");
     expect(out.join("")).not.toContain("\ufffd");
   });
+
+  it("relays the events of one gateway chunk in one write", async () => {
+    async function* twoChunks(): AsyncGenerator<Uint8Array> {
+      const all = await collectBytes(events(["Northwind was founded ", "in 2016 in Lyon [report]."]));
+      yield Buffer.concat(all.slice(0, 2));
+      yield all[2] as Uint8Array;
+    }
+    const out = await collect(verifiedChatStream(twoChunks(), { found, verification: {}, messages: [] }));
+    // Both content events in the first write; then the finish, the report and [DONE].
+    expect(out[0]?.match(/^data: /gm)).toHaveLength(2);
+    expect(out).toHaveLength(4);
+  });
 });
 
 async function collectBytes(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {

@@ -128,7 +128,7 @@ export async function* verifiedChatStream(
   // The reader create's streams use: the stream's bytes capped, so held events and text stay bounded too.
   // Strict UTF-8: a bad byte read as U+FFFD would shift the report's ranges (and the content relayed).
   const events = readEventStream(chunks, MAX_GATEWAY_RESPONSE_BYTES, { strictUtf8: true });
-  let next: Promise<IteratorResult<StreamEvent, EventStreamEnd>> | undefined;
+  let next: Promise<IteratorResult<StreamEvent[], EventStreamEnd>> | undefined;
   let end: EventStreamEnd | undefined;
   let broken: unknown;
   try {
@@ -138,7 +138,7 @@ export async function* verifiedChatStream(
       const woken = new Promise<"woken">((resolve) => {
         wake = () => resolve("woken");
       });
-      let step: IteratorResult<StreamEvent, EventStreamEnd> | "woken";
+      let step: IteratorResult<StreamEvent[], EventStreamEnd> | "woken";
       try {
         step = await Promise.race([next, woken]);
       } catch (error) {
@@ -151,9 +151,10 @@ export async function* verifiedChatStream(
       if (step !== "woken") {
         next = undefined;
         if (step.done === true) end = step.value;
-        else take(step.value);
+        else for (const event of step.value) if (!failed) take(event);
       }
-      while (ready.length > 0) yield ready.shift() as string;
+      // What a chunk of the gateway's stream brought goes out in one write.
+      if (ready.length > 0) yield ready.splice(0).join("");
       passOn();
     }
   } finally {
