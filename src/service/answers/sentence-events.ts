@@ -5,6 +5,7 @@ import {
   answerClaims,
   markerSteps,
   PAUSE,
+  type PreparedAnswerSources,
   prepareAnswerSources,
   type Range,
   type Source,
@@ -70,16 +71,17 @@ const EVENTS_PER_TURN = 128;
  * turns of the event loop between them; with `counter`, its steps are added to it (tests).
  */
 export function createSentenceEvents(
-  sources: readonly Source[],
+  sources: readonly Source[] | PreparedAnswerSources,
   options: AnswerCheckOptions,
   observer: CreateObserver,
   signal?: AbortSignal,
   onPiece?: PieceListener,
   counter?: StepCounter,
 ): SentenceEvents {
-  const sourceChars = sources.reduce((total, source) => total + source.text.length, 0);
-  // Prepared once for every check of the stream: each source's readable form is then made once, not per piece.
-  const prepared = prepareAnswerSources(sources);
+  // Prepared once for every check of the stream (or by the caller, for its own checks too): each source's
+  // readable form and support index are then made once, not per piece.
+  const prepared = "prepared" in sources ? sources : prepareAnswerSources(sources);
+  const sourceChars = prepared.prepared.reduce((total, source) => total + source.text.length, 0);
   const tally = counter ?? { steps: 0 };
   let calls = 0;
   let buffer = "";

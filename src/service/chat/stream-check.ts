@@ -5,6 +5,7 @@ import {
   type AnswerResult,
   answerWithoutClaims,
   coverageOf,
+  prepareAnswerSources,
   type Range,
   type Source,
   splitAnswerClaims,
@@ -12,6 +13,12 @@ import {
 import { MAX_ANSWER_BEST_SPAN_CHARS } from "../../limits.js";
 import { createSentenceEvents, type PieceListener } from "../answers/index.js";
 import { checkAnswerYielding } from "../check-answer.js";
+
+/**
+ * Characters of a stream handed to the sentence checks at once (when sentences are not held): one check per
+ * batch rather than per sentence, and at most a batch and a sentence left to check when the stream ends.
+ */
+export const STREAM_CHECK_BATCH_CHARS = 512;
 
 /** A streamed answer checked as it arrives: its text as it comes, then the check of the whole answer. */
 export interface StreamCheck {
@@ -58,6 +65,12 @@ export function createStreamCheck(
   signal?: AbortSignal,
   onPiece?: PieceListener,
 ): StreamCheck {
+  // Indexed once for every piece's check (and the rest's, and a whole check's).
+  const prepared = prepareAnswerSources(sources);
+  // Held sentences go out as soon as each is checked; otherwise text is checked in batches, which costs a
+  // stream about what one check of its answer costs, not a check's fixed cost per sentence.
+  const batchChars = onPiece === undefined ? STREAM_CHECK_BATCH_CHARS : 0;
+  let pending = "";
   const claimTally = { judged: 0, kept: 0 };
   const bestSpanBudget = { chars: MAX_ANSWER_BEST_SPAN_CHARS };
   const shared: AnswerCheckOptions = { ...options, claimTally, bestSpanBudget };
@@ -71,7 +84,7 @@ export function createStreamCheck(
     for (const claim of claims) clauses += claim.clauses.length;
   };
   const events = createSentenceEvents(
-    sources,
+    prepared,
     shared,
     { open: () => undefined, progress: () => undefined },
     signal,
@@ -83,7 +96,12 @@ export function createStreamCheck(
   const stream = events.nextCall();
   let finished: StreamCheck["finished"];
   return {
-    onText: (text) => stream.onText(text),
+    onText(text) {
+      pending += text;
+      if (pending.length < batchChars) return;
+      stream.onText(pending);
+      pending = "";
+    },
     get finished() {
       return finished;
     },
@@ -91,7 +109,7 @@ export function createStreamCheck(
       await events.idle();
       const rest = answer.slice(checkedChars);
       if (rest !== "") {
-        const result = await checkAnswerYielding(sources, rest, shared, finishSignal, undefined, {
+        const result = await checkAnswerYielding(prepared, rest, shared, finishSignal, undefined, {
           author: "model",
           clausesBefore: clauses,
         });
@@ -104,7 +122,7 @@ export function createStreamCheck(
         return assembled;
       }
       finished = { path: "whole", checkedChars: rest.length + answer.length };
-      return checkAnswerYielding(sources, answer, options, finishSignal, undefined, { author: "model" });
+      return checkAnswerYielding(prepared, answer, options, finishSignal, undefined, { author: "model" });
     },
   };
 }
@@ -125,7 +143,7 @@ function assemble(
   for (const piece of pieces) {
     for (const claim of piece.claims) {
       const same = whole[next];
-      if (same === undefined || !isDeepStrictEqual(same, shiftClaim(claim, piece.offset))) return undefined;
+      if (same === undefined || !sameClaim(same, claim, piece.offset)) return undefined;
       next += 1;
     }
   }
@@ -151,19 +169,46 @@ function shift([start, end]: Range, offset: number): Range {
   return [start + offset, end + offset];
 }
 
-function shiftClaim(claim: AnswerClaim, offset: number): AnswerClaim {
-  if (offset === 0) return claim;
-  return {
-    ...claim,
-    range: shift(claim.range, offset),
-    clauses: claim.clauses.map((clause) => ({
-      ...clause,
-      range: shift(clause.range, offset),
-      markers: clause.markers.map((marker) => ({
-        ...marker,
-        start: marker.start + offset,
-        end: marker.end + offset,
-      })),
-    })),
-  };
+// Every field `sameClaim` compares: a field added to a claim, clause or marker fails the type check here until
+// it is compared too.
+const comparedFields: {
+  claim: Record<keyof AnswerClaim, true>;
+  clause: Record<keyof AnswerClaim["clauses"][number], true>;
+  marker: Record<keyof AnswerClaim["clauses"][number]["markers"][number], true>;
+} = {
+  claim: { range: true, text: true, clauses: true, blockQuote: true, framing: true },
+  clause: { range: true, text: true, masked: true, markers: true },
+  marker: { start: true, end: true, text: true, names: true },
+};
+void comparedFields;
+
+/** Whether `whole` is `piece` moved by `offset`: every field of the claim, its clauses and their markers. */
+function sameClaim(whole: AnswerClaim, piece: AnswerClaim, offset: number): boolean {
+  const sameRange = (a: Range, b: Range) => a[0] === b[0] + offset && a[1] === b[1] + offset;
+  if (
+    !sameRange(whole.range, piece.range) ||
+    whole.text !== piece.text ||
+    whole.blockQuote !== piece.blockQuote ||
+    whole.framing !== piece.framing ||
+    whole.clauses.length !== piece.clauses.length
+  )
+    return false;
+  return whole.clauses.every((clause, index) => {
+    const other = piece.clauses[index] as AnswerClaim["clauses"][number];
+    return (
+      sameRange(clause.range, other.range) &&
+      clause.text === other.text &&
+      clause.masked === other.masked &&
+      clause.markers.length === other.markers.length &&
+      clause.markers.every((marker, at) => {
+        const mark = other.markers[at] as (typeof other.markers)[number];
+        return (
+          marker.start === mark.start + offset &&
+          marker.end === mark.end + offset &&
+          marker.text === mark.text &&
+          isDeepStrictEqual(marker.names, mark.names)
+        );
+      })
+    );
+  });
 }
