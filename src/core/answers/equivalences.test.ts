@@ -6,6 +6,7 @@ import {
   forEachDate,
   forEachEquivalenceKey,
   forEachEquivalenceKeyInPieces,
+  forEachYearStart,
   monthOf,
   type ReadWord,
 } from "./equivalences.js";
@@ -395,6 +396,43 @@ describe("forEachDate's look back before a year", () => {
         expect(found).toEqual(namedDates(text));
       }),
       { seed: 3434, numRuns: 3000 },
+    );
+  });
+});
+
+describe("forEachYearStart: the year pattern as one scan", () => {
+  // The pattern it replaces, kept here as the reference.
+  const YEAR = /(?<![\p{L}\p{N}.,/-])\d{4}(?![\p{N}])/gu;
+  const PARTS = [
+    "1932",
+    "19",
+    "2",
+    "0",
+    "a",
+    "Z",
+    ".",
+    ",",
+    "/",
+    "-",
+    " ",
+    "é",
+    "٣",
+    "²",
+    "𝟘",
+    "𝐀",
+    "\ud835",
+    "\udc00",
+    "東",
+  ];
+  it("visits the starts the pattern matches, in order", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PARTS), { maxLength: 40 }), (parts) => {
+        const text = parts.join("");
+        const starts: number[] = [];
+        forEachYearStart(text, (start) => starts.push(start));
+        expect(starts).toEqual([...text.matchAll(YEAR)].map((match) => match.index));
+      }),
+      { seed: 34, numRuns: 2000 },
     );
   });
 });
