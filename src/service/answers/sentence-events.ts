@@ -10,11 +10,12 @@ import {
   type Source,
   type StepCounter,
 } from "../../core/index.js";
-import { MAX_ANSWER_CLAIMS } from "../../limits.js";
+import { MAX_ANSWER_BEST_SPAN_CHARS, MAX_ANSWER_CLAIMS } from "../../limits.js";
 import { type GenerateStream, nextTurn } from "../../models/index.js";
 import { answerResultToWire, checkAnswerYielding } from "../check-answer.js";
 import type { CreateObserver } from "../claim-events.js";
-import { type ClaimSpan, type Cut, findCut, type LineBefore } from "./stream-cuts.js";
+import { assembleAnswer, type CheckedPiece, readsAnswerWide } from "./assemble-answer.js";
+import { type ClaimSpan, type Cut, findCut, type LineBefore, splitsAsInWhole } from "./stream-cuts.js";
 
 /** The sentence events of one prose create: a stream for each call, and the verdicts once a call is used. */
 export interface SentenceEvents {
@@ -23,9 +24,17 @@ export interface SentenceEvents {
   /**
    * The check of the used call's whole answer (the result), after reporting the claims no earlier event
    * reported: those after the last sentence checked while streaming (all of them, for a gateway that could
-   * not stream).
+   * not stream). Only that rest is checked now: the result is assembled from the checks of the pieces
+   * (`assembleAnswer`), deep-equal to one check of the whole answer; the whole answer is checked again only
+   * when the pieces could read otherwise in it (`readsAnswerWide`, or the rest starts inside a long line
+   * and could split otherwise alone: `splitsAsInWhole`), or when the stream's text is not a prefix of `answer`.
    */
   settle(answer: string, signal?: AbortSignal): Promise<AnswerResult>;
+  /**
+   * How the last `settle` came to its result: assembled from the pieces, or the whole answer checked, and
+   * how many characters it checked (the rest after the last checked piece, plus the whole answer if checked).
+   */
+  readonly settled: { path: "assembled" | "whole"; checkedChars: number } | undefined;
   /** Resolves once no streamed check is running or scheduled: what `settle` waits for first. */
   idle(): Promise<void>;
 }
@@ -67,7 +76,8 @@ const EVENTS_PER_TURN = 128;
  * answer order, a `claim` per citation and an `unsupported` per dropped sentence. A sentence's verdict
  * depends only on it, the sources and the question, so it is the verdict of the whole answer's check. One
  * check runs at a time; sentences closed meanwhile are checked together. The splitting runs in slices with
- * turns of the event loop between them; with `counter`, its steps are added to it (tests).
+ * turns of the event loop between them; with `counter`, its steps are added to it, and with `checkCounter`
+ * the steps of the checks (tests).
  */
 export function createSentenceEvents(
   sources: readonly Source[],
@@ -76,6 +86,7 @@ export function createSentenceEvents(
   signal?: AbortSignal,
   onPiece?: PieceListener,
   counter?: StepCounter,
+  checkCounter?: StepCounter,
 ): SentenceEvents {
   const sourceChars = sources.reduce((total, source) => total + source.text.length, 0);
   // Prepared once for every check of the stream: each source's readable form is then made once, not per piece.
@@ -96,6 +107,11 @@ export function createSentenceEvents(
   let running: Promise<void> | undefined;
   let again = false;
   let failure: unknown;
+  /** The pieces checked so far, and what their checks judged and kept and the best spans they listed. */
+  let pieces: CheckedPiece[] = [];
+  let claimTally = { judged: 0, kept: 0 };
+  let pieceOptions: AnswerCheckOptions = options;
+  let settled: SentenceEvents["settled"];
 
   const schedule = (): void => {
     if (running !== undefined) {
@@ -158,12 +174,13 @@ export function createSentenceEvents(
     const checked = await checkAnswerYielding(
       prepared,
       piece,
-      { ...options, clauseTally },
+      { ...pieceOptions, clauseTally },
       signal,
       undefined,
-      { author: "model", clausesBefore: clausesChecked },
+      { author: "model", clausesBefore: clausesChecked, counter: checkCounter },
     );
     clausesChecked += clauseTally.clauses;
+    pieces.push({ offset: reported, result: checked });
     await report(checked, reported, answer);
     onPiece?.(piece, checked);
     lineBefore = cut.next;
@@ -234,6 +251,9 @@ export function createSentenceEvents(
       clausesChecked = 0;
       armed = false;
       splitAt = 0;
+      pieces = [];
+      claimTally = { judged: 0, kept: 0 };
+      pieceOptions = { ...options, claimTally, bestSpanBudget: { chars: MAX_ANSWER_BEST_SPAN_CHARS } };
       return {
         onOpen: () => observer.open(),
         onText: (text) => {
@@ -248,24 +268,55 @@ export function createSentenceEvents(
     async idle() {
       while (running !== undefined) await running;
     },
+    get settled() {
+      return settled;
+    },
     async settle(answer, settleSignal) {
       while (running !== undefined) await running;
       if (failure !== undefined) throw failure;
-      // The stream's text is a prefix of the answer; should it not be, the whole answer is reported.
-      const from = answer.startsWith(buffer) ? reported : 0;
-      const result = await checkAnswerYielding(prepared, answer, options, settleSignal ?? signal, undefined, {
-        author: "model",
-      });
-      await report(result, 0, answer, from);
-      if (onPiece !== undefined && from < answer.length) {
-        const rest = answer.slice(from);
-        onPiece(
-          rest,
-          await checkAnswerYielding(prepared, rest, options, settleSignal ?? signal, undefined, {
-            author: "model",
-          }),
-        );
+      const wholeCheck = () =>
+        checkAnswerYielding(prepared, answer, options, settleSignal ?? signal, undefined, {
+          author: "model",
+          counter: checkCounter,
+        });
+      // The stream's text is a prefix of the answer; should it not be, the whole answer is checked and reported.
+      if (!answer.startsWith(buffer)) {
+        const result = await wholeCheck();
+        settled = { path: "whole", checkedChars: answer.length };
+        await report(result, 0, answer);
+        onPiece?.(answer, result);
+        return result;
       }
+      const from = reported;
+      const rest = answer.slice(from);
+      if (rest !== "") {
+        const checked = await checkAnswerYielding(
+          prepared,
+          rest,
+          pieceOptions,
+          settleSignal ?? signal,
+          undefined,
+          {
+            author: "model",
+            clausesBefore: clausesChecked,
+            counter: checkCounter,
+          },
+        );
+        pieces.push({ offset: from, result: checked });
+      }
+      const last = rest === "" ? undefined : pieces.at(-1);
+      let result: AnswerResult;
+      // The rest of a long line may split alone otherwise than in it (`findCut` then cut nothing after it).
+      if (!splitsAsInWhole(rest, lineBefore) || readsAnswerWide(answer, pieces)) {
+        result = await wholeCheck();
+        settled = { path: "whole", checkedChars: rest.length + answer.length };
+        await report(result, 0, answer, from);
+      } else {
+        result = assembleAnswer(answer, pieces, claimTally);
+        settled = { path: "assembled", checkedChars: rest.length };
+        if (last !== undefined) await report(last.result, from, answer);
+      }
+      if (last !== undefined) onPiece?.(rest, last.result);
       return result;
     },
   };
