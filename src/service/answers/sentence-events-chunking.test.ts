@@ -209,6 +209,16 @@ describe("createSentenceEvents, however the stream is cut", () => {
     ["cited sentences", (index: number) => `Alpha beta gamma ${index} [s]. Omega psi [t]!\n`],
     ["dropped sentences", (index: number) => `Omega psi number ${index} [t]. `],
     ["headings and lists", (index: number) => `# Part ${index}\n- Epsilon zeta eta [t].\n`],
+    // One line of 15,000 characters, cut while streaming at its sure breaks, whose last sentences (`. ` before a
+    // digit) could split otherwise alone: the pieces of its last 1,000 characters are taken back and checked
+    // with the rest, not the whole answer again.
+    [
+      "one long line ending in a digit after a full stop",
+      (index: number) =>
+        index < 399
+          ? `Alpha beta gamma [s]. Omega psi ${index} [t]. `
+          : "Delta rose 5% in 2020 [s]. 5 of them [s].",
+    ],
   ] as const)(
     "checks a streamed answer of %s in at most 1.2 times the steps of one check",
     async (_name, line) => {

@@ -3,6 +3,8 @@ import {
   type AnswerMarkers,
   type AnswerResult,
   answerClaims,
+  answerWithoutClaims,
+  LONG_LINE,
   markerSteps,
   PAUSE,
   prepareAnswerSources,
@@ -108,8 +110,9 @@ export function createSentenceEvents(
   let again = false;
   let failure: unknown;
   /** The pieces checked so far, and what their checks judged and kept and the best spans they listed. */
-  let pieces: CheckedPiece[] = [];
+  let pieces: StreamedPiece[] = [];
   let claimTally = { judged: 0, kept: 0 };
+  let bestSpanBudget = { chars: MAX_ANSWER_BEST_SPAN_CHARS };
   let pieceOptions: AnswerCheckOptions = options;
   let settled: SentenceEvents["settled"];
 
@@ -171,6 +174,13 @@ export function createSentenceEvents(
     work += sourceChars + piece.length;
     // The pieces of one answer share its claim cap: a model's answer of too many fails as it streams.
     const clauseTally = { clauses: 0 };
+    const before: PieceStart = {
+      judged: claimTally.judged,
+      kept: claimTally.kept,
+      spanChars: bestSpanBudget.chars,
+      clauses: clausesChecked,
+      line: lineBefore,
+    };
     const checked = await checkAnswerYielding(
       prepared,
       piece,
@@ -180,7 +190,7 @@ export function createSentenceEvents(
       { author: "model", clausesBefore: clausesChecked, counter: checkCounter },
     );
     clausesChecked += clauseTally.clauses;
-    pieces.push({ offset: reported, result: checked });
+    pieces.push({ offset: reported, result: checked, before });
     await report(checked, reported, answer);
     onPiece?.(piece, checked);
     lineBefore = cut.next;
@@ -253,7 +263,8 @@ export function createSentenceEvents(
       splitAt = 0;
       pieces = [];
       claimTally = { judged: 0, kept: 0 };
-      pieceOptions = { ...options, claimTally, bestSpanBudget: { chars: MAX_ANSWER_BEST_SPAN_CHARS } };
+      bestSpanBudget = { chars: MAX_ANSWER_BEST_SPAN_CHARS };
+      pieceOptions = { ...options, claimTally, bestSpanBudget };
       return {
         onOpen: () => observer.open(),
         onText: (text) => {
@@ -288,7 +299,34 @@ export function createSentenceEvents(
         return result;
       }
       const from = reported;
-      const rest = answer.slice(from);
+      // The rest starts where it splits as in the whole answer: a rest inside a long line that could split
+      // otherwise alone (`findCut` then cut nothing after that line) takes back the pieces of that line until
+      // it starts at the line's start or its part of the line is over LONG_LINE characters too.
+      let start = from;
+      if (!splitsAsInWhole(answer.slice(from), lineBefore)) {
+        const lineEnd = endOfLine(answer, from);
+        let line = lineBefore;
+        while (line.chars > 0 && lineEnd - start <= LONG_LINE) {
+          const piece = pieces.pop();
+          if (piece?.before === undefined) {
+            // Back to the answer's start: nothing is assembled but the whole answer's check.
+            start = 0;
+            pieces = [];
+            claimTally.judged = 0;
+            claimTally.kept = 0;
+            bestSpanBudget.chars = MAX_ANSWER_BEST_SPAN_CHARS;
+            clausesChecked = 0;
+            break;
+          }
+          start = piece.offset;
+          line = piece.before.line;
+          claimTally.judged = piece.before.judged;
+          claimTally.kept = piece.before.kept;
+          bestSpanBudget.chars = piece.before.spanChars;
+          clausesChecked = piece.before.clauses;
+        }
+      }
+      const rest = answer.slice(start);
       if (rest !== "") {
         const checked = await checkAnswerYielding(
           prepared,
@@ -302,23 +340,65 @@ export function createSentenceEvents(
             counter: checkCounter,
           },
         );
-        pieces.push({ offset: from, result: checked });
+        pieces.push({ offset: start, result: checked, before: undefined });
       }
       const last = rest === "" ? undefined : pieces.at(-1);
       let result: AnswerResult;
-      // The rest of a long line may split alone otherwise than in it (`findCut` then cut nothing after it).
-      if (!splitsAsInWhole(rest, lineBefore) || readsAnswerWide(answer, pieces)) {
+      if (readsAnswerWide(answer, pieces)) {
         result = await wholeCheck();
         settled = { path: "whole", checkedChars: rest.length + answer.length };
         await report(result, 0, answer, from);
       } else {
         result = assembleAnswer(answer, pieces, claimTally);
         settled = { path: "assembled", checkedChars: rest.length };
-        if (last !== undefined) await report(last.result, from, answer);
+        if (last !== undefined) await report(last.result, start, answer, from);
       }
-      if (last !== undefined) onPiece?.(rest, last.result);
+      if (last !== undefined && from < answer.length)
+        onPiece?.(answer.slice(from), tailOf(last.result, from - start, answer.slice(from)));
       return result;
     },
+  };
+}
+
+/** What the stream's tallies and line were when a piece's check began: where they go back to without it. */
+interface PieceStart {
+  judged: number;
+  kept: number;
+  spanChars: number;
+  clauses: number;
+  line: LineBefore;
+}
+
+/** A piece checked while streaming (`before` set) or at the end. */
+type StreamedPiece = CheckedPiece & { before: PieceStart | undefined };
+
+/** Where the line holding `at` ends: its `\n` or `\r`, or the text's end. O(line). */
+function endOfLine(text: string, at: number): number {
+  let end = at;
+  while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+  return end;
+}
+
+/**
+ * The part of a piece's check from `cut` on, as the check of `text` (the piece from `cut`): its entries that
+ * start there or after, moved by `cut`, and its text without their dropped sentences. O(piece).
+ */
+function tailOf(result: AnswerResult, cut: number, text: string): AnswerResult {
+  if (cut === 0) return result;
+  const moved = <T extends { answerRange: Range }>(entries: readonly T[]): T[] =>
+    entries
+      .filter((entry) => entry.answerRange[0] >= cut)
+      .map((entry) => ({ ...entry, answerRange: [entry.answerRange[0] - cut, entry.answerRange[1] - cut] }));
+  const unsupported = moved(result.unsupported);
+  return {
+    text: answerWithoutClaims(
+      text,
+      unsupported.map((entry) => entry.answerRange),
+    ),
+    citations: moved(result.citations),
+    unsupported,
+    partial: moved(result.partial),
+    coverage: result.coverage,
   };
 }
 
