@@ -27,6 +27,12 @@ const source = {
 
 /** Prints added p50/p99 of the service's passthrough and of Portkey side by side, then the stream figures. */
 export default async function run(): Promise<void> {
+  // CHAT_BENCH_STREAMS=only: the stream figures alone (about 20 s), for comparing commits on a busy machine.
+  if (process.env.CHAT_BENCH_STREAMS === "only") {
+    console.log(`1-minute load average ${(loadavg()[0] ?? 0).toFixed(1)} before the run.\n`);
+    console.log(await streamFigures());
+    return;
+  }
   const portkeyServer = findPortkeyServer();
   if (portkeyServer === undefined) {
     console.log("@portkey-ai/gateway is not installed (a devDependency): nothing to compare with; skipped.");

@@ -238,6 +238,54 @@ describe("verified check with a plain answer", () => {
     expect(dropped.unsupported.map((entry: { reason: string }) => entry.reason)).toEqual(["partial_support"]);
   });
 
+  it("reads an equivalent number form, checks each clause at its own marker and pools support over a page", async () => {
+    const city = file(
+      "city.md",
+      "Paris is the capital of France. The city hosts many museums. It has about two million inhabitants. Its river is the Seine. Its metro opened in 1900.\n",
+    );
+    const answer = file(
+      "equivalent.md",
+      "Revenue in Q3 was 12.5M [2]. Paris is the capital of France [1], and profit was 2 million [2]. The city hosts many museums, and its metro opened in 1900 [1].\n",
+    );
+    const run = await checkAnswerFile(answer, [], [city, reportFile]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    const result = JSON.parse(run.stdout);
+    const pooled = "The city hosts many museums, and its metro opened in 1900.";
+    expect(
+      result.citations.map((citation: { claim: string; quote: string; source: string }) => [
+        citation.claim,
+        citation.quote,
+        citation.source,
+      ]),
+    ).toEqual([
+      ["Revenue in Q3 was 12.5M.", "Revenue in Q3 was 12.5 million.", "report_q3.txt"],
+      ["Paris is the capital of France", "Paris is the capital of France.", "city.md"],
+      [", and profit was 2 million.", "Profit was 2 million.", "report_q3.txt"],
+      [pooled, "The city hosts many museums.", "city.md"],
+      [pooled, "Its metro opened in 1900.", "city.md"],
+    ]);
+    expect(result).toMatchObject({ unsupported: [], partial: [], coverage: 1 });
+  });
+
+  it("with --explain names a kept claim's unsupported words on stderr; refuses a --partial that is not keep or drop", async () => {
+    const partly = file(
+      "partly-explained.md",
+      "Paris is the capital of France and of fashion and food [1].\n",
+    );
+    const kept = await checkAnswerFile(partly, ["--explain"]);
+    expect(kept.code).toBe(0);
+    expect(kept.stderr).toBe(
+      `verified check: ${partly}: kept "Paris is the capital of France and of fashion and food." partly: no span of its sources holds "fashion", "food"\n`,
+    );
+    const dropped = await checkAnswerFile(partly, ["--explain", "--partial", "drop"]);
+    expect(dropped.stderr).toBe(
+      `verified check: ${partly}: dropped "Paris is the capital of France and of fashion and food.": no span of its sources holds "fashion", "food"\n`,
+    );
+    const refused = await checkAnswerFile(partly, ["--partial", "flag"]);
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toContain("Allowed choices are keep, drop");
+  });
+
   it("with --explain describes each dropped sentence on stderr and keeps its detail", async () => {
     const run = await checkAnswerFile(answerFile, ["--explain"]);
     expect(run.code).toBe(0);

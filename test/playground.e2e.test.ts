@@ -602,6 +602,63 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await page.screenshot({ path: join(screenshots, "check-markdown.png") });
   });
 
+  it("checks a partly supported sentence: kept and marked with the words no source holds, or dropped when asked", async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#tab-check");
+    await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-sample")]);
+    const answer = "Northwind Analytics ended 2024 with 240 employees and a cheerful office dog [1].";
+    await page.fill("#check-answer", answer);
+    const [kept] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/check")),
+      page.click("#check-submit"),
+    ]);
+    expect(kept.request().postDataJSON()).toMatchObject({ answer, partial: "keep" });
+    const keptResult = (await kept.json()) as { partial: { term: string; answer_range: [number, number] }[] };
+    expect(keptResult.partial.map(({ term, answer_range }) => [term, answer.slice(...answer_range)])).toEqual(
+      [
+        ["cheerful", "cheerful"],
+        ["office", "office"],
+        ["dog", "dog"],
+      ],
+    );
+    const marks = page.locator("#check-answer-text .claim-mark");
+    await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("partial");
+    const label = (await marks.first().getAttribute("aria-label")) ?? "";
+    expect(label).toMatch(/^Partly supported by annual-report-2024 \(\d+% of its words\); /);
+    expect(label.endsWith("no source holds: cheerful, office, dog")).toBe(true);
+
+    await page.check("#check-drop-partial");
+    const [dropped] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/check")),
+      page.click("#check-submit"),
+    ]);
+    expect(dropped.request().postDataJSON()).toMatchObject({ answer, partial: "drop" });
+    await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("dropped");
+    const drops = page.locator("#check-result .dropped li");
+    await expect(drops.first().getAttribute("data-reason")).resolves.toBe("partial_support");
+    await expect(drops.first().textContent()).resolves.toContain('"cheerful", "office", "dog"');
+    await expect(page.locator("#check-result .coverage-figure").textContent()).resolves.toBe(
+      "0% · 0 of 1 claim grounded",
+    );
+
+    // Support pooled over two sentences apart: hovering the claim lights both, at their exact ranges.
+    const pooled =
+      "Northwind Analytics was founded in 2016 in Lyon and plans to open an office in Madrid in 2025 [1].";
+    await page.fill("#check-answer", pooled);
+    const [checked] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/check")),
+      page.click("#check-submit"),
+    ]);
+    const { citations } = (await checked.json()) as { citations: Citation[] };
+    expect(citations).toHaveLength(2);
+    await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("supported");
+    await marks.first().hover();
+    const lit = page.locator("#sources-viewer mark.quote-highlight");
+    await expect.poll(() => lit.count()).toBe(2);
+    const inOrder = [...citations].sort((a, b) => a.range[0] - b.range[0]);
+    await expect(lit.allTextContents()).resolves.toEqual(inOrder.map((citation) => citation.quote));
+  });
+
   it("checks a pasted chat.completion JSON by its answer", async () => {
     await page.goto(`${baseUrl}/`);
     await page.click("#tab-check");

@@ -234,6 +234,8 @@ export interface EvalParams {
   minCoverage?: number;
   /** `json` (default) or `text`: how the model answers each case, as for create. */
   answerFormat?: "json" | "text";
+  /** With `answerFormat: "text"`: keep (default) or drop partially supported claims, as for create. */
+  partial?: PartialPolicy;
   /**
    * When true, each scored case also carries `result`: its create-style answer, or `resultOmitted` when that
    * is longer than its share of the details budget. Default false.
@@ -248,6 +250,8 @@ export interface EvalCaseDetails {
   citations: Citation[];
   /** The claims that were dropped, each with its reason. */
   unsupported: UnsupportedClaim[];
+  /** With `answerFormat: "text"`: the words of kept claims that their spans lack. */
+  partial?: PartialTerm[];
   coverage: number;
   abstained: boolean;
   grounded: boolean;

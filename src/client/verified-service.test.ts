@@ -69,6 +69,7 @@ const gateway: ModelBackend = {
         });
     }
     if (task.kind === "answer") return reply("I answer only from sources.");
+    if (task.kind === "prose") return reply(partlySupported);
     if (task.kind === "fields") {
       const fields = Object.fromEntries(
         Object.entries(task.schema).map(([name, description]) => {
@@ -123,6 +124,9 @@ const sources = [
   { id: "report_q3", text: "Revenue in Q3 was 12.5 million. Profit was 2 million." },
 ];
 const messages = [{ role: "user" as const, content: "Tell me the facts." }];
+/** What the scripted model answers in prose: one sentence partly supported, one supported. */
+const partlySupported =
+  "Paris is the capital of France and of fashion [facts]. Revenue in Q3 was 12.5 million [report_q3].";
 
 describe("every method against the real service", () => {
   it("create: camelCase result whose ranges slice to the quotes", async () => {
@@ -241,6 +245,66 @@ describe("every method against the real service", () => {
     const dropped = await client().check({ sources, answer, partial: "drop" });
     expect(dropped.partial).toEqual([]);
     expect(dropped.unsupported.map((entry) => entry.reason)).toEqual(["partial_support"]);
+  });
+
+  it("create and eval in text format: the partial policy, and partly supported words in camelCase", async () => {
+    const claim = "Paris is the capital of France and of fashion.";
+    const fashion = { claim, term: "fashion", answerRange: [38, 45] };
+    const base = { model: "scripted", messages, sources, answerFormat: "text" as const };
+    const kept = await client().create(base);
+    expect(kept.partial).toEqual([fashion]);
+    expect(partlySupported.slice(38, 45)).toBe("fashion");
+    const dropped = await client().create({ ...base, partial: "drop" });
+    expect(dropped).toMatchObject({ text: "Revenue in Q3 was 12.5 million [report_q3].", partial: [] });
+    expect(dropped.unsupported.map((entry) => entry.reason)).toEqual(["partial_support"]);
+    const streamed = client().stream({ ...base, partial: "drop" });
+    for await (const _event of streamed) {
+      // Drained: the result is what matters.
+    }
+    expect((await streamed.finalResult()).unsupported.map((entry) => entry.reason)).toEqual([
+      "partial_support",
+    ]);
+
+    const cases = [{ messages, sources }];
+    const evalKept = await client().eval({ model: "scripted", cases, answerFormat: "text", details: true });
+    const [keptCase] = evalKept.cases as EvalCaseResult[];
+    expect(keptCase && "result" in keptCase ? keptCase.result?.partial : undefined).toEqual([fashion]);
+    const evalDropped = await client().evalAll({
+      model: "scripted",
+      cases,
+      answerFormat: "text",
+      partial: "drop",
+      details: true,
+    });
+    const [droppedCase] = evalDropped.cases as EvalCaseResult[];
+    const result = droppedCase && "result" in droppedCase ? droppedCase.result : undefined;
+    expect(result?.partial).toEqual([]);
+    expect(result?.unsupported.map((entry) => entry.reason)).toEqual(["partial_support"]);
+  });
+
+  it("check with an answer: an equivalent number form, a clause per marker and support pooled over a page", async () => {
+    const page = {
+      id: "facts",
+      text: "Paris is the capital of France. The city hosts many museums. It has about two million inhabitants. Its river is the Seine. Its metro opened in 1900.",
+    };
+    const answer =
+      "Revenue in Q3 was 12.5M [report_q3]. Paris is the capital of France [facts], and profit was 2 million [report_q3]. The city hosts many museums, and its metro opened in 1900 [facts].";
+    const result = await client().check({ sources: [page, sources[1] as (typeof sources)[1]], answer });
+    const pooled = "The city hosts many museums, and its metro opened in 1900.";
+    expect(
+      result.citations.map(({ claim, quote, source, answerRange }) => [claim, quote, source, answerRange]),
+    ).toEqual([
+      ["Revenue in Q3 was 12.5M.", "Revenue in Q3 was 12.5 million.", "report_q3", [0, 36]],
+      ["Paris is the capital of France", "Paris is the capital of France.", "facts", [37, 75]],
+      [", and profit was 2 million.", "Profit was 2 million.", "report_q3", [75, 114]],
+      [pooled, "The city hosts many museums.", "facts", [115, 181]],
+      [pooled, "Its metro opened in 1900.", "facts", [115, 181]],
+    ]);
+    for (const citation of result.citations) {
+      const text = citation.source === "facts" ? page.text : (sources[1]?.text ?? "");
+      expect(text.slice(...citation.range)).toBe(citation.quote);
+    }
+    expect(result).toMatchObject({ unsupported: [], partial: [], coverage: 1 });
   });
 
   it("check with an answer: camelCase answer ranges, supports and misses", async () => {

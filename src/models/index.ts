@@ -16,9 +16,12 @@ export type {
 } from "./gateways.js";
 export {
   type EventStreamEnd,
+  firstChoice,
   firstInvalidHeader,
+  isEventStream,
   maskSecrets,
   maskURLCredentials,
+  readBodyWithLimit,
   readEventStream,
   type StreamEvent,
 } from "./openai/index.js";

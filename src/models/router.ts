@@ -60,22 +60,29 @@ export function createModelRouter(backends: {
     },
     relay(request) {
       if (request.model === localModelId) return relayByGenerate(backends.local, request);
-      return routed(request.model, request.apiKey, (backend, model, apiKey) =>
-        backend.relay === undefined
+      return routed(request.model, request.apiKey, async (backend, model, apiKey, hinted) => {
+        const answer = await (backend.relay === undefined
           ? relayByGenerate(backend, { ...request, model, apiKey })
-          : backend.relay({ ...request, body: { ...request.body, model }, model, apiKey }),
-      );
+          : backend.relay({ ...request, body: { ...request.body, model }, model, apiKey }));
+        return answer.failure === undefined ? answer : { ...answer, failure: hinted(answer.failure) };
+      });
     },
   };
 
   /**
    * Calls the gateway `model` routes to, with the gateway's own id for the model and the key it takes; an
-   * `invalid_key` from a call that carried no key says how to give one.
+   * `invalid_key` from a call that carried no key says how to give one (thrown, or a relayed refusal's
+   * `failure`, through `hinted`).
    */
   function routed<T>(
     model: string,
     callerKey: string | undefined,
-    call: (backend: ModelBackend, upstreamModel: string, apiKey: string | undefined) => Promise<T>,
+    call: (
+      backend: ModelBackend,
+      upstreamModel: string,
+      apiKey: string | undefined,
+      hinted: (error: ServiceError) => ServiceError,
+    ) => Promise<T>,
   ): Promise<T> {
     const resolved = resolveRoute(routes, model);
     const gateway = resolved === undefined ? undefined : gateways.get(resolved.route.gateway);
@@ -103,12 +110,15 @@ export function createModelRouter(backends: {
       }
       apiKey = gateway.apiKey;
     }
-    const answer = call(gateway.backend, resolved.upstreamModel, apiKey);
-    if (apiKey !== undefined || gateway.keyless) return answer;
+    const keyGiven = apiKey !== undefined || gateway.keyless === true;
+    const hinted = (error: ServiceError) =>
+      keyGiven || error.type !== "invalid_key"
+        ? error
+        : new ServiceError("invalid_key", `${error.message} ${missingKeyHint(gateway.name)}`);
+    const answer = call(gateway.backend, resolved.upstreamModel, apiKey, hinted);
+    if (keyGiven) return answer;
     return answer.catch((error: unknown) => {
-      throw error instanceof ServiceError && error.type === "invalid_key"
-        ? new ServiceError("invalid_key", `${error.message} ${missingKeyHint(gateway.name)}`)
-        : error;
+      throw error instanceof ServiceError ? hinted(error) : error;
     });
   }
 }

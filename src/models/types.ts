@@ -1,4 +1,5 @@
 import type { Source } from "../core/index.js";
+import type { ServiceError } from "../errors/index.js";
 
 /** A chat message as the OpenAI Chat Completions protocol carries it. */
 export interface ChatMessage {
@@ -87,6 +88,11 @@ export interface RelayResponse {
   headers: Record<string, string>;
   /** The body's bytes as they arrive (read once); leaving the loop early closes the connection. */
   body: AsyncIterable<Uint8Array>;
+  /**
+   * For a non-2xx answer (its body then read whole): the service's error for it, as create would give it
+   * (`mapGatewayError`, and the router's hint when the call carried no key).
+   */
+  failure?: ServiceError | undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type ExpectedMatch,
   type MatchMode,
   matchExpected,
+  type PartialPolicy,
   type Source,
 } from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
@@ -24,6 +25,8 @@ export interface EvalInput {
   minCoverage?: number | undefined;
   /** How the model answers each case, as for create (`json` by default). */
   answerFormat?: "json" | "text" | undefined;
+  /** With `answerFormat: "text"`: keep (default) or drop partially supported claims, as for create. */
+  partial?: PartialPolicy | undefined;
   /** When true, each scored case keeps its create-style result (`result`) within its details share. */
   details?: boolean | undefined;
   cases: {
@@ -160,6 +163,7 @@ export async function evalVerified(
                 retry: input.retry,
                 minCoverage: input.minCoverage,
                 answerFormat: input.answerFormat,
+                partial: input.partial,
               },
               caseContext,
               { failWhenUngrounded: false, usage: caseUsage },

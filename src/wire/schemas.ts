@@ -171,6 +171,7 @@ export const EvalRequestSchema = Type.Object(
     retry: Type.Optional(retry),
     min_coverage: Type.Optional(minCoverage),
     answer_format: Type.Optional(answerFormat),
+    partial: Type.Optional(PartialPolicySchema),
     offsets: Type.Optional(offsets),
     details: Type.Optional(
       Type.Boolean({
@@ -439,6 +440,7 @@ export const EvalCaseDetailsSchema = Type.Object({
   text: Type.String(),
   citations: Type.Array(CitationSchema),
   unsupported: Type.Array(UnsupportedClaimSchema),
+  partial: Type.Optional(partialTerms()),
   coverage: Type.Number(),
   abstained: Type.Boolean(),
   grounded: Type.Boolean(),

@@ -87,6 +87,114 @@ describe("POST /v1/verified/check with an answer", () => {
     });
   });
 
+  it("keeps a partly supported claim with each new word's answer_range in the offsets unit, or drops it", async () => {
+    const service = await startWithoutGateway();
+    // The globe is two UTF-16 code units and one code point: codepoint ranges after it are one less.
+    const answer = "🌍 Northwind was founded in 2016 in Lyon with great ambition [report].";
+    const claim = "🌍 Northwind was founded in 2016 in Lyon with great ambition.";
+    const utf16 = await service.post("/v1/verified/check", { sources: [report], answer });
+    const inCodePoints = await service.post("/v1/verified/check", {
+      sources: [report],
+      answer,
+      offsets: "codepoint",
+    });
+    const dropped = await service.post("/v1/verified/check", {
+      sources: [report],
+      answer,
+      partial: "drop",
+      explain: true,
+    });
+
+    expect(utf16.body).toMatchObject({ unsupported: [], coverage: 1 });
+    expect(utf16.body.partial).toEqual([
+      { claim, term: "great", answer_range: [46, 51] },
+      { claim, term: "ambition", answer_range: [52, 60] },
+    ]);
+    for (const term of utf16.body.partial) expect(answer.slice(...term.answer_range)).toBe(term.term);
+    const codePoints = [...answer];
+    expect(inCodePoints.body.partial).toEqual([
+      { claim, term: "great", answer_range: [45, 50] },
+      { claim, term: "ambition", answer_range: [51, 59] },
+    ]);
+    for (const term of inCodePoints.body.partial)
+      expect(codePoints.slice(...term.answer_range).join("")).toBe(term.term);
+    expect(inCodePoints.body.citations[0].answer_range).toEqual([0, [...answer].length]);
+    expect(dropped.body).toMatchObject({ text: "", citations: [], partial: [], coverage: 0 });
+    expect(dropped.body.unsupported).toEqual([
+      expect.objectContaining({
+        claim,
+        reason: "partial_support",
+        answer_range: [0, answer.length],
+        detail: { words: ["great", "ambition"] },
+      }),
+    ]);
+  });
+
+  it("refuses a partial policy other than keep or drop, naming partial", async () => {
+    const service = await startWithoutGateway();
+    const response = await service.post("/v1/verified/check", {
+      sources: [report],
+      answer: "Northwind was founded in Lyon [1].",
+      partial: "flag",
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({
+      type: "invalid_request",
+      code: "invalid_request",
+      param: "partial",
+    });
+    expect(response.body.error.message).toContain('"partial"');
+  });
+
+  it("reads equivalent forms, pools support over sentences and checks each clause against its own marker", async () => {
+    const service = await startWithoutGateway();
+    const history = {
+      id: "history",
+      text: "Northwind opened its first depot on 3 March 2019. The depot was built by local firms. Its roof holds solar panels. Staff planted a garden beside it. The depot ships blue widgets to Lyon.",
+    };
+    const answer = [
+      "Northwind opened its first depot on March 3, 2019 [history].",
+      "Revenue for 2024 was $18.4M [report].",
+      "Its first depot has solar panels on its roof and ships blue widgets to Lyon [history].",
+      "Northwind was founded in Lyon [report], and its depot ships blue widgets [history].",
+    ].join(" ");
+    const response = await service.post("/v1/verified/check", { sources: [report, history], answer });
+    expect(response.status).toBe(200);
+    const citations = response.body.citations as { claim: string; quote: string; source: string }[];
+    expect(citations.map(({ claim, quote, source }) => [claim, quote, source])).toEqual([
+      [
+        "Northwind opened its first depot on March 3, 2019.",
+        "Northwind opened its first depot on 3 March 2019.",
+        "history",
+      ],
+      ["Revenue for 2024 was $18.4M.", "Revenue for 2024 was $18.4 million, up 22% over 2023.", "report"],
+      // Pooled: the claim's words stand on two sentences of the source, listed as two spans.
+      [
+        "Its first depot has solar panels on its roof and ships blue widgets to Lyon.",
+        "The depot ships blue widgets to Lyon.",
+        "history",
+      ],
+      [
+        "Its first depot has solar panels on its roof and ships blue widgets to Lyon.",
+        "Its roof holds solar panels.",
+        "history",
+      ],
+      // Each clause stands on the source its own marker names.
+      ["Northwind was founded in Lyon", "Northwind was founded in 2016 in Lyon.", "report"],
+      [", and its depot ships blue widgets.", "The depot ships blue widgets to Lyon.", "history"],
+    ]);
+    expect(response.body).toMatchObject({ unsupported: [], coverage: 1 });
+    // Neither span says the depot was the first: the pooled claim is kept with that word named.
+    expect(response.body.partial).toEqual([
+      {
+        claim: "Its first depot has solar panels on its roof and ships blue widgets to Lyon.",
+        term: "first",
+        answer_range: [103, 108],
+      },
+    ]);
+    expect(answer.slice(103, 108)).toBe("first");
+  });
+
   it("refuses an answer over the limit with the param named", async () => {
     const service = await startWithoutGateway();
     const response = await service.post("/v1/verified/check", {

@@ -50,6 +50,22 @@ async function post(url: string, body: unknown) {
   };
 }
 
+/** An eval in text format with details of one case ("a": the question on the report), plus `extra` fields. */
+async function evalText(url: string, extra: Record<string, unknown> = {}) {
+  const response = await fetch(`${url}/v1/verified/eval`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer test-key" },
+    body: JSON.stringify({
+      model: "gpt-test",
+      answer_format: "text",
+      details: true,
+      cases: [{ id: "a", messages: question, sources: [report] }],
+      ...extra,
+    }),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
 /** The claim and unsupported events a result implies, in answer order. */
 function eventsOf(result: {
   citations: { answer_range: [number, number] }[];
@@ -235,21 +251,65 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     expect(retried.events.at(-1)?.data.text).toBe(`${supported} ${staff}`);
   });
 
+  it("keeps a partly supported sentence with its new words in partial, or drops it, JSON and streamed", async () => {
+    const { gateway, service } = await startWithGateway();
+    const partly = "🌍 Northwind was founded in 2016 in Lyon with great ambition [report].";
+    const claim = "🌍 Northwind was founded in 2016 in Lyon with great ambition.";
+    gateway.script(() => `${partly} ${staff}`);
+
+    const kept = await post(service.url, textBody({ offsets: "codepoint" }));
+    const keptStreamed = await post(service.url, textBody({ offsets: "codepoint", stream: true }));
+    const dropped = await post(service.url, textBody({ partial: "drop" }));
+    const droppedStreamed = await post(service.url, textBody({ partial: "drop", stream: true }));
+
+    // Code points: the globe counts one, so "great" starts at 45 (46 in UTF-16 code units).
+    expect(kept.json.partial).toEqual([
+      { claim, term: "great", answer_range: [45, 50] },
+      { claim, term: "ambition", answer_range: [51, 59] },
+    ]);
+    expect(kept.json).toMatchObject({ text: `${partly} ${staff}`, unsupported: [], coverage: 1 });
+    expect(keptStreamed.events.at(-1)).toEqual({ event: "done", data: kept.json });
+    expect(dropped.json).toMatchObject({ text: staff, partial: [], coverage: 0.5 });
+    expect(dropped.json.unsupported).toEqual([
+      expect.objectContaining({ claim, reason: "partial_support", answer_range: [0, partly.length] }),
+    ]);
+    expect(droppedStreamed.events.map((event) => event.event)).toEqual(["unsupported", "claim", "done"]);
+    expect(droppedStreamed.events.at(-1)).toEqual({ event: "done", data: dropped.json });
+  });
+
+  it("runs eval cases in text format with the partial policy, each case's partial words in its details", async () => {
+    const { gateway, service } = await startWithGateway();
+    const partly = "Northwind was founded in 2016 in Lyon with great ambition [report].";
+    gateway.script(() => partly);
+    const kept = await evalText(service.url);
+    const dropped = await evalText(service.url, { partial: "drop" });
+
+    expect(kept.status).toBe(200);
+    expect(kept.json.cases[0]).toMatchObject({ id: "a", coverage: 1, citations: 1, unsupported: 0 });
+    const at = (word: string) => [partly.indexOf(word), partly.indexOf(word) + word.length];
+    expect(kept.json.cases[0].result.partial).toEqual([
+      {
+        claim: "Northwind was founded in 2016 in Lyon with great ambition.",
+        term: "great",
+        answer_range: at("great"),
+      },
+      {
+        claim: "Northwind was founded in 2016 in Lyon with great ambition.",
+        term: "ambition",
+        answer_range: at("ambition"),
+      },
+    ]);
+    expect(dropped.status).toBe(200);
+    expect(dropped.json.cases[0]).toMatchObject({ id: "a", coverage: 0, citations: 0, unsupported: 1 });
+    expect(dropped.json.cases[0].result.unsupported[0].reason).toBe("partial_support");
+    expect(dropped.json.cases[0].result.partial).toEqual([]);
+  });
+
   it("runs eval cases in text format", async () => {
     const { gateway, service } = await startWithGateway();
     gateway.script(() => `${supported} ${invented}`);
 
-    const response = await fetch(`${service.url}/v1/verified/eval`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer test-key" },
-      body: JSON.stringify({
-        model: "gpt-test",
-        answer_format: "text",
-        details: true,
-        cases: [{ id: "a", messages: question, sources: [report] }],
-      }),
-    });
-    const json = await response.json();
+    const { json } = await evalText(service.url);
 
     expect(json.cases[0]).toMatchObject({ id: "a", coverage: 0.5, citations: 1, unsupported: 1 });
     expect(json.cases[0].result.text).toBe(supported);

@@ -21,7 +21,14 @@ export type ScriptedReply =
   /** A JSON body with a status (default 200). */
   | { kind: "json"; status: number; body: unknown; headers?: Record<string, string> }
   /** A text body (HTML error pages, broken JSON) with a status and content type. */
-  | { kind: "text"; status: number; text: string; contentType: string; headers?: Record<string, string> }
+  | {
+      kind: "text";
+      status: number;
+      /** Bytes, for a body that is not UTF-8. */
+      text: string | Uint8Array;
+      contentType: string;
+      headers?: Record<string, string>;
+    }
   /** Another reply after `ms` milliseconds. */
   | { kind: "delay"; ms: number; reply: ScriptedReply }
   /**

@@ -4,7 +4,8 @@ it). Passes once the service has answer mode."""
 
 from __future__ import annotations
 
-from verified_answers import AnswerMiss, NumberMiss, Verified
+from conftest import ScriptedGateway, completion
+from verified_answers import AnswerMiss, DoneEvent, NumberMiss, Verified
 
 POLICY = {"id": "policy", "text": "😀 Refunds are accepted within 30 days of purchase.\r\nOrders over $50 ship free."}
 ANSWER = "🙂 Refunds are accepted within 30 days of purchase. Shipping to Mars takes a year 🚀."
@@ -85,3 +86,69 @@ def test_check_names_the_words_of_a_partly_supported_claim_or_drops_it(client: V
     dropped = client.check(sources=[source], answer=answer, partial="drop")
     assert dropped.partial == []
     assert [entry.reason for entry in dropped.unsupported] == ["partial_support"]
+
+
+MUSEUM = {"id": "museum", "text": "The museum opened a new wing in 2021. Entry is free on Sundays."}
+PARTLY = "The museum opened a new glass wing in 2021 [museum]. Entry is free on Sundays [museum]."
+ASKED = [{"role": "user", "content": "What did the museum open?"}]
+
+
+def test_create_in_text_format_names_partial_words_or_drops_them(client: Verified, gateway: ScriptedGateway) -> None:
+    gateway.script(completion(PARTLY), completion(PARTLY), completion(PARTLY))
+
+    kept = client.create(model="gpt-test", messages=ASKED, sources=[MUSEUM], answer_format="text")
+    assert kept.text == PARTLY and kept.unsupported == []
+    assert [(term.term, PARTLY[term.answer_range[0] : term.answer_range[1]]) for term in kept.partial] == [
+        ("glass", "glass")
+    ]
+    dropped = client.create(model="gpt-test", messages=ASKED, sources=[MUSEUM], answer_format="text", partial="drop")
+    assert dropped.text == "Entry is free on Sundays [museum]." and dropped.partial == []
+    assert [entry.reason for entry in dropped.unsupported] == ["partial_support"]
+    with client.stream(model="gpt-test", messages=ASKED, sources=[MUSEUM], answer_format="text") as stream:
+        events = list(stream)
+    assert isinstance(events[-1], DoneEvent) and events[-1].result.partial == kept.partial
+
+
+def test_eval_in_text_format_keeps_each_case_partial_words_in_its_details(
+    client: Verified, gateway: ScriptedGateway
+) -> None:
+    gateway.script(completion(PARTLY), completion(PARTLY))
+    case = {"id": "glass", "messages": ASKED, "sources": [MUSEUM]}
+
+    kept = client.eval(model="gpt-test", cases=[case], answer_format="text", details=True)
+    dropped = client.eval_all(model="gpt-test", cases=[case], answer_format="text", partial="drop", details=True)
+
+    [kept_case] = kept.cases
+    assert kept_case.result is not None and [term.term for term in kept_case.result.partial] == ["glass"]
+    [dropped_case] = dropped.cases
+    assert dropped_case.result is not None and dropped_case.result.partial == []
+    assert [entry.reason for entry in dropped_case.result.unsupported] == ["partial_support"]
+
+
+CITY = {
+    "id": "facts",
+    "text": "Paris is the capital of France. The city hosts many museums. It has about two million inhabitants. "
+    "Its river is the Seine. Its metro opened in 1900.",
+}
+QUARTER = {"id": "report_q3", "text": "Revenue in Q3 was 12.5 million. Profit was 2 million."}
+
+
+def test_check_reads_an_equivalent_form_each_clause_and_support_pooled_over_a_page(client: Verified) -> None:
+    answer = (
+        "Revenue in Q3 was 12.5M [report_q3]. Paris is the capital of France [facts], and profit was 2 million "
+        "[report_q3]. The city hosts many museums, and its metro opened in 1900 [facts]."
+    )
+    result = client.check(sources=[CITY, QUARTER], answer=answer, offsets="codepoint")
+
+    texts = {"facts": CITY["text"], "report_q3": QUARTER["text"]}
+    pooled = "The city hosts many museums, and its metro opened in 1900."
+    assert [(c.claim, c.quote, c.source) for c in result.citations] == [
+        ("Revenue in Q3 was 12.5M.", "Revenue in Q3 was 12.5 million.", "report_q3"),
+        ("Paris is the capital of France", "Paris is the capital of France.", "facts"),
+        (", and profit was 2 million.", "Profit was 2 million.", "report_q3"),
+        (pooled, "The city hosts many museums.", "facts"),
+        (pooled, "Its metro opened in 1900.", "facts"),
+    ]
+    for citation in result.citations:
+        assert texts[citation.source][citation.range[0] : citation.range[1]] == citation.quote
+    assert result.unsupported == [] and result.partial == [] and result.coverage == 1

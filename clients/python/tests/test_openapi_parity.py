@@ -5,6 +5,7 @@ every operation the document lists is either a method of the client or named her
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import typing
 import urllib.request
@@ -19,6 +20,7 @@ from verified_answers import (
     ModelList,
     UngroundedError,
     UnsupportedClaim,
+    Verified,
     VerifiedError,
 )
 
@@ -129,3 +131,26 @@ def test_the_walk_finds_a_field_the_client_lacks() -> None:
         "properties": {"citations": {"type": "array", "items": {"type": "object", "properties": {"invented": {}}}}},
     }
     assert missing_fields(schema, [CheckResult], "x") == ["x.citations[].invented"]
+
+
+# Each method and the operation whose request body its keyword arguments send, with the body fields it sets
+# itself (``stream``: ``stream()`` sends it, ``create`` and ``eval`` never do).
+REQUEST_METHODS: Dict[str, Tuple[str, Set[str]]] = {
+    "create": ("/v1/verified", {"stream"}),
+    "stream": ("/v1/verified", {"stream"}),
+    "extract": ("/v1/verified/extract", set()),
+    "eval": ("/v1/verified/eval", {"stream"}),
+    "eval_all": ("/v1/verified/eval", {"stream"}),
+    "check": ("/v1/verified/check", set()),
+}
+
+
+def test_every_request_field_is_a_keyword_argument(service_url: str) -> None:
+    # "Every request field of the HTTP API is a keyword argument of the same name" (docs/python.md).
+    paths = document(service_url)["paths"]
+    missing: List[str] = []
+    for method, (path, set_by_the_method) in REQUEST_METHODS.items():
+        body = json_schema(paths[path]["post"]["requestBody"])
+        parameters = set(inspect.signature(getattr(Verified, method)).parameters)
+        missing += [f"{method}({name}=)" for name in body["properties"] if name not in parameters | set_by_the_method]
+    assert missing == []

@@ -100,14 +100,30 @@ export function checkDocument(
 
 /**
  * One line per dropped claim whose `detail` says why (`--explain`): the number that failed, or in answer
- * mode the entity, quotation, marker, missing words or the sources that do support it.
+ * mode the entity, quotation, marker, missing words or the sources that do support it; then, in answer mode,
+ * one line per kept, partially supported claim naming the words its spans lack.
  */
-export function explainDropped(result: object): string[] {
-  const unsupported = (result as { unsupported?: WireUnsupported[] }).unsupported ?? [];
-  return unsupported.flatMap((item) => {
+export function explainMisses(result: object): string[] {
+  const { unsupported = [], partial = [] } = result as {
+    unsupported?: WireUnsupported[];
+    partial?: { claim: string; term: string }[];
+  };
+  const dropped = unsupported.flatMap((item) => {
     const why = describeDrop({ reason: item.reason, detail: detailOf(item.detail) });
     return why === undefined ? [] : [`dropped ${JSON.stringify(item.claim)}: ${why}`];
   });
+  // Terms come in answer order, so one claim's terms are adjacent.
+  const kept: { claim: string; words: string[] }[] = [];
+  for (const { claim, term } of partial) {
+    const last = kept.at(-1);
+    if (last?.claim === claim) last.words.push(term);
+    else kept.push({ claim, words: [term] });
+  }
+  const partly = kept.flatMap(({ claim, words }) => {
+    const why = describeDrop({ reason: "partial_support", detail: { words } });
+    return why === undefined ? [] : [`kept ${JSON.stringify(claim)} partly: ${why}`];
+  });
+  return [...dropped, ...partly];
 }
 
 /** An unsupported entry as the wire has it: answer mode's `found_in` in snake_case. */

@@ -3,7 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Source } from "../../client/index.js";
 import type { OffsetUnit } from "../../wire/index.js";
 import type { ParsedJson } from "../input/index.js";
-import { checkDocument, explainDropped } from "./check-document.js";
+import { checkDocument, explainMisses } from "./check-document.js";
 import { LineSplitter, RecentSources } from "./jsonl-batch.js";
 
 /** Where the command reads and writes; injected so tests can drive it in process. */
@@ -42,7 +42,7 @@ export async function runCheckCommand(
     return 2;
   }
   if (explain)
-    for (const line of explainDropped(outcome.result)) io.stderr.write(`verified check: ${name}: ${line}\n`);
+    for (const line of explainMisses(outcome.result)) io.stderr.write(`verified check: ${name}: ${line}\n`);
   io.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
   return 0;
 }
@@ -99,7 +99,7 @@ export async function runAnswerCheck(flags: AnswerCheckFlags, io: CheckIo): Prom
     return 2;
   }
   if (explain)
-    for (const line of explainDropped(outcome.result)) io.stderr.write(`verified check: ${name}: ${line}\n`);
+    for (const line of explainMisses(outcome.result)) io.stderr.write(`verified check: ${name}: ${line}\n`);
   io.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
   return 0;
 }
@@ -141,7 +141,7 @@ async function runJsonl(
       : { ok: false as const, param: undefined, message: parsed.message };
     if (outcome.ok) {
       if (explain) {
-        for (const why of explainDropped(outcome.result))
+        for (const why of explainMisses(outcome.result))
           io.stderr.write(`verified check: ${name}: line ${lineNumber}: ${why}\n`);
       }
       output += `${JSON.stringify(outcome.result)}\n`;

@@ -13,7 +13,7 @@ import type {
   RelayResponse,
 } from "../types.js";
 import { decodeAnswerSteps, parseChatCompletion } from "./completion.js";
-import { readCompletionStream } from "./completion-stream.js";
+import { isEventStream, readCompletionStream } from "./completion-stream.js";
 import { type GatewayFailure, mapGatewayError } from "./error-mapping.js";
 import { createHttpTransport } from "./http-transport.js";
 import { firstInvalidHeader, maskSecrets, maskURLCredentials } from "./masking.js";
@@ -372,10 +372,43 @@ export function createOpenAIChatGateway(options: OpenAIChatGatewayOptions): Mode
         `The model gateway could not be reached (${describeNetworkError(error, knownSecrets)}).`,
       );
     }
+    if (response.status >= 200 && response.status < 300) {
+      return {
+        status: response.status,
+        headers: relayedHeaders(response.headers),
+        body: relayedBody(response, deadline, knownSecrets),
+      };
+    }
+    // A refusal is read whole and mapped as create maps it; its bytes still go on as the gateway sent them.
+    let read: LimitedBody;
+    try {
+      read = await response.readBody(maxResponseBytes);
+    } catch (error) {
+      throw brokenOff(error, deadline, knownSecrets);
+    } finally {
+      deadline.dispose();
+    }
+    if (!read.ok) throw tooLarge(maxResponseBytes);
+    const mapped = mapGatewayError({
+      status: response.status,
+      headers: response.headers,
+      bodyText: read.bytes.toString("utf8"),
+      model: request.model,
+      responseFormatSent: false,
+      nowMs: now(),
+      knownSecrets,
+    });
     return {
       status: response.status,
       headers: relayedHeaders(response.headers),
-      body: relayedBody(response, deadline, knownSecrets),
+      body: (async function* () {
+        yield read.bytes;
+      })(),
+      // A relay is not retried: a 5xx is the gateway's error as it stands.
+      failure:
+        mapped.action === "fail"
+          ? mapped.error
+          : new ServiceError("gateway_error", `The model gateway ${mapped.reason}.`),
     };
   }
 
@@ -401,14 +434,23 @@ async function* relayedBody(
   try {
     for await (const chunk of response.chunks()) yield chunk;
   } catch (error) {
-    if (deadline.signal.aborted) throw deadline.signal.reason;
-    throw new ServiceError(
-      "gateway_error",
-      `The model gateway broke off its answer (${describeNetworkError(error, knownSecrets)}).`,
-    );
+    throw brokenOff(error, deadline, knownSecrets);
   } finally {
     deadline.dispose();
   }
+}
+
+/** What a relay throws when the gateway's answer breaks off: the deadline's reason, or a `gateway_error`. */
+function brokenOff(
+  error: unknown,
+  deadline: ReturnType<typeof createCallDeadline>,
+  knownSecrets: readonly string[],
+): unknown {
+  if (deadline.signal.aborted) return deadline.signal.reason;
+  return new ServiceError(
+    "gateway_error",
+    `The model gateway broke off its answer (${describeNetworkError(error, knownSecrets)}).`,
+  );
 }
 
 /** `{baseURL}/chat/completions?{query}`, with any trailing slash of the base removed. */
@@ -494,10 +536,6 @@ function describeNetworkError(error: unknown, knownSecrets: readonly string[]): 
         : String(error);
   const text = code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
   return maskSecrets(text, knownSecrets);
-}
-
-function isEventStream(contentType: string | null): boolean {
-  return contentType !== null && /^\s*text\/event-stream\b/i.test(contentType);
 }
 
 /** The message, code and type of an error body, or the body itself when it is not JSON; for matching only. */

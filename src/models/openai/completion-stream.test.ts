@@ -137,7 +137,7 @@ describe("readEventStream", () => {
     for (;;) {
       const step = await events.next();
       if (step.done === true) return { seen, end: step.value };
-      seen.push(`${step.value.event ?? ""}|${step.value.data}`);
+      for (const event of step.value) seen.push(`${event.event ?? ""}|${event.data}`);
     }
   }
 
@@ -176,5 +176,22 @@ describe("readEventStream", () => {
 
   it("rethrows a network error", async () => {
     await expect(all(cutAfter("data: a\n\n"), 1000)).rejects.toThrow("aborted");
+  });
+});
+
+describe("readCompletionStream, the first choice", () => {
+  it("reads the choice with index 0, whichever choice a chunk carries first", async () => {
+    const both = (first: string, second: string) =>
+      `data: ${JSON.stringify({
+        choices: [
+          { index: 1, delta: { content: second }, finish_reason: null },
+          { index: 0, delta: { content: first }, finish_reason: null },
+        ],
+      })}\n\n`;
+    const onlyOther = `data: ${JSON.stringify({ choices: [{ index: 1, delta: { content: "zzz" }, finish_reason: null }] })}\n\n`;
+    const { result } = await read(
+      chunksOf(both("a", "x") + onlyOther + both("b", "y") + chunk(null, "stop") + done),
+    );
+    expect(result).toMatchObject({ ok: true, value: { content: "ab" } });
   });
 });

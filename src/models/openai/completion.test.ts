@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeAnswerSteps, parseChatCompletion } from "./completion.js";
+import { decodeAnswerSteps, firstChoice, parseChatCompletion } from "./completion.js";
 
 const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
@@ -107,5 +107,35 @@ describe("decodeAnswerSteps", () => {
     expect(long.next()).toEqual({ done: false, value: undefined });
     expect(long.next()).toEqual({ done: true, value: "café ✓" });
     expect(decodeAnswerSteps(bytes, bytes.length + 1).next()).toEqual({ done: true, value: "café ✓" });
+  });
+});
+
+describe("firstChoice", () => {
+  const a = { index: 0, message: { content: "a" } };
+  const b = { index: 1, message: { content: "b" } };
+  it.each([
+    ["the choice with index 0, wherever it stands", [b, a], a],
+    ["none when only another choice is there (a chunk of n > 1)", [b], undefined],
+    [
+      "the first of choices without an index",
+      [{ message: { content: "x" } }, { message: { content: "y" } }],
+      { message: { content: "x" } },
+    ],
+    ["none of no choices", [], undefined],
+    ["none of a choices field that is not an array", { 0: a }, undefined],
+  ])("is %s", (_name, choices, expected) => {
+    expect(firstChoice(choices)).toEqual(expected);
+  });
+
+  it("is the choice a completion's content is read from", () => {
+    const parsed = parseChatCompletion(
+      JSON.stringify({
+        choices: [
+          { index: 1, message: { content: "b" } },
+          { index: 0, message: { content: "a" } },
+        ],
+      }),
+    );
+    expect(parsed).toMatchObject({ ok: true, value: { content: "a" } });
   });
 });

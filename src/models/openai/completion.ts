@@ -1,5 +1,6 @@
 import { OWN_TURN_TEXT_CHARS } from "../../limits.js";
 import type { Steps } from "../../util.js";
+import { contentText } from "../relay-by-generate.js";
 import type { GenerateResult } from "../types.js";
 import { type GatewayErrorInfo, readGatewayError } from "./error-mapping.js";
 
@@ -45,9 +46,27 @@ export function parseChatCompletion(text: string): ParsedCompletion {
     return { ok: false, kind: "malformed", reason: "answered JSON without choices" };
   }
   const { invalid, ...usage } = usageOf(record.usage);
-  const value: GenerateResult = { content: contentOf(choices[0]), usage };
+  const value: GenerateResult = { content: contentOf(firstChoice(choices)), usage };
   if (invalid.length > 0) value.invalidUsage = invalid;
   return { ok: true, value };
+}
+
+/**
+ * The first choice of a completion's or a chunk's `choices`: the choice whose `index` is 0, a choice without
+ * an `index` counting by its place in the array (some gateways leave it out). A streamed chunk of a call with
+ * `n` above 1 may carry another choice first, or only another choice: then it has none. O(choices).
+ */
+export function firstChoice(choices: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  for (const [place, choice] of choices.entries()) {
+    if (
+      typeof choice === "object" &&
+      choice !== null &&
+      ((choice as { index?: unknown }).index ?? place) === 0
+    )
+      return choice as Record<string, unknown>;
+  }
+  return undefined;
 }
 
 function describeNonJson(text: string): string {
@@ -63,23 +82,10 @@ function contentOf(choice: unknown): string {
   if (typeof choice !== "object" || choice === null) return "";
   const { message, text } = choice as { message?: unknown; text?: unknown };
   if (typeof message === "object" && message !== null) {
-    const content = (message as { content?: unknown }).content;
-    if (typeof content === "string") return content;
-    if (Array.isArray(content)) return content.map(partText).join("");
-    return "";
+    return contentText((message as { content?: unknown }).content) ?? "";
   }
   // Legacy completions put the text on the choice itself.
   return typeof text === "string" ? text : "";
-}
-
-/** The text of one content part: a string, or an object with a `text` string. */
-export function partText(part: unknown): string {
-  if (typeof part === "string") return part;
-  if (typeof part === "object" && part !== null) {
-    const text = (part as { text?: unknown }).text;
-    if (typeof text === "string") return text;
-  }
-  return "";
 }
 
 const usageNames = ["prompt_tokens", "completion_tokens", "total_tokens"] as const;

@@ -54,3 +54,22 @@ describe("readBodyWithLimit", () => {
     await expect(readBodyWithLimit(stream, 10)).rejects.toThrow("terminated");
   });
 });
+
+describe("readBodyWithLimit over chunks", () => {
+  it("reads a relayed answer's chunks, and stops past the limit without reading the rest", async () => {
+    let pulled = 0;
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      for (let index = 0; index < 100; index++) {
+        pulled += 1;
+        yield new Uint8Array(1024);
+      }
+    }
+    expect(await readBodyWithLimit(chunks(), 4096)).toEqual({ ok: false, bytesRead: 5120 });
+    expect(pulled).toBe(5);
+    pulled = 0;
+    expect(await readBodyWithLimit(chunks(), 200 * 1024)).toEqual({
+      ok: true,
+      bytes: Buffer.alloc(100 * 1024),
+    });
+  });
+});

@@ -7,26 +7,20 @@ import { BodyBytes } from "../body-bytes.js";
 export type LimitedBody = { ok: true; bytes: Buffer } | { ok: false; bytesRead: number };
 
 /**
- * Reads a response body's bytes, streaming, and stops as soon as more than `maxBytes` have arrived: the
- * stream is cancelled (which closes the connection) and nothing beyond the limit is kept. Read errors (a reset
- * connection, an abort) are rethrown as they come.
+ * Reads a body's bytes (a fetch response's stream, or the chunks of a relayed answer) and stops as soon as
+ * more than `maxBytes` have arrived: the stream is cancelled (which closes the connection) and nothing beyond
+ * the limit is kept. Read errors (a reset connection, an abort) are rethrown as they come. O(bytes).
  */
 export async function readBodyWithLimit(
-  body: ReadableStream<Uint8Array> | null,
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
   maxBytes: number,
 ): Promise<LimitedBody> {
   if (body === null) return { ok: true, bytes: Buffer.alloc(0) };
-  const reader = body.getReader();
   const kept = new BodyBytes(Number.NaN, maxBytes);
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  for await (const value of body instanceof ReadableStream ? readableChunks(body) : body) {
     const bytesRead = kept.received + value.byteLength;
-    if (bytesRead > maxBytes) {
-      // A failing cancel must not hide the real outcome: the body is refused either way.
-      await reader.cancel("response larger than the limit").catch(() => undefined);
-      return { ok: false, bytesRead };
-    }
+    // Leaving the loop cancels the stream; a failing cancel does not hide the outcome (`readableChunks`).
+    if (bytesRead > maxBytes) return { ok: false, bytesRead };
     kept.add(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
   }
   return { ok: true, bytes: kept.bytes() };

@@ -129,7 +129,14 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
           unheld.length === 0
             ? `Supported by ${by}`
             : `Partly supported by ${by}; no source holds: ${unheld.map((each) => each.term).join(", ")}`,
-        span: cited[0],
+        // Support pooled over several sentences of its source is lit all at once.
+        span:
+          cited[0] === undefined
+            ? undefined
+            : {
+                source: cited[0].source,
+                range: cited.filter(({ source }) => source === cited[0]?.source).map(({ range }) => range),
+              },
       });
     }
     const claims = claimsAt.length;
@@ -244,10 +251,10 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
   return { run, load, snapshot: () => shownSources };
 }
 
-/** Where a claim's support (or a dropped claim's best span) is. */
+/** Where a claim's support (or a dropped claim's best span) is: one range, or the several of pooled support. */
 interface Span {
   source: string;
-  range: Range;
+  range: Range | readonly Range[];
 }
 
 function spanOf(item: UnsupportedClaim): Span | undefined {

@@ -6,6 +6,7 @@ import {
   answerClaimSegments,
   answerSegments,
   dropInWords,
+  highlightPieces,
   highlightRange,
   markdownLayout,
   reasonInWords,
@@ -127,6 +128,78 @@ describe("highlightRange", () => {
         if (parts === null) continue;
         expect(parts.before + parts.highlighted + parts.after).toBe(text);
         expect(parts.highlighted).toBe(text.slice(start, end));
+      }
+    }
+  });
+});
+
+describe("highlightPieces", () => {
+  const text = "One. Two. Three. Four. Five.";
+  it.each<{ name: string; ranges: Range[]; expected: ReturnType<typeof highlightPieces> }>([
+    {
+      name: "two sentences apart, given out of order (pooled support)",
+      ranges: [
+        [17, 22],
+        [0, 4],
+      ],
+      expected: [
+        { text: "One.", highlighted: true },
+        { text: " Two. Three. ", highlighted: false },
+        { text: "Four.", highlighted: true },
+        { text: " Five.", highlighted: false },
+      ],
+    },
+    {
+      name: "overlapping and touching ranges as one",
+      ranges: [
+        [5, 9],
+        [0, 5],
+        [7, 16],
+      ],
+      expected: [
+        { text: "One. Two. Three.", highlighted: true },
+        { text: " Four. Five.", highlighted: false },
+      ],
+    },
+    {
+      name: "one range reaching the end",
+      ranges: [[23, 28]],
+      expected: [
+        { text: "One. Two. Three. Four. ", highlighted: false },
+        { text: "Five.", highlighted: true },
+      ],
+    },
+    {
+      name: "a range past the end: null",
+      ranges: [
+        [0, 4],
+        [23, 29],
+      ],
+      expected: null,
+    },
+  ])("$name", ({ ranges, expected }) => {
+    expect(highlightPieces(text, ranges)).toEqual(expected);
+  });
+
+  it("reassembles the text and highlights exactly the ranges' characters, for every pair of ranges", () => {
+    const short = "α β — 4.2";
+    for (let a = 0; a <= short.length; a++) {
+      for (let b = a; b <= short.length; b++) {
+        for (let c = 0; c <= short.length; c += 2) {
+          const pieces = highlightPieces(short, [
+            [a, b],
+            [c, Math.min(short.length, c + 2)],
+          ]);
+          expect(pieces?.map((piece) => piece.text).join("")).toBe(short);
+          let at = 0;
+          for (const piece of pieces ?? []) {
+            for (let index = at; index < at + piece.text.length; index++) {
+              const inside = (index >= a && index < b) || (index >= c && index < c + 2);
+              expect(piece.highlighted).toBe(inside);
+            }
+            at += piece.text.length;
+          }
+        }
       }
     }
   });

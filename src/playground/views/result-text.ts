@@ -136,6 +136,42 @@ export function highlightRange(text: string, range: Range): HighlightParts | nul
   return { before: text.slice(0, start), highlighted: text.slice(start, end), after: text.slice(end) };
 }
 
+/** A piece of a source text: highlighted or not. */
+export interface HighlightPiece {
+  text: string;
+  highlighted: boolean;
+}
+
+/**
+ * Cuts `text` into pieces, each range of `ranges` highlighted (overlapping or touching ranges as one), in
+ * text order: a claim's support pooled over several sentences of one source shows them all. Null when any
+ * range does not fit the text, as for `highlightRange`. O(n + k log k) for k ranges.
+ */
+export function highlightPieces(text: string, ranges: readonly Range[]): HighlightPiece[] | null {
+  if (ranges.some((range) => highlightRange(text, range) === null)) return null;
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const pieces: HighlightPiece[] = [];
+  let cursor = 0;
+  let open: [number, number] | undefined;
+  const close = () => {
+    if (open === undefined) return;
+    if (open[0] > cursor) pieces.push({ text: text.slice(cursor, open[0]), highlighted: false });
+    pieces.push({ text: text.slice(open[0], open[1]), highlighted: true });
+    cursor = open[1];
+    open = undefined;
+  };
+  for (const [start, end] of sorted) {
+    if (open !== undefined && start <= open[1]) open[1] = Math.max(open[1], end);
+    else {
+      close();
+      open = [start, end];
+    }
+  }
+  close();
+  if (cursor < text.length) pieces.push({ text: text.slice(cursor), highlighted: false });
+  return pieces;
+}
+
 /** A block of a markdown answer as shown: a paragraph, a heading or a list item, `[start, end)` in the answer. */
 export interface MarkdownBlock {
   kind: "paragraph" | "heading" | "bullet" | "numbered";

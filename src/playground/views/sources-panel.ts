@@ -1,7 +1,7 @@
 import type { Range, Source } from "../../client/index.js";
 import { DEFAULT_SOURCES_BUDGET } from "../../limits.js";
 import { h } from "../dom.js";
-import { highlightRange } from "./result-text.js";
+import { highlightPieces } from "./result-text.js";
 
 /** The sources column: editable sources, and a read-only view of the sources a result was made from. */
 export interface SourcesPanel {
@@ -11,8 +11,11 @@ export interface SourcesPanel {
   setSources(sources: readonly Source[]): void;
   /** Shows the sources a result refers to (its ranges index into these texts), or null to edit. */
   showSnapshot(sources: readonly Source[] | null): void;
-  /** Marks `range` in the snapshot source `sourceId` and scrolls it into view; false if it cannot. */
-  highlight(sourceId: string, range: Range): boolean;
+  /**
+   * Marks `range` (or each of several ranges: support pooled over a page) in the snapshot source `sourceId`
+   * and scrolls the first into view; false if it cannot.
+   */
+  highlight(sourceId: string, range: Range | readonly Range[]): boolean;
 }
 
 /** Elements the panel works in; all exist in index.html. */
@@ -174,11 +177,12 @@ export function createSourcesPanel(elements: SourcesPanelElements): SourcesPanel
     setEditing(false);
   }
 
-  function highlight(sourceId: string, range: Range): boolean {
+  function highlight(sourceId: string, range: Range | readonly Range[]): boolean {
     const view = snapshotViews.get(sourceId);
     if (view === undefined) return false;
-    const parts = highlightRange(view.text, range);
-    if (parts === null) return false;
+    const ranges = typeof range[0] === "number" ? [range as Range] : (range as readonly Range[]);
+    const pieces = highlightPieces(view.text, ranges);
+    if (pieces === null || ranges.length === 0) return false;
     for (const other of snapshotViews.values()) {
       if (other !== view && other.article.classList.contains("active")) {
         other.pre.textContent = other.text;
@@ -186,10 +190,17 @@ export function createSourcesPanel(elements: SourcesPanelElements): SourcesPanel
       }
     }
     setEditing(false);
-    const mark = h("mark", { class: "quote-highlight" }, parts.highlighted);
-    view.pre.replaceChildren(parts.before, mark, parts.after);
+    const nodes = pieces.map((piece) =>
+      piece.highlighted ? h("mark", { class: "quote-highlight" }, piece.text) : piece.text,
+    );
+    view.pre.replaceChildren(...nodes);
     view.article.classList.add("active");
-    mark.scrollIntoView({ block: "nearest", inline: "nearest" });
+    nodes
+      .find((node): node is HTMLElement => typeof node !== "string")
+      ?.scrollIntoView({
+        block: "nearest",
+        inline: "nearest",
+      });
     return true;
   }
 

@@ -2,8 +2,16 @@ import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DROP_IN_PATHS } from "../../api-paths.js";
 import { ServiceError } from "../../errors/index.js";
-import { MAX_CHECK_BODY_BYTES } from "../../limits.js";
-import { BodyBytes, type GenerateTask, type RelayResponse, textMessages } from "../../models/index.js";
+import { MAX_CHECK_BODY_BYTES, MAX_GATEWAY_RESPONSE_BYTES } from "../../limits.js";
+import {
+  firstChoice,
+  type GenerateTask,
+  invalidUtf8At,
+  isEventStream,
+  type RelayResponse,
+  readBodyWithLimit,
+  textMessages,
+} from "../../models/index.js";
 import {
   blockedAnswer,
   type ChatSources,
@@ -122,9 +130,18 @@ async function relay(
   return context.gateway.relay(call);
 }
 
-/** The gateway's answer as it sent it: status, content type, rate-limit headers and body, chunk by chunk. */
-function sendRelayed(reply: FastifyReply, answer: RelayResponse) {
+/**
+ * The gateway's answer as it sent it: status, content type, rate-limit headers and body, chunk by chunk. A
+ * refusal (non-2xx) keeps its status, headers and JSON body, but its `error.message` is the service's message
+ * for it (`failure`: create's mapping, with the hint to give a key when the call carried none); a refusal whose
+ * body is not a JSON error object gets the service's error envelope instead.
+ */
+async function sendRelayed(reply: FastifyReply, answer: RelayResponse) {
   reply.code(answer.status).headers(answer.headers);
+  if (answer.failure !== undefined) {
+    const read = await readBodyWithLimit(answer.body, MAX_GATEWAY_RESPONSE_BYTES);
+    return reply.type("application/json").send(refusalBody(read.ok ? read.bytes : undefined, answer.failure));
+  }
   if (answer.headers["content-type"] === undefined) reply.type("application/json");
   if (isEventStream(answer.headers["content-type"])) {
     reply.headers({ "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" });
@@ -142,19 +159,19 @@ async function verifyCompletion(
   body: ChatCompletionRequest,
   record: (verdict: string) => void,
 ) {
-  const bytes = new BodyBytes(Number.NaN, MAX_CHECK_BODY_BYTES);
-  for await (const chunk of answer.body) {
-    if (bytes.received + chunk.byteLength > MAX_CHECK_BODY_BYTES) {
-      throw new ServiceError(
-        "gateway_error",
-        `The gateway's answer is larger than ${MAX_CHECK_BODY_BYTES / (1024 * 1024)} MiB, the most the service checks.`,
-      );
-    }
-    bytes.add(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  const read = await readBodyWithLimit(answer.body, MAX_GATEWAY_RESPONSE_BYTES);
+  if (!read.ok) {
+    throw new ServiceError(
+      "gateway_error",
+      `The gateway's answer is larger than ${MAX_GATEWAY_RESPONSE_BYTES / (1024 * 1024)} MiB, the most the service checks.`,
+    );
   }
+  // Ranges count the answer's characters (or its UTF-8 bytes): a bad byte read as U+FFFD would shift them.
+  const badByte = invalidUtf8At(read.bytes);
+  if (badByte >= 0) throw notUtf8(badByte, read.bytes[badByte] as number);
   let completion: unknown;
   try {
-    completion = JSON.parse(bytes.bytes().toString("utf8"));
+    completion = JSON.parse(read.bytes.toString("utf8"));
   } catch {
     throw new ServiceError("gateway_error", "The gateway's answer is not JSON, so it could not be checked.");
   }
@@ -171,8 +188,8 @@ async function verifyCompletion(
   record(report.verdict);
   if (verification.action === "block" && report.verdict === "fail") throw blockedAnswer(report);
   if (verification.action === "remove") {
-    const choice = completion.choices.find((entry) => isRecord(entry) && (entry.index ?? 0) === 0);
-    if (isRecord(choice) && isRecord(choice.message)) choice.message.content = report.text;
+    const choice = firstChoice(completion.choices);
+    if (choice !== undefined && isRecord(choice.message)) choice.message.content = report.text;
   }
   request.verified.coverage = report.coverage;
   return reply
@@ -181,8 +198,23 @@ async function verifyCompletion(
     .send({ ...completion, verification: report });
 }
 
-function isEventStream(contentType: string | undefined): boolean {
-  return contentType?.trimStart().toLowerCase().startsWith("text/event-stream") === true;
+function refusalBody(bytes: Buffer | undefined, failure: ServiceError): unknown {
+  let body: unknown;
+  try {
+    body = bytes === undefined ? undefined : JSON.parse(bytes.toString("utf8"));
+  } catch {
+    body = undefined;
+  }
+  if (!isRecord(body) || !isRecord(body.error)) return failure.toBody();
+  return { ...body, error: { ...body.error, message: failure.message } };
+}
+
+/** The error of a gateway answer that is not UTF-8, naming the first bad byte. */
+function notUtf8(offset: number, byte: number): ServiceError {
+  return new ServiceError(
+    "gateway_error",
+    `The gateway's answer is not valid UTF-8: the byte at offset ${offset} (0x${byte.toString(16).padStart(2, "0")}) does not belong to a UTF-8 character, so it could not be checked.`,
+  );
 }
 
 const validVerification = compileValidator(VerificationRequestSchema);

@@ -64,6 +64,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
         retry: body.retry,
         minCoverage: body.min_coverage,
         answerFormat: body.answer_format,
+        partial: body.partial,
         details: body.details,
         cases: body.cases,
       };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { DROP_IN_PATHS } from "../../api-paths.js";
 import { MAX_CHECK_BODY_BYTES } from "../../limits.js";
+import { firstChoice } from "../../models/index.js";
 import { chatSources, firstChoiceText, verifyChatAnswer, verifyChatAnswers } from "../../service/index.js";
 import { isRecord } from "../../util.js";
 import {
@@ -77,11 +78,12 @@ export function registerGuardrailRoutes(app: FastifyInstance, deps: AppDeps): vo
       if (verification.action !== "remove" || report.unsupported.length === 0)
         return { verdict: pass, data: report };
       const choices = Array.isArray(completion.choices) ? completion.choices : [];
+      const first = firstChoice(choices);
       const transformed = {
         ...completion,
         choices: choices.map((choice) =>
-          isRecord(choice) && (choice.index ?? 0) === 0 && isRecord(choice.message)
-            ? { ...choice, message: { ...choice.message, content: report.text } }
+          first !== undefined && choice === first && isRecord(first.message)
+            ? { ...first, message: { ...first.message, content: report.text } }
             : choice,
         ),
       };

@@ -108,6 +108,7 @@ export function caseResultToWire(result: CreateOutcome, ranges: WireRanges) {
       text: result.text,
       citations: result.citations,
       unsupported: result.unsupported,
+      ...(result.partial === undefined ? {} : { partial: result.partial }),
       coverage: result.coverage,
       abstained: result.abstained,
       grounded: result.grounded,

@@ -7,6 +7,7 @@ import {
   LONG_LINE,
   markerSteps,
   PAUSE,
+  type PreparedAnswerSources,
   prepareAnswerSources,
   type Range,
   type Source,
@@ -82,7 +83,7 @@ const EVENTS_PER_TURN = 128;
  * the steps of the checks (tests).
  */
 export function createSentenceEvents(
-  sources: readonly Source[],
+  sources: readonly Source[] | PreparedAnswerSources,
   options: AnswerCheckOptions,
   observer: CreateObserver,
   signal?: AbortSignal,
@@ -90,9 +91,10 @@ export function createSentenceEvents(
   counter?: StepCounter,
   checkCounter?: StepCounter,
 ): SentenceEvents {
-  const sourceChars = sources.reduce((total, source) => total + source.text.length, 0);
-  // Prepared once for every check of the stream: each source's readable form is then made once, not per piece.
-  const prepared = prepareAnswerSources(sources);
+  // Prepared once for every check of the stream (or by the caller, for its own checks too): each source's
+  // readable form and support index are then made once, not per piece.
+  const prepared = "prepared" in sources ? sources : prepareAnswerSources(sources);
+  const sourceChars = prepared.prepared.reduce((total, source) => total + source.text.length, 0);
   const tally = counter ?? { steps: 0 };
   let calls = 0;
   let buffer = "";

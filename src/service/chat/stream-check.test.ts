@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type AnswerCheckOptions, checkAnswer } from "../../core/index.js";
 import { checkAnswerYielding } from "../check-answer.js";
-import { createStreamCheck } from "./stream-check.js";
+import { createStreamCheck, STREAM_CHECK_BATCH_CHARS } from "./stream-check.js";
 
 // Sources and sentences written for this test.
 const sources = [
@@ -41,6 +41,9 @@ const pieces = [
   "Key facts:\n",
   "> Revenue for 2024 was $18.4 million.\n",
   "Shipping started in 2016 [depot] and the office opened in 2019 [depot]. ",
+  "| Year | Revenue |\n|---|---|\n| 2024 | $18.4 million [report] |\n",
+  "```\nRevenue was $99 million [report].\n```\n",
+  "**Staff.** The company employs 240 people [report]. ",
   // An acronym defined by the answer: its later use names no missing entity, in the whole answer only.
   "The Lyon Logistics Centre (LLC) loads 300 crates a week [yard]. ",
   "The LLC sends parts every night [yard]. ",
@@ -76,27 +79,45 @@ const oneShot = (answer: string, options: AnswerCheckOptions) =>
   checkAnswerYielding(sources, answer, options, undefined, undefined, { author: "model" });
 
 describe("createStreamCheck", () => {
-  it("assembles the check of a plain answer from its sentences, checking only the last one at the end", async () => {
-    const answer = `${pieces[0]}${pieces[2]}${pieces[13]}${pieces[14]}The company employs 240 people [report].`;
-    const chunks = answer.match(/.{1,4}/gsu) ?? [];
-    const check = createStreamCheck(sources, {});
-    for (const chunk of chunks) {
-      check.onText(chunk);
-      await turn();
-      await turn();
-    }
-    const result = await check.finish(answer);
-    expect(result).toEqual(await oneShot(answer, {}));
-    expect(check.finished).toEqual({
-      path: "assembled",
-      checkedChars: "The company employs 240 people [report].".length,
-    });
-  });
+  it.each([
+    ["in batches", false],
+    ["sentence by sentence, for held sentences", true],
+  ])(
+    "assembles the check of a plain answer checked %s, checking only what is left at the end",
+    async (_name, held) => {
+      const last = "The company employs 240 people [report].";
+      const body = `${pieces[0]}${pieces[2]}${pieces[13]}${pieces[14]}`.repeat(12);
+      const answer = body + last;
+      const chunks = answer.match(/.{1,4}/gsu) ?? [];
+      const released: string[] = [];
+      const check = createStreamCheck(
+        sources,
+        {},
+        undefined,
+        held ? (piece) => released.push(piece) : undefined,
+      );
+      for (const chunk of chunks) {
+        check.onText(chunk);
+        await turn();
+        await turn();
+      }
+      const result = await check.finish(answer);
+      expect(result).toEqual(await oneShot(answer, {}));
+      expect(check.finished?.path).toBe("assembled");
+      if (held) {
+        // The sentence before the last is checked once enough of the last has come; it may still be open.
+        expect(check.finished?.checkedChars).toBeLessThanOrEqual((pieces[14] as string).length + last.length);
+        expect(released.join("")).toBe(answer);
+      } else {
+        expect(check.finished?.checkedChars).toBeLessThanOrEqual(STREAM_CHECK_BATCH_CHARS + last.length);
+      }
+    },
+  );
 
   it.each([
     ["a footnote defined after the sentence that cites it", `${pieces[11]}`],
     ["a list lead-in", `${pieces[16]}${pieces[8]}`],
-    ["an acronym defined in an earlier sentence", `${pieces[19]}${pieces[20]}${pieces[4]}`],
+    ["an acronym defined in an earlier sentence", `${pieces[22]}${pieces[23]}${pieces[4]}`],
   ])("equals the one-shot check with %s", async (_name, answer) => {
     const everyFour = Array.from({ length: answer.length / 4 }, (_, index) => 4 * index);
     for (const options of optionSets) {

@@ -1,5 +1,16 @@
-import type { AnswerCheckOptions, AnswerResult, Source } from "../../core/index.js";
+import {
+  type AnswerCheckOptions,
+  type AnswerResult,
+  prepareAnswerSources,
+  type Source,
+} from "../../core/index.js";
 import { createSentenceEvents, type PieceListener } from "../answers/index.js";
+
+/**
+ * Characters of a stream handed to the sentence checks at once (when sentences are not held): one check per
+ * batch rather than per sentence, and at most a batch and a sentence left to check when the stream ends.
+ */
+export const STREAM_CHECK_BATCH_CHARS = 512;
 
 /** A streamed answer checked as it arrives: its text as it comes, then the check of the whole answer. */
 export interface StreamCheck {
@@ -33,8 +44,14 @@ export function createStreamCheck(
   signal?: AbortSignal,
   onPiece?: PieceListener,
 ): StreamCheck {
+  // Indexed once for every piece's check (and the rest's, and a whole check's).
+  const prepared = prepareAnswerSources(sources);
+  // Held sentences go out as soon as each is checked; otherwise text is checked in batches, which costs a
+  // stream about what one check of its answer costs, not a check's fixed cost per sentence.
+  const batchChars = onPiece === undefined ? STREAM_CHECK_BATCH_CHARS : 0;
+  let pending = "";
   const events = createSentenceEvents(
-    sources,
+    prepared,
     options,
     { open: () => undefined, progress: () => undefined },
     signal,
@@ -42,10 +59,16 @@ export function createStreamCheck(
   );
   const stream = events.nextCall();
   return {
-    onText: (text) => stream.onText(text),
+    onText(text) {
+      pending += text;
+      if (pending.length < batchChars) return;
+      stream.onText(pending);
+      pending = "";
+    },
     get finished() {
       return events.settled;
     },
+    // The text still pending is a part of `answer` after the stream's: `settle` checks it with the rest.
     finish: (answer, finishSignal = signal) => events.settle(answer, finishSignal),
   };
 }

@@ -157,4 +157,41 @@ describe("verifiedChatStream", () => {
     expect(last.error).toMatchObject({ type: "gateway_error" });
     expect(out.join("")).not.toContain('"verification"');
   });
+
+  it("ends a stream that is not UTF-8 with a gateway_error event, relaying nothing read as U+FFFD", async () => {
+    async function* bad(): AsyncGenerator<Uint8Array> {
+      const [first, last] = await collectBytes(events(["Northwind was founded in 2016 in Lyon [report]."]));
+      yield first as Uint8Array;
+      // A lone 0xc3 (the first byte of a two-byte character) before an ASCII quote.
+      yield Buffer.concat([
+        encoder.encode('data: {"choices":[{"index":0,"delta":{"content":"Caf'),
+        Buffer.from([0xc3]),
+        encoder.encode('"}}]}\n\n'),
+      ]);
+      yield last as Uint8Array;
+    }
+    const out = await collect(verifiedChatStream(bad(), { found, verification: {}, messages: [] }));
+    const last = JSON.parse((out.at(-1) as string).slice("data: ".length));
+    expect(last.error).toMatchObject({ type: "gateway_error" });
+    expect(last.error.message).toContain("not valid UTF-8");
+    expect(out.join("")).not.toContain("\ufffd");
+  });
+
+  it("relays the events of one gateway chunk in one write", async () => {
+    async function* twoChunks(): AsyncGenerator<Uint8Array> {
+      const all = await collectBytes(events(["Northwind was founded ", "in 2016 in Lyon [report]."]));
+      yield Buffer.concat(all.slice(0, 2));
+      yield all[2] as Uint8Array;
+    }
+    const out = await collect(verifiedChatStream(twoChunks(), { found, verification: {}, messages: [] }));
+    // Both content events in the first write; then the finish, the report and [DONE].
+    expect(out[0]?.match(/^data: /gm)).toHaveLength(2);
+    expect(out).toHaveLength(4);
+  });
 });
+
+async function collectBytes(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for await (const piece of stream) out.push(piece);
+  return out;
+}

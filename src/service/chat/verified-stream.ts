@@ -1,7 +1,13 @@
 import type { AnswerResult } from "../../core/index.js";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_ANSWER_CHARS, MAX_GATEWAY_RESPONSE_BYTES } from "../../limits.js";
-import { contentText, type EventStreamEnd, readEventStream, type StreamEvent } from "../../models/index.js";
+import {
+  contentText,
+  type EventStreamEnd,
+  firstChoice,
+  readEventStream,
+  type StreamEvent,
+} from "../../models/index.js";
 import { isRecord } from "../../util.js";
 import type { VerificationReport, VerificationRequest } from "../../wire/index.js";
 import type { ChatSources } from "./chat-sources.js";
@@ -120,8 +126,9 @@ export async function* verifiedChatStream(
     unchecked = "";
   };
   // The reader create's streams use: the stream's bytes capped, so held events and text stay bounded too.
-  const events = readEventStream(chunks, MAX_GATEWAY_RESPONSE_BYTES);
-  let next: Promise<IteratorResult<StreamEvent, EventStreamEnd>> | undefined;
+  // Strict UTF-8: a bad byte read as U+FFFD would shift the report's ranges (and the content relayed).
+  const events = readEventStream(chunks, MAX_GATEWAY_RESPONSE_BYTES, { strictUtf8: true });
+  let next: Promise<IteratorResult<StreamEvent[], EventStreamEnd>> | undefined;
   let end: EventStreamEnd | undefined;
   let broken: unknown;
   try {
@@ -131,7 +138,7 @@ export async function* verifiedChatStream(
       const woken = new Promise<"woken">((resolve) => {
         wake = () => resolve("woken");
       });
-      let step: IteratorResult<StreamEvent, EventStreamEnd> | "woken";
+      let step: IteratorResult<StreamEvent[], EventStreamEnd> | "woken";
       try {
         step = await Promise.race([next, woken]);
       } catch (error) {
@@ -144,9 +151,10 @@ export async function* verifiedChatStream(
       if (step !== "woken") {
         next = undefined;
         if (step.done === true) end = step.value;
-        else take(step.value);
+        else for (const event of step.value) if (!failed) take(event);
       }
-      while (ready.length > 0) yield ready.shift() as string;
+      // What a chunk of the gateway's stream brought goes out in one write.
+      if (ready.length > 0) yield ready.splice(0).join("");
       passOn();
     }
   } finally {
@@ -187,7 +195,7 @@ export async function* verifiedChatStream(
 
 /**
  * Why a gateway's stream cannot be checked, if it cannot: it broke off (a network error, its deadline), it
- * passed the service's byte cap, or it ended with neither `data: [DONE]` nor the answer's `finish_reason`.
+ * passed the service's byte cap, it is not UTF-8, or it ended with neither `data: [DONE]` nor the answer's `finish_reason`.
  * Sent as an `error` event, which the SDKs throw: a stream that only stopped would pass for a whole answer.
  */
 function streamCutOff(
@@ -204,6 +212,12 @@ function streamCutOff(
     return new ServiceError(
       "gateway_error",
       `The gateway's stream is larger than ${MAX_GATEWAY_RESPONSE_BYTES / (1024 * 1024)} MiB, the most the service reads; it was refused.`,
+    );
+  }
+  if (end?.kind === "not_utf8") {
+    return new ServiceError(
+      "gateway_error",
+      `The gateway's stream is not valid UTF-8 (a byte that belongs to no UTF-8 character, in its bytes ${end.chunkStart} to ${end.chunkEnd}), so it could not be checked.`,
     );
   }
   if (end?.kind === "ended" && !finished) {
@@ -232,15 +246,9 @@ function parseChunk(data: string): Record<string, unknown> | undefined {
   }
 }
 
-function firstChoiceOf(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (!Array.isArray(chunk.choices)) return undefined;
-  const choice = chunk.choices.find((entry) => isRecord(entry) && (entry.index ?? 0) === 0);
-  return isRecord(choice) ? choice : undefined;
-}
-
-/** The content text of choice 0 in a chunk (a delta), or in a whole completion (a message). */
+/** The content text of the first choice (`firstChoice`) of a chunk (a delta), or of a whole completion (a message). */
 export function firstChoiceText(chunk: Record<string, unknown>): string {
-  const choice = firstChoiceOf(chunk);
+  const choice = firstChoice(chunk.choices);
   if (choice === undefined) return "";
   const part = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : undefined;
   return part === undefined ? "" : (contentText(part.content) ?? "");
@@ -249,7 +257,7 @@ export function firstChoiceText(chunk: Record<string, unknown>): string {
 /** Whether a chunk ends the first choice (its `finish_reason`) or follows it (usage, `choices: []`). */
 function endsFirstChoice(chunk: Record<string, unknown>): boolean {
   if (Array.isArray(chunk.choices) && chunk.choices.length === 0) return true;
-  const choice = firstChoiceOf(chunk);
+  const choice = firstChoice(chunk.choices);
   return choice !== undefined && typeof choice.finish_reason === "string";
 }
 
@@ -258,7 +266,7 @@ function endsFirstChoice(chunk: Record<string, unknown>): boolean {
  * field of its delta, no other choice, no finish reason, no usage.
  */
 function withoutFirstChoiceContent(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
-  const choice = firstChoiceOf(chunk);
+  const choice = firstChoice(chunk.choices);
   if (choice === undefined || !isRecord(choice.delta) || choice.delta.content === undefined) return chunk;
   const { content: _, ...delta } = choice.delta;
   const others = (chunk.choices as unknown[]).filter((entry) => entry !== choice);

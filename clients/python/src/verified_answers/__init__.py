@@ -47,6 +47,7 @@ from ._errors import (
 )
 from ._transport import DEFAULT_MAX_RESPONSE_BYTES
 from ._types import (
+    AnswerFormat,
     AnswerMiss,
     AttemptEvent,
     CallUsage,
@@ -93,6 +94,7 @@ __all__ = [
     "MAX_EVAL_CASE_ID_LENGTH",
     "APIConnectionError",
     "APITimeoutError",
+    "AnswerFormat",
     "AnswerMiss",
     "AttemptEvent",
     "AuthenticationError",

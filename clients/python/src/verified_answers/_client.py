@@ -22,6 +22,7 @@ from ._transport import (
     default_opener,
 )
 from ._types import (
+    AnswerFormat,
     CandidateClaim,
     CheckNumbers,
     CheckResult,
@@ -130,6 +131,8 @@ class Verified:
         temperature: Optional[float] = None,
         max_tokens: Optional[int] = None,
         offsets: Optional[OffsetUnit] = None,
+        answer_format: Optional[AnswerFormat] = None,
+        partial: Optional[PartialPolicy] = None,
     ) -> CreateResult:
         """An answer whose every claim is checked against ``sources`` (``POST /v1/verified``)."""
         body = self._create_body(locals())
@@ -150,6 +153,8 @@ class Verified:
         temperature: Optional[float] = None,
         max_tokens: Optional[int] = None,
         offsets: Optional[OffsetUnit] = None,
+        answer_format: Optional[AnswerFormat] = None,
+        partial: Optional[PartialPolicy] = None,
     ) -> CreateStream:
         """``create``, streamed: iterate for ``ClaimEvent``, ``UnsupportedEvent``, ``AttemptEvent`` and last
         ``DoneEvent``; an ``error`` event is raised as its typed error. Retries happen only before it opens."""
@@ -191,6 +196,8 @@ class Verified:
         min_coverage: Optional[float] = None,
         details: Optional[bool] = None,
         offsets: Optional[OffsetUnit] = None,
+        answer_format: Optional[AnswerFormat] = None,
+        partial: Optional[PartialPolicy] = None,
     ) -> EvalResult:
         """Scores up to 200 cases in one request (``POST /v1/verified/eval``); ``eval_all`` takes any number."""
         body = _body(
@@ -202,6 +209,8 @@ class Verified:
             min_coverage=min_coverage,
             details=details,
             offsets=offsets or self.offsets,
+            answer_format=answer_format,
+            partial=partial,
         )
         return self._transport.post_json("/v1/verified/eval", body, lambda data: read(EvalResult, data))
 
@@ -218,6 +227,8 @@ class Verified:
         min_coverage: Optional[float] = None,
         details: Optional[bool] = None,
         offsets: Optional[OffsetUnit] = None,
+        answer_format: Optional[AnswerFormat] = None,
+        partial: Optional[PartialPolicy] = None,
     ) -> EvalResult:
         """Scores a dataset of any size: pages of 200, at most ``concurrency`` in flight, merged exactly as one
         request would have been. Each case's ``id`` stays here and labels its result. The first page that
@@ -257,6 +268,8 @@ class Verified:
                         min_coverage=min_coverage,
                         details=details,
                         offsets=offsets,
+                        answer_format=answer_format,
+                        partial=partial,
                     )
                     if len(result.cases) != len(page_cases):
                         raise VerifiedError(

@@ -16,6 +16,7 @@ OffsetUnit = Literal["utf16", "codepoint", "utf8"]
 MatchMode = Literal["strict", "lenient"]
 CheckNumbers = Union[bool, Literal["source", "row", "quote"]]
 PartialPolicy = Literal["keep", "drop"]
+AnswerFormat = Literal["json", "text"]
 Range = Tuple[int, int]
 """``[start, end)`` into a source's original text, in the request's ``offsets`` unit."""
 
@@ -222,6 +223,8 @@ class EvalCaseDetails:
     abstained: bool
     grounded: bool
     usage: Usage
+    partial: List[PartialTerm] = field(default_factory=list)
+    """With ``answer_format="text"``: the words of kept claims that their spans lack."""
 
 
 @dataclass(frozen=True)
