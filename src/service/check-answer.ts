@@ -4,6 +4,7 @@ import {
   answerCheckSteps,
   type PreparedAnswerSources,
   type Source,
+  type StepCounter,
 } from "../core/index.js";
 import { ServiceError } from "../errors/index.js";
 import { CLAIM_CHECK_SLICE_WORK, MAX_ANSWER_BEST_SPAN_CHARS, MAX_ANSWER_CLAIMS } from "../limits.js";
@@ -40,6 +41,8 @@ export interface AnswerCheckLimits {
   author?: "caller" | "model" | undefined;
   /** Claims and clauses already read from the same answer (a streamed answer is checked in pieces). */
   clausesBefore?: number | undefined;
+  /** Where the check adds its steps (tests that bound the checking work). */
+  counter?: StepCounter | undefined;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function checkAnswerYielding(
   const left = MAX_ANSWER_CLAIMS - (limits.clausesBefore ?? 0);
   const bounded = { ...options, maxClaims: left, maxBestSpanChars: MAX_ANSWER_BEST_SPAN_CHARS };
   const result = await runStepsYielding(
-    answerCheckSteps(sources, answer, bounded, ANSWER_SLICE_CHARS),
+    answerCheckSteps(sources, answer, bounded, ANSWER_SLICE_CHARS, limits.counter),
     signal,
     turn,
   );

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Source } from "../../core/index.js";
+import type { AnswerResult, Source } from "../../core/index.js";
+import { checkAnswerYielding } from "../check-answer.js";
 import type { CreateProgress } from "../claim-events.js";
 import { createSentenceEvents } from "./sentence-events.js";
 
@@ -51,8 +52,29 @@ async function streamedEvents(
   counter?: { steps: number },
   checkedAgainst: Source[] = sources,
 ): Promise<unknown[]> {
+  return (await streamed(chunks, counter, checkedAgainst)).events;
+}
+
+/**
+ * One streamed answer fed in `chunks`: its events and its result; with `counter`, the steps of the stream's
+ * splitting, with `checkCounter` those of its checks.
+ */
+async function streamed(
+  chunks: readonly string[],
+  counter?: { steps: number },
+  checkedAgainst: Source[] = sources,
+  checkCounter?: { steps: number },
+): Promise<{ events: unknown[]; result: AnswerResult; path: string | undefined }> {
   const { events, observer } = observe();
-  const sentences = createSentenceEvents(checkedAgainst, {}, observer, undefined, undefined, counter);
+  const sentences = createSentenceEvents(
+    checkedAgainst,
+    {},
+    observer,
+    undefined,
+    undefined,
+    counter,
+    checkCounter,
+  );
   const stream = sentences.nextCall();
   for (const chunk of chunks) {
     stream.onText(chunk);
@@ -60,10 +82,14 @@ async function streamedEvents(
     await sentences.idle();
   }
   reportedEarly.events += events.length;
-  await sentences.settle(chunks.join(""));
+  const result = await sentences.settle(chunks.join(""));
   reportedEarly.total += events.length;
-  return events;
+  return { events, result, path: sentences.settled?.path };
 }
+
+/** The one-shot check of a model's whole answer; with `counter`, its steps. */
+const oneShot = (answer: string, checkedAgainst: Source[] = sources, counter?: { steps: number }) =>
+  checkAnswerYielding(checkedAgainst, answer, {}, undefined, undefined, { author: "model", counter });
 
 /** `text` cut before each index of `cuts` (sorted, deduplicated, inside the text). */
 function cutAt(text: string, cuts: readonly number[]): string[] {
@@ -77,6 +103,11 @@ function cutAt(text: string, cuts: readonly number[]): string[] {
   chunks.push(text.slice(start));
   return chunks.filter((chunk) => chunk !== "");
 }
+
+const inChunks = (size: number) => (text: string) =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, index) =>
+    text.slice(index * size, (index + 1) * size),
+  );
 
 const everyCharacter = (text: string): string[] =>
   Array.from({ length: text.length }, (_, at) => text[at] as string);
@@ -117,6 +148,29 @@ const answers = fc
     maxLength: 40,
   })
   .map((parts) => parts.join(""));
+// The answer-wide readings besides: an acronym some sentence spells out (`Alpha Beta Gamma` is in a source),
+// footnote markers and their definitions, in any piece.
+const wideSentence = fc
+  .tuple(
+    fc.constantFrom(...LEADS),
+    fc.array(fc.constantFrom(...WORDS, "Alpha Beta Gamma", "ABG", "the ABG rose"), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    fc.constantFrom(...MARKERS, " [^1]", " [^2]"),
+    fc.constantFrom(...ENDS),
+    fc.constantFrom(...BREAKS),
+  )
+  .map(([lead, words, marker, end, lineBreak]) => `${lead}${words.join(" ")}${marker}${end}${lineBreak}`);
+const wideAnswers = fc
+  .array(
+    fc.oneof(
+      { weight: 9, arbitrary: wideSentence },
+      { weight: 1, arbitrary: fc.constantFrom(...BLOCKS, "\n[^1]: s\n", "\n[^2]: t\n") },
+    ),
+    { minLength: 1, maxLength: 40 },
+  )
+  .map((parts) => parts.join(""));
 
 describe("createSentenceEvents, however the stream is cut", () => {
   it("reports the events of the whole answer checked at once, for any chunking (property)", async () => {
@@ -131,6 +185,57 @@ describe("createSentenceEvents, however the stream is cut", () => {
     // Many events came while streaming, not at the end: the property compares streamed pieces' checks.
     expect(reportedEarly.events).toBeGreaterThan(reportedEarly.total / 4);
   }, 120_000);
+
+  it("settles on the one-shot check of the whole answer, for any chunking, answer-wide readings included (property)", async () => {
+    const paths = { assembled: 0, whole: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(answers, wideAnswers),
+        fc.array(fc.nat(), { maxLength: 300 }),
+        async (answer, cuts) => {
+          const { result, path } = await streamed(cutAt(answer, cuts));
+          if (path === "assembled" || path === "whole") paths[path] += 1;
+          expect(result).toEqual(await oneShot(answer));
+        },
+      ),
+      { seed: 3434, numRuns: 200 },
+    );
+    // Both ways are taken: most answers are assembled from their pieces, the others checked again whole.
+    expect(paths.assembled).toBeGreaterThan(2 * paths.whole);
+    expect(paths.whole).toBeGreaterThan(20);
+  }, 120_000);
+
+  it.each([
+    ["cited sentences", (index: number) => `Alpha beta gamma ${index} [s]. Omega psi [t]!\n`],
+    ["dropped sentences", (index: number) => `Omega psi number ${index} [t]. `],
+    ["headings and lists", (index: number) => `# Part ${index}\n- Epsilon zeta eta [t].\n`],
+    // One line of 15,000 characters, cut while streaming at its sure breaks, whose last sentences (`. ` before a
+    // digit) could split otherwise alone: the pieces of its last 1,000 characters are taken back and checked
+    // with the rest, not the whole answer again.
+    [
+      "one long line ending in a digit after a full stop",
+      (index: number) =>
+        index < 399
+          ? `Alpha beta gamma [s]. Omega psi ${index} [t]. `
+          : "Delta rose 5% in 2020 [s]. 5 of them [s].",
+    ],
+  ] as const)(
+    "checks a streamed answer of %s in at most 1.2 times the steps of one check",
+    async (_name, line) => {
+      const answer = Array.from({ length: 400 }, (_, index) => line(index)).join("");
+      const once = { steps: 0 };
+      const whole = await oneShot(answer, sources, once);
+      for (const size of [1, 16, 256]) {
+        const checkCounter = { steps: 0 };
+        const { result, path } = await streamed(inChunks(size)(answer), undefined, sources, checkCounter);
+        expect(result).toEqual(whole);
+        // Before, the whole answer was checked again at the end: twice the steps of one check and more.
+        expect(checkCounter.steps).toBeLessThanOrEqual(1.2 * once.steps);
+        expect(path).toBe("assembled");
+      }
+    },
+    120_000,
+  );
 
   it.each([
     ["one character a chunk", "Alpha beta gamma [s]. Omega psi [t]!\n\n".repeat(40), everyCharacter],
@@ -161,10 +266,6 @@ describe("createSentenceEvents, however the stream is cut", () => {
   // Sources at the default budget: a streamed check's work bound (STREAM_CHECK_WORK_FACTOR times sources
   // plus answer) then allows many checks, so only the splitting itself keeps the work linear.
   const budgetSources: Source[] = [{ id: "s", text: "Alpha beta gamma delta. ".repeat(4_100) }];
-  const inChunks = (size: number) => (text: string) =>
-    Array.from({ length: Math.ceil(text.length / size) }, (_, index) =>
-      text.slice(index * size, (index + 1) * size),
-    );
   const fences = "```\nx. y!\n```\n";
 
   it.each([

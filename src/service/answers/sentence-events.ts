@@ -3,6 +3,8 @@ import {
   type AnswerMarkers,
   type AnswerResult,
   answerClaims,
+  answerWithoutClaims,
+  LONG_LINE,
   markerSteps,
   PAUSE,
   type PreparedAnswerSources,
@@ -11,11 +13,12 @@ import {
   type Source,
   type StepCounter,
 } from "../../core/index.js";
-import { MAX_ANSWER_CLAIMS } from "../../limits.js";
+import { MAX_ANSWER_BEST_SPAN_CHARS, MAX_ANSWER_CLAIMS } from "../../limits.js";
 import { type GenerateStream, nextTurn } from "../../models/index.js";
 import { answerResultToWire, checkAnswerYielding } from "../check-answer.js";
 import type { CreateObserver } from "../claim-events.js";
-import { type ClaimSpan, type Cut, findCut, type LineBefore } from "./stream-cuts.js";
+import { assembleAnswer, type CheckedPiece, readsAnswerWide } from "./assemble-answer.js";
+import { type ClaimSpan, type Cut, findCut, type LineBefore, splitsAsInWhole } from "./stream-cuts.js";
 
 /** The sentence events of one prose create: a stream for each call, and the verdicts once a call is used. */
 export interface SentenceEvents {
@@ -24,9 +27,17 @@ export interface SentenceEvents {
   /**
    * The check of the used call's whole answer (the result), after reporting the claims no earlier event
    * reported: those after the last sentence checked while streaming (all of them, for a gateway that could
-   * not stream).
+   * not stream). Only that rest is checked now: the result is assembled from the checks of the pieces
+   * (`assembleAnswer`), deep-equal to one check of the whole answer; the whole answer is checked again only
+   * when the pieces could read otherwise in it (`readsAnswerWide`, or the rest starts inside a long line
+   * and could split otherwise alone: `splitsAsInWhole`), or when the stream's text is not a prefix of `answer`.
    */
   settle(answer: string, signal?: AbortSignal): Promise<AnswerResult>;
+  /**
+   * How the last `settle` came to its result: assembled from the pieces, or the whole answer checked, and
+   * how many characters it checked (the rest after the last checked piece, plus the whole answer if checked).
+   */
+  readonly settled: { path: "assembled" | "whole"; checkedChars: number } | undefined;
   /** Resolves once no streamed check is running or scheduled: what `settle` waits for first. */
   idle(): Promise<void>;
 }
@@ -68,7 +79,8 @@ const EVENTS_PER_TURN = 128;
  * answer order, a `claim` per citation and an `unsupported` per dropped sentence. A sentence's verdict
  * depends only on it, the sources and the question, so it is the verdict of the whole answer's check. One
  * check runs at a time; sentences closed meanwhile are checked together. The splitting runs in slices with
- * turns of the event loop between them; with `counter`, its steps are added to it (tests).
+ * turns of the event loop between them; with `counter`, its steps are added to it, and with `checkCounter`
+ * the steps of the checks (tests).
  */
 export function createSentenceEvents(
   sources: readonly Source[] | PreparedAnswerSources,
@@ -77,6 +89,7 @@ export function createSentenceEvents(
   signal?: AbortSignal,
   onPiece?: PieceListener,
   counter?: StepCounter,
+  checkCounter?: StepCounter,
 ): SentenceEvents {
   // Prepared once for every check of the stream (or by the caller, for its own checks too): each source's
   // readable form and support index are then made once, not per piece.
@@ -98,6 +111,12 @@ export function createSentenceEvents(
   let running: Promise<void> | undefined;
   let again = false;
   let failure: unknown;
+  /** The pieces checked so far, and what their checks judged and kept and the best spans they listed. */
+  let pieces: StreamedPiece[] = [];
+  let claimTally = { judged: 0, kept: 0 };
+  let bestSpanBudget = { chars: MAX_ANSWER_BEST_SPAN_CHARS };
+  let pieceOptions: AnswerCheckOptions = options;
+  let settled: SentenceEvents["settled"];
 
   const schedule = (): void => {
     if (running !== undefined) {
@@ -157,15 +176,23 @@ export function createSentenceEvents(
     work += sourceChars + piece.length;
     // The pieces of one answer share its claim cap: a model's answer of too many fails as it streams.
     const clauseTally = { clauses: 0 };
+    const before: PieceStart = {
+      judged: claimTally.judged,
+      kept: claimTally.kept,
+      spanChars: bestSpanBudget.chars,
+      clauses: clausesChecked,
+      line: lineBefore,
+    };
     const checked = await checkAnswerYielding(
       prepared,
       piece,
-      { ...options, clauseTally },
+      { ...pieceOptions, clauseTally },
       signal,
       undefined,
-      { author: "model", clausesBefore: clausesChecked },
+      { author: "model", clausesBefore: clausesChecked, counter: checkCounter },
     );
     clausesChecked += clauseTally.clauses;
+    pieces.push({ offset: reported, result: checked, before });
     await report(checked, reported, answer);
     onPiece?.(piece, checked);
     lineBefore = cut.next;
@@ -236,6 +263,10 @@ export function createSentenceEvents(
       clausesChecked = 0;
       armed = false;
       splitAt = 0;
+      pieces = [];
+      claimTally = { judged: 0, kept: 0 };
+      bestSpanBudget = { chars: MAX_ANSWER_BEST_SPAN_CHARS };
+      pieceOptions = { ...options, claimTally, bestSpanBudget };
       return {
         onOpen: () => observer.open(),
         onText: (text) => {
@@ -250,26 +281,126 @@ export function createSentenceEvents(
     async idle() {
       while (running !== undefined) await running;
     },
+    get settled() {
+      return settled;
+    },
     async settle(answer, settleSignal) {
       while (running !== undefined) await running;
       if (failure !== undefined) throw failure;
-      // The stream's text is a prefix of the answer; should it not be, the whole answer is reported.
-      const from = answer.startsWith(buffer) ? reported : 0;
-      const result = await checkAnswerYielding(prepared, answer, options, settleSignal ?? signal, undefined, {
-        author: "model",
-      });
-      await report(result, 0, answer, from);
-      if (onPiece !== undefined && from < answer.length) {
-        const rest = answer.slice(from);
-        onPiece(
-          rest,
-          await checkAnswerYielding(prepared, rest, options, settleSignal ?? signal, undefined, {
-            author: "model",
-          }),
-        );
+      const wholeCheck = () =>
+        checkAnswerYielding(prepared, answer, options, settleSignal ?? signal, undefined, {
+          author: "model",
+          counter: checkCounter,
+        });
+      // The stream's text is a prefix of the answer; should it not be, the whole answer is checked and reported.
+      if (!answer.startsWith(buffer)) {
+        const result = await wholeCheck();
+        settled = { path: "whole", checkedChars: answer.length };
+        await report(result, 0, answer);
+        onPiece?.(answer, result);
+        return result;
       }
+      const from = reported;
+      // The rest starts where it splits as in the whole answer: a rest inside a long line that could split
+      // otherwise alone (`findCut` then cut nothing after that line) takes back the pieces of that line until
+      // it starts at the line's start or its part of the line is over LONG_LINE characters too.
+      let start = from;
+      if (!splitsAsInWhole(answer.slice(from), lineBefore)) {
+        const lineEnd = endOfLine(answer, from);
+        let line = lineBefore;
+        while (line.chars > 0 && lineEnd - start <= LONG_LINE) {
+          const piece = pieces.pop();
+          if (piece?.before === undefined) {
+            // Back to the answer's start: nothing is assembled but the whole answer's check.
+            start = 0;
+            pieces = [];
+            claimTally.judged = 0;
+            claimTally.kept = 0;
+            bestSpanBudget.chars = MAX_ANSWER_BEST_SPAN_CHARS;
+            clausesChecked = 0;
+            break;
+          }
+          start = piece.offset;
+          line = piece.before.line;
+          claimTally.judged = piece.before.judged;
+          claimTally.kept = piece.before.kept;
+          bestSpanBudget.chars = piece.before.spanChars;
+          clausesChecked = piece.before.clauses;
+        }
+      }
+      const rest = answer.slice(start);
+      if (rest !== "") {
+        const checked = await checkAnswerYielding(
+          prepared,
+          rest,
+          pieceOptions,
+          settleSignal ?? signal,
+          undefined,
+          {
+            author: "model",
+            clausesBefore: clausesChecked,
+            counter: checkCounter,
+          },
+        );
+        pieces.push({ offset: start, result: checked, before: undefined });
+      }
+      const last = rest === "" ? undefined : pieces.at(-1);
+      let result: AnswerResult;
+      if (readsAnswerWide(answer, pieces)) {
+        result = await wholeCheck();
+        settled = { path: "whole", checkedChars: rest.length + answer.length };
+        await report(result, 0, answer, from);
+      } else {
+        result = assembleAnswer(answer, pieces, claimTally);
+        settled = { path: "assembled", checkedChars: rest.length };
+        if (last !== undefined) await report(last.result, start, answer, from);
+      }
+      if (last !== undefined && from < answer.length)
+        onPiece?.(answer.slice(from), tailOf(last.result, from - start, answer.slice(from)));
       return result;
     },
+  };
+}
+
+/** What the stream's tallies and line were when a piece's check began: where they go back to without it. */
+interface PieceStart {
+  judged: number;
+  kept: number;
+  spanChars: number;
+  clauses: number;
+  line: LineBefore;
+}
+
+/** A piece checked while streaming (`before` set) or at the end. */
+type StreamedPiece = CheckedPiece & { before: PieceStart | undefined };
+
+/** Where the line holding `at` ends: its `\n` or `\r`, or the text's end. O(line). */
+function endOfLine(text: string, at: number): number {
+  let end = at;
+  while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+  return end;
+}
+
+/**
+ * The part of a piece's check from `cut` on, as the check of `text` (the piece from `cut`): its entries that
+ * start there or after, moved by `cut`, and its text without their dropped sentences. O(piece).
+ */
+function tailOf(result: AnswerResult, cut: number, text: string): AnswerResult {
+  if (cut === 0) return result;
+  const moved = <T extends { answerRange: Range }>(entries: readonly T[]): T[] =>
+    entries
+      .filter((entry) => entry.answerRange[0] >= cut)
+      .map((entry) => ({ ...entry, answerRange: [entry.answerRange[0] - cut, entry.answerRange[1] - cut] }));
+  const unsupported = moved(result.unsupported);
+  return {
+    text: answerWithoutClaims(
+      text,
+      unsupported.map((entry) => entry.answerRange),
+    ),
+    citations: moved(result.citations),
+    unsupported,
+    partial: moved(result.partial),
+    coverage: result.coverage,
   };
 }
 

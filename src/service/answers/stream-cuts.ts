@@ -153,6 +153,22 @@ export function* findCut(
   return best;
 }
 
+/**
+ * Whether the last piece of an answer (`text`, up to the answer's end), starting inside a line as `before`
+ * says, splits alone as it does within the whole answer: not so when its part of that line is at most
+ * `LONG_LINE` characters, the whole line over, and the part holds a place where a long line's sure breaks and
+ * the sentence segmenter disagree (as `findCut` reads it; the answer's end is a line's end). O(LONG_LINE).
+ */
+export function splitsAsInWhole(text: string, before: LineBefore): boolean {
+  if (before.chars === 0) return true;
+  let end = 0;
+  while (end < text.length && end <= LONG_LINE && !isBreak(text.charCodeAt(end))) end++;
+  if (end > LONG_LINE || before.chars + end <= LONG_LINE) return true;
+  const part = `${text.slice(0, end)}\n`;
+  for (let at = 0; at < end; at++) if (disagreesAt(part, at)) return false;
+  return true;
+}
+
 /** Characters `findCut` reads between two pauses. */
 export const CUT_SLICE_CHARS = 65_536;
 
