@@ -93,11 +93,50 @@ const app = await createApp({
  * Whether an answer is a success: 200, and for a stream its last event `done` or the `ungrounded` error; a
  * model's answer over the claim cap (`extraction_failed`) is 400, as the JSON path refuses it.
  */
-function statusOf(response: { statusCode: number; body: string }): number {
+function statusOf(response: { statusCode: number; lastEvent: string }): number {
   if (!streamed || response.statusCode !== 200) return response.statusCode;
-  const last = response.body.slice(response.body.lastIndexOf("event: "));
+  const last = response.lastEvent;
   if (last.includes('"type":"extraction_failed"')) return 400;
   return last.startsWith("event: done") || last.includes('"type":"ungrounded"') ? 200 : 500;
+}
+// The characters kept of a streamed answer's last event: enough for its name and an error's type.
+const LAST_EVENT_HEAD = 4096;
+const EVENT = Buffer.from("event: ");
+/**
+ * Sends one request. A streamed answer is read as a stream and dropped as it comes, but for the head of its
+ * last event: a socket's reader holds no more, and buffering the whole answer (`inject` keeps every chunk,
+ * their concatenation and its string, megabytes for an answer of thousands of claims) would count the
+ * harness's copies in the peak RSS, not the service's.
+ */
+async function send(body: string): Promise<{ statusCode: number; lastEvent: string }> {
+  const request = {
+    method: "POST" as const,
+    url,
+    headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
+    payload: body,
+  };
+  if (!streamed) {
+    const response = await app.inject(request);
+    return { statusCode: response.statusCode, lastEvent: "" };
+  }
+  const response = await app.inject({ ...request, payloadAsStream: true });
+  let lastEvent = Buffer.alloc(0);
+  let carry = Buffer.alloc(0);
+  for await (const chunk of response.stream() as AsyncIterable<Buffer>) {
+    const at = chunk.lastIndexOf(EVENT);
+    if (at >= 0) lastEvent = Buffer.from(chunk.subarray(at, at + LAST_EVENT_HEAD));
+    else {
+      // An `event: ` cut between two chunks: looked for in the previous chunk's end and this one's start.
+      const seam = Buffer.concat([carry, chunk.subarray(0, EVENT.length - 1)]);
+      const cut = seam.lastIndexOf(EVENT);
+      if (cut >= 0)
+        lastEvent = Buffer.concat([seam.subarray(cut, carry.length), chunk]).subarray(0, LAST_EVENT_HEAD);
+      else if (lastEvent.length < LAST_EVENT_HEAD)
+        lastEvent = Buffer.concat([lastEvent, chunk.subarray(0, LAST_EVENT_HEAD - lastEvent.length)]);
+    }
+    carry = Buffer.from(chunk.subarray(-(EVENT.length - 1)));
+  }
+  return { statusCode: response.statusCode, lastEvent: lastEvent.toString() };
 }
 await app.listen({ port: 0, host: "127.0.0.1" });
 const address = app.server.address();
@@ -172,12 +211,7 @@ const warmUpBody = family.body(Math.min(Number(bytesArg), 100_000));
 const warmUpPayload = requestOf(warmUpBody);
 for (let run = 0; run < Number(warmUpArg ?? 0); run += 1) {
   currentReply = replyPieces(warmUpBody);
-  const response = await app.inject({
-    method: "POST",
-    url,
-    headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
-    payload: warmUpPayload,
-  });
+  const response = await send(warmUpPayload);
   // A family already refused at 100 KB (an answer over the claim cap) warms up on that refusal.
   if (statusOf(response) !== (family.smallStatus ?? 200))
     throw new Error(`${family.name}: warm-up status ${statusOf(response)}`);
@@ -196,12 +230,7 @@ for (let run = 0; run < Number(runsArg); run += 1) {
   const ticker = tickLongestGap();
   const startedAt = Date.now();
   const started = process.cpuUsage();
-  const response = await app.inject({
-    method: "POST",
-    url,
-    headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
-    payload,
-  });
+  const response = await send(payload);
   const used = process.cpuUsage(started);
   const endedAt = Date.now();
   const longestBlockMs = await ticker.stop();
