@@ -20,8 +20,11 @@ export {
   convertOffsets,
   convertRanges,
   convertResultRanges,
+  isRange,
+  OFFSET_CHECKPOINT_UNITS,
   type OffsetUnit,
   offsetCursor,
+  offsetIndex,
   type RangeTexts,
   sourceTexts,
 } from "./offsets.js";

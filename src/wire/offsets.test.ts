@@ -5,8 +5,10 @@ import {
   convertOffsets,
   convertRanges,
   convertResultRanges,
+  OFFSET_CHECKPOINT_UNITS,
   type OffsetUnit,
   offsetCursor,
+  offsetIndex,
 } from "./offsets.js";
 
 // Ranges leave in the caller's unit: what Python's `text[start:end]` (code points) or a UTF-8 byte slice
@@ -160,6 +162,34 @@ describe("offsets against an independent oracle", () => {
       }),
       { seed: 34, numRuns: 500 },
     );
+  });
+
+  // Texts long enough to hold several of offsetIndex's checkpoints, a pair possibly across one.
+  const longWithOffsets = wild.chain((text) => {
+    const long = text.repeat(Math.ceil((3 * OFFSET_CHECKPOINT_UNITS) / Math.max(1, text.length)));
+    return fc.tuple(
+      fc.constant(long),
+      fc.array(fc.nat({ max: long.length }), { minLength: 1, maxLength: 20 }),
+    );
+  });
+
+  it.each(units)("offsetIndex counts as the oracle, offsets in any order: %s", (unit) => {
+    fc.assert(
+      fc.property(longWithOffsets, ([text, offsets]) => {
+        const offsetOf = offsetIndex(unit);
+        for (const offset of offsets) expect(offsetOf(text, offset)).toBe(oracle(unit, text, offset));
+      }),
+      { seed: 34, numRuns: 200 },
+    );
+  });
+
+  it("offsetIndex reads a text once, then at most OFFSET_CHECKPOINT_UNITS code units per offset", () => {
+    const text = "é😀 a".repeat(50_000);
+    const counter = { steps: 0 };
+    const offsetOf = offsetIndex("utf8", counter);
+    const offsets = 2_000;
+    for (let at = 0; at < offsets; at++) offsetOf(text, text.length - 1 - at);
+    expect(counter.steps).toBeLessThanOrEqual(text.length + offsets * OFFSET_CHECKPOINT_UNITS);
   });
 
   it.each(units)("offsetCursor, over a text that grows, counts as the oracle in any order: %s", (unit) => {

@@ -14,7 +14,7 @@ import { createEventStream } from "./event-stream.js";
 import {
   caseToWire,
   createResultToWire,
-  entryToWire,
+  entryConverter,
   evalResultToWire,
   resultCharsOnWire,
   resultChunks,
@@ -37,6 +37,7 @@ export async function streamCreate(
   // A prose answer's `answer_range`s, in the stream's order, through one cursor for starts and one for ends
   // (a new attempt's answer starts them again).
   let answerOffsets = { starts: offsetCursor(unit), ends: offsetCursor(unit) };
+  const entryToWire = entryConverter(ranges);
   const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
   try {
     const outcome = await createVerified(input, operationContext(request, reply, deps), {
@@ -61,8 +62,8 @@ export async function streamCreate(
       return;
     }
     const answer = event.answer === undefined ? undefined : { text: event.answer, ...answerOffsets };
-    if (event.type === "claim") events.send("claim", entryToWire(event.citation, ranges, answer));
-    else events.send("unsupported", entryToWire(event.unsupported, ranges, answer));
+    if (event.type === "claim") events.send("claim", entryToWire(event.citation, answer));
+    else events.send("unsupported", entryToWire(event.unsupported, answer));
   }
 }
 

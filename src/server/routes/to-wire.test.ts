@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EvalResult } from "../../wire/index.js";
-import { resultChunks } from "./to-wire.js";
+import { OFFSET_CHECKPOINT_UNITS } from "../../wire/index.js";
+import { entryConverter, resultChunks } from "./to-wire.js";
 
 // An eval's JSON answer is written in chunks, with a turn of the event loop between them (issue 24).
 
@@ -111,5 +112,34 @@ describe("resultChunks of a check result", () => {
       // A turn of the event loop before every chunk but the first.
       expect(turnsBefore.slice(1).every(Boolean)).toBe(true);
     }
+  });
+});
+
+// A streamed create sends an event per entry: each entry's source offsets cost a bounded read, not a walk of
+// its source up to the range (issue 34: thousands of entries into a large source read it once).
+describe("entryConverter", () => {
+  const source = { id: "s", text: "é alpha beta. ".repeat(20_000) };
+  const end = source.text.length;
+
+  it("converts each entry's range as convertRanges does, in the request's unit", () => {
+    const toWire = entryConverter({ unit: "codepoint", sources: [source] });
+    const entry = { claim: "c", source: "s", range: [end - 13, end - 1] as [number, number] };
+    expect(toWire(entry).range).toEqual([end - 13, end - 1]);
+    const bytes = entryConverter({ unit: "utf8", sources: [source] });
+    expect(bytes(entry).range).toEqual([
+      Buffer.byteLength(source.text.slice(0, end - 13)),
+      Buffer.byteLength(source.text.slice(0, end - 1)),
+    ]);
+    expect(entryConverter({ unit: undefined, sources: [source] })(entry)).toBe(entry);
+  });
+
+  it("reads the source once for a stream of entries at its end, then a bounded part per entry", () => {
+    const counter = { steps: 0 };
+    const toWire = entryConverter({ unit: "utf8", sources: [source] }, counter);
+    const entries = 1_000;
+    for (let index = 0; index < entries; index++)
+      toWire({ claim: "c", source: "s", range: [end - 20 - index, end - 1 - index] as [number, number] });
+    // Per entry: two offsets, each at most a checkpoint's span from the last checkpoint before it.
+    expect(counter.steps).toBeLessThanOrEqual(end + 2 * entries * OFFSET_CHECKPOINT_UNITS);
   });
 });

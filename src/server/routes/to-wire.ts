@@ -10,10 +10,11 @@ import {
 } from "../../service/index.js";
 import {
   type CreateResult,
-  convertRanges,
   convertResultRanges,
   type EvalResult,
+  isRange,
   type OffsetUnit,
+  offsetIndex,
   sourceTexts,
 } from "../../wire/index.js";
 
@@ -49,22 +50,37 @@ export function createResultToWire(
 }
 
 /**
- * One streamed claim or unsupported entry, its ranges in the request's unit: `range` into its source, and a
- * prose answer's `answer_range` into `answer` (the text the stream has so far), through the stream's cursors
- * (`answerOffsets`: one for starts and one for ends, as entries come in answer order).
+ * The converter of one stream's claim and unsupported entries to the wire, their ranges in the request's unit:
+ * `range` into its source, and a prose answer's `answer_range` into `answer` (the text the stream has so far),
+ * through the stream's cursors (`answerOffsets`: one for starts and one for ends, as entries come in answer
+ * order). The sources' map and their offsets' index (`offsetIndex`) are made once for the stream, so an entry
+ * reads at most OFFSET_CHECKPOINT_UNITS code units of its source per offset, not its source up to the range:
+ * a stream of thousands of entries into a large source reads it once. With `counter`, the code units read.
  */
-export function entryToWire<Entry extends object>(
-  entry: Entry,
+export function entryConverter(
   ranges: WireRanges,
+  counter?: { steps: number },
+): <Entry extends object>(
+  entry: Entry,
   answer?: { text: string; starts: AnswerOffsets; ends: AnswerOffsets },
-): Entry {
-  const converted = convertRanges([entry], ranges.unit, { sources: sourceTexts(ranges.sources) })[0] as Entry;
-  const answerRange = (converted as { answer_range?: unknown }).answer_range;
-  if (answer === undefined || !Array.isArray(answerRange) || answerRange.length !== 2) return converted;
-  const [start, end] = answerRange as [number, number];
-  return {
-    ...converted,
-    answer_range: [answer.starts(answer.text, start), answer.ends(answer.text, end)],
+) => Entry {
+  const texts = sourceTexts(ranges.sources);
+  const sourceOffset = offsetIndex(ranges.unit, counter);
+  const converts = ranges.unit !== undefined && ranges.unit !== "utf16";
+  return (entry, answer) => {
+    const { source, range } = entry as { source?: unknown; range?: unknown };
+    const text = typeof source === "string" ? texts.get(source) : undefined;
+    const converted =
+      converts && text !== undefined && isRange(range)
+        ? { ...entry, range: [sourceOffset(text, range[0]), sourceOffset(text, range[1])] }
+        : entry;
+    const answerRange = (converted as { answer_range?: unknown }).answer_range;
+    if (answer === undefined || !Array.isArray(answerRange) || answerRange.length !== 2) return converted;
+    const [start, end] = answerRange as [number, number];
+    return {
+      ...converted,
+      answer_range: [answer.starts(answer.text, start), answer.ends(answer.text, end)],
+    };
   };
 }
 
