@@ -69,14 +69,17 @@ function latch(): { promise: Promise<void>; open: () => void } {
   return { promise, open: () => open() };
 }
 
+/** A create on the local model, over the sample. */
+const localBody = {
+  model: "local",
+  messages: [{ role: "user", content: sampleQuestion }],
+  sources: sampleSources,
+};
+
 describe('POST /v1/verified with "stream": true', () => {
   it("on the local model: 200 event stream, a claim event per claim, then done equal to the JSON answer", async () => {
     const service = await startWithoutGateway();
-    const body = {
-      model: "local",
-      messages: [{ role: "user", content: sampleQuestion }],
-      sources: sampleSources,
-    };
+    const body = localBody;
 
     const plain = await post(service.url, "/v1/verified", body);
     const streamed = await post(service.url, "/v1/verified", { ...body, stream: true });
@@ -95,11 +98,7 @@ describe('POST /v1/verified with "stream": true', () => {
 
   it("writes done in chunks, as the JSON answer is: its head, then its data, not one serialisation", async () => {
     const service = await startWithoutGateway();
-    const body = {
-      model: "local",
-      messages: [{ role: "user", content: sampleQuestion }],
-      sources: sampleSources,
-    };
+    const body = localBody;
     const plain = await post(service.url, "/v1/verified", body);
     const writes: string[] = [];
     const original = ServerResponse.prototype.write;
