@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { ServerResponse } from "node:http";
+import { describe, expect, it, vi } from "vitest";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
 import {
@@ -68,14 +69,17 @@ function latch(): { promise: Promise<void>; open: () => void } {
   return { promise, open: () => open() };
 }
 
+/** A create on the local model, over the sample. */
+const localBody = {
+  model: "local",
+  messages: [{ role: "user", content: sampleQuestion }],
+  sources: sampleSources,
+};
+
 describe('POST /v1/verified with "stream": true', () => {
   it("on the local model: 200 event stream, a claim event per claim, then done equal to the JSON answer", async () => {
     const service = await startWithoutGateway();
-    const body = {
-      model: "local",
-      messages: [{ role: "user", content: sampleQuestion }],
-      sources: sampleSources,
-    };
+    const body = localBody;
 
     const plain = await post(service.url, "/v1/verified", body);
     const streamed = await post(service.url, "/v1/verified", { ...body, stream: true });
@@ -90,6 +94,33 @@ describe('POST /v1/verified with "stream": true', () => {
       ...plain.json.citations.map((citation: unknown) => ({ event: "claim", data: citation })),
       { event: "done", data: plain.json },
     ]);
+  });
+
+  it("writes done in chunks, as the JSON answer is: its head, then its data, not one serialisation", async () => {
+    const service = await startWithoutGateway();
+    const body = localBody;
+    const plain = await post(service.url, "/v1/verified", body);
+    const writes: string[] = [];
+    const original = ServerResponse.prototype.write;
+    const write = vi.spyOn(ServerResponse.prototype, "write").mockImplementation(function (
+      this: ServerResponse,
+      ...args: unknown[]
+    ) {
+      if (typeof args[0] === "string") writes.push(args[0]);
+      return (original as (...all: unknown[]) => boolean).apply(this, args);
+    });
+    let streamed: Awaited<ReturnType<typeof post>>;
+    try {
+      streamed = await post(service.url, "/v1/verified", { ...body, stream: true });
+    } finally {
+      write.mockRestore();
+    }
+    expect(streamed.events.at(-1)).toEqual({ event: "done", data: plain.json });
+    // Before, one write held the whole event: `event: done`, its data line and the blank line.
+    const head = writes.findIndex((text) => text.startsWith("event: done\n"));
+    expect(writes[head]).toBe("event: done\ndata: ");
+    expect(JSON.parse(writes.slice(head + 1, -1).join(""))).toEqual(plain.json);
+    expect(writes.at(-1)).toBe("\n\n");
   });
 
   it("through a gateway streaming token by token: asks for a stream with usage, and done equals the JSON answer", async () => {

@@ -23,7 +23,7 @@ import {
 /**
  * A streamed create: 200 `text/event-stream` once the first model call is accepted, `claim`/`unsupported`
  * as each claim is checked, `attempt` when another claims call starts, then `done` with the same result the
- * JSON answer would carry. A failure before the stream opened is thrown (an ordinary JSON error); after it,
+ * JSON answer would carry (written in chunks, `resultChunks`). A failure before the stream opened is thrown (an ordinary JSON error); after it,
  * it is sent as an `error` event.
  */
 export async function streamCreate(
@@ -48,7 +48,9 @@ export async function streamCreate(
     request.verified.coverage = outcome.coverage;
     const result = createResultToWire(deps.newId("vfd"), input.model, outcome, ranges);
     deps.recordResult(request, result);
-    events.send("done", result);
+    // In chunks with turns between them, as the JSON answer is: a prose answer's result of 4 MiB and thousands
+    // of entries would otherwise hold the event loop for its whole serialisation.
+    await events.sendChunks("done", resultChunks(result));
     events.end();
   } catch (error) {
     if (!events.opened) throw error;

@@ -295,4 +295,24 @@ describe("createSentenceEvents, however the stream is cut", () => {
     },
     120_000,
   );
+
+  // One line of sentences each ending `. ` before a digit: no claim start on it is a cut (the sentence segmenter
+  // and a long line's sure breaks may disagree there), so splitting it again as it grows finds nothing new.
+  it.each([
+    ["numbers only", `${"1932, I-90, 17%, 1,600, 1945, ".repeat(14)}[s]. `],
+    ["words", "Alpha beta gamma delta [s]. 5 of them [s]. "],
+  ])(
+    "splits one long line of %s with a digit after each full stop about once, in 64-character pieces",
+    async (_name, sentence) => {
+      const answer = sentence.repeat(Math.ceil(60_000 / sentence.length));
+      const counter = { steps: 0 };
+      const events = await streamedEvents(inChunks(64)(answer), counter, budgetSources);
+      expect(events).toEqual(await streamedEvents([answer], undefined, budgetSources));
+      // The splitting's steps up to its first split that finds a sure disagreement, and none after: about one
+      // answer's characters. Before, the growing line was split again at each quarter's growth: 72 steps a
+      // character for numbers only.
+      expect(counter.steps).toBeLessThanOrEqual(answer.length);
+    },
+    120_000,
+  );
 });

@@ -18,7 +18,14 @@ import { type GenerateStream, nextTurn } from "../../models/index.js";
 import { answerResultToWire, checkAnswerYielding } from "../check-answer.js";
 import type { CreateObserver } from "../claim-events.js";
 import { assembleAnswer, type CheckedPiece, readsAnswerWide } from "./assemble-answer.js";
-import { type ClaimSpan, type Cut, findCut, type LineBefore, splitsAsInWhole } from "./stream-cuts.js";
+import {
+  type ClaimSpan,
+  type Cut,
+  type CutScan,
+  findCut,
+  type LineBefore,
+  splitsAsInWhole,
+} from "./stream-cuts.js";
 
 /** The sentence events of one prose create: a stream for each call, and the verdicts once a call is used. */
 export interface SentenceEvents {
@@ -62,6 +69,8 @@ export const STREAM_CHECK_WORK_FACTOR = 8;
 // A split also waits for MIN_SPLIT_GROWTH new characters, so that a stream of tiny pieces after a cut pays each
 // split's fixed cost at most once per that many characters.
 const CLOSES = /[.!?。！？\n]/u;
+// A line break: what a stream waiting on its line (`CutScan.waitsForBreak`) waits for before splitting again.
+const LINE_BREAK = /[\n\r]/u;
 const REGROWTH = 4;
 const MIN_SPLIT_GROWTH = 16;
 // Steps of splitting between two turns of the event loop: the check's own slice (ANSWER_SLICE_CHARS
@@ -107,6 +116,12 @@ export function createSentenceEvents(
   let clausesChecked = 0;
   /** Whether something that may close a sentence arrived after the last check. */
   let armed = false;
+  /**
+   * Whether the last split found no cut and no claim start can be one before a line break arrives: the open
+   * text is one line with a sure disagreement in it (`CutScan`). Splitting the growing line again would only
+   * find no cut again, each time reading all of it: an answer of one long line was split about five times over.
+   */
+  let waitsForBreak = false;
   let splitAt = 0;
   let running: Promise<void> | undefined;
   let again = false;
@@ -140,7 +155,7 @@ export function createSentenceEvents(
 
   const checkClosed = async (): Promise<void> => {
     // After a failure (a model's answer over the claim cap) nothing more is checked or reported.
-    if (failure !== undefined) return;
+    if (failure !== undefined || waitsForBreak) return;
     const answer = buffer;
     const open = answer.slice(reported);
     const budget = STREAM_CHECK_WORK_FACTOR * (sourceChars + answer.length);
@@ -152,8 +167,9 @@ export function createSentenceEvents(
     const last = split.claims.at(-1);
     let cut: Cut | undefined =
       split.overCap && last !== undefined ? { at: last.end, next: lineBefore } : undefined;
+    const scan: CutScan = { waitsForBreak: false };
     if (!split.overCap) {
-      const cuts = findCut(open, split.claims, split.hidden, lineBefore, tally);
+      const cuts = findCut(open, split.claims, split.hidden, lineBefore, tally, scan);
       for (let step = cuts.next(); ; step = cuts.next()) {
         if (step.done === true) {
           cut = step.value;
@@ -163,7 +179,11 @@ export function createSentenceEvents(
         signal?.throwIfAborted();
       }
     }
-    if (cut === undefined || cut.at === 0) return;
+    if (cut === undefined || cut.at === 0) {
+      // Unless a line break came while splitting.
+      waitsForBreak = scan.waitsForBreak && !LINE_BREAK.test(buffer.slice(splitAt));
+      return;
+    }
     const piece = open.slice(0, cut.at);
     if (!split.claims.some((claim) => claim.start < cut.at)) {
       // No claim before the cut: nothing to check or report (a fence, headings, blank lines).
@@ -262,6 +282,7 @@ export function createSentenceEvents(
       work = 0;
       clausesChecked = 0;
       armed = false;
+      waitsForBreak = false;
       splitAt = 0;
       pieces = [];
       claimTally = { judged: 0, kept: 0 };
@@ -272,8 +293,14 @@ export function createSentenceEvents(
         onText: (text) => {
           buffer += text;
           if (CLOSES.test(text)) armed = true;
+          if (waitsForBreak && LINE_BREAK.test(text)) waitsForBreak = false;
           const growth = buffer.length - splitAt;
-          if (armed && growth >= MIN_SPLIT_GROWTH && growth * REGROWTH >= buffer.length - reported)
+          if (
+            armed &&
+            !waitsForBreak &&
+            growth >= MIN_SPLIT_GROWTH &&
+            growth * REGROWTH >= buffer.length - reported
+          )
             schedule();
         },
       };

@@ -14,6 +14,16 @@ export interface LineBefore {
   plainHead: boolean;
 }
 
+/**
+ * What `findCut` learnt of the text beyond its cut: whether the text holds no line break and its line's part
+ * holds a place where a long line's sure breaks and the sentence segmenter surely disagree (the text after that
+ * place already arrived). No claim start after that place is then a cut while the line goes on, so a caller
+ * need not split the line again before a line break arrives.
+ */
+export interface CutScan {
+  waitsForBreak: boolean;
+}
+
 /** A place to cut the unchecked text, and the line the text after it starts in. */
 export interface Cut {
   at: number;
@@ -49,7 +59,7 @@ const isBreak = (code: number): boolean => code === 10 || code === 13;
  * `LONG_LINE`, that part not, and a disagreement in it), nothing after that line is cut: the check of the
  * whole answer at the end reports it. One pass over `text`, each character read a bounded number of times:
  * O(n + claims + hidden spans); it yields `PAUSE` after every CUT_SLICE_CHARS characters, where its caller may
- * take a turn of the event loop.
+ * take a turn of the event loop. With `scan`, it tells what it learnt beyond the cut (`CutScan`).
  */
 export function* findCut(
   text: string,
@@ -57,6 +67,7 @@ export function* findCut(
   hidden: readonly Range[],
   before: LineBefore,
   counter?: StepCounter,
+  scan?: CutScan,
 ): Generator<Pause, Cut | undefined> {
   let best: Cut | undefined;
   let claimIndex = 0;
@@ -150,6 +161,13 @@ export function* findCut(
     if (firstRisky === Number.POSITIVE_INFINITY && disagreesAt(text, at)) firstRisky = at;
   }
   if (counter !== undefined) counter.steps += 2 * text.length + claims.length + hidden.length;
+  // Still on the first line at the end: its first disagreement, read with the text's end as an open end.
+  if (scan !== undefined)
+    scan.waitsForBreak =
+      firstLine &&
+      !isBreak(text.charCodeAt(text.length - 1)) &&
+      firstRisky < text.length &&
+      disagreesAt(text, firstRisky, false);
   return best;
 }
 
@@ -207,12 +225,13 @@ function sureBreakAt(text: string, lineStart: number, at: number): boolean {
 /**
  * Whether a long line's sure break at `at` may be no break of the sentence segmenter: `.`, closers, spaces and a
  * digit (`in 2020. 5 of them`, one sentence to the segmenter), or `。！？` before punctuation (`好。」`). The
- * look-ahead reads the closers (at most 8) and the spaces after this `.`, which no other `.` reads.
+ * look-ahead reads the closers (at most 8) and the spaces after this `.`, which no other `.` reads. `open`: the
+ * answer when the look-ahead reaches the text's end (more may come, so the place may yet disagree).
  */
-function disagreesAt(text: string, at: number): boolean {
+function disagreesAt(text: string, at: number, open = true): boolean {
   const code = text.charCodeAt(at);
   if (isCjkStop(code)) {
-    if (at + 1 >= text.length) return true;
+    if (at + 1 >= text.length) return open;
     const next = text.charCodeAt(at + 1);
     return !(isSpaceOrTab(next) || isBreak(next) || LETTER_OR_NUMBER.test(text.slice(at + 1, at + 3)));
   }
@@ -220,8 +239,8 @@ function disagreesAt(text: string, at: number): boolean {
   let after = at + 1;
   for (let closers = 0; after < text.length && closers < 8 && CLOSERS.has(text.charCodeAt(after)); closers++)
     after++;
-  if (after >= text.length) return true;
+  if (after >= text.length) return open;
   if (!isSpaceOrTab(text.charCodeAt(after))) return false;
   while (after < text.length && isSpaceOrTab(text.charCodeAt(after))) after++;
-  return after >= text.length || NUMBER.test(text.slice(after, after + 2));
+  return after >= text.length ? open : NUMBER.test(text.slice(after, after + 2));
 }
