@@ -625,7 +625,32 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("partial");
     const label = (await marks.first().getAttribute("aria-label")) ?? "";
     expect(label).toMatch(/^Partly supported by annual-report-2024 \(\d+% of its words\); /);
-    expect(label.endsWith("no source holds: cheerful, office, dog")).toBe(true);
+    expect(label.endsWith("; not in the sources: cheerful, office, dog")).toBe(true);
+    // Each such word is marked inside its claim, at its answer_range: underlined (not colour alone) and
+    // named "not in the sources" in its tooltip.
+    const words = page.locator("#check-answer-text .claim-mark mark.partial-term");
+    await expect.poll(() => words.count()).toBe(3);
+    await expect(words.allTextContents()).resolves.toEqual(["cheerful", "office", "dog"]);
+    await expect(words.evaluateAll((all) => all.map((word) => word.getAttribute("title")))).resolves.toEqual([
+      '"cheerful": not in the sources',
+      '"office": not in the sources',
+      '"dog": not in the sources',
+    ]);
+    await expect(
+      words.first().evaluate((word) => getComputedStyle(word).textDecorationLine),
+    ).resolves.toContain("underline");
+    // Where each mark stands in the shown answer is where its answer_range is in the answer as pasted.
+    const shownAt = await words.evaluateAll((all) =>
+      all.map((word) => {
+        const paragraph = word.closest("p") as HTMLElement;
+        const before = document.createRange();
+        before.setStart(paragraph, 0);
+        before.setEndBefore(word);
+        return before.toString().length;
+      }),
+    );
+    expect(shownAt).toEqual(keptResult.partial.map(({ answer_range }) => answer_range[0]));
+    await page.locator("#check-result").screenshot({ path: join(screenshots, "check-partial.png") });
 
     await page.check("#check-drop-partial");
     const [dropped] = await Promise.all([
@@ -636,6 +661,7 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("dropped");
     const drops = page.locator("#check-result .dropped li");
     await expect(drops.first().getAttribute("data-reason")).resolves.toBe("partial_support");
+    await expect(words.count()).resolves.toBe(0);
     await expect(drops.first().textContent()).resolves.toContain('"cheerful", "office", "dog"');
     await expect(page.locator("#check-result .coverage-figure").textContent()).resolves.toBe(
       "0% · 0 of 1 claim grounded",

@@ -3,6 +3,7 @@ import type {
   CheckResult,
   Citation,
   MatchMode,
+  PartialTerm,
   Range,
   Source,
   UnsupportedClaim,
@@ -128,7 +129,7 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
         label:
           unheld.length === 0
             ? `Supported by ${by}`
-            : `Partly supported by ${by}; no source holds: ${unheld.map((each) => each.term).join(", ")}`,
+            : `Partly supported by ${by}; not in the sources: ${unheld.map((each) => each.term).join(", ")}`,
         // Support pooled over several sentences of its source is lit all at once.
         span:
           cited[0] === undefined
@@ -140,7 +141,7 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
       });
     }
     const claims = claimsAt.length;
-    const markClaim = (text: string, index: number) => {
+    const markClaim = (content: readonly (string | HTMLElement)[], index: number) => {
       const claim = claimsAt[index] as ClaimShown;
       const mark = h(
         "button",
@@ -152,7 +153,7 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
           "aria-label": claim.label,
           title: claim.label,
         },
-        text,
+        ...content,
       );
       const show = () => {
         for (const [at, group] of claimMarks) {
@@ -166,7 +167,7 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
       claimMarks.set(index, [...(claimMarks.get(index) ?? []), mark]);
       return mark;
     };
-    const answerView = renderMarkdown(answer, claimsAt, markClaim);
+    const answerView = renderMarkdown(answer, claimsAt, result.partial ?? [], markClaim);
 
     const citationList =
       result.citations.length > 0 &&
@@ -210,7 +211,7 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
         h(
           "p",
           { class: "hint" },
-          "Green claims are supported, red ones dropped. Hover or focus a claim to see its support in the source.",
+          "Green claims are supported, red ones dropped; a wavy underline marks a word no source holds. Hover or focus a claim to see its support in the source.",
         ),
         h("h3", { class: "visually-hidden" }, "Answer"),
         answerView,
@@ -274,12 +275,15 @@ interface ClaimShown {
 
 /**
  * The answer as readable markdown (headings, list items, paragraphs; markup hidden, see `markdownLayout`)
- * with each claim's text marked in place: one walk over the blocks, the claims and the markup, all in order.
+ * with each claim's text marked in place, and inside a kept claim each word of `partial` (a word no source
+ * holds) marked at its `answer_range`: one walk over the blocks, the claims, the words and the markup, all in
+ * order.
  */
 function renderMarkdown(
   answer: string,
   claims: readonly ClaimShown[],
-  markClaim: (text: string, index: number) => HTMLButtonElement,
+  partial: readonly PartialTerm[],
+  markClaim: (content: readonly (string | HTMLElement)[], index: number) => HTMLButtonElement,
 ): HTMLElement {
   const { blocks, markup } = markdownLayout(answer);
   let markupAt = 0;
@@ -297,6 +301,25 @@ function renderMarkdown(
     if (cursor < end) text += answer.slice(cursor, end);
     return text;
   };
+  const terms = partialTermsInOrder(partial, answer.length);
+  let termAt = 0;
+  // The visible text of [start, end) with each partial word in it marked; calls come in increasing order too.
+  const pieces = (start: number, end: number): (string | HTMLElement)[] => {
+    const content: (string | HTMLElement)[] = [];
+    let cursor = start;
+    while (termAt < terms.length && (terms[termAt] as PartialTerm).answerRange[1] <= cursor) termAt += 1;
+    for (let at = termAt; at < terms.length && cursor < end; at += 1) {
+      const { answerRange, term } = terms[at] as PartialTerm;
+      const [from, to] = answerRange;
+      if (from >= end) break;
+      if (from > cursor) content.push(visible(cursor, from));
+      const word = visible(Math.max(from, cursor), Math.min(to, end));
+      if (word !== "") content.push(partialMark(word, term));
+      cursor = Math.min(to, end);
+    }
+    if (cursor < end) content.push(visible(cursor, end));
+    return content.filter((piece) => piece !== "");
+  };
   const view = h("div", { class: "answer checked-answer", id: "check-answer-text" });
   let claimAt = 0;
   for (const block of blocks) {
@@ -308,15 +331,42 @@ function renderMarkdown(
     for (let at = claimAt; at < claims.length && cursor < block.end; at += 1) {
       const [start, end] = (claims[at] as ClaimShown).range;
       if (start >= block.end) break;
-      if (start > cursor) element.append(visible(cursor, start));
-      const piece = visible(Math.max(start, cursor), Math.min(end, block.end));
-      if (piece !== "") element.append(markClaim(piece, at));
+      if (start > cursor) element.append(...pieces(cursor, start));
+      const content = pieces(Math.max(start, cursor), Math.min(end, block.end));
+      if (content.length > 0) element.append(markClaim(content, at));
       cursor = Math.min(end, block.end);
     }
-    if (cursor < block.end) element.append(visible(cursor, block.end));
+    if (cursor < block.end) element.append(...pieces(cursor, block.end));
     view.append(element);
   }
   return view;
+}
+
+/**
+ * The partial words to mark, in answer order: a word whose range does not fit the answer or overlaps the one
+ * before is left out (its text stays as it is) rather than guessed at. O(k log k) for k words.
+ */
+function partialTermsInOrder(partial: readonly PartialTerm[], answerLength: number): PartialTerm[] {
+  const sorted = partial
+    .filter(({ answerRange: [start, end] }) => Number.isInteger(start) && Number.isInteger(end))
+    .filter(({ answerRange: [start, end] }) => start >= 0 && start < end && end <= answerLength)
+    .sort((a, b) => a.answerRange[0] - b.answerRange[0]);
+  const kept: PartialTerm[] = [];
+  for (const term of sorted) {
+    const last = kept.at(-1);
+    if (last === undefined || term.answerRange[0] >= last.answerRange[1]) kept.push(term);
+  }
+  return kept;
+}
+
+// A word of a kept claim that no source holds: underlined (a wavy line, not colour alone) and named in its
+// tooltip; the claim's own label names the same words for a screen reader.
+function partialMark(text: string, term: string): HTMLElement {
+  return h(
+    "mark",
+    { class: "partial-term", "data-term": term, title: `${JSON.stringify(term)}: not in the sources` },
+    text,
+  );
 }
 
 // A dropped claim: struck through, and its one wording (what failed, else its reason in words), which is also
