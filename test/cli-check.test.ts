@@ -286,6 +286,26 @@ describe("verified check with a plain answer", () => {
     expect(refused.stderr).toContain("Allowed choices are keep, drop");
   });
 
+  it("with --explain says when a strict quotation differs from its source only in case; --mode lenient keeps it", async () => {
+    const quoted = file("quoted.md", 'The source says "paris is the capital of France" [1].\n');
+    const strict = await checkAnswerFile(quoted, ["--explain"]);
+    expect(strict.code).toBe(0);
+    expect(JSON.parse(strict.stdout).unsupported[0]).toMatchObject({
+      reason: "quote_not_found",
+      detail: {
+        quotation: "paris is the capital of France",
+        differs_only_in: "first_letter_case",
+        source_text: "Paris is the capital of France",
+      },
+    });
+    expect(strict.stderr).toBe(
+      `verified check: ${quoted}: dropped "The source says \\"paris is the capital of France\\".": the quotation "paris is the capital of France" differs from its cited source's "Paris is the capital of France" only in the case of its first letter (lenient mode keeps it)\n`,
+    );
+    const lenient = await checkAnswerFile(quoted, ["--explain", "--mode", "lenient"]);
+    expect(lenient).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(lenient.stdout)).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+
   it("with --explain describes each dropped sentence on stderr and keeps its detail", async () => {
     const run = await checkAnswerFile(answerFile, ["--explain"]);
     expect(run.code).toBe(0);

@@ -131,6 +131,23 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
   const requestedUrls: string[] = [];
   const pageProblems: string[] = [];
 
+  /** Opens the Check tab with the sample's sources loaded (the sample's own check answered). */
+  async function openCheck(): Promise<void> {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#tab-check");
+    await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-sample")]);
+  }
+
+  /** Types `answer` in the Check tab and checks it: the check's response. */
+  async function checkAnswer(answer: string): Promise<Response> {
+    await page.fill("#check-answer", answer);
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/check")),
+      page.click("#check-submit"),
+    ]);
+    return response;
+  }
+
   beforeAll(async () => {
     if (!haveChromium)
       throw new Error(`${chromiumPath} is missing; CI must install Debian's chromium package.`);
@@ -603,15 +620,9 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
   });
 
   it("checks a partly supported sentence: kept and marked with the words no source holds, or dropped when asked", async () => {
-    await page.goto(`${baseUrl}/`);
-    await page.click("#tab-check");
-    await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-sample")]);
+    await openCheck();
     const answer = "Northwind Analytics ended 2024 with 240 employees and a cheerful office dog [1].";
-    await page.fill("#check-answer", answer);
-    const [kept] = await Promise.all([
-      page.waitForResponse(isPost("/v1/verified/check")),
-      page.click("#check-submit"),
-    ]);
+    const kept = await checkAnswer(answer);
     expect(kept.request().postDataJSON()).toMatchObject({ answer, partial: "keep" });
     const keptResult = (await kept.json()) as { partial: { term: string; answer_range: [number, number] }[] };
     expect(keptResult.partial.map(({ term, answer_range }) => [term, answer.slice(...answer_range)])).toEqual(
@@ -683,6 +694,27 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect.poll(() => lit.count()).toBe(2);
     const inOrder = [...citations].sort((a, b) => a.range[0] - b.range[0]);
     await expect(lit.allTextContents()).resolves.toEqual(inOrder.map((citation) => citation.quote));
+  });
+
+  it("says when a quotation differs from its source only in case, and keeps it in lenient mode", async () => {
+    await openCheck();
+    const answer = 'The summary says "operating costs rose more slowly than revenue" [1].';
+    const strict = await checkAnswer(answer);
+    expect(strict.request().postDataJSON()).toMatchObject({ answer, mode: "strict", explain: true });
+    const said =
+      'the quotation "operating costs rose more slowly than revenue" differs from its cited source\'s "Operating costs rose more slowly than revenue" only in the case of its first letter (lenient mode keeps it)';
+    const marks = page.locator("#check-answer-text .claim-mark");
+    await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("dropped");
+    await expect(marks.first().getAttribute("aria-label")).resolves.toBe(`Dropped: ${said}`);
+    const drop = page.locator("#check-result .dropped li");
+    await expect(drop.first().getAttribute("data-reason")).resolves.toBe("quote_not_found");
+    await expect(drop.first().locator(".reason").textContent()).resolves.toBe(`— ${said}`);
+
+    await page.selectOption("#mode", "lenient");
+    const lenient = await checkAnswer(answer);
+    expect(lenient.request().postDataJSON()).toMatchObject({ answer, mode: "lenient" });
+    await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("supported");
+    await page.selectOption("#mode", "strict");
   });
 
   it("checks a pasted chat.completion JSON by its answer", async () => {

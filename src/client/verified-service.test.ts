@@ -351,6 +351,23 @@ describe("every method against the real service", () => {
     }
   });
 
+  it("check with an answer: a strict quotation off only in case says so in camelCase; lenient keeps it", async () => {
+    const answer = 'The source says "paris is the capital of France" [facts].';
+    const strict = await client().check({ sources, answer, explain: true });
+    expect(strict.unsupported).toEqual([
+      expect.objectContaining({
+        reason: "quote_not_found",
+        detail: {
+          quotation: "paris is the capital of France",
+          differsOnlyIn: "first_letter_case",
+          sourceText: "Paris is the capital of France",
+        },
+      }),
+    ]);
+    const lenient = await client().check({ sources, answer, explain: true, mode: "lenient" });
+    expect(lenient).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+
   it("check with an answer and messages: the user's words are context, not new facts", async () => {
     const answer = "Paris, unlike Zorgland, is the capital of France [1].";
     const alone = await client().check({ sources, answer });

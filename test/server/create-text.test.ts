@@ -277,6 +277,60 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     expect(droppedStreamed.events.at(-1)).toEqual({ event: "done", data: dropped.json });
   });
 
+  it("pools a sentence's support over spans, explains a quotation off only in case and names found_in, JSON, streamed and eval", async () => {
+    const { gateway, service } = await startWithGateway();
+    const history = {
+      id: "history",
+      text: "Northwind opened its first depot on 3 March 2019. The depot was built by local firms. Its roof holds solar panels. Staff planted a garden beside it. The depot ships blue widgets to Lyon.",
+    };
+    const pooled = "The depot has solar panels on its roof and ships blue widgets to Lyon [history].";
+    const quoted = 'The report says "northwind was founded in 2016" [report].';
+    const elsewhere = "The company employs 240 people [history].";
+    gateway.script(() => `${pooled} ${quoted} ${elsewhere}`);
+    const body = textBody({ sources: [report, history], explain: true });
+
+    const json = (await post(service.url, body)).json;
+    const streamed = await post(service.url, { ...body, stream: true });
+    const evaluated = await evalText(service.url, {
+      cases: [{ id: "a", messages: question, sources: [report, history] }],
+    });
+
+    // Pooled: one sentence, two spans of its source, each listed as a citation at the sentence's answer_range.
+    expect(
+      json.citations.map((citation: { quote: string; answer_range: number[] }) => [
+        citation.quote,
+        citation.answer_range,
+      ]),
+    ).toEqual([
+      ["The depot ships blue widgets to Lyon.", [0, pooled.length]],
+      ["Its roof holds solar panels.", [0, pooled.length]],
+    ]);
+    expect(json.unsupported).toEqual([
+      expect.objectContaining({
+        reason: "quote_not_found",
+        detail: {
+          quotation: "northwind was founded in 2016",
+          differs_only_in: "first_letter_case",
+          source_text: "Northwind was founded in 2016",
+        },
+      }),
+      expect.objectContaining({ reason: "wrong_source", detail: { found_in: ["report"] } }),
+    ]);
+    expect(streamed.events).toEqual([...eventsOf(json), { event: "done", data: json }]);
+    // Eval has no explain: its details carry the pooled spans and found_in, which need none.
+    const result = evaluated.json.cases[0].result;
+    expect(result.citations.map((citation: { quote: string }) => citation.quote)).toEqual([
+      "The depot ships blue widgets to Lyon.",
+      "Its roof holds solar panels.",
+    ]);
+    expect(
+      result.unsupported.map((item: { reason: string; detail?: unknown }) => [item.reason, item.detail]),
+    ).toEqual([
+      ["quote_not_found", undefined],
+      ["wrong_source", { found_in: ["report"] }],
+    ]);
+  });
+
   it("runs eval cases in text format with the partial policy, each case's partial words in its details", async () => {
     const { gateway, service } = await startWithGateway();
     const partly = "Northwind was founded in 2016 in Lyon with great ambition [report].";
