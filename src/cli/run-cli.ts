@@ -9,6 +9,7 @@ import {
   defineExtractCommand,
   environmentOnlySettings,
   offsetsOption,
+  partialOption,
   runAnswerCheck,
   runCheckCommand,
   type ServeFlags,
@@ -100,12 +101,7 @@ Examples:
         .preset("source"),
     )
     .option("--no-check-numbers", "with --answer: do not check the claims' numbers")
-    .addOption(
-      new Option(
-        "--partial <policy>",
-        "with --answer: a claim whose spans lack some of its words is kept with those words listed in `partial` (keep, the default) or dropped as partial_support (drop)",
-      ).choices(["keep", "drop"]),
-    )
+    .addOption(partialOption("--answer"))
     .addOption(offsetsOption())
     .action(
       async (
