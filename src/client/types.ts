@@ -171,6 +171,11 @@ export interface CreateResult {
   unsupported: UnsupportedClaim[];
   /** With `answerFormat: "text"`: the words of kept claims that their spans lack. */
   partial?: PartialTerm[];
+  /**
+   * With `answerFormat: "text"`: the model's answer as written, before its unsupported sentences were removed;
+   * every `answerRange` (and each `partial` word's) counts into it. `text` is it with the drops removed.
+   */
+  answer?: string;
   /** Grounded claims / total claims; 0 when there are no claims. */
   coverage: number;
   abstained: boolean;
@@ -252,6 +257,11 @@ export interface EvalCaseDetails {
   unsupported: UnsupportedClaim[];
   /** With `answerFormat: "text"`: the words of kept claims that their spans lack. */
   partial?: PartialTerm[];
+  /**
+   * With `answerFormat: "text"`: the model's answer as written, before its unsupported sentences were removed;
+   * every `answerRange` (and each `partial` word's) counts into it. `text` is it with the drops removed.
+   */
+  answer?: string;
   coverage: number;
   abstained: boolean;
   grounded: boolean;

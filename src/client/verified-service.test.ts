@@ -282,6 +282,25 @@ describe("every method against the real service", () => {
     expect(result?.unsupported.map((entry) => entry.reason)).toEqual(["partial_support"]);
   });
 
+  it("create in text format: the model's answer as written, which every answerRange counts into", async () => {
+    const base = {
+      model: "scripted",
+      messages,
+      sources,
+      answerFormat: "text" as const,
+      partial: "drop" as const,
+    };
+    const result = await client().create(base);
+    expect(result.text).toBe("Revenue in Q3 was 12.5 million [report_q3].");
+    expect(result.answer).toBe(partlySupported);
+    for (const item of [...result.citations, ...result.unsupported])
+      expect(partlySupported.slice(...(item.answerRange ?? [0, 0]))).toContain(item.claim.slice(0, -1));
+    const cases = [{ messages, sources }];
+    const evaluated = await client().eval({ model: "scripted", cases, answerFormat: "text", details: true });
+    const [scored] = evaluated.cases as EvalCaseResult[];
+    expect(scored && "result" in scored ? scored.result?.answer : undefined).toBe(partlySupported);
+  });
+
   it("check with an answer: an equivalent number form, a clause per marker and support pooled over a page", async () => {
     const page = {
       id: "facts",

@@ -380,6 +380,13 @@ export const UnsupportedClaimSchema = Type.Object({
   ),
 });
 
+/** A prose answer (`answer_format: "text"`) as the model wrote it: what its `answer_range`s count into. */
+const proseAnswer = () =>
+  Type.String({
+    description:
+      "With `answer_format: \"text\"`: the model's answer as written, before its unsupported sentences were removed; every `answer_range` (and each `partial` word's) counts into it, so an app can show the answer with each sentence and word marked. `text` is this answer with the dropped sentences removed.",
+  });
+
 /** Answer mode: a content word of a kept, partially supported claim that none of its spans holds. */
 const partialTerms = () =>
   Type.Array(PartialTermSchema, {
@@ -407,6 +414,7 @@ export const CreateResultSchema = Type.Object({
   citations: Type.Array(CitationSchema),
   unsupported: Type.Array(UnsupportedClaimSchema),
   partial: Type.Optional(partialTerms()),
+  answer: Type.Optional(proseAnswer()),
   coverage: Type.Number(),
   abstained: Type.Boolean(),
   grounded: Type.Boolean(),
@@ -441,6 +449,7 @@ export const EvalCaseDetailsSchema = Type.Object({
   citations: Type.Array(CitationSchema),
   unsupported: Type.Array(UnsupportedClaimSchema),
   partial: Type.Optional(partialTerms()),
+  answer: Type.Optional(proseAnswer()),
   coverage: Type.Number(),
   abstained: Type.Boolean(),
   grounded: Type.Boolean(),

@@ -331,6 +331,32 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     ]);
   });
 
+  it("returns the model's answer as written, which every answer_range counts into once a sentence is dropped", async () => {
+    const { gateway, service } = await startWithGateway();
+    const partly = "Northwind was founded in 2016 in Lyon with great ambition [report].";
+    const answer = `${invented} ${partly}`;
+    gateway.script(() => answer);
+
+    const json = (await post(service.url, textBody())).json;
+    const streamed = await post(service.url, textBody({ stream: true }));
+    const inCodePoints = (await post(service.url, textBody({ offsets: "codepoint" }))).json;
+    const evaluated = await evalText(service.url);
+    const claims = (await post(service.url, { ...textBody(), answer_format: "json" })).json;
+
+    expect(json.text).toBe(partly);
+    expect(json.answer).toBe(answer);
+    // `text` lost the dropped sentence, so its offsets moved; `answer` is what the ranges index.
+    expect(json.partial.map((term: { term: string }) => term.term)).toEqual(["great", "ambition"]);
+    for (const term of json.partial) expect(answer.slice(...term.answer_range)).toBe(term.term);
+    for (const item of [...json.citations, ...json.unsupported])
+      expect(answer.slice(...item.answer_range)).toContain(item.claim.slice(0, -1));
+    expect(streamed.events.at(-1)).toEqual({ event: "done", data: json });
+    expect(inCodePoints.answer).toBe(answer);
+    expect(evaluated.json.cases[0].result).toMatchObject({ text: partly, answer, partial: json.partial });
+    // Claims with quotes have no answer_range, and no answer.
+    expect(claims).not.toHaveProperty("answer");
+  });
+
   it("runs eval cases in text format with the partial policy, each case's partial words in its details", async () => {
     const { gateway, service } = await startWithGateway();
     const partly = "Northwind was founded in 2016 in Lyon with great ambition [report].";

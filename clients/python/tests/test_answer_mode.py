@@ -111,6 +111,23 @@ def test_create_in_text_format_names_partial_words_or_drops_them(client: Verifie
     assert isinstance(events[-1], DoneEvent) and events[-1].result.partial == kept.partial
 
 
+def test_create_in_text_format_gives_the_answer_as_written_which_answer_ranges_index(
+    client: Verified, gateway: ScriptedGateway
+) -> None:
+    gateway.script(completion(PARTLY), completion(PARTLY))
+
+    dropped = client.create(model="gpt-test", messages=ASKED, sources=[MUSEUM], answer_format="text", partial="drop")
+    assert dropped.text == "Entry is free on Sundays [museum]." and dropped.answer == PARTLY
+    placed = [(c.answer_range, c.claim) for c in dropped.citations]
+    placed += [(u.answer_range, u.claim) for u in dropped.unsupported]
+    for answer_range, claim in placed:
+        assert answer_range is not None and PARTLY[answer_range[0] : answer_range[1]].startswith(claim[:-1])
+    case = {"messages": ASKED, "sources": [MUSEUM]}
+    evaluated = client.eval(model="gpt-test", cases=[case], answer_format="text", details=True)
+    [scored] = evaluated.cases
+    assert scored.result is not None and scored.result.answer == PARTLY
+
+
 def test_eval_in_text_format_keeps_each_case_partial_words_in_its_details(
     client: Verified, gateway: ScriptedGateway
 ) -> None:
