@@ -461,6 +461,82 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await page.uncheck("#allow-ungrounded");
   });
 
+  it("asks for a prose answer and shows it as written: each sentence by its verdict, each new word underlined", async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#ask-form summary");
+    await page.check("#ask-prose");
+    // The local model answers the sample in prose, each sentence followed by its marker and supported.
+    const [local] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-sample"),
+    ]);
+    expect(local.request().postDataJSON()).toMatchObject({ answer_format: "text", explain: true });
+    const localResult = (await local.json()) as { answer: string; citations: unknown[] };
+    expect(localResult.citations.length).toBeGreaterThan(0);
+    const marks = page.locator("#answer-text .claim-mark");
+    await expect.poll(() => marks.count()).toBeGreaterThan(0);
+    await expect(
+      marks.evaluateAll((all) => [...new Set(all.map((mark) => mark.getAttribute("data-verdict")))]),
+    ).resolves.toEqual(["supported"]);
+    await expect(page.locator("#answer-text").textContent()).resolves.toBe(localResult.answer);
+
+    // A gateway model's prose is scripted; the service's own check of it stands in for create's result.
+    const scripted =
+      "Northwind Analytics opened a bakery in Paris [annual-report-2024]. Northwind Analytics ended 2024 with 240 employees and a cheerful office dog [annual-report-2024].";
+    await page.route("**/v1/verified", async (route) => {
+      const body = route.request().postDataJSON() as {
+        sources: unknown;
+        messages: unknown;
+        partial?: string;
+      };
+      const checked = await fetch(`${baseUrl}/v1/verified/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          sources: body.sources,
+          messages: body.messages,
+          answer: scripted,
+          explain: true,
+        }),
+      });
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, model_calls: 1 };
+      const result = { id: "vfd_scripted", model: "scripted", ...(await checked.json()), answer: scripted };
+      await route.fulfill({ json: { ...result, abstained: false, grounded: true, usage } });
+    });
+    const [scriptedResponse] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-submit"),
+    ]);
+    await page.unroute("**/v1/verified");
+    const result = (await scriptedResponse.json()) as {
+      text: string;
+      partial: { term: string; answer_range: [number, number] }[];
+    };
+    expect(result.text).not.toContain("bakery");
+    await expect
+      .poll(() => marks.evaluateAll((all) => all.map((mark) => mark.getAttribute("data-verdict"))))
+      .toEqual(["dropped", "partial"]);
+    // Shown as the model wrote it, the dropped sentence struck through in place.
+    await expect(page.locator("#answer-text").textContent()).resolves.toBe(scripted);
+    const words = page.locator("#answer-text .claim-mark mark.partial-term");
+    await expect(words.allTextContents()).resolves.toEqual(["cheerful", "office", "dog"]);
+    expect(result.partial.map(({ answer_range }) => scripted.slice(...answer_range))).toEqual([
+      "cheerful",
+      "office",
+      "dog",
+    ]);
+    await expect(words.first().getAttribute("title")).resolves.toBe('"cheerful": not in the sources');
+    await expect(page.locator("#ask-result .coverage-figure").textContent()).resolves.toBe(
+      "50% · 1 of 2 claims grounded",
+    );
+    await expect(page.locator("#ask-result .dropped li").count()).resolves.toBe(1);
+    await page.locator("#ask-result").screenshot({ path: join(screenshots, "ask-prose.png") });
+    // The next tests start from the sample's answer in JSON claims.
+    await page.uncheck("#ask-prose");
+    await Promise.all([page.waitForResponse(isPost("/v1/verified")), page.click("#ask-sample")]);
+    await expect.poll(() => marks.count()).toBe(0);
+  });
+
   it("strikes through dropped claims with their reasons in words (scripted API response)", async () => {
     // The local model only quotes what is there, so a gateway model's mistakes are scripted here.
     const source = "Revenue was $5.6 million in Q4.";

@@ -59,6 +59,7 @@ const ask = createAskView(
     retry: byId<HTMLInputElement>("retry"),
     minCoverage: byId<HTMLInputElement>("min-coverage"),
     allowUngrounded: byId<HTMLInputElement>("allow-ungrounded"),
+    prose: byId<HTMLInputElement>("ask-prose"),
     stream: byId<HTMLInputElement>("ask-stream"),
     submit: byId<HTMLButtonElement>("ask-submit"),
     status: byId("ask-status"),

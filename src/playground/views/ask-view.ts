@@ -11,6 +11,7 @@ import type {
 import { describeNumberMiss } from "../../core/index.js";
 import { h, plural } from "../dom.js";
 
+import { checkedAnswerView } from "./checked-answer.js";
 import { clearError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
 import { answerSegments, reasonInWords, triedInWords } from "./result-text.js";
@@ -28,6 +29,8 @@ export interface AskElements {
   retry: HTMLInputElement;
   minCoverage: HTMLInputElement;
   allowUngrounded: HTMLInputElement;
+  /** Checked: the model answers in prose (`answerFormat: "text"`), checked sentence by sentence. */
+  prose: HTMLInputElement;
   /** Opt-in, like the API's `"stream": true`. */
   stream: HTMLInputElement;
   submit: HTMLButtonElement;
@@ -97,6 +100,11 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     const minCoverage = elements.minCoverage.valueAsNumber;
     if (Number.isFinite(minCoverage) && minCoverage > 0) request.minCoverage = minCoverage;
     if (elements.allowUngrounded.checked) request.allowUngrounded = true;
+    if (elements.prose.checked) {
+      request.answerFormat = "text";
+      // Each dropped sentence says which word, name, number or source failed.
+      request.explain = true;
+    }
     return request;
   }
 
@@ -203,9 +211,15 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         ),
       result.grounded && !result.abstained && total > 0 && h("span", { class: "badge ok" }, "grounded"),
     );
+    // A prose answer comes with the model's answer as written: shown whole, each sentence marked by its
+    // verdict and each word no source holds underlined, as the Check tab shows an answer.
+    const checked =
+      result.answer === undefined || !result.grounded
+        ? undefined
+        : checkedAnswerView(result.answer, result, sources, "answer-text");
     const chips: HTMLButtonElement[] = [];
-    const answer = h("p", { class: "answer", id: "answer-text" });
-    for (const segment of answerSegments(result.text, result.citations)) {
+    const answer = checked?.view ?? h("p", { class: "answer", id: "answer-text" });
+    for (const segment of checked === undefined ? answerSegments(result.text, result.citations) : []) {
       if (segment.kind === "text") {
         answer.append(segment.text);
         continue;
@@ -285,10 +299,18 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         h(
           "div",
           { class: "result-head" },
-          coverageMeter(result.coverage, result.citations.length, total, "claim"),
+          checked === undefined
+            ? coverageMeter(result.coverage, result.citations.length, total, "claim")
+            : coverageMeter(result.coverage, checked.supported, checked.claims, "claim"),
           badges,
         ),
         h("h3", { class: "visually-hidden" }, "Answer"),
+        checked !== undefined &&
+          h(
+            "p",
+            { class: "hint" },
+            "The model's answer as written: green sentences are kept, red ones dropped from the answer's text; a wavy underline marks a word no source holds.",
+          ),
         answer,
         result.text === "" && h("p", { class: "hint" }, "The answer is empty: no claim could be grounded."),
         // Newcomers read "grounded" as "answered"; one quiet line says what was checked.
