@@ -226,6 +226,12 @@ describe("verified check with a plain answer", () => {
     expect(JSON.parse(run.stdout)).toEqual(answerResult);
   });
 
+  it("takes several files after one --source, as ask does", async () => {
+    const run = await runBinary(["check", "--answer", answerFile, "--source", factsFile, reportFile]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(run.stdout)).toEqual(answerResult);
+  });
+
   it("names the words of a partly supported sentence, or drops it with --partial drop", async () => {
     const partly = file("partly.md", "Paris is the capital of France and of fashion [1].\n");
     const kept = JSON.parse((await checkAnswerFile(partly)).stdout);

@@ -81,9 +81,8 @@ Examples:
     )
     .option("--answer <file>", "a plain answer with citation markers to check, instead of a JSON document")
     .option(
-      "--source <file>",
-      "with --answer: a source file (repeat for each source)",
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      "--source <file...>",
+      "with --answer: source files, after one --source or each after its own (as for ask)",
     )
     .option("--question <text>", "with --answer: the user's question; its words are context, not new facts")
     .addOption(
