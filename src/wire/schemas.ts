@@ -90,7 +90,7 @@ const offsets = Type.Union([Type.Literal("utf16"), Type.Literal("codepoint"), Ty
 
 const explain = Type.Boolean({
   description:
-    "Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against.",
+    'Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against. In answer mode (check\'s `answer`, `answer_format: "text"`) every dropped claim says why in `detail`: the name, quotation, marker or words that failed.',
 });
 
 export const CreateRequestSchema = Type.Object(
