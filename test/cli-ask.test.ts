@@ -303,6 +303,30 @@ describe("verified ask against a running service", () => {
     expect(result.unsupported.map((entry: { reason: string }) => entry.reason)).toEqual(["partial_support"]);
   });
 
+  it("with --explain says why each dropped claim failed", async () => {
+    const miscited = "Shipping is free on orders over $50 [handbook].";
+    gateway.script(() => `Refunds are accepted within 30 days of purchase [policy.txt]. ${miscited}`);
+    const run = await runBinary([
+      "ask",
+      refundQuestion,
+      "--source",
+      policy,
+      "--model",
+      "gpt-test",
+      "--answer-format",
+      "text",
+      "--explain",
+      "--base-url",
+      service.url,
+      "--api-key",
+      "cli-key",
+    ]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toContain(
+      "Dropped claims\n  ✗ Shipping is free on orders over $50. (unknown_source: the marker [handbook] names no source)\n",
+    );
+  });
+
   it("refuses --partial without --answer-format text, which it would not change", async () => {
     const run = await runBinary(["ask", refundQuestion, "--source", policy, "--local", "--partial", "drop"]);
     expect(run).toEqual({

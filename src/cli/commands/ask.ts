@@ -35,6 +35,7 @@ export interface AskFlags extends ConnectionFlags {
   answerFormat?: CreateParams["answerFormat"];
   partial?: PartialPolicy | undefined;
   allowUngrounded?: boolean | undefined;
+  explain?: boolean | undefined;
   json?: boolean | undefined;
   stream?: boolean | undefined;
 }
@@ -56,6 +57,10 @@ export function defineAskCommand(command: Command, io: CliIo, done: (code: numbe
   command.option(
     "--allow-ungrounded",
     "when no claim can be grounded, print a flagged plain answer (exit 0) instead of failing (exit 1)",
+  );
+  command.option(
+    "--explain",
+    "say why each claim was dropped: the number, name, quotation or marker that failed, or the sources that do support it",
   );
   command.option("--json", "print the raw result as JSON (the HTTP API's field names)");
   command.option(
@@ -131,6 +136,7 @@ export async function runAskCommand(question: string, flags: AskFlags, io: CliIo
     ...(flags.answerFormat === undefined ? {} : { answerFormat: flags.answerFormat }),
     ...(flags.partial === undefined ? {} : { partial: flags.partial }),
     ...(flags.allowUngrounded ? { allowUngrounded: true } : {}),
+    ...(flags.explain ? { explain: true } : {}),
   };
   const { client, close } = await createCliClient(flags, io.env, DEFAULT_TIMEOUT_SECONDS);
   let outcome: AskOutcome;

@@ -1,5 +1,6 @@
 import type pc from "picocolors";
 import type { CreateResult, PartialTerm, UnsupportedClaim } from "../../client/index.js";
+import { describeDrop } from "../../core/index.js";
 import { formatCount, formatScore, terminalLines, terminalText } from "../reports/index.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -80,9 +81,12 @@ function renderDropped(unsupported: readonly UnsupportedClaim[], colors: Colors)
   return [
     "",
     colors.bold("Dropped claims"),
-    ...unsupported.map(
-      (entry) => `  ${colors.red("✗")} ${terminalText(entry.claim)} ${colors.dim(`(${entry.reason})`)}`,
-    ),
+    ...unsupported.map((entry) => {
+      // With --explain, the detail in words: the name, number, quotation or source that failed.
+      const why = describeDrop(entry);
+      const reason = why === undefined ? entry.reason : `${entry.reason}: ${why}`;
+      return `  ${colors.red("✗")} ${terminalText(entry.claim)} ${colors.dim(`(${terminalText(reason)})`)}`;
+    }),
   ];
 }
 
