@@ -306,20 +306,16 @@ describe("verified ask against a running service", () => {
   it("with --explain says why each dropped claim failed", async () => {
     const miscited = "Shipping is free on orders over $50 [handbook].";
     gateway.script(() => `Refunds are accepted within 30 days of purchase [policy.txt]. ${miscited}`);
+    const remote = ["--model", "gpt-test", "--base-url", service.url, "--api-key", "cli-key"];
     const run = await runBinary([
       "ask",
       refundQuestion,
       "--source",
       policy,
-      "--model",
-      "gpt-test",
+      ...remote,
       "--answer-format",
       "text",
       "--explain",
-      "--base-url",
-      service.url,
-      "--api-key",
-      "cli-key",
     ]);
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(run.stdout).toContain(
