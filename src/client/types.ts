@@ -241,6 +241,8 @@ export interface EvalParams {
   answerFormat?: "json" | "text";
   /** With `answerFormat: "text"`: keep (default) or drop partially supported claims, as for create. */
   partial?: PartialPolicy;
+  /** As for create: each dropped claim of a case's `result` (with `details`) says why in `detail`. */
+  explain?: boolean;
   /**
    * When true, each scored case also carries `result`: its create-style answer, or `resultOmitted` when that
    * is longer than its share of the details budget. Default false.

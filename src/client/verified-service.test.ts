@@ -387,6 +387,20 @@ describe("every method against the real service", () => {
     expect(lenient).toMatchObject({ unsupported: [], coverage: 1 });
   });
 
+  it("eval in text format with explain: each case's dropped sentences say why, in camelCase", async () => {
+    const cases = [{ messages, sources }];
+    const params = { model: "scripted", cases, answerFormat: "text" as const, partial: "drop" as const };
+    const explained = await client().eval({ ...params, explain: true, details: true });
+    const paged = await client().evalAll({ ...params, explain: true, details: true });
+    for (const evaluated of [explained, paged]) {
+      const [scored] = evaluated.cases as EvalCaseResult[];
+      const result = scored && "result" in scored ? scored.result : undefined;
+      expect(result?.unsupported.map(({ reason, detail }) => [reason, detail])).toEqual([
+        ["partial_support", { words: ["fashion"] }],
+      ]);
+    }
+  });
+
   it("check with an answer and messages: the user's words are context, not new facts", async () => {
     const answer = "Paris, unlike Zorgland, is the capital of France [1].";
     const alone = await client().check({ sources, answer });

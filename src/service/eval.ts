@@ -27,6 +27,8 @@ export interface EvalInput {
   answerFormat?: "json" | "text" | undefined;
   /** With `answerFormat: "text"`: keep (default) or drop partially supported claims, as for create. */
   partial?: PartialPolicy | undefined;
+  /** As for create: each dropped claim says why in `detail`. */
+  explain?: boolean | undefined;
   /** When true, each scored case keeps its create-style result (`result`) within its details share. */
   details?: boolean | undefined;
   cases: {
@@ -164,6 +166,7 @@ export async function evalVerified(
                 minCoverage: input.minCoverage,
                 answerFormat: input.answerFormat,
                 partial: input.partial,
+                explain: input.explain,
               },
               caseContext,
               { failWhenUngrounded: false, usage: caseUsage },

@@ -172,6 +172,12 @@ export const EvalRequestSchema = Type.Object(
     min_coverage: Type.Optional(minCoverage),
     answer_format: Type.Optional(answerFormat),
     partial: Type.Optional(PartialPolicySchema),
+    explain: Type.Optional(
+      Type.Boolean({
+        description:
+          "As for create: each dropped claim of a case's `result` (with `details`) says why in `detail`.",
+      }),
+    ),
     offsets: Type.Optional(offsets),
     details: Type.Optional(
       Type.Boolean({

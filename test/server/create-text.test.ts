@@ -293,6 +293,10 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     const streamed = await post(service.url, { ...body, stream: true });
     const evaluated = await evalText(service.url, {
       cases: [{ id: "a", messages: question, sources: [report, history] }],
+      explain: true,
+    });
+    const unexplained = await evalText(service.url, {
+      cases: [{ id: "a", messages: question, sources: [report, history] }],
     });
 
     // Pooled: one sentence, two spans of its source, each listed as a citation at the sentence's answer_range.
@@ -317,14 +321,15 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
       expect.objectContaining({ reason: "wrong_source", detail: { found_in: ["report"] } }),
     ]);
     expect(streamed.events).toEqual([...eventsOf(json), { event: "done", data: json }]);
-    // Eval has no explain: its details carry the pooled spans and found_in, which need none.
+    // Eval's details carry the same, the case-only quotation's detail with explain, found_in always.
     const result = evaluated.json.cases[0].result;
-    expect(result.citations.map((citation: { quote: string }) => citation.quote)).toEqual([
-      "The depot ships blue widgets to Lyon.",
-      "Its roof holds solar panels.",
-    ]);
+    expect(result.citations).toEqual(json.citations);
+    expect(result.unsupported).toEqual(json.unsupported);
     expect(
-      result.unsupported.map((item: { reason: string; detail?: unknown }) => [item.reason, item.detail]),
+      unexplained.json.cases[0].result.unsupported.map((item: { reason: string; detail?: unknown }) => [
+        item.reason,
+        item.detail,
+      ]),
     ).toEqual([
       ["quote_not_found", undefined],
       ["wrong_source", { found_in: ["report"] }],

@@ -188,6 +188,25 @@ def test_a_quotation_off_only_in_case_says_so_in_strict_mode_and_lenient_mode_ke
     assert lenient.unsupported == [] and lenient.coverage == 1
 
 
+def test_eval_with_explain_says_why_each_case_dropped_a_sentence(client: Verified, gateway: ScriptedGateway) -> None:
+    quoted = 'The chef says "Every tart is baked at dawn" [menu].'
+    gateway.script(completion(quoted), completion(quoted))
+    case = {"messages": ASKED, "sources": [MENU]}
+
+    explained = client.eval(model="gpt-test", cases=[case], answer_format="text", explain=True, details=True)
+    paged = client.eval_all(model="gpt-test", cases=[case], answer_format="text", explain=True, details=True)
+
+    for evaluated in (explained, paged):
+        [scored] = evaluated.cases
+        assert scored.result is not None
+        [dropped] = scored.result.unsupported
+        assert dropped.detail == AnswerMiss(
+            quotation="Every tart is baked at dawn",
+            differs_only_in="first_letter_case",
+            source_text="every tart is baked at dawn",
+        )
+
+
 HISTORY = {
     "id": "history",
     "text": "The depot was built by local firms. Its roof holds solar panels. Staff planted a garden beside it. "

@@ -65,6 +65,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
         minCoverage: body.min_coverage,
         answerFormat: body.answer_format,
         partial: body.partial,
+        explain: body.explain,
         details: body.details,
         cases: body.cases,
       };
