@@ -447,6 +447,26 @@ describe("checkAnswer: units and abbreviations written another way than the sour
     ]);
   });
 
+  it("names no partial term for a quarter, month or unit that its span writes another way", () => {
+    const partly = (text: string, answer: string) => {
+      const result = checkAnswer([{ id: "s", text }], answer);
+      return [result.unsupported.map((entry) => entry.reason), result.partial.map((entry) => entry.term)];
+    };
+    // The quarter in the page's title, which every sentence of the page holds.
+    const report = "Tidewater Mills: third quarter 2025\n\nGross margin rose to 7.4%.";
+    expect(partly(report, "In Q3 2025, Tidewater's gross margin rose to 7.4% [s].")).toEqual([[], []]);
+    expect(partly("Pier repairs finish in October.", "Pier repairs finish in Oct [s].")).toEqual([[], []]);
+    expect(
+      partly(
+        "The Lindqvist reserve covers 12 square kilometres.",
+        "The Lindqvist reserve covers 12 km² [s].",
+      ),
+    ).toEqual([[], []]);
+    // The other form in another sentence of the source than the span is still not the span's.
+    const apart = "Sales were flat in the third quarter. Gross margin rose to 7.4% at Tidewater Mills.";
+    expect(partly(apart, "Tidewater's gross margin rose to 7.4% in Q3 [s].")).toEqual([[], ["Q3"]]);
+  });
+
   it("knows a month written out where the source abbreviates it", () => {
     const notice = [{ id: "n", text: "The ferry timetable changes on 3 Oct each year." }];
     expect(

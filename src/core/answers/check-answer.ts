@@ -22,6 +22,7 @@ import {
   datedInSourceYear,
   deniedWord,
   elidedPieces,
+  foundInOtherForms,
   HAS_DIGIT,
   holdsQuotation,
   type Judged,
@@ -52,7 +53,7 @@ import { withoutEquivalentNumbers } from "./equivalences.js";
 import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
 import { expectSpacedQuotation } from "./quotation-spacing.js";
 import { type ReadableSource, readableSource } from "./scraped-text.js";
-import { indexSources, type SupportIndex } from "./support.js";
+import { indexSources, type SupportIndex, type SupportSpan } from "./support.js";
 
 /** Options of an answer check. */
 export interface AnswerCheckOptions {
@@ -391,15 +392,18 @@ function judgeClause(
   if (cited.length > 0) {
     // One citation per cited source whose best span holds some of the clause's terms.
     const found = terms.map(() => false);
+    const spans: SupportSpan[] = [];
     for (const sourceIndex of cited) {
       const span = index.bestSpans(terms, counted, [sourceIndex], counter)[0];
       if (span === undefined || span.foundAll === 0) continue;
       if (judged.best === undefined || span.support > judged.best.support) judged.best = span;
       for (const [term, has] of span.found.entries()) if (has) found[term] = true;
+      spans.push(span);
       judged.supportSources.push(sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));
       pushPooled(judged, index, claimText, clause.range, span);
     }
+    foundInOtherForms(context, read, found, spans);
     const support = shareFound(found, counted);
     // A sentence about the sources needs no support for its words (looked at only for a clause short of it);
     // its names, numbers and quotations are still checked (docs/matching.md#answers).
@@ -412,15 +416,20 @@ function judgeClause(
   } else {
     const span = index.bestSpans(terms, counted, null, counter)[0];
     judged.best = span;
-    if ((span === undefined || span.support < SUPPORT_THRESHOLD) && !isAboutSources(clause.masked)) {
-      judged.failure = tooLittleSupport(context, read, span?.found ?? terms.map(() => false));
+    const found = span === undefined ? terms.map(() => false) : [...span.found];
+    if (span !== undefined) foundInOtherForms(context, read, found, [span]);
+    if (
+      (span === undefined || shareFound(found, counted) < SUPPORT_THRESHOLD) &&
+      !isAboutSources(clause.masked)
+    ) {
+      judged.failure = tooLittleSupport(context, read, found);
       return judged;
     }
     if (span !== undefined && span.foundAll > 0) {
       judged.supportSources.push(span.sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));
       pushPooled(judged, index, claimText, clause.range, span);
-      if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, span.found, clause);
+      if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, found, clause);
     }
   }
   const denied = deniedWord(context, read, judged.best, clause.masked);

@@ -26,6 +26,7 @@ export type {
 export {
   confirmElsewhere,
   deniedWord,
+  foundInOtherForms,
   missingTerms,
   numbersElsewhere,
   partialDrop,

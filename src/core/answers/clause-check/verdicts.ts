@@ -1,8 +1,10 @@
 import { explainNumbers, type NumberCheck } from "../../claims/index.js";
 import type { PreparedSource } from "../../prepared-source.js";
+import { forEachWord } from "../../text/index.js";
+import { otherWrittenForms } from "../abbreviations.js";
 import type { AnswerClaim, Clause } from "../answer-claims.js";
 import { deniedTerms, statesNegation } from "../negation.js";
-import type { SupportSpan } from "../support.js";
+import { contentTerm, type SupportSpan } from "../support.js";
 import { HAS_DIGIT } from "./clause-terms.js";
 import { entitiesHeldBy } from "./entities.js";
 import { unsupportedOf } from "./entries.js";
@@ -194,6 +196,38 @@ export function tooLittleSupport(
     reason: "no_support",
     ...(explain ? { detail: { words: missingWords(read.words, found, read.counted) } } : {}),
   };
+}
+
+/**
+ * Marks as found each counted word of the clause that its spans write another way (`otherWrittenForms`): a
+ * quarter, month, weekday or unit symbol (`Q3`) whose spelled-out form's every word (`third quarter`) a
+ * sentence of one of the spans holds, the title a sentence carries included. O(words × spans).
+ */
+export function foundInOtherForms(
+  context: CheckContext,
+  read: ClauseTerms,
+  found: boolean[],
+  spans: readonly SupportSpan[],
+): void {
+  if (spans.length === 0) return;
+  for (const [index, written] of read.words.entries()) {
+    if (found[index] || !read.counted[index]) continue;
+    let folded = "";
+    forEachWord(written, (word) => {
+      folded ||= word;
+    });
+    const forms = otherWrittenForms(folded);
+    if (forms.length === 0) continue;
+    if (context.counter !== undefined) context.counter.steps += forms.length * spans.length;
+    found[index] = forms.some((form) =>
+      spans.some((span) =>
+        form.split(" ").every((word) => {
+          const term = contentTerm(word);
+          return term === null || context.index.holdsWithin(span.sourceIndex, spanRanges(span), term);
+        }),
+      ),
+    );
+  }
 }
 
 // The clause's counted words that `found` lacks, each with its range in the answer; none for a clause of
