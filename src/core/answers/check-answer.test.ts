@@ -64,9 +64,28 @@ describe("checkAnswer: citation markers", () => {
     expect(
       result.citations.map((citation) => [citation.claim, citation.source, citation.answerRange]),
     ).toEqual([
-      ["Acme was founded in Berlin", "acme", [0, 33]],
-      ["and returns are accepted for 30 days.", "returns", [33, 81]],
+      ["Acme was founded in Berlin", "acme", [0, 34]],
+      ["and returns are accepted for 30 days.", "returns", [34, 81]],
     ]);
+  });
+
+  it("starts a clause after a marker at its first word, without the punctuation before it", () => {
+    const lines = [
+      { id: "a", text: "The Harlow line opened in 1927." },
+      { id: "b", text: "The Harlow depot stands in Brisk." },
+    ];
+    const cited = "The Harlow line opened in 1927 [a], and its depot stands in Brisk [b].";
+    const result = checkAnswer(lines, cited);
+    expect(result.unsupported).toEqual([]);
+    expect(result.citations.map((citation) => [citation.claim, citation.answerRange])).toEqual([
+      ["The Harlow line opened in 1927", [0, 36]],
+      ["and its depot stands in Brisk.", [36, cited.length]],
+    ]);
+    // A clause with no marker: its range slices the answer to its claim.
+    const uncited = "The Harlow line opened in 1927 [a]; its depot stands in Brisk.";
+    const last = checkAnswer(lines, uncited).citations.at(-1);
+    expect(last?.claim).toBe("its depot stands in Brisk.");
+    expect(uncited.slice(...(last?.answerRange ?? [0, 0]))).toBe(last?.claim);
   });
 
   it("lets a mid-sentence marker cover only the words since the sentence's start or the previous marker", () => {
@@ -78,7 +97,7 @@ describe("checkAnswer: citation markers", () => {
     expect(kept.unsupported).toEqual([]);
     expect(kept.citations.map((citation) => [citation.claim, citation.source])).toEqual([
       ["Acme was founded in Berlin", "acme"],
-      [", and returns are accepted for 30 days.", "returns"],
+      ["and returns are accepted for 30 days.", "returns"],
     ]);
     // Before, the whole sentence was the marker's: 3 of its 6 words in `acme` kept a clause no source holds.
     expect(reasons("Acme was founded in Berlin [acme], and it now sells frozen yogurt.")).toEqual([
