@@ -64,6 +64,16 @@ describe("partial support", () => {
     expect(answer.slice(24, 29)).toBe("glass");
   });
 
+  it("names a single missing word that another sentence of the source holds: one word does not pool", () => {
+    const text = `The museum opened a new wing in 2021. ${filler(3)} Glass for the shop windows arrived in May.`;
+    const result = checkAnswer([{ id: "s", text }], answer);
+    expect(result.unsupported).toEqual([]);
+    expect(result.partial.map((term) => term.term)).toEqual(["glass"]);
+    expect(result.citations.map((citation) => citation.quote)).toEqual([
+      "The museum opened a new wing in 2021.",
+    ]);
+  });
+
   it("drops it as partial_support under partial: drop, with the words in detail", () => {
     const result = checkAnswer([{ id: "s", text: source }], answer, { partial: "drop", explain: true });
     expect(result.partial).toEqual([]);
