@@ -608,6 +608,8 @@ describe("verified eval --answer-format text", { timeout: 40_000 }, () => {
         );
       const kept = await run();
       const dropped = await run("--partial", "drop");
+      const report = join(scratch(), "explained.md");
+      const explained = await run("--partial", "drop", "--explain", "--report", report);
       const refused = await runBinary(["eval", dataset, "--local", "--partial", "drop"]);
 
       expect(kept.code).toBe(0);
@@ -620,7 +622,12 @@ describe("verified eval --answer-format text", { timeout: 40_000 }, () => {
       });
       expect(
         gateway.calls.map((call) => (call.body as { response_format?: unknown }).response_format),
-      ).toEqual([undefined, undefined]);
+      ).toEqual([undefined, undefined, undefined]);
+      // With --explain, the report says which words the dropped sentence's spans lack.
+      expect(explained.code).toBe(0);
+      expect(readFileSync(report, "utf8")).toContain(
+        '| refunds | "Refunds are accepted within 30 days of purchase in every cheerful shop." (partial_support: no span of its sources holds "cheerful", "shop"; quote',
+      );
       expect(refused).toEqual({
         code: 2,
         stdout: "",

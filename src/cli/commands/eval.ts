@@ -34,6 +34,7 @@ export interface EvalFlags extends ConnectionFlags {
   retry?: number | undefined;
   answerFormat?: EvalAllParams["answerFormat"];
   partial?: PartialPolicy | undefined;
+  explain?: boolean | undefined;
   minCoverage: number;
   /** The correctness gate: the lowest correct_rate that passes; unset, no gate. */
   minCorrect?: number | undefined;
@@ -80,6 +81,10 @@ export function defineEvalCommand(command: Command, io: CliIo, done: (code: numb
           reportFormat(value);
           return [...previous, value];
         }),
+    )
+    .option(
+      "--explain",
+      "in the reports, say why each listed claim was dropped: the number, name, quotation or marker that failed",
     )
     .option("--json", "print the JSON report on stdout instead of the summary")
     .option(
@@ -152,6 +157,7 @@ export async function runEvalCommand(dataset: string, flags: EvalFlags, io: CliI
     ...(flags.retry === undefined ? {} : { retry: flags.retry }),
     ...(flags.answerFormat === undefined ? {} : { answerFormat: flags.answerFormat }),
     ...(flags.partial === undefined ? {} : { partial: flags.partial }),
+    ...(flags.explain ? { explain: true } : {}),
   };
   let result: Awaited<ReturnType<typeof client.evalAll>>;
   try {
