@@ -529,7 +529,12 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect(page.locator("#ask-result .coverage-figure").textContent()).resolves.toBe(
       "50% · 1 of 2 claims grounded",
     );
-    await expect(page.locator("#ask-result .dropped li").count()).resolves.toBe(1);
+    // The dropped sentence says why in the same words on its mark and in the list.
+    const drop = page.locator("#ask-result .dropped li .reason");
+    await expect(drop.count()).resolves.toBe(1);
+    const label = (await marks.first().getAttribute("aria-label")) ?? "";
+    expect(label).toMatch(/^Dropped: ".+" is in no source and not in the question$/);
+    await expect(drop.textContent()).resolves.toBe(`— ${label.replace(/^Dropped: /, "")}`);
     await page.locator("#ask-result").screenshot({ path: join(screenshots, "ask-prose.png") });
     // The next tests start from the sample's answer in JSON claims.
     await page.uncheck("#ask-prose");

@@ -14,7 +14,7 @@ import { h, plural } from "../dom.js";
 import { checkedAnswerView } from "./checked-answer.js";
 import { clearError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
-import { answerSegments, reasonInWords, triedInWords } from "./result-text.js";
+import { answerSegments, dropInWords, reasonInWords, triedInWords } from "./result-text.js";
 import { createLatestRunner, showFailure } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 
@@ -285,7 +285,10 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
               {},
               h("del", {}, item.claim),
               " ",
-              reasonSpan(item),
+              // A prose answer's drop reads as its mark does: what failed, when `explain` said.
+              checked === undefined
+                ? reasonSpan(item)
+                : h("span", { class: "reason", title: dropInWords(item) }, `— ${dropInWords(item)}`),
               tried !== "" && h("span", { class: "tried" }, tried),
             );
           }),
