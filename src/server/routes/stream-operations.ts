@@ -16,6 +16,7 @@ import {
   createResultToWire,
   entryConverter,
   evalResultToWire,
+  matchRangeOnWire,
   resultCharsOnWire,
   resultChunks,
 } from "./to-wire.js";
@@ -97,6 +98,7 @@ export async function streamEval(
           });
         },
         resultChars: resultCharsOnWire(input.cases, unit),
+        matchRange: matchRangeOnWire(unit),
       },
     );
     request.verified.modelCalls = outcome.usage.modelCalls;

@@ -10,6 +10,8 @@ import {
 } from "../../service/index.js";
 import {
   type CreateResult,
+  convertNestedRanges,
+  convertOffsets,
   convertResultRanges,
   type EvalResult,
   isRange,
@@ -67,13 +69,19 @@ export function entryConverter(
   const texts = sourceTexts(ranges.sources);
   const sourceOffset = offsetIndex(ranges.unit, counter);
   const converts = ranges.unit !== undefined && ranges.unit !== "utf16";
+  const convertRange = (text: string, range: [number, number]): [number, number] => [
+    sourceOffset(text, range[0]),
+    sourceOffset(text, range[1]),
+  ];
   return (entry, answer) => {
     const { source, range } = entry as { source?: unknown; range?: unknown };
     const text = typeof source === "string" ? texts.get(source) : undefined;
-    const converted =
+    const withRange =
       converts && text !== undefined && isRange(range)
-        ? { ...entry, range: [sourceOffset(text, range[0]), sourceOffset(text, range[1])] }
+        ? { ...entry, range: convertRange(text, range) }
         : entry;
+    // An unsupported claim's `near.range` counts into the same source.
+    const converted = converts ? convertNestedRanges(withRange, { sources: texts }, convertRange) : withRange;
     const answerRange = (converted as { answer_range?: unknown }).answer_range;
     if (answer === undefined || !Array.isArray(answerRange) || answerRange.length !== 2) return converted;
     const [start, end] = answerRange as [number, number];
@@ -133,6 +141,20 @@ export function caseResultToWire(result: CreateOutcome, ranges: WireRanges) {
     ranges.unit,
     { sources: sourceTexts(ranges.sources), answer: result.answer },
   );
+}
+
+/**
+ * An eval case's `match.range` (into the matched claim's text) in `unit`, for `EvalHooks.matchRange`;
+ * undefined when the unit is UTF-16, the service's own.
+ */
+export function matchRangeOnWire(
+  unit: OffsetUnit | undefined,
+): ((claim: string, range: [number, number]) => [number, number]) | undefined {
+  if (unit === undefined || unit === "utf16") return undefined;
+  return (claim, range) => {
+    const table = convertOffsets(claim, range, unit);
+    return [table.get(range[0]) ?? range[0], table.get(range[1]) ?? range[1]];
+  };
 }
 
 /** How many characters a case's result counts against the details budget: its JSON on the wire. */
