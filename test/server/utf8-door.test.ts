@@ -74,7 +74,7 @@ describe("UTF-8 at the door, on every path that takes a body", () => {
         const response = await fetch(`${service.url}${path}`, {
           method: "POST",
           headers: { "content-type": "application/json; charset=utf-8", authorization: "Bearer test-key" },
-          body,
+          body: new Uint8Array(body),
         });
         expect(response.status).toBe(400);
         const { error } = await response.json();
@@ -108,7 +108,7 @@ describe("UTF-8 at the door, on every path that takes a body", () => {
       const response = await fetch(`${service.url}${path}`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: "Bearer test-key" },
-        body,
+        body: new Uint8Array(body),
       });
       expect(response.status, `${path}: ${await response.clone().text()}`).toBeLessThan(300);
     }
