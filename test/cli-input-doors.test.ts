@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBinary } from "./support/run-binary.js";
 
-// CLI offsets true to the file's bytes (issue 34 item 8): every command that reads a plain text `--source`
-// file keeps its byte-order mark, so `--offsets utf8` ranges slice the file's own bytes (a dropped BOM put
-// every range 3 bytes off). `verified check --answer` is tested in cli-check.test.ts; these are `extract` and
-// `ask`, and a source file that is not UTF-8 is refused by each, naming the byte.
+// The CLI's input doors (issue 34 items 7 and 8). Every command that reads a plain text `--source` file keeps
+// its byte-order mark, so `--offsets utf8` ranges slice the file's own bytes (a dropped BOM put every range 3
+// bytes off); `verified check --answer` is tested in cli-check.test.ts, these are `extract` and `ask`, and a
+// source file that is not UTF-8 is refused by each, naming the byte. An eval dataset's `expected` answer is
+// held to the service's limit, naming the line.
 
 const directory = mkdtempSync(join(tmpdir(), "verified-bom-"));
 const bom = "\uFEFF";
@@ -71,4 +72,19 @@ describe("a text source file with a BOM, --offsets utf8", () => {
       expect(run.stderr).toContain(`${file}: not valid UTF-8: the byte at offset 3 (0xe9)`);
     },
   );
+});
+
+describe("verified eval: an expected answer over the limit (issue 34 item 7)", () => {
+  it("refuses a dataset line whose expected answer is over 1,000 characters, naming the line", async () => {
+    const file = join(directory, "long-expected.jsonl");
+    const item = { messages: [{ role: "user", content: "q" }], sources: [{ id: "a", text: "Lyon." }] };
+    writeFileSync(
+      file,
+      `${JSON.stringify({ ...item, expected: "Lyon" })}\n${JSON.stringify({ ...item, expected: ["Lyon", "x".repeat(1_001)] })}\n`,
+    );
+    const run = await runBinary(["eval", file, "--local"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}: line 2: `);
+    expect(run.stderr).toContain("the limit is 1000");
+  });
 });
