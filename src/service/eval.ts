@@ -105,7 +105,7 @@ export interface EvalHooks {
  * A lower bound of the characters of the result's JSON, in linear time: its text, claims and quotes. A
  * result already over its share by this count is omitted without serializing it.
  */
-function resultCharsAtLeast(result: CreateOutcome): number {
+export function resultCharsAtLeast(result: CreateOutcome): number {
   let chars = result.text.length;
   for (const entry of [...result.citations, ...result.unsupported])
     chars += entry.claim.length + (entry.quote?.length ?? 0);
