@@ -20,7 +20,7 @@ const source = "Alpha beta gamma delta epsilon zeta eta theta. ".repeat(1_500);
 const unit =
   kind === "cited"
     ? `${"Alpha beta gamma delta epsilon zeta eta theta ".repeat(9)}[s]. `
-    : `${"Omega psi chi phi upsilon tau sigma rho ".repeat(10)}[s]. `;
+    : `${"Omega psi chi phi upsilon tau sigma rho ".repeat(11)}[s]. `;
 const answer = unit.repeat(Math.floor((3.95 * 1024 * 1024) / unit.length));
 const completion = JSON.stringify({
   id: "x",

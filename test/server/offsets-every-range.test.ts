@@ -38,6 +38,8 @@ interface Case {
   claims: { claim: string; quote: string; source: string }[];
   /** An expected answer an eval case's grounded claim holds, after the claim's astral prefix. */
   expected: string;
+  /** A prose answer none of whose sentences holds: a wrong year, and an invented sentence. */
+  ungrounded: string;
 }
 
 const sentenceArb = fc.record({
@@ -72,7 +74,11 @@ const caseArb: fc.Arbitrary<Case> = fc
       { claim: "invented 😀", quote: "Zebras 🦓 graze on the moon", source: "s" },
     ];
     const expected = `${parts[0]?.subject}0`;
-    return { source, sentences, answer, claims, expected };
+    const ungrounded = [
+      `${answerPrefix} ${wrongYear(sentences[1] as string).slice(0, -1)} [s].`,
+      "Zebras 🦓 graze on the moon [s].",
+    ].join("\r\n");
+    return { source, sentences, answer, claims, expected, ungrounded };
   });
 
 /** Every range field of `value` (a whole answer) checked against the texts it counts into. */
@@ -132,14 +138,14 @@ function checkRanges(
   return checked;
 }
 
-async function postText(url: string, path: string, body: unknown): Promise<string> {
+async function postText(url: string, path: string, body: unknown, status = 200): Promise<string> {
   const response = await fetch(`${url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer test-key" },
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  expect(response.status, text.slice(0, 300)).toBe(200);
+  expect(response.status, text.slice(0, 300)).toBe(status);
   return text;
 }
 
@@ -174,6 +180,7 @@ describe("offsets: every range of every result, per endpoint and unit (property)
           body: (unit: OffsetUnit) => unknown;
           read: (text: string) => unknown;
           texts: typeof texts & { answer?: string };
+          status?: number;
         }[] = [
           {
             name: "check, claims",
@@ -220,6 +227,38 @@ describe("offsets: every range of every result, per endpoint and unit (property)
               }),
               read: stream ? eventData : JSON.parse,
               texts: prose,
+            },
+            // Nothing holds: 422 ungrounded (streamed: an `error` event), its failed claims in the error body.
+            {
+              name: `create, claims, ungrounded${stream ? ", streamed" : ""}`,
+              reply: claimsContent(...example.claims.slice(1)),
+              path: "/v1/verified",
+              body: (offsets: OffsetUnit) => ({
+                model: "gpt-test",
+                messages: question,
+                sources,
+                offsets,
+                stream,
+              }),
+              read: stream ? eventData : JSON.parse,
+              texts,
+              status: stream ? 200 : 422,
+            },
+            {
+              name: `create, prose, ungrounded${stream ? ", streamed" : ""}`,
+              reply: example.ungrounded,
+              path: "/v1/verified",
+              body: (offsets: OffsetUnit) => ({
+                model: "gpt-test",
+                messages: question,
+                sources,
+                offsets,
+                stream,
+                answer_format: "text",
+              }),
+              read: stream ? eventData : JSON.parse,
+              texts: { ...texts, answer: example.ungrounded },
+              status: stream ? 200 : 422,
             },
             {
               name: `eval details, claims${stream ? ", streamed" : ""}`,
@@ -269,7 +308,8 @@ describe("offsets: every range of every result, per endpoint and unit (property)
           reply = endpoint.reply;
           const answers = new Map<OffsetUnit, unknown>();
           for (const unit of units) {
-            answers.set(unit, endpoint.read(await postText(service.url, endpoint.path, endpoint.body(unit))));
+            const text = await postText(service.url, endpoint.path, endpoint.body(unit), endpoint.status);
+            answers.set(unit, endpoint.read(text));
           }
           for (const unit of units) {
             const checked = checkRanges(
@@ -287,6 +327,6 @@ describe("offsets: every range of every result, per endpoint and unit (property)
     );
     // Each endpoint answered ranges to check (a walk that found none would pass on anything).
     expect([...perEndpoint.values()].every((count) => count > 0)).toBe(true);
-    expect(perEndpoint.size).toBe(12);
+    expect(perEndpoint.size).toBe(16);
   }, 240_000);
 });

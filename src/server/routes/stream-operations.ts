@@ -15,6 +15,7 @@ import {
   caseToWire,
   createResultToWire,
   entryConverter,
+  errorToWire,
   evalResultToWire,
   matchRangeOnWire,
   resultCharsOnWire,
@@ -54,8 +55,9 @@ export async function streamCreate(
     await events.sendChunks("done", resultChunks(result));
     events.end();
   } catch (error) {
-    if (!events.opened) throw error;
-    events.fail(error);
+    const failure = errorToWire(error, ranges);
+    if (!events.opened) throw failure;
+    events.fail(failure);
   }
 
   function send(event: CreateProgress): void {

@@ -1,5 +1,6 @@
 // The service's outcomes in the wire's snake_case shapes, for JSON answers and for streamed events. Ranges
 // leave in the request's `offsets` unit: they are converted here, once (src/wire/offsets.ts).
+import { ServiceError } from "../../errors/index.js";
 import { EVAL_ANSWER_CHUNK_CHARS } from "../../limits.js";
 import { nextTurn } from "../../models/index.js";
 import {
@@ -12,6 +13,7 @@ import {
   type CreateResult,
   convertNestedRanges,
   convertOffsets,
+  convertRanges,
   convertResultRanges,
   type EvalResult,
   isRange,
@@ -90,6 +92,18 @@ export function entryConverter(
       answer_range: [answer.starts(answer.text, start), answer.ends(answer.text, end)],
     };
   };
+}
+
+/**
+ * `error` with the ranges of its failed claims (an `ungrounded` create's `unsupported`) in the request's unit,
+ * as a result's are; any other error as it is.
+ */
+export function errorToWire(error: unknown, ranges: WireRanges): unknown {
+  if (!(error instanceof ServiceError) || error.details.unsupported === undefined) return error;
+  if (ranges.unit === undefined || ranges.unit === "utf16") return error;
+  const texts = { sources: sourceTexts(ranges.sources), answer: error.details.answer };
+  const unsupported = convertRanges(error.details.unsupported, ranges.unit, texts);
+  return new ServiceError(error.type, error.message, { ...error.details, unsupported });
 }
 
 /** A stream's converter of `answer_range` offsets (`offsetCursor`). */
