@@ -198,111 +198,68 @@ describe("offsets: every range of every result, per endpoint and unit (property)
             read: JSON.parse,
             texts: prose,
           },
-          ...[false, true].flatMap((stream) => [
-            {
-              name: `create, claims${stream ? ", streamed" : ""}`,
-              reply: claimsReply,
-              path: "/v1/verified",
+          ...[false, true].flatMap((stream) => {
+            const streamed = stream ? ", streamed" : "";
+            const read = stream ? eventData : JSON.parse;
+            /** A create or an eval (with details) of `reply`, claims or prose. */
+            const operation = (
+              name: string,
+              path: string,
+              modelReply: string,
+              answer: string | undefined,
+              status = 200,
+            ) => ({
+              name: `${name}${streamed}`,
+              reply: modelReply,
+              path,
               body: (offsets: OffsetUnit) => ({
                 model: "gpt-test",
-                messages: question,
-                sources,
+                ...(path === "/v1/verified/eval"
+                  ? { cases: evalCases, details: true }
+                  : { messages: question, sources }),
                 offsets,
                 stream,
+                ...(answer === undefined ? {} : { answer_format: "text" }),
               }),
-              read: stream ? eventData : JSON.parse,
-              texts,
-            },
-            {
-              name: `create, prose${stream ? ", streamed" : ""}`,
-              reply: example.answer,
-              path: "/v1/verified",
-              body: (offsets: OffsetUnit) => ({
-                model: "gpt-test",
-                messages: question,
-                sources,
-                offsets,
-                stream,
-                answer_format: "text",
-              }),
-              read: stream ? eventData : JSON.parse,
-              texts: prose,
-            },
-            // Nothing holds: 422 ungrounded (streamed: an `error` event), its failed claims in the error body.
-            {
-              name: `create, claims, ungrounded${stream ? ", streamed" : ""}`,
-              reply: claimsContent(...example.claims.slice(1)),
-              path: "/v1/verified",
-              body: (offsets: OffsetUnit) => ({
-                model: "gpt-test",
-                messages: question,
-                sources,
-                offsets,
-                stream,
-              }),
-              read: stream ? eventData : JSON.parse,
-              texts,
-              status: stream ? 200 : 422,
-            },
-            {
-              name: `create, prose, ungrounded${stream ? ", streamed" : ""}`,
-              reply: example.ungrounded,
-              path: "/v1/verified",
-              body: (offsets: OffsetUnit) => ({
-                model: "gpt-test",
-                messages: question,
-                sources,
-                offsets,
-                stream,
-                answer_format: "text",
-              }),
-              read: stream ? eventData : JSON.parse,
-              texts: { ...texts, answer: example.ungrounded },
-              status: stream ? 200 : 422,
-            },
-            {
-              name: `eval details, claims${stream ? ", streamed" : ""}`,
-              reply: claimsReply,
-              path: "/v1/verified/eval",
-              body: (offsets: OffsetUnit) => ({
-                model: "gpt-test",
-                cases: evalCases,
-                details: true,
-                offsets,
-                stream,
-              }),
-              read: stream ? eventData : JSON.parse,
-              texts,
-            },
-            {
-              name: `eval details, prose${stream ? ", streamed" : ""}`,
-              reply: example.answer,
-              path: "/v1/verified/eval",
-              body: (offsets: OffsetUnit) => ({
-                model: "gpt-test",
-                cases: evalCases,
-                details: true,
-                offsets,
-                stream,
-                answer_format: "text",
-              }),
-              read: stream ? eventData : JSON.parse,
-              texts: prose,
-            },
-            {
-              name: `chat completions${stream ? ", streamed" : ""}`,
-              reply: example.answer,
-              path: "/v1/chat/completions",
-              body: (offsets: OffsetUnit) => ({
-                model: "m",
-                messages: question,
-                stream,
-                verification: { sources, offsets, explain: true },
-              }),
-              read: stream ? chatReports : (text: string) => JSON.parse(text).verification,
-              texts: prose,
-            },
-          ]),
+              read,
+              texts: answer === undefined ? texts : { ...texts, answer },
+              status: stream ? 200 : status,
+            });
+            return [
+              operation("create, claims", "/v1/verified", claimsReply, undefined),
+              operation("create, prose", "/v1/verified", example.answer, example.answer),
+              // Nothing holds: 422 ungrounded (streamed: an `error` event), its failed claims in the error body.
+              operation(
+                "create, claims, ungrounded",
+                "/v1/verified",
+                claimsContent(...example.claims.slice(1)),
+                undefined,
+                422,
+              ),
+              operation(
+                "create, prose, ungrounded",
+                "/v1/verified",
+                example.ungrounded,
+                example.ungrounded,
+                422,
+              ),
+              operation("eval details, claims", "/v1/verified/eval", claimsReply, undefined),
+              operation("eval details, prose", "/v1/verified/eval", example.answer, example.answer),
+              {
+                name: `chat completions${streamed}`,
+                reply: example.answer,
+                path: "/v1/chat/completions",
+                body: (offsets: OffsetUnit) => ({
+                  model: "m",
+                  messages: question,
+                  stream,
+                  verification: { sources, offsets, explain: true },
+                }),
+                read: stream ? chatReports : (text: string) => JSON.parse(text).verification,
+                texts: prose,
+              },
+            ];
+          }),
         ];
         for (const endpoint of endpoints) {
           reply = endpoint.reply;
