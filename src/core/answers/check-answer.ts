@@ -37,9 +37,10 @@ import {
   partialDrop,
   partialTerms,
   pushPooled,
-  questionTerms,
+  type QuestionTerms,
   quotationMiss,
   quotationsOf,
+  readQuestionTerms,
   SUPPORT_THRESHOLD,
   shareFound,
   supportValues,
@@ -237,11 +238,21 @@ export function* answerCheckSteps(
       sliceEnd = tally.steps + sliceSteps;
     }
   }
+  // The user's messages are read in pieces of a slice's worth, pausing between them.
+  const questionRead = readQuestionTerms(options.question ?? [], sliceSteps, tally);
+  let question: QuestionTerms | undefined;
+  for (let step = questionRead.next(); question === undefined; step = questionRead.next()) {
+    if (step.done === true) question = step.value;
+    else if (tally.steps >= sliceEnd) {
+      yield;
+      sliceEnd = tally.steps + sliceSteps;
+    }
+  }
   const context: CheckContext = {
     index,
     ids: prepared.map((source) => source.id),
     indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
-    question: questionTerms(options.question ?? []),
+    question,
     answerInitials: answerKeys,
     spanValues: new Map(),
     deniedTerms: new Map(),
