@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { ServerResponse } from "node:http";
+import { describe, expect, it, vi } from "vitest";
 import { EVAL_ANSWER_CHUNK_CHARS } from "../../src/limits.js";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
@@ -169,6 +170,47 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
       answer_range: [(count - 1) * sentence.length, count * sentence.length - 1],
     });
     expect(all).toMatchObject({ unsupported: [], coverage: 1, grounded: true });
+  });
+
+  it("writes a 422 ungrounded listing more than EVAL_ANSWER_CHUNK_CHARS of failed claims in chunks: its head first", async () => {
+    const { gateway, service } = await startWithGateway();
+    // Sentences of about 250 characters that no source holds (their claims, without the marker, a little
+    // shorter): 1.25 MiB of them stays under the claim cap.
+    const sentence = `${"Northwind also runs a bakery in Paris, ".repeat(5)}${invented} `;
+    const long = sentence.repeat(Math.ceil((1.25 * EVAL_ANSWER_CHUNK_CHARS) / sentence.length));
+    gateway.script.replyWith([sentence, long]);
+    const writes: string[] = [];
+    const original = ServerResponse.prototype.write;
+    const ask = () => post(service.url, textBody({ retry: 0 }));
+    const short = await ask();
+    const write = vi.spyOn(ServerResponse.prototype, "write").mockImplementation(function (
+      this: ServerResponse,
+      ...args: unknown[]
+    ) {
+      if (typeof args[0] === "string") writes.push(args[0]);
+      return (original as (...all: unknown[]) => boolean).apply(this, args);
+    });
+    let chunked: Awaited<ReturnType<typeof post>>;
+    try {
+      chunked = await ask();
+    } finally {
+      write.mockRestore();
+    }
+    expect(short.status).toBe(422);
+    expect(chunked.status).toBe(422);
+    // Before, one serialisation wrote the whole body at once (`reply.send` of the error body).
+    const head = writes.findIndex((text) => text.startsWith('{"error":'));
+    expect(writes[head]).toBe('{"error":');
+    expect(JSON.parse(writes.slice(head).join(""))).toEqual(chunked.json);
+    const count = long.length / sentence.length;
+    expect(chunked.json.error).toMatchObject({ type: "ungrounded", code: "ungrounded" });
+    expect(chunked.json.error.request_id).toEqual(expect.any(String));
+    expect(chunked.json.error.unsupported).toHaveLength(count);
+    const [first, last] = [short.json.error.unsupported[0], chunked.json.error.unsupported.at(-1)];
+    expect(last).toEqual({
+      ...first,
+      answer_range: first.answer_range.map((offset: number) => offset + (count - 1) * sentence.length),
+    });
   });
 
   it("abstains below min_coverage and fails as ungrounded when no sentence holds", async () => {
