@@ -1,7 +1,7 @@
-import { ServerResponse } from "node:http";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
+import { writesDuring } from "../support/response-writes.js";
 import {
   completion,
   errorReply,
@@ -100,21 +100,9 @@ describe('POST /v1/verified with "stream": true', () => {
     const service = await startWithoutGateway();
     const body = localBody;
     const plain = await post(service.url, "/v1/verified", body);
-    const writes: string[] = [];
-    const original = ServerResponse.prototype.write;
-    const write = vi.spyOn(ServerResponse.prototype, "write").mockImplementation(function (
-      this: ServerResponse,
-      ...args: unknown[]
-    ) {
-      if (typeof args[0] === "string") writes.push(args[0]);
-      return (original as (...all: unknown[]) => boolean).apply(this, args);
-    });
-    let streamed: Awaited<ReturnType<typeof post>>;
-    try {
-      streamed = await post(service.url, "/v1/verified", { ...body, stream: true });
-    } finally {
-      write.mockRestore();
-    }
+    const { value: streamed, writes } = await writesDuring(() =>
+      post(service.url, "/v1/verified", { ...body, stream: true }),
+    );
     expect(streamed.events.at(-1)).toEqual({ event: "done", data: plain.json });
     // Before, one write held the whole event: `event: done`, its data line and the blank line.
     const head = writes.findIndex((text) => text.startsWith("event: done\n"));

@@ -1,8 +1,8 @@
-import { ServerResponse } from "node:http";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EVAL_ANSWER_CHUNK_CHARS } from "../../src/limits.js";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
+import { writesDuring } from "../support/response-writes.js";
 import { sseChunks } from "../support/scripted-gateway.js";
 import {
   chatBody,
@@ -179,23 +179,9 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     const sentence = `${"Northwind also runs a bakery in Paris, ".repeat(5)}${invented} `;
     const long = sentence.repeat(Math.ceil((1.25 * EVAL_ANSWER_CHUNK_CHARS) / sentence.length));
     gateway.script.replyWith([sentence, long]);
-    const writes: string[] = [];
-    const original = ServerResponse.prototype.write;
     const ask = () => post(service.url, textBody({ retry: 0 }));
     const short = await ask();
-    const write = vi.spyOn(ServerResponse.prototype, "write").mockImplementation(function (
-      this: ServerResponse,
-      ...args: unknown[]
-    ) {
-      if (typeof args[0] === "string") writes.push(args[0]);
-      return (original as (...all: unknown[]) => boolean).apply(this, args);
-    });
-    let chunked: Awaited<ReturnType<typeof post>>;
-    try {
-      chunked = await ask();
-    } finally {
-      write.mockRestore();
-    }
+    const { value: chunked, writes } = await writesDuring(ask);
     expect(short.status).toBe(422);
     expect(chunked.status).toBe(422);
     // Before, one serialisation wrote the whole body at once (`reply.send` of the error body).
