@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StepCounter } from "../step-counter.js";
-import { answerCheckSteps } from "./check-answer.js";
+import { type AnswerCheckOptions, answerCheckSteps } from "./check-answer.js";
 
 // Issue 34 item 3: 4 MiB of question text (the user's messages of a `/check` with `answer`, or of create with
 // `answer_format: "text"`) is read a slice at a time: its reading is counted, and between two pauses of the
@@ -8,12 +8,15 @@ import { answerCheckSteps } from "./check-answer.js";
 const STEP_BUDGET = 1_000;
 const SLICE_STEPS = 10 * STEP_BUDGET;
 
-function checkSteps(question: readonly string[]): { total: number; largest: number } {
+function checkSteps(
+  question: readonly string[],
+  questionTerms?: AnswerCheckOptions["questionTerms"],
+): { total: number; largest: number } {
   const counter: StepCounter = { steps: 0 };
   const steps = answerCheckSteps(
     [{ id: "s", text: "Alpha beta gamma delta." }],
     "Alpha beta gamma [s].",
-    { question },
+    { question, questionTerms },
     STEP_BUDGET,
     counter,
   );
@@ -37,5 +40,18 @@ describe("answerCheckSteps: 4 MiB of question text is read a slice at a time", (
     // Every character of the question is counted, and no slice holds more than a few slices' worth.
     expect(total - without).toBeGreaterThanOrEqual(question.length);
     expect(largest).toBeLessThan(4 * SLICE_STEPS);
+  });
+});
+
+describe("answerCheckSteps: checks of one question's answer in pieces read the question once", () => {
+  it("the first check with a questionTerms holder reads the question; the next reads the holder", () => {
+    const question = "Alpha beta gamma delta epsilon zeta eta ".repeat(10_000);
+    const without = checkSteps([]).total;
+    const shared = {};
+    const first = checkSteps([question], shared).total;
+    const second = checkSteps([question], shared).total;
+    expect(first - without).toBeGreaterThanOrEqual(question.length);
+    // A streamed answer of a thousand pieces would otherwise read 4 MiB of question text a thousand times.
+    expect(second).toBe(without);
   });
 });
