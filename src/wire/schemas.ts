@@ -471,7 +471,8 @@ export const ExpectedMatchSchema = Type.Object(
       description: "The index, in the case's citations, of the grounded claim that holds it.",
     }),
     range: Type.Tuple([Type.Integer(), Type.Integer()], {
-      description: "[start, end) in that claim's text, in UTF-16 code units.",
+      description:
+        "[start, end) in that claim's text, in the request's `offsets` unit (UTF-16 code units by default).",
     }),
   },
   { description: "With `correct: true`: which expected answer matched and where." },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EVAL_ANSWER_CHUNK_CHARS } from "../../src/limits.js";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
 import { sseChunks } from "../support/scripted-gateway.js";
@@ -139,6 +140,35 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     expect(last?.data.error).toMatchObject({ type: "extraction_failed" });
     // The claims reported before it were within the cap.
     expect(streamed.events.filter((event) => event.event === "claim").length).toBeLessThanOrEqual(10_000);
+  });
+
+  it("writes the result of a prose answer longer than EVAL_ANSWER_CHUNK_CHARS in chunks, as check does", async () => {
+    const { gateway, service } = await startWithGateway();
+    // Sentences of about 250 characters: over a MiB of them stays under the claim cap.
+    const sentence = `${"Northwind was founded in 2016 in Lyon, ".repeat(5)}${supported} `;
+    const long = sentence.repeat(Math.ceil((EVAL_ANSWER_CHUNK_CHARS + 1) / sentence.length));
+    gateway.script.replyWith([sentence, long]);
+    const ask = () =>
+      fetch(`${service.url}/v1/verified`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer test-key" },
+        body: JSON.stringify(textBody()),
+      });
+    const short = await ask();
+    const chunked = await ask();
+    // One serialisation writes a body of a known length; chunks, a body whose length is not known up front.
+    expect(short.headers.get("content-length")).not.toBeNull();
+    expect(chunked.headers.get("content-length")).toBeNull();
+    expect(chunked.headers.get("transfer-encoding")).toBe("chunked");
+    expect(chunked.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const [one, all] = [await short.json(), await chunked.json()];
+    const count = long.length / sentence.length;
+    expect(all.citations).toHaveLength(count);
+    expect(all.citations.at(-1)).toEqual({
+      ...one.citations[0],
+      answer_range: [(count - 1) * sentence.length, count * sentence.length - 1],
+    });
+    expect(all).toMatchObject({ unsupported: [], coverage: 1, grounded: true });
   });
 
   it("abstains below min_coverage and fails as ungrounded when no sentence holds", async () => {

@@ -236,7 +236,7 @@ class EvalCaseDetails:
 @dataclass(frozen=True)
 class ExpectedMatch:
     """Which expected answer a correct case's grounded claims hold: the answer as the case wrote it, the index
-    of the citation that holds it, and ``range`` in that claim's text (UTF-16 code units)."""
+    of the citation that holds it, and ``range`` in that claim's text (in the request's ``offsets`` unit)."""
 
     expected: str
     citation: int
