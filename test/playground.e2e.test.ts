@@ -594,6 +594,117 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await page.screenshot({ path: join(screenshots, "ask-dropped-claims.png") });
   });
 
+  it("runs an Eval in prose and shows each case's answer as written: each sentence by its verdict, each new word underlined", async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#tab-eval");
+    await page.check("#eval-prose");
+    // The local model answers the sample dataset in prose; each case's answer comes back whole (`details`).
+    const [local] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/eval")),
+      page.click("#eval-sample"),
+    ]);
+    expect(local.request().postDataJSON()).toMatchObject({
+      answer_format: "text",
+      details: true,
+      explain: true,
+    });
+    const localDone = /^event: done\ndata: (.*)$/m.exec(await local.text());
+    const localResult = JSON.parse(localDone?.[1] ?? "null") as {
+      cases: { result?: { answer?: string; citations: unknown[] } }[];
+    };
+    const firstAnswer = localResult.cases[0]?.result?.answer ?? "";
+    expect(localResult.cases[0]?.result?.citations.length).toBeGreaterThan(0);
+    const caseAnswers = page.locator("#eval-result .case-answer");
+    await expect.poll(() => caseAnswers.count()).toBe(localResult.cases.length);
+    // A case's answer is drawn when its disclosure opens, by the renderer the Ask and Check tabs use.
+    await expect(page.locator("#eval-answer-0").count()).resolves.toBe(0);
+    await caseAnswers.first().locator("summary").click();
+    const localMarks = page.locator("#eval-answer-0 .claim-mark");
+    await expect.poll(() => localMarks.count()).toBeGreaterThan(0);
+    await expect(
+      localMarks.evaluateAll((all) => [...new Set(all.map((mark) => mark.getAttribute("data-verdict")))]),
+    ).resolves.toEqual(["supported"]);
+    await expect(page.locator("#eval-answer-0").textContent()).resolves.toBe(firstAnswer);
+
+    // A gateway model's prose is scripted: the service's own eval of the case, its result replaced by the
+    // service's check of the scripted answer.
+    const scripted =
+      "Northwind Analytics opened a bakery in Paris [annual-report-2024]. Northwind Analytics ended 2024 with 240 employees and a cheerful office dog [annual-report-2024].";
+    const sample = localResult.cases.length;
+    await page.route("**/v1/verified/eval", async (route) => {
+      const body = route.request().postDataJSON() as { cases: { messages: unknown; sources: unknown }[] };
+      const evaluated = await fetch(`${baseUrl}/v1/verified/eval`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...body, stream: false }),
+      });
+      const result = (await evaluated.json()) as {
+        cases: { coverage: number; citations: number; unsupported: number; result?: unknown }[];
+      };
+      const checked = await fetch(`${baseUrl}/v1/verified/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          sources: body.cases[0]?.sources,
+          messages: body.cases[0]?.messages,
+          answer: scripted,
+          explain: true,
+        }),
+      });
+      const check = (await checked.json()) as {
+        coverage: number;
+        citations: unknown[];
+        unsupported: unknown[];
+      };
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, model_calls: 1 };
+      result.cases[0] = {
+        coverage: check.coverage,
+        citations: check.citations.length,
+        unsupported: check.unsupported.length,
+        result: { ...check, answer: scripted, abstained: false, grounded: true, usage },
+      };
+      // A server that answers plain JSON is read as a stream of its `done` alone.
+      await route.fulfill({ json: result });
+    });
+    const [scriptedResponse] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/eval")),
+      page.click("#eval-submit"),
+    ]);
+    await page.unroute("**/v1/verified/eval");
+    const scriptedResult = (await scriptedResponse.json()) as {
+      cases: { result: { text: string; partial: { answer_range: [number, number] }[] } }[];
+    };
+    expect(scriptedResult.cases[0]?.result.text).not.toContain("bakery");
+    await expect.poll(() => caseAnswers.count()).toBe(sample);
+    await caseAnswers.first().locator("summary").click();
+    const marks = page.locator("#eval-answer-0 .claim-mark");
+    await expect
+      .poll(() => marks.evaluateAll((all) => all.map((mark) => mark.getAttribute("data-verdict"))))
+      .toEqual(["dropped", "partial"]);
+    // Shown as the model wrote it, the dropped sentence struck through in place.
+    await expect(page.locator("#eval-answer-0").textContent()).resolves.toBe(scripted);
+    const words = page.locator("#eval-answer-0 .claim-mark mark.partial-term");
+    await expect(words.allTextContents()).resolves.toEqual(["cheerful", "office", "dog"]);
+    expect(
+      scriptedResult.cases[0]?.result.partial.map(({ answer_range }) => scripted.slice(...answer_range)),
+    ).toEqual(["cheerful", "office", "dog"]);
+    // The dropped sentence says why in the same words on its mark and in the list under it.
+    const drop = caseAnswers.first().locator(".unsupported li .reason");
+    await expect(drop.count()).resolves.toBe(1);
+    const label = (await marks.first().getAttribute("aria-label")) ?? "";
+    expect(label).toMatch(/^Dropped: ".+" is in no source and not in the question$/);
+    await expect(drop.textContent()).resolves.toBe(`— ${label.replace(/^Dropped: /, "")}`);
+    await page.locator("#eval-result").screenshot({ path: join(screenshots, "eval-prose.png") });
+
+    // The case opens in Ask with prose answers asked for too.
+    const [caseResponse] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      caseAnswers.first().locator(".open-in-ask").click(),
+    ]);
+    expect(caseResponse.request().postDataJSON()).toMatchObject({ answer_format: "text" });
+    await expect(page.locator("#ask-prose").isChecked()).resolves.toBe(true);
+  });
+
   it("checks a pasted answer: each sentence marked by its verdict, its support lit in the source, each drop's reason", async () => {
     await page.goto(`${baseUrl}/`);
     await page.click("#tab-check");

@@ -11,10 +11,10 @@ import type {
 import { describeNumberMiss } from "../../core/index.js";
 import { h, plural } from "../dom.js";
 
-import { checkedAnswerView } from "./checked-answer.js";
+import { checkedAnswerView, proseAnswerHint, proseDropReason } from "./checked-answer.js";
 import { clearError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
-import { answerSegments, dropInWords, reasonInWords, triedInWords } from "./result-text.js";
+import { answerSegments, reasonInWords, triedInWords } from "./result-text.js";
 import { createLatestRunner, showFailure } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 
@@ -52,8 +52,16 @@ export interface AskDependencies {
 export interface AskView {
   /** Runs the current question against the current sources. */
   run(): Promise<void>;
-  /** Loads a conversation: the last user message becomes the question, earlier ones are kept as context. */
-  load(messages: readonly Message[], sources: readonly Source[], origin: string): void;
+  /**
+   * Loads a conversation: the last user message becomes the question, earlier ones are kept as context;
+   * `prose`, when given, sets "Answer in prose".
+   */
+  load(
+    messages: readonly Message[],
+    sources: readonly Source[],
+    origin: string,
+    options?: { prose?: boolean },
+  ): void;
   /** The sources of the shown result, for the sources column, or null. */
   snapshot(): readonly Source[] | null;
 }
@@ -286,9 +294,7 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
               h("del", {}, item.claim),
               " ",
               // A prose answer's drop reads as its mark does: what failed, when `explain` said.
-              checked === undefined
-                ? reasonSpan(item)
-                : h("span", { class: "reason", title: dropInWords(item) }, `— ${dropInWords(item)}`),
+              checked === undefined ? reasonSpan(item) : proseDropReason(item),
               tried !== "" && h("span", { class: "tried" }, tried),
             );
           }),
@@ -308,12 +314,7 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
           badges,
         ),
         h("h3", { class: "visually-hidden" }, "Answer"),
-        checked !== undefined &&
-          h(
-            "p",
-            { class: "hint" },
-            "The model's answer as written: green sentences are kept, red ones dropped from the answer's text; a wavy underline marks a word no source holds.",
-          ),
+        checked !== undefined && h("p", { class: "hint" }, proseAnswerHint),
         answer,
         result.text === "" && h("p", { class: "hint" }, "The answer is empty: no claim could be grounded."),
         // Newcomers read "grounded" as "answered"; one quiet line says what was checked.
@@ -332,7 +333,13 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     elements.result.hidden = false;
   }
 
-  function load(messages: readonly Message[], loadedSources: readonly Source[], origin: string): void {
+  function load(
+    messages: readonly Message[],
+    loadedSources: readonly Source[],
+    origin: string,
+    options: { prose?: boolean } = {},
+  ): void {
+    if (options.prose !== undefined) elements.prose.checked = options.prose;
     const lastUser = messages.findLastIndex((message) => message.role === "user");
     const question = lastUser < 0 ? "" : (messages[lastUser]?.content ?? "");
     contextMessages = messages.filter((_, index) => index !== lastUser);

@@ -6,6 +6,15 @@ import { h, percent } from "../dom.js";
 import { answerClaimSegments, dropInWords, markdownLayout } from "./result-text.js";
 import type { SourcesPanel } from "./sources-panel.js";
 
+/** The line above a prose answer shown as written (Ask and Eval). */
+export const proseAnswerHint =
+  "The model's answer as written: green sentences are kept, red ones dropped from the answer's text; a wavy underline marks a word no source holds.";
+
+/** A prose answer's dropped sentence in the list under it: why, in the same words as its mark's label. */
+export function proseDropReason(item: UnsupportedClaim): HTMLElement {
+  return h("span", { class: "reason", title: dropInWords(item) }, `— ${dropInWords(item)}`);
+}
+
 /** What a checked answer's view needs of a result: answer mode's entries, their ranges into the answer. */
 export interface CheckedEntries {
   citations: readonly Citation[];
