@@ -3,7 +3,7 @@ import { EVAL_ANSWER_CHUNK_CHARS } from "../../src/limits.js";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
 import { writesDuring } from "../support/response-writes.js";
-import { sseChunks } from "../support/scripted-gateway.js";
+import { sseChunks, streamedCompletion } from "../support/scripted-gateway.js";
 import {
   chatBody,
   question,
@@ -197,6 +197,27 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
       ...first,
       answer_range: first.answer_range.map((offset: number) => offset + (count - 1) * sentence.length),
     });
+  });
+
+  it("streams the error event of such a 422 ungrounded in chunks too: its head, then its data", async () => {
+    const { gateway, service } = await startWithGateway();
+    const sentence = `${"Northwind also runs a bakery in Paris, ".repeat(5)}${invented} `;
+    const long = sentence.repeat(Math.ceil((1.25 * EVAL_ANSWER_CHUNK_CHARS) / sentence.length));
+    // Streamed in pieces of 64 KiB: a model's stream event holds at most 1 MiB.
+    gateway.script.replyWith([long, streamedCompletion(long, { pieceChars: 65_536 })]);
+    const plain = await post(service.url, textBody({ retry: 0 }));
+    const { value: streamed, writes } = await writesDuring(() =>
+      post(service.url, textBody({ retry: 0, stream: true })),
+    );
+    const last = streamed.events.at(-1);
+    expect(last?.event).toBe("error");
+    const { request_id: _streamedId, ...streamedError } = last?.data.error;
+    const { request_id: _plainId, ...plainError } = plain.json.error;
+    expect(streamedError).toEqual(plainError);
+    // Before, one write held the whole event: `event: error`, its data line and the blank line.
+    const head = writes.findIndex((text) => text.startsWith("event: error\n"));
+    expect(writes[head]).toBe("event: error\ndata: ");
+    expect(writes.at(-1)).toBe("\n\n");
   });
 
   it("abstains below min_coverage and fails as ungrounded when no sentence holds", async () => {

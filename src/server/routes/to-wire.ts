@@ -222,7 +222,8 @@ export async function* resultChunks(
  * The JSON body of an error whose failed claims (`unsupported`) hold more than `chunkChars` characters of
  * claims and quotes, in chunks as `resultChunks` writes a result: `{"error":` first, then the error's fields,
  * its entries a chunk at a time with a turn of the event loop between chunks; null for a smaller error, which
- * is written in one piece. A 422 `ungrounded` of a model's prose answer of megabytes lists megabytes of claims.
+ * is written in one piece. A 422 `ungrounded` of a model's prose answer of megabytes lists megabytes of claims
+ * (the JSON answer's body, or a stream's `error` event's data).
  */
 export function errorBodyChunks(
   error: ServiceError,
