@@ -211,7 +211,7 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     );
     const last = streamed.events.at(-1);
     expect(last?.event).toBe("error");
-    const { request_id: _streamedId, ...streamedError } = last?.data.error;
+    const { request_id: _streamedId, ...streamedError } = last?.data.error ?? {};
     const { request_id: _plainId, ...plainError } = plain.json.error;
     expect(streamedError).toEqual(plainError);
     // Before, one write held the whole event: `event: error`, its data line and the blank line.
