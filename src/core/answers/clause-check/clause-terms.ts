@@ -11,12 +11,19 @@ import type { ClauseTerms, QuestionTerms } from "./types.js";
 // How a clause is read for its support search: its content terms, dates and numbers, and the question's.
 
 /**
+ * Steps of a character of a message in a script written without spaces: its words go through `Intl.Segmenter`,
+ * about 15–20 times the cost of a spaced script's regular expression (0.8 µs a character of Han against 45 ns).
+ */
+const UNSPACED_STEPS_PER_CHAR = 16;
+
+/**
  * The words, content terms, numbers and dates of the user's messages, read in pieces of about `pieceChars`
- * characters and pausing after each piece's worth, so 4 MiB of question text never holds the event loop
+ * steps (a step a character, UNSPACED_STEPS_PER_CHAR in a message of an unspaced script) and pausing after
+ * each piece's worth, so 4 MiB of question text never holds the event loop
  * in one pass. A message is cut only where no word, number or date runs across (`questionCut`), and each
  * piece is read as the whole message reads it (the same mode of words, dates from as far back as a date's
  * words reach), so the terms are those of reading each message whole. A stretch with no such place (one
- * word of a megabyte) is one piece. Counts a step per character. O(messages).
+ * word of a megabyte) is one piece. O(messages).
  */
 export function* readQuestionTerms(
   messages: readonly string[],
@@ -27,11 +34,15 @@ export function* readQuestionTerms(
   let sincePause = 0;
   for (const message of messages) {
     const unspaced = !wordsCutAtSpaces(message);
+    const stepsPerChar = unspaced ? UNSPACED_STEPS_PER_CHAR : 1;
     for (let from = 0; from < message.length; ) {
-      const to = questionCut(message, from + Math.max(1, pieceChars - sincePause));
+      const to = questionCut(
+        message,
+        from + Math.max(1, Math.floor((pieceChars - sincePause) / stepsPerChar)),
+      );
       readQuestionPiece(message, from, to, unspaced, read);
-      if (counter !== undefined) counter.steps += to - from;
-      sincePause += to - from;
+      if (counter !== undefined) counter.steps += stepsPerChar * (to - from);
+      sincePause += stepsPerChar * (to - from);
       from = to;
       if (sincePause >= pieceChars) {
         sincePause = 0;

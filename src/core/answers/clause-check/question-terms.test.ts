@@ -147,6 +147,16 @@ describe("readQuestionTerms", () => {
     }
   });
 
+  it("counts UNSPACED_STEPS_PER_CHAR (16) steps a character of a script without spaces, its pieces as much shorter", () => {
+    const pieceChars = 10_000;
+    const unit = "東京都の人口は多い。";
+    const question = unit.repeat(20_000);
+    const { largest, pauses, steps } = readInPieces([question], pieceChars);
+    expect(steps).toBe(16 * question.length);
+    expect(largest).toBeLessThanOrEqual(pieceChars + 16 * unit.length);
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(steps / (pieceChars + 16 * unit.length)));
+  });
+
   it("pauses across many small messages by the characters read, not per message", () => {
     const messages = Array.from({ length: 1_000 }, () => "Alpha beta. ");
     const { largest, pauses } = readInPieces(messages, 1_200);
