@@ -384,6 +384,7 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
     [
       ["words", "Alpha beta gamma delta epsilon zeta eta "],
       ["numbers, dates and percentages", "1,250 in 2019-03-04 and 17% of 3.5 million "],
+      ["Japanese, a full stop every ten characters", "東京都の人口は多い。"],
     ] as const
   ).map(
     ([name, unit]): WorstCaseFamily => ({
@@ -392,7 +393,10 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       body: (bodyBytes) => ({
         sources: [{ id: "s", text: "Alpha beta gamma delta." }],
         answer: "Alpha beta gamma [s].",
-        messages: [{ role: "user", content: repeat(unit, bodyBytes - 300) }],
+        // Sized by the unit's bytes in the body (a Japanese character is three).
+        messages: [
+          { role: "user", content: unit.repeat(Math.floor((bodyBytes - 300) / Buffer.byteLength(unit))) },
+        ],
       }),
     }),
   ),
