@@ -400,6 +400,21 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       }),
     }),
   ),
+  {
+    name: "answer, Japanese prose",
+    attacks:
+      "about 9,800 claims of 140 Han and Hiragana characters, each read by words through Intl.Segmenter (a dictionary per character)",
+    body(bodyBytes) {
+      const words = "東京の会社が新しい製品を発表して大阪の市場で販売を始めたと報じられた";
+      // 140 characters a sentence: a 4 MiB answer holds fewer claims than MAX_ANSWER_CLAIMS.
+      const sentence = `${words.repeat(5).slice(0, 140)}。 [1]\n`;
+      const sources = [{ id: "1", text: `${words.repeat(50)}。` }];
+      // Sized by the sentence's bytes in the JSON body (a Japanese character is three, the line break two).
+      const sentenceBytes = Buffer.byteLength(JSON.stringify(sentence)) - 2;
+      const count = Math.floor((bodyBytes - 400 - Buffer.byteLength(sources[0]?.text ?? "")) / sentenceBytes);
+      return { sources, answer: sentence.repeat(Math.max(1, count)) };
+    },
+  },
   // Issue 34: the answer's own splitting (sentences, lines, markers) at its worst. Each answer fills the body
   // with one short source; the refused ones hold more than MAX_ANSWER_CLAIMS claims and are counted only up
   // to the cap.
