@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StepCounter } from "../step-counter.js";
+import { UNSPACED_STEPS_PER_CHAR } from "../text/index.js";
 import { answerCheckSteps, checkAnswer } from "./check-answer.js";
 
 // The worst-case bench's answer-splitting families at 200,000 characters (bench/support/worst-case-families.ts):
@@ -92,5 +93,20 @@ describe("answerCheckSteps: the answer is read for acronyms only when a claim ho
     const without = totalSteps(`${headings}\nAlpha beta [a].`);
     const withCapitals = totalSteps(`${headings}\nAlpha NASA [a].`);
     expect(withCapitals - without).toBeGreaterThanOrEqual(headings.length);
+  });
+});
+
+describe("answerCheckSteps: a claim of a script without spaces counts its words' cost between pauses", () => {
+  it("judges and finishes claims of Japanese prose a claim's worth of words at a time (UNSPACED_STEPS_PER_CHAR)", () => {
+    // 60 claims of 140 Han and Hiragana characters: each claim's words cost 16 × 140 steps, more than the step
+    // budget, so the judging and the finishing each pause before every claim but the first.
+    const words = "東京の会社が新しい製品を発表して大阪の市場で販売を始めたと報じられた";
+    const claims = 60;
+    const answer = `${words.repeat(5).slice(0, 140)}。 [1]\n`.repeat(claims);
+    expect(UNSPACED_STEPS_PER_CHAR * 140).toBeGreaterThan(STEP_BUDGET);
+    const steps = answerCheckSteps([{ id: "1", text: `${words}。` }], answer, {}, STEP_BUDGET);
+    let pauses = 0;
+    for (let step = steps.next(); step.done !== true; step = steps.next()) pauses += 1;
+    expect(pauses).toBeGreaterThanOrEqual(2 * (claims - 1));
   });
 });

@@ -3,6 +3,7 @@ import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
 import { expectQuotes } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
+import { wordSteps } from "../text/index.js";
 import type { CheckNumbers, MatchMode, Range, Source } from "../types.js";
 import { isAboutSources } from "./about-sources.js";
 import { type AnswerClaim, answerClaims, type Clause } from "./answer-claims.js";
@@ -276,7 +277,7 @@ export function* answerCheckSteps(
       sliceEnd = tally.steps + sliceSteps;
     }
     judged.push(judgeSupport(context, claim));
-    work += 1 + claim.range[1] - claim.range[0];
+    work += claimWork(claim);
   }
   // Every quotation is announced to its source before any is searched: many against one source are then
   // found in one pass (`findQuote`).
@@ -307,7 +308,7 @@ export function* answerCheckSteps(
     if (verdict === null) continue;
     counted++;
     const claim = claims[position] as AnswerClaim;
-    work += 1 + claim.range[1] - claim.range[0];
+    work += claimWork(claim);
     const unsupportedTerms = partialTerms(claim, verdict);
     const miss =
       finishClaim(context, claim, verdict) ??
@@ -341,6 +342,16 @@ export function* answerCheckSteps(
   }
   if (options.bestSpanBudget !== undefined) options.bestSpanBudget.chars = spanCharsLeft;
   return result;
+}
+
+/**
+ * The work of judging or finishing a claim: a step a character, the characters of its clauses read by words at
+ * their cost (`wordSteps`: a script without spaces goes through `Intl.Segmenter`). O(claim).
+ */
+function claimWork(claim: AnswerClaim): number {
+  let words = 0;
+  for (const clause of claim.clauses) words += wordSteps(clause.masked);
+  return 1 + Math.max(claim.range[1] - claim.range[0], words);
 }
 
 /**

@@ -14,4 +14,11 @@ export { isStopWord, rankingStem, singularStem } from "./content-words.js";
 export { firstOccurrencesOfIds } from "./first-occurrences.js";
 export { searchIds, searchString } from "./linear-search.js";
 export { forEachLenientToken, type LenientToken, tokenizeLenient } from "./tokens.js";
-export { foldWord, forEachWord, splitWords, wordsCutAtSpaces } from "./words.js";
+export {
+  foldWord,
+  forEachWord,
+  splitWords,
+  UNSPACED_STEPS_PER_CHAR,
+  wordSteps,
+  wordsCutAtSpaces,
+} from "./words.js";

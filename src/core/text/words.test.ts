@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { foldWord, splitWords } from "./words.js";
+import { foldWord, splitWords, UNSPACED_STEPS_PER_CHAR, wordSteps } from "./words.js";
 
 describe("splitWords", () => {
   it.each([
@@ -62,5 +62,60 @@ describe("foldWord", () => {
     { name: "ligature", word: "ﬁnance", folded: "finance" },
   ])("$name", ({ word, folded }) => {
     expect(foldWord(word)).toBe(folded);
+  });
+});
+
+// The fold as it reads every word (before its fast path for words that fold to themselves): the reference.
+const foldEveryWord = (word: string): string =>
+  word
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/ß/g, "ss")
+    .replace(/’/g, "'");
+
+describe("foldWord: a word whose characters fold to themselves is returned as it is, with the same result", () => {
+  it("every CJK Unified Ideograph (U+4E00–U+9FFF) and every character of ASCII and kana folds as before", () => {
+    const ranges: [number, number][] = [
+      [0, 0x80],
+      [0x3040, 0x3100],
+      [0x4e00, 0xa000],
+    ];
+    for (const [first, end] of ranges)
+      for (let code = first; code < end; code++) {
+        const character = String.fromCharCode(code);
+        expect(foldWord(character)).toBe(foldEveryWord(character));
+      }
+  });
+
+  it("random words of CJK, kana, Latin, compatibility forms and combining marks fold as before (fixed seed)", () => {
+    const character = fc.constantFrom(
+      ..."東京会社製品発表大阪市場販売始報",
+      ..."のがしてをでとたらればぱゔゝゞ゛゜ゟ",
+      ..."カガナパヴヷーヽヾ",
+      ..."abzAZ09'.-_ ",
+      ..."ÉéßẞÖöİıΣσςЁё’",
+      ..."ＡＢ３ｶﾞ㍻①ﬁ豈",
+      "\u0301",
+      "\u0308",
+      "\u3099",
+      "\u309a",
+      "\ud840\udc0b",
+    );
+    fc.assert(
+      fc.property(fc.array(character, { minLength: 1, maxLength: 12 }), (characters) => {
+        const word = characters.join("");
+        expect(foldWord(word)).toBe(foldEveryWord(word));
+      }),
+      { seed: 34, numRuns: 2_000 },
+    );
+  });
+});
+
+describe("wordSteps", () => {
+  it("counts a step a character of spaced text, UNSPACED_STEPS_PER_CHAR (16) of text in a script without spaces", () => {
+    expect(UNSPACED_STEPS_PER_CHAR).toBe(16);
+    expect(wordSteps("Alpha beta gamma.")).toBe(17);
+    expect(wordSteps("Tokyo 東京の会社")).toBe(16 * 11);
   });
 });

@@ -1,5 +1,5 @@
 import type { StepCounter } from "../../step-counter.js";
-import { forEachWord } from "../../text/index.js";
+import { forEachWord, wordSteps } from "../../text/index.js";
 import type { Range } from "../../types.js";
 import { otherWrittenForms } from "../abbreviations.js";
 import type { AnswerClaim } from "../answer-claims.js";
@@ -125,14 +125,17 @@ function equivalentRanges(
 
 // Adds to `wanted` the `=initials:` keys an entity of the claim can be looked up by in `missingEntity`
 // (`keysOfWord` of a word in capitals), read as `clauseTerms` reads the clause's words: of the answer's
-// acronyms, only these can count. A clause with no capital letter followed by another or by a dot (and no
-// letter beyond ASCII) holds no word in capitals and is not read by words. O(claim).
+// acronyms, only these can count. A word in capitals (`CAPITALS` in equivalences.ts: two to five capitals, each
+// maybe followed by a dot) holds a capital followed by another or by a dot, so a clause with no such pair is
+// not read by words (most prose, and all Japanese or Chinese). A clause that is read counts its words' cost
+// (`wordSteps`). O(claim).
 export function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, counter: StepCounter): void {
   for (const clause of claim.clauses) {
     // Blanking framing out makes no word in capitals: a clause that holds none is read once, as it is.
     counter.steps += clause.masked.length;
-    if (!mayHoldCapitals(clause.masked)) continue;
+    if (!CAPITAL_PAIR.test(clause.masked)) continue;
     const text = withoutFraming(clause.masked);
+    counter.steps += wordSteps(text);
     forEachWord(text, (word, start, end) => {
       const key = initialsKeyOfWord(text.slice(start, end), word);
       if (key !== null) wanted.add(key);
@@ -140,18 +143,9 @@ export function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, count
   }
 }
 
-// Whether `text` may hold a word in capitals (`NASM`, `U.S`): an ASCII capital followed by another or by a
-// dot, or any character beyond ASCII. O(text).
-function mayHoldCapitals(text: string): boolean {
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code >= 128) return true;
-    if (code < 65 || code > 90) continue;
-    const next = text.charCodeAt(at + 1);
-    if ((next >= 65 && next <= 90) || next === 46 || next >= 128) return true;
-  }
-  return false;
-}
+// A capital followed by another or by a dot: where a word in capitals starts. Two characters, no repetition: one
+// pass over the text.
+const CAPITAL_PAIR = /\p{Lu}[\p{Lu}.]/u;
 
 // The acronyms an answer defines by a capitalised run whose every word a source holds (`National Air and
 // Space Museum (NASM)` with the full name in a source), as `=initials:` keys: the acronym then counts as the

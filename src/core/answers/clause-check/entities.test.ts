@@ -1,0 +1,113 @@
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import type { StepCounter } from "../../step-counter.js";
+import { forEachWord, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
+import { splitAnswerClaims } from "../answer-claims.js";
+import { initialsKeyOfWord } from "../equivalences.js";
+import { withoutFraming } from "../framing.js";
+import { addWantedInitials } from "./entities.js";
+
+// The dictionary segmenter's calls, with the characters each reads (a spy on `Intl.Segmenter`): the words of a
+// clause in a script without spaces are read only when the clause may hold a word in capitals.
+const segment = vi.spyOn(Intl.Segmenter.prototype, "segment");
+
+const wordCalls = (): string[] =>
+  segment.mock.calls
+    .filter(
+      (_, call) =>
+        (segment.mock.contexts[call] as Intl.Segmenter | undefined)?.resolvedOptions().granularity === "word",
+    )
+    .map(([text]) => text);
+const segmented = {
+  get calls(): number {
+    return wordCalls().length;
+  },
+  get chars(): number {
+    return wordCalls().reduce((total, text) => total + text.length, 0);
+  },
+};
+
+function wantedOf(answer: string): { wanted: Set<string>; steps: number } {
+  const claims = splitAnswerClaims(answer);
+  segment.mockClear();
+  const wanted = new Set<string>();
+  const counter: StepCounter = { steps: 0 };
+  for (const claim of claims) addWantedInitials(wanted, claim, counter);
+  return { wanted, steps: counter.steps };
+}
+
+describe("addWantedInitials: a clause is read by words only when it may hold a word in capitals", () => {
+  const japanese = "東京の会社が新しい製品を発表して大阪の市場で販売を始めたと報じられた。 [1]\n";
+
+  it("reads no word of Japanese prose, nor of Latin text with no capital pair, and counts a step a character", () => {
+    const answer = `${japanese.repeat(3)}Die Größe der Stadt wächst, sagt Müller [1].\n`;
+    const { wanted, steps } = wantedOf(answer);
+    expect(segmented.calls).toBe(0);
+    expect(wanted.size).toBe(0);
+    const clauses = splitAnswerClaims(answer).flatMap((claim) => claim.clauses);
+    expect(steps).toBe(clauses.reduce((total, clause) => total + clause.masked.length, 0));
+  });
+
+  it("reads a clause with a word in capitals once, an unspaced one at UNSPACED_STEPS_PER_CHAR steps a character", () => {
+    const answer = `${japanese}NASAが新しい製品を発表した [1]。\nThe ÉU and U.S. agreed [1].\n`;
+    const { wanted, steps } = wantedOf(answer);
+    expect([...wanted].sort()).toEqual(["=initials:nasa", "=initials:us", "=initials:eu"].sort());
+    const clauses = splitAnswerClaims(answer).flatMap((claim) => claim.clauses);
+    const read = clauses.filter((clause) => /NASA|U\.S/.test(clause.masked));
+    const [unspaced, spaced] = read.map((clause) => clause.masked.length) as [number, number];
+    // The Japanese clause with NASA goes through the segmenter once; the English one through the spaced reader.
+    expect(segmented.calls).toBe(1);
+    expect(segmented.chars).toBe(unspaced);
+    const scanned = clauses.reduce((total, clause) => total + clause.masked.length, 0);
+    expect(steps).toBe(scanned + UNSPACED_STEPS_PER_CHAR * unspaced + spaced);
+  });
+});
+
+describe("addWantedInitials: the same keys as reading every clause by words", () => {
+  it("holds for random text of capitals, dots, Latin, Greek, Cyrillic, kana and Han (fixed seed)", () => {
+    const piece = fc.constantFrom(
+      "NASA",
+      "U.S.",
+      "Nasa",
+      "É",
+      "ÉU",
+      "ΑΒΓ",
+      "СССР",
+      "Ǆ",
+      "ǅ",
+      "ＡＢ",
+      "A",
+      ".",
+      " ",
+      "a",
+      "é",
+      "東京",
+      "ガス",
+      "が",
+      "。",
+      " [1]",
+      ". ",
+      "\n",
+      "Additionally, ",
+      "**Note:** ",
+      "x1",
+      "Ⅻ",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const answer = pieces.join("");
+        const expected = new Set<string>();
+        for (const claim of splitAnswerClaims(answer))
+          for (const clause of claim.clauses) {
+            const text = withoutFraming(clause.masked);
+            forEachWord(text, (word, start, end) => {
+              const key = initialsKeyOfWord(text.slice(start, end), word);
+              if (key !== null) expected.add(key);
+            });
+          }
+        expect(wantedOf(answer).wanted).toEqual(expected);
+      }),
+      { seed: 34, numRuns: 500 },
+    );
+  });
+});
