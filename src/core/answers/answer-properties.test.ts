@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Source } from "../types.js";
-import { type AnswerReason, type AnswerResult, checkAnswer, prepareAnswerSources } from "./check-answer.js";
+import { type AnswerResult, checkAnswer, prepareAnswerSources } from "./check-answer.js";
+import type { AnswerReason } from "./clause-check/index.js";
 
 /** Invented sources: distinct vocabularies, so a sentence of one is not supported by another. */
 const SOURCES: Source[] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StepCounter } from "../step-counter.js";
 import type { Range } from "../types.js";
-import { removeSpans } from "./check-answer.js";
+import { removeSpans } from "./answer-text.js";
 
 // Answers whose every claim is dropped or kept in turn, at their worst for the markdown cut: one line of many
 // claims with emphasis around each (every delimiter checked against every cut of its line), many short

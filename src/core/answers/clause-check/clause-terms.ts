@@ -1,0 +1,143 @@
+import { forEachWord } from "../../text/index.js";
+import type { Range } from "../../types.js";
+import type { Clause } from "../answer-claims.js";
+import { forEachDate } from "../equivalences.js";
+import { withoutFraming } from "../framing.js";
+import { codeBefore, contentTerm, dateTerm, forEachNumberKey, type Lexicon, numberTerm } from "../support.js";
+import { isEntityAt } from "./entities.js";
+import type { ClauseTerms, QuestionTerms } from "./types.js";
+
+// How a clause is read for its support search: its content terms, dates and numbers, and the question's.
+
+export function questionTerms(messages: readonly string[]): QuestionTerms {
+  const words = new Set<string>();
+  const terms = new Set<string>();
+  const numbers = new Set<string>();
+  const dates = new Set<string>();
+  for (const message of messages) {
+    forEachNumberKey(message, (key) => numbers.add(key));
+    forEachDate(message, ({ date }) => dates.add(date));
+    forEachWord(message, (word) => {
+      words.add(word);
+      const term = contentTerm(word);
+      if (term !== null) terms.add(term);
+    });
+  }
+  return { words, terms, numbers, dates };
+}
+
+// The terms of a clause: each distinct content term once (by id), and whether it counts (is not the
+// question's).
+export function clauseTerms(
+  clause: Clause,
+  question: QuestionTerms,
+  lexicon: Lexicon,
+  startsClaim: boolean,
+): ClauseTerms {
+  const seen = new Set<number>();
+  const read: ClauseTerms = {
+    terms: [],
+    counted: [],
+    words: [],
+    starts: [],
+    entities: [],
+    numbersOnly: false,
+  };
+  // Connecting phrases ("Additionally,", "it's worth noting that") and a bold lead-in state nothing.
+  const text = withoutFraming(clause.masked);
+  let first = true;
+  forEachWord(text, (word, start, end) => {
+    const id = lexicon.entry(word).term;
+    const sentenceStart = first && startsClaim;
+    first = false;
+    if (id < 0) return;
+    const term = lexicon.terms[id] as string;
+    if (isEntityAt(text, start, end, sentenceStart)) {
+      read.entities.push({ word, term, written: text.slice(start, end), start, end });
+    }
+    if (seen.has(id)) return;
+    seen.add(id);
+    pushTerm(read, id, !question.terms.has(term), text.slice(start, end), start);
+  });
+  if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
+  else {
+    addDateTerms(read, text, question, lexicon);
+    addNumberTerms(read, text, lexicon);
+  }
+  return read;
+}
+
+// Adds a term (by id) to a clause's terms: whether it counts, its written form and where that starts.
+function pushTerm(read: ClauseTerms, id: number, counted: boolean, word: string, start: number): void {
+  read.terms.push(id);
+  read.counted.push(counted);
+  read.words.push(word);
+  read.starts.push(start);
+}
+
+// Words that name the date a clause states ("the release date is 2025-10-14"): with a full date, the date is
+// what they say.
+const DATE_WORDS: ReadonlySet<string> = new Set(["date", "dates", "day"]);
+
+// A full date of a clause of words that some source holds counts towards its support like a word, in whatever
+// form that source writes it (`dateTerm`): a sentence that holds the same day, month and year speaks of the
+// same event. The date's own words and those that only name it (`DATE_WORDS`) then do not count.
+function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  if (!HAS_DIGIT.test(text)) return;
+  const words = read.terms.length;
+  const seen = new Set<number>();
+  const spans: Range[] = [];
+  forEachDate(text, ({ date, start, end }) => {
+    // Only a date some source holds stands for its words: another is read word by word, as before.
+    const id = lexicon.idOf(dateTerm(date));
+    if (id < 0 || lexicon.termInSources[id] !== true) return;
+    spans.push([start, end]);
+    if (seen.has(id)) return;
+    seen.add(id);
+    pushTerm(read, id, !question.dates.has(date), text.slice(start, end), start);
+  });
+  if (spans.length === 0) return;
+  // The date's own words (`Oct`) are the date's; the words that name it say nothing more. The words' starts
+  // ascend, so one walk over the sorted dates serves them all: O(words + dates log dates).
+  spans.sort((a, b) => a[0] - b[0]);
+  let span = 0;
+  let furthest = -1;
+  for (let index = 0; index < words; index++) {
+    const start = read.starts[index] as number;
+    while (span < spans.length && (spans[span] as Range)[0] <= start)
+      furthest = Math.max(furthest, (spans[span++] as Range)[1]);
+    if (start < furthest || DATE_WORDS.has((read.words[index] as string).toLowerCase()))
+      read.counted[index] = false;
+  }
+}
+
+// A clause with no content word (`1927`, `I-84`, `more than 2,400`) is looked up by its numbers: each distinct
+// number a term, counted unless the question holds it, so its support is the source sentence holding them.
+function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
+  const seen = new Set<number>();
+  forEachNumberKey(text, (key, start, end) => {
+    // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
+    const code = codeBefore(text, start);
+    const id = code === null ? lexicon.numberId(key) : lexicon.id(numberTerm(key, code));
+    if (seen.has(id)) return;
+    seen.add(id);
+    const from = code === null ? start : start - code.length - 1;
+    pushTerm(read, id, !question.numbers.has(key), text.slice(from, end), from);
+  });
+  read.numbersOnly = read.terms.length > 0;
+}
+
+// The numbers of a clause of words join its terms without counting towards support: among spans that hold the
+// same words, the one that also holds the claim's numbers wins (a claim about 2021 cites the 2021 sentence), and
+// support pooled from further sentences may bring them in (`SupportIndex.bestSpans`).
+function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void {
+  const seen = new Set<number>();
+  forEachNumberKey(text, (key, start, end) => {
+    const id = lexicon.numberId(key);
+    if (seen.has(id)) return;
+    seen.add(id);
+    pushTerm(read, id, false, text.slice(start, end), start);
+  });
+}
+
+export const HAS_DIGIT = /\p{Nd}/u;

@@ -1,0 +1,36 @@
+// The checks of an answer's clauses: how a clause is read, its names, quotations and numbers, its failures, and
+// the entries it makes in the result.
+export { clauseTerms, HAS_DIGIT, questionTerms } from "./clause-terms.js";
+export { addWantedInitials, answerInitials, missingEntity } from "./entities.js";
+export { asGiven, citationOf, pushPooled, unsupportedOf, withoutBestSpan } from "./entries.js";
+export {
+  datedInSourceYear,
+  numberCheckOf,
+  numberMiss,
+  numberOutsideSupport,
+  numbersToCheck,
+  supportValues,
+} from "./number-checks.js";
+export { elidedPieces, foundInOrder, quotationMiss, quotationsOf } from "./quotations.js";
+export type {
+  AnswerCitation,
+  AnswerMiss,
+  AnswerPartialTerm,
+  AnswerReason,
+  AnswerUnsupported,
+  CheckContext,
+  ClauseTerms,
+  Judged,
+  JudgedClause,
+} from "./types.js";
+export {
+  deniedWord,
+  missingTerms,
+  numbersElsewhere,
+  partialDrop,
+  partialTerms,
+  SUPPORT_THRESHOLD,
+  shareFound,
+  tooLittleSupport,
+  wrongSource,
+} from "./verdicts.js";

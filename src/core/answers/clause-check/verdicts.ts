@@ -1,0 +1,218 @@
+import { explainNumbers, type NumberCheck } from "../../claims/index.js";
+import type { PreparedSource } from "../../prepared-source.js";
+import type { AnswerClaim, Clause } from "../answer-claims.js";
+import { deniedTerms, statesNegation } from "../negation.js";
+import type { SupportSpan } from "../support.js";
+import { HAS_DIGIT } from "./clause-terms.js";
+import { entitiesHeldBy } from "./entities.js";
+import { unsupportedOf } from "./entries.js";
+import { firstNumberOutside, numberCheckOf, numbersToCheck, spanRanges } from "./number-checks.js";
+import type {
+  AnswerPartialTerm,
+  AnswerUnsupported,
+  CheckContext,
+  ClauseTerms,
+  Judged,
+  JudgedClause,
+} from "./types.js";
+
+// The failures and partial terms of a clause: support elsewhere (`wrong_source`), a denied word, too little
+// support, and the words its spans lack.
+
+/** A clause's support at least this share of its content words holds it (docs/matching.md). */
+export const SUPPORT_THRESHOLD = 0.4;
+
+/** Words listed in an explained `no_support`. */
+const MAX_EXPLAINED_WORDS = 12;
+
+const HAS_LETTER = /\p{L}/u;
+
+// `wrong_source` when sources the clause does not cite support it better than `support` (the share its cited
+// sources hold) and wholly: its numbers where that support holds them (`firstNumberOutside`), its entities
+// in that source (`entitiesHeldBy`), no word of it denied there; `judged.best` becomes the first such span. Null
+// when none does, or the clause cites none.
+export function wrongSource(
+  context: CheckContext,
+  judged: JudgedClause,
+  read: ClauseTerms,
+  masked: string,
+  support: number,
+): NonNullable<JudgedClause["failure"]> | null {
+  const { index, counter, options } = context;
+  const cited = judged.cited;
+  if (cited.length === 0) return null;
+  const numbers = numberCheckOf(options.checkNumbers);
+  const numbersText =
+    numbers === undefined || !HAS_DIGIT.test(masked) ? "" : numbersToCheck(masked, index, context.question);
+  const elsewhere = index
+    .bestSpans(read.terms, read.counted, null, counter)
+    .filter(
+      (span) =>
+        !cited.includes(span.sourceIndex) &&
+        span.support >= SUPPORT_THRESHOLD &&
+        span.support > support &&
+        (numbersText === "" ||
+          firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), numbersText) ===
+            null) &&
+        entitiesHeldBy(context, read.entities, masked, span.sourceIndex) &&
+        deniedWord(context, read, span, masked) === null,
+    );
+  return namedElsewhere(context, judged, elsewhere);
+}
+
+// `wrong_source` naming the sources of `elsewhere` (the first its best span), or null when there is none.
+export function namedElsewhere(
+  context: CheckContext,
+  judged: JudgedClause,
+  elsewhere: readonly SupportSpan[],
+): NonNullable<JudgedClause["failure"]> | null {
+  if (elsewhere.length === 0) return null;
+  judged.best = elsewhere[0];
+  return {
+    reason: "wrong_source",
+    detail: { foundIn: elsewhere.map((span) => context.ids[span.sourceIndex] as string) },
+  };
+}
+
+// The first counted word of a clause that states no negation which its best span writes only as denied (`Never
+// wash a shelf with water` against `Wash the shelf with water`), as the clause writes it; else null. Each span is
+// read once per request (`deniedTerms`).
+export function deniedWord(
+  context: CheckContext,
+  read: ClauseTerms,
+  best: SupportSpan | undefined,
+  text: string,
+): string | null {
+  if (best === undefined || best.foundAll === 0) return null;
+  const [start, end] = best.range;
+  const key = `${best.sourceIndex}:${start}:${end}`;
+  let denied = context.deniedTerms.get(key);
+  if (denied === undefined) {
+    const { lexicon } = context.index;
+    const source = context.index.sources[best.sourceIndex] as PreparedSource;
+    denied = deniedTerms(source.text, best.range, (word) => lexicon.entry(word).term, context.counter);
+    context.deniedTerms.set(key, denied);
+  }
+  // The clause's own words are read only when its span denies something (most spans deny nothing).
+  if (denied.size === 0 || statesNegation(text)) return null;
+  for (const [index, id] of read.terms.entries()) {
+    if (read.counted[index] && denied.has(id)) return read.words[index] as string;
+  }
+  return null;
+}
+
+// The failure of a clause whose support is below the threshold: `no_support`, or `number_not_found` for a
+// clause of numbers only while numbers are checked (the number its sources lack is what failed).
+export function tooLittleSupport(
+  context: CheckContext,
+  read: ClauseTerms,
+  found: readonly boolean[],
+): NonNullable<JudgedClause["failure"]> {
+  const explain = context.options.explain === true;
+  if (read.numbersOnly && numberCheckOf(context.options.checkNumbers) !== undefined) {
+    // The first number or code it lacks that is not the question's (else the first it lacks).
+    const written =
+      read.words.find((_, index) => read.counted[index] && !found[index]) ??
+      read.words.find((_, index) => !found[index]) ??
+      "";
+    if (HAS_LETTER.test(written)) {
+      return { reason: "entity_not_found", ...(explain ? { detail: { entity: written } } : {}) };
+    }
+    return {
+      reason: "number_not_found",
+      ...(explain ? { detail: { number: written, checked: "source" } } : {}),
+    };
+  }
+  return {
+    reason: "no_support",
+    ...(explain ? { detail: { words: missingWords(read.words, found, read.counted) } } : {}),
+  };
+}
+
+// The clause's counted words that `found` lacks, each with its range in the answer; none for a clause of
+// numbers only (its numbers are the number check's).
+export function missingTerms(
+  read: ClauseTerms,
+  found: readonly boolean[],
+  clause: Clause,
+): JudgedClause["missing"] {
+  if (read.numbersOnly) return [];
+  const missing: JudgedClause["missing"] = [];
+  for (const [index, word] of read.words.entries()) {
+    if (!read.counted[index] || found[index]) continue;
+    const start = clause.range[0] + (read.starts[index] as number);
+    missing.push({ term: word, answerRange: [start, start + word.length] });
+  }
+  return missing;
+}
+
+// The words of a claim that passed its checks but that its spans lack (`partial`).
+export function partialTerms(claim: AnswerClaim, judged: Judged): AnswerPartialTerm[] {
+  const terms: AnswerPartialTerm[] = [];
+  for (const clause of judged.clauses) {
+    if (clause.failure !== null) return [];
+    for (const { term, answerRange } of clause.missing) terms.push({ claim: claim.text, term, answerRange });
+  }
+  return terms;
+}
+
+// A partially supported claim removed under `partial: "drop"`: `partial_support`, with the words it lacks.
+export function partialDrop(
+  context: CheckContext,
+  claim: AnswerClaim,
+  judged: Judged,
+  terms: readonly AnswerPartialTerm[],
+): AnswerUnsupported {
+  const clause = judged.clauses.find((each) => each.missing.length > 0) as JudgedClause;
+  const words = terms.map((each) => each.term).slice(0, MAX_EXPLAINED_WORDS);
+  return unsupportedOf(context, claim, clause, {
+    reason: "partial_support",
+    ...(context.options.explain === true ? { detail: { words } } : {}),
+  });
+}
+
+export function shareFound(found: readonly boolean[], counted: readonly boolean[]): number {
+  let total = 0;
+  let held = 0;
+  for (const [index, isCounted] of counted.entries()) {
+    if (!isCounted) continue;
+    total++;
+    if (found[index]) held++;
+  }
+  if (total > 0) return held / total;
+  // Only the question's words: they must still be where the claim points.
+  return found.length === 0 ? 1 : found.filter(Boolean).length / found.length;
+}
+
+function missingWords(
+  words: readonly string[],
+  found: readonly boolean[],
+  counted: readonly boolean[],
+): string[] {
+  return words.filter((_, index) => counted[index] && !found[index]).slice(0, MAX_EXPLAINED_WORDS);
+}
+
+/**
+ * `wrong_source` when a clause whose numbers its cited sources lack is supported, numbers and entities and all,
+ * by sources it does not cite; else null.
+ */
+export function numbersElsewhere(
+  context: CheckContext,
+  clause: JudgedClause,
+  text: string,
+  numbers: NumberCheck,
+): JudgedClause["failure"] {
+  const { index, counter } = context;
+  // No source left that the clause does not cite: nothing to search.
+  if (clause.cited.length === 0 || clause.cited.length >= index.sources.length) return null;
+  const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
+    if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
+    if (!entitiesHeldBy(context, clause.entities, clause.clause.masked, span.sourceIndex)) return false;
+    if (numbers === "source")
+      return firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), text) === null;
+    return (
+      explainNumbers(text, index.sources[span.sourceIndex] as PreparedSource, span.range, numbers) === null
+    );
+  });
+  return namedElsewhere(context, clause, elsewhere);
+}
