@@ -1,19 +1,27 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ModelBackend } from "../../models/index.js";
 import { emptyUsage } from "../usage.js";
-import { createProseAnswer } from "./create-prose.js";
+import type { createProseAnswer as CreateProseAnswer } from "./create-prose.js";
 
-// Counts the retry feedbacks written: a feedback is as long as the answer and its dropped sentences again.
-const feedbacks = vi.hoisted(() => ({ written: 0 }));
-vi.mock("./prose-prompts.js", async (original) => {
-  const actual = await original<typeof import("./prose-prompts.js")>();
-  return {
-    ...actual,
-    buildProseRetryFeedback: (...args: Parameters<typeof actual.buildProseRetryFeedback>) => {
-      feedbacks.written += 1;
-      return actual.buildProseRetryFeedback(...args);
-    },
-  };
+// Counts the retry feedbacks written: a feedback is as long as the answer and its dropped sentences again. The
+// unit tests share their modules (no isolation), so the module is mocked and imported afresh here.
+const feedbacks = { written: 0 };
+let createProseAnswer: typeof CreateProseAnswer;
+beforeAll(async () => {
+  vi.resetModules();
+  vi.doMock("./prose-prompts.js", async (original) => {
+    const actual = await original<typeof import("./prose-prompts.js")>();
+    return {
+      ...actual,
+      buildProseRetryFeedback: (...args: Parameters<typeof actual.buildProseRetryFeedback>) => {
+        feedbacks.written += 1;
+        return actual.buildProseRetryFeedback(...args);
+      },
+    };
+  });
+  ({ createProseAnswer } = await import("./create-prose.js"));
+  vi.doUnmock("./prose-prompts.js");
+  vi.resetModules();
 });
 
 describe("createProseAnswer", () => {

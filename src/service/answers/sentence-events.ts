@@ -221,7 +221,7 @@ export function createSentenceEvents(
       { author: "model", clausesBefore: clausesChecked, counter: checkCounter },
     );
     clausesChecked += clauseTally.clauses;
-    pieces.push({ offset: reported, result: checked, before });
+    pieces.push({ offset: reported, chars: cut.at, result: checked, before });
     await report(checked, reported, answer);
     onPiece?.(piece, checked);
     lineBefore = cut.next;
@@ -385,7 +385,7 @@ export function createSentenceEvents(
             counter: checkCounter,
           },
         );
-        pieces.push({ offset: start, result: checked, before: undefined });
+        pieces.push({ offset: start, chars: rest.length, result: checked, before: undefined });
       }
       const last = rest === "" ? undefined : pieces.at(-1);
       let result: AnswerResult;
