@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { ServerResponse } from "node:http";
+import { describe, expect, it, vi } from "vitest";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
 import { sseChunks } from "../support/scripted-gateway.js";
@@ -151,6 +152,39 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     expect(abstained.json).toMatchObject({ coverage: 0.5, abstained: true, grounded: true });
     expect(ungrounded.status).toBe(422);
     expect(ungrounded.json.error.type).toBe("ungrounded");
+  });
+
+  it("streams an ungrounded error in chunks, as done is: its head, then its data, the JSON answer's error", async () => {
+    const { gateway, service } = await startWithGateway();
+    gateway.script(() => `${invented} ${invented}`);
+    const plain = await post(service.url, textBody());
+    const writes: string[] = [];
+    const original = ServerResponse.prototype.write;
+    const write = vi.spyOn(ServerResponse.prototype, "write").mockImplementation(function (
+      this: ServerResponse,
+      ...args: unknown[]
+    ) {
+      if (typeof args[0] === "string") writes.push(args[0]);
+      return (original as (...all: unknown[]) => boolean).apply(this, args);
+    });
+    let streamed: Awaited<ReturnType<typeof post>>;
+    try {
+      streamed = await post(service.url, textBody({ stream: true }));
+    } finally {
+      write.mockRestore();
+    }
+    const { request_id: _plainId, ...error } = plain.json.error;
+    expect(error.type).toBe("ungrounded");
+    expect(error.unsupported).toHaveLength(2);
+    const last = streamed.events.at(-1) as { event: string; data: { error: { request_id: string } } };
+    const { request_id: _streamedId, ...streamedError } = last.data.error;
+    expect(last.event).toBe("error");
+    expect(streamedError).toEqual(error);
+    // Before, one write held the whole event: `event: error`, its data line and the blank line.
+    const head = writes.findIndex((text) => text.startsWith("event: error\n"));
+    expect(writes[head]).toBe("event: error\ndata: ");
+    expect(JSON.parse(writes.slice(head + 1, -1).join(""))).toEqual(last.data);
+    expect(writes.at(-1)).toBe("\n\n");
   });
 
   it("retries with feedback naming each dropped sentence and why, and keeps the best attempt", async () => {

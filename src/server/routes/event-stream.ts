@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { mapFrameworkError } from "../errors.js";
 import { requestIdHeader, serverTimingOf, withRequestId } from "../plugins/index.js";
+import { resultChunks } from "./to-wire.js";
 
 /** A `text/event-stream` answer, opened on first use. */
 export interface EventStream {
@@ -12,8 +13,12 @@ export interface EventStream {
   send(name: string, data: unknown): void;
   /** Sends one event whose `data:` line is the JSON `chunks` join to, written chunk by chunk as they come. */
   sendChunks(name: string, chunks: AsyncIterable<string>): Promise<void>;
-  /** Sends `error` with the error envelope of `error` (with the request's id), then ends the stream. */
-  fail(error: unknown): void;
+  /**
+   * Sends `error` with the error envelope of `error` (with the request's id), then ends the stream. The envelope
+   * is written in chunks as `done` is (`resultChunks`): an `ungrounded` error lists every dropped claim of the
+   * answer, megabytes for a long prose answer.
+   */
+  fail(error: unknown): Promise<void>;
   /** Ends the stream (idempotent). */
   end(): void;
 }
@@ -91,7 +96,7 @@ export function createEventStream(
         inEvent = false;
       }
     },
-    fail(error) {
+    async fail(error) {
       const serviceError = mapFrameworkError(error);
       if (serviceError.type === "internal_error") {
         request.log.error(
@@ -99,7 +104,8 @@ export function createEventStream(
           "unexpected error",
         );
       }
-      stream.send("error", withRequestId(serviceError.toBody(), request.id));
+      const body = withRequestId(serviceError.toBody(), request.id);
+      await stream.sendChunks("error", errorChunks(body.error));
       stream.end();
     },
     end() {
@@ -110,4 +116,11 @@ export function createEventStream(
     },
   };
   return stream;
+}
+
+/** An error envelope `{"error": {…}}` as JSON, its lists (`unsupported`) written a chunk at a time. */
+async function* errorChunks(error: object): AsyncGenerator<string> {
+  yield '{"error":';
+  yield* resultChunks(error);
+  yield "}";
 }

@@ -54,7 +54,7 @@ export async function streamCreate(
     events.end();
   } catch (error) {
     if (!events.opened) throw error;
-    events.fail(error);
+    await events.fail(error);
   }
 
   function send(event: CreateProgress): void {
@@ -107,6 +107,6 @@ export async function streamEval(
     events.end();
   } catch (error) {
     if (!events.opened) throw error;
-    events.fail(error);
+    await events.fail(error);
   }
 }
