@@ -1,5 +1,4 @@
-import { ServerResponse } from "node:http";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
 import {
@@ -14,6 +13,7 @@ import {
   claimsContent,
   type ModelClaim,
   question,
+  recordingWrites,
   report,
   startWithGateway,
   startWithoutGateway,
@@ -100,21 +100,9 @@ describe('POST /v1/verified with "stream": true', () => {
     const service = await startWithoutGateway();
     const body = localBody;
     const plain = await post(service.url, "/v1/verified", body);
-    const writes: string[] = [];
-    const original = ServerResponse.prototype.write;
-    const write = vi.spyOn(ServerResponse.prototype, "write").mockImplementation(function (
-      this: ServerResponse,
-      ...args: unknown[]
-    ) {
-      if (typeof args[0] === "string") writes.push(args[0]);
-      return (original as (...all: unknown[]) => boolean).apply(this, args);
-    });
-    let streamed: Awaited<ReturnType<typeof post>>;
-    try {
-      streamed = await post(service.url, "/v1/verified", { ...body, stream: true });
-    } finally {
-      write.mockRestore();
-    }
+    const { result: streamed, writes } = await recordingWrites(() =>
+      post(service.url, "/v1/verified", { ...body, stream: true }),
+    );
     expect(streamed.events.at(-1)).toEqual({ event: "done", data: plain.json });
     // Before, one write held the whole event: `event: done`, its data line and the blank line.
     const head = writes.findIndex((text) => text.startsWith("event: done\n"));

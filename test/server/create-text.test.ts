@@ -1,11 +1,11 @@
-import { ServerResponse } from "node:http";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
 import { sseChunks } from "../support/scripted-gateway.js";
 import {
   chatBody,
   question,
+  recordingWrites,
   report,
   scriptHeldStream,
   startWithGateway,
@@ -158,21 +158,9 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     const { gateway, service } = await startWithGateway();
     gateway.script(() => `${invented} ${invented}`);
     const plain = await post(service.url, textBody());
-    const writes: string[] = [];
-    const original = ServerResponse.prototype.write;
-    const write = vi.spyOn(ServerResponse.prototype, "write").mockImplementation(function (
-      this: ServerResponse,
-      ...args: unknown[]
-    ) {
-      if (typeof args[0] === "string") writes.push(args[0]);
-      return (original as (...all: unknown[]) => boolean).apply(this, args);
-    });
-    let streamed: Awaited<ReturnType<typeof post>>;
-    try {
-      streamed = await post(service.url, textBody({ stream: true }));
-    } finally {
-      write.mockRestore();
-    }
+    const { result: streamed, writes } = await recordingWrites(() =>
+      post(service.url, textBody({ stream: true })),
+    );
     const { request_id: _plainId, ...error } = plain.json.error;
     expect(error.type).toBe("ungrounded");
     expect(error.unsupported).toHaveLength(2);
