@@ -11,7 +11,15 @@ export interface EventStream {
   open(): void;
   /** Sends one event: `event: {name}` and its JSON `data:` line. */
   send(name: string, data: unknown): void;
-  /** Sends one event whose `data:` line is the JSON `chunks` join to, written chunk by chunk as they come. */
+  /**
+   * While the caller has not taken what was written (the response's buffer over its high-water mark): a promise
+   * that resolves once it has drained, or the caller has gone. Else undefined.
+   */
+  drained(): Promise<void> | undefined;
+  /**
+   * Sends one event whose `data:` line is the JSON `chunks` join to, written chunk by chunk as they come, each
+   * once the caller has taken the one before (`drained`).
+   */
   sendChunks(name: string, chunks: AsyncIterable<string>): Promise<void>;
   /**
    * Sends `error` with the error envelope of `error` (with the request's id), then ends the stream. The envelope
@@ -81,6 +89,18 @@ export function createEventStream(
       // JSON.stringify escapes every line break, so the data is one line.
       write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     },
+    drained() {
+      if (!writable() || !raw.writableNeedDrain) return undefined;
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          raw.off("drain", done);
+          raw.off("close", done);
+          resolve();
+        };
+        raw.once("drain", done);
+        raw.once("close", done);
+      });
+    },
     async sendChunks(name, chunks) {
       stream.open();
       inEvent = true;
@@ -90,6 +110,7 @@ export function createEventStream(
         for await (const chunk of chunks) {
           if (!writable()) return;
           write(chunk);
+          await stream.drained();
         }
         write("\n\n");
       } finally {

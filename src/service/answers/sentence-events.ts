@@ -238,6 +238,7 @@ export function createSentenceEvents(
   // The events of `result` (its ranges moved by `offset`) that start at `from` or after, in answer order, each
   // put in the wire's shape as it is sent, in groups of EVENTS_PER_TURN with a turn of the event loop between
   // them: each costs its conversion, offsets, JSON and a write, and an answer of many clauses has thousands.
+  // Each waits until the caller has taken the events before it (`drained`).
   // `answer`: the text the ranges count into (the stream so far, or the whole answer), for their `offsets`.
   const report = async (result: AnswerResult, offset: number, answer: string, from = 0): Promise<void> => {
     const shift = (range: Range): Range => [range[0] + offset, range[1] + offset];
@@ -283,6 +284,12 @@ export function createSentenceEvents(
           unsupported: wire.unsupported[0] as (typeof wire.unsupported)[number],
           answer,
         });
+      }
+      // A caller reading slowly holds back the next event: at most one event waits beyond its buffer.
+      const backlog = observer.drained?.();
+      if (backlog !== undefined) {
+        await backlog;
+        signal?.throwIfAborted();
       }
     }
   };
