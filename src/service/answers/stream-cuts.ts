@@ -158,7 +158,9 @@ export function* findCut(
       continue;
     }
     if (code === 124) hasPipe = true;
-    if (firstRisky === Number.POSITIVE_INFINITY && disagreesAt(text, at)) firstRisky = at;
+    // Only a full stop or a CJK one can disagree: the others are not looked at further.
+    if (firstRisky === Number.POSITIVE_INFINITY && (code === 46 || isCjkStop(code)) && disagreesAt(text, at))
+      firstRisky = at;
   }
   if (counter !== undefined) counter.steps += 2 * text.length + claims.length + hidden.length;
   // Still on the first line at the end: its first disagreement, read with the text's end as an open end.
@@ -192,6 +194,9 @@ export interface CutWatch {
   state: number;
 }
 
+// The ASCII characters `cutMayFollow` reads in state 0: line breaks and sentence ends.
+const ENDS_OR_BREAKS = new Uint8Array(128);
+for (const code of [10, 13, 33, 46, 63]) ENDS_OR_BREAKS[code] = 1;
 const AFTER_END = 1;
 const AFTER_SPACE = 2;
 const AFTER_CJK_END = 3;
@@ -209,6 +214,8 @@ export function cutMayFollow(watch: CutWatch, text: string): boolean {
   let found = false;
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
+    // Most characters are read in state 0 and are neither a line break nor a sentence end: one look each.
+    if (state === 0 && (code < 128 ? ENDS_OR_BREAKS[code] === 0 : !isCjkStop(code))) continue;
     if (isBreak(code)) {
       found = true;
       state = 0;
