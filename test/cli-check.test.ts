@@ -260,7 +260,7 @@ describe("verified check with a plain answer", () => {
     ).toEqual([
       ["Revenue in Q3 was 12.5M.", "Revenue in Q3 was 12.5 million.", "report_q3.txt"],
       ["Paris is the capital of France", "Paris is the capital of France.", "city.md"],
-      [", and profit was 2 million.", "Profit was 2 million.", "report_q3.txt"],
+      ["and profit was 2 million.", "Profit was 2 million.", "report_q3.txt"],
       [pooled, "The city hosts many museums.", "city.md"],
       [pooled, "Its metro opened in 1900.", "city.md"],
     ]);

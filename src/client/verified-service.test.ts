@@ -295,8 +295,8 @@ describe("every method against the real service", () => {
       result.citations.map(({ claim, quote, source, answerRange }) => [claim, quote, source, answerRange]),
     ).toEqual([
       ["Revenue in Q3 was 12.5M.", "Revenue in Q3 was 12.5 million.", "report_q3", [0, 36]],
-      ["Paris is the capital of France", "Paris is the capital of France.", "facts", [37, 75]],
-      [", and profit was 2 million.", "Profit was 2 million.", "report_q3", [75, 114]],
+      ["Paris is the capital of France", "Paris is the capital of France.", "facts", [37, 77]],
+      ["and profit was 2 million.", "Profit was 2 million.", "report_q3", [77, 114]],
       [pooled, "The city hosts many museums.", "facts", [115, 181]],
       [pooled, "Its metro opened in 1900.", "facts", [115, 181]],
     ]);

@@ -181,7 +181,7 @@ describe("POST /v1/verified/check with an answer", () => {
       ],
       // Each clause stands on the source its own marker names.
       ["Northwind was founded in Lyon", "Northwind was founded in 2016 in Lyon.", "report"],
-      [", and its depot ships blue widgets.", "The depot ships blue widgets to Lyon.", "history"],
+      ["and its depot ships blue widgets.", "The depot ships blue widgets to Lyon.", "history"],
     ]);
     expect(response.body).toMatchObject({ unsupported: [], coverage: 1 });
     // Neither span says the depot was the first: the pooled claim is kept with that word named.

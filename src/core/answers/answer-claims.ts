@@ -165,8 +165,11 @@ function buildClaim(
         : !hasWordBetween(masked, marker.end, following.start)
     )
       continue;
-    clauses.push(clauseOf(masked, clauseStart, marker.end, clauseMarkers));
-    clauseStart = marker.end;
+    // The next clause starts at its first word: the separators before it close this clause's range (so the
+    // clauses' ranges still meet end to end), not its text.
+    const next = afterSeparators(masked, marker.end);
+    clauses.push(clauseOf(masked, clauseStart, next, clauseMarkers, marker.end));
+    clauseStart = next;
     clauseMarkers = [];
     wordsBefore = false;
   }
@@ -267,9 +270,21 @@ function lastWordEndIn(text: string, from: number, to: number): number {
   return from;
 }
 
-function clauseOf(masked: string, start: number, end: number, markers: Marker[]): Clause {
+// Spaces and the punctuation that joins a clause to the one before (`, and`, `; its`, ` — while`) are not part of
+// a clause that follows a marker: it starts at its first word (or quotation mark), so its `claim` text, and its
+// range when it holds no marker, read as the words it states. O(those characters).
+function afterSeparators(masked: string, from: number): number {
+  let at = from;
+  while (at < masked.length && SEPARATORS.includes(masked.charAt(at))) at++;
+  return at;
+}
+
+const SEPARATORS = " \t\u00a0,;:\u2013\u2014";
+
+// A clause over `[start, end)`, its text up to `textEnd` (the separators after its marker left out).
+function clauseOf(masked: string, start: number, end: number, markers: Marker[], textEnd = end): Clause {
   const text = masked.slice(start, end);
-  return { range: [start, end], text: tidy(text), masked: text, markers };
+  return { range: [start, end], text: tidy(masked.slice(start, textEnd)), masked: text, markers };
 }
 
 /** The text a person reads: spaces made one, none before punctuation, trimmed. */

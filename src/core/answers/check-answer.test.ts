@@ -64,9 +64,28 @@ describe("checkAnswer: citation markers", () => {
     expect(
       result.citations.map((citation) => [citation.claim, citation.source, citation.answerRange]),
     ).toEqual([
-      ["Acme was founded in Berlin", "acme", [0, 33]],
-      ["and returns are accepted for 30 days.", "returns", [33, 81]],
+      ["Acme was founded in Berlin", "acme", [0, 34]],
+      ["and returns are accepted for 30 days.", "returns", [34, 81]],
     ]);
+  });
+
+  it("starts a clause after a marker at its first word, without the punctuation before it", () => {
+    const lines = [
+      { id: "a", text: "The Harlow line opened in 1927." },
+      { id: "b", text: "The Harlow depot stands in Brisk." },
+    ];
+    const cited = "The Harlow line opened in 1927 [a], and its depot stands in Brisk [b].";
+    const result = checkAnswer(lines, cited);
+    expect(result.unsupported).toEqual([]);
+    expect(result.citations.map((citation) => [citation.claim, citation.answerRange])).toEqual([
+      ["The Harlow line opened in 1927", [0, 36]],
+      ["and its depot stands in Brisk.", [36, cited.length]],
+    ]);
+    // A clause with no marker: its range slices the answer to its claim.
+    const uncited = "The Harlow line opened in 1927 [a]; its depot stands in Brisk.";
+    const last = checkAnswer(lines, uncited).citations.at(-1);
+    expect(last?.claim).toBe("its depot stands in Brisk.");
+    expect(uncited.slice(...(last?.answerRange ?? [0, 0]))).toBe(last?.claim);
   });
 
   it("lets a mid-sentence marker cover only the words since the sentence's start or the previous marker", () => {
@@ -78,7 +97,7 @@ describe("checkAnswer: citation markers", () => {
     expect(kept.unsupported).toEqual([]);
     expect(kept.citations.map((citation) => [citation.claim, citation.source])).toEqual([
       ["Acme was founded in Berlin", "acme"],
-      [", and returns are accepted for 30 days.", "returns"],
+      ["and returns are accepted for 30 days.", "returns"],
     ]);
     // Before, the whole sentence was the marker's: 3 of its 6 words in `acme` kept a clause no source holds.
     expect(reasons("Acme was founded in Berlin [acme], and it now sells frozen yogurt.")).toEqual([
@@ -445,6 +464,26 @@ describe("checkAnswer: units and abbreviations written another way than the sour
       [],
       ["miles"],
     ]);
+  });
+
+  it("names no partial term for a quarter, month or unit that its span writes another way", () => {
+    const partly = (text: string, answer: string) => {
+      const result = checkAnswer([{ id: "s", text }], answer);
+      return [result.unsupported.map((entry) => entry.reason), result.partial.map((entry) => entry.term)];
+    };
+    // The quarter in the page's title, which every sentence of the page holds.
+    const report = "Tidewater Mills: third quarter 2025\n\nGross margin rose to 7.4%.";
+    expect(partly(report, "In Q3 2025, Tidewater's gross margin rose to 7.4% [s].")).toEqual([[], []]);
+    expect(partly("Pier repairs finish in October.", "Pier repairs finish in Oct [s].")).toEqual([[], []]);
+    expect(
+      partly(
+        "The Lindqvist reserve covers 12 square kilometres.",
+        "The Lindqvist reserve covers 12 km² [s].",
+      ),
+    ).toEqual([[], []]);
+    // The other form in another sentence of the source than the span is still not the span's.
+    const apart = "Sales were flat in the third quarter. Gross margin rose to 7.4% at Tidewater Mills.";
+    expect(partly(apart, "Tidewater's gross margin rose to 7.4% in Q3 [s].")).toEqual([[], ["Q3"]]);
   });
 
   it("knows a month written out where the source abbreviates it", () => {

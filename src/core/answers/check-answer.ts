@@ -1,7 +1,7 @@
 import { runSteps, type Steps } from "../../util.js";
 import { PAUSE } from "../pause.js";
 import { type PreparedSource, prepareSources } from "../prepared-source.js";
-import { expectQuotes, findQuote } from "../quotes/index.js";
+import { expectQuotes } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
 import type { CheckNumbers, MatchMode, Range, Source } from "../types.js";
 import { isAboutSources } from "./about-sources.js";
@@ -18,11 +18,13 @@ import {
   type ClauseTerms,
   citationOf,
   clauseTerms,
+  confirmElsewhere,
   datedInSourceYear,
   deniedWord,
   elidedPieces,
-  foundInOrder,
+  foundInOtherForms,
   HAS_DIGIT,
+  holdsQuotation,
   type Judged,
   type JudgedClause,
   missingEntity,
@@ -41,6 +43,7 @@ import {
   SUPPORT_THRESHOLD,
   shareFound,
   supportValues,
+  tellElsewhere,
   tooLittleSupport,
   unsupportedOf,
   withoutBestSpan,
@@ -48,9 +51,9 @@ import {
 } from "./clause-check/index.js";
 import { withoutEquivalentNumbers } from "./equivalences.js";
 import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
-import { expectSpacedQuotation, foundUpToSpacing } from "./quotation-spacing.js";
+import { expectSpacedQuotation } from "./quotation-spacing.js";
 import { type ReadableSource, readableSource } from "./scraped-text.js";
-import { indexSources, type SupportIndex } from "./support.js";
+import { indexSources, type SupportIndex, type SupportSpan } from "./support.js";
 
 /** Options of an answer check. */
 export interface AnswerCheckOptions {
@@ -394,59 +397,68 @@ function judgeClause(
     return judged;
   }
   const claimText = clause.text;
+  const quotations = quotationsOf(clause, claim).map((quotation) => ({
+    quotation,
+    pieces: elidedPieces(quotation),
+  }));
   if (cited.length > 0) {
     // One citation per cited source whose best span holds some of the clause's terms.
     const found = terms.map(() => false);
+    const spans: SupportSpan[] = [];
     for (const sourceIndex of cited) {
       const span = index.bestSpans(terms, counted, [sourceIndex], counter)[0];
       if (span === undefined || span.foundAll === 0) continue;
       if (judged.best === undefined || span.support > judged.best.support) judged.best = span;
       for (const [term, has] of span.found.entries()) if (has) found[term] = true;
+      spans.push(span);
       judged.supportSources.push(sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));
       pushPooled(judged, index, claimText, clause.range, span);
     }
+    foundInOtherForms(context, read, found, spans);
     const support = shareFound(found, counted);
     // A sentence about the sources needs no support for its words (looked at only for a clause short of it);
     // its names, numbers and quotations are still checked (docs/matching.md#answers).
     if (support < SUPPORT_THRESHOLD && !isAboutSources(clause.masked)) {
-      judged.failure =
-        wrongSource(context, judged, read, clause.masked, support) ?? tooLittleSupport(context, read, found);
+      const fallback = tooLittleSupport(context, read, found);
+      judged.failure = wrongSource(context, judged, read, clause.masked, support, quotations, fallback);
       return judged;
     }
     if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, found, clause);
   } else {
     const span = index.bestSpans(terms, counted, null, counter)[0];
     judged.best = span;
-    if ((span === undefined || span.support < SUPPORT_THRESHOLD) && !isAboutSources(clause.masked)) {
-      judged.failure = tooLittleSupport(context, read, span?.found ?? terms.map(() => false));
+    const found = span === undefined ? terms.map(() => false) : [...span.found];
+    if (span !== undefined) foundInOtherForms(context, read, found, [span]);
+    if (
+      (span === undefined || shareFound(found, counted) < SUPPORT_THRESHOLD) &&
+      !isAboutSources(clause.masked)
+    ) {
+      judged.failure = tooLittleSupport(context, read, found);
       return judged;
     }
     if (span !== undefined && span.foundAll > 0) {
       judged.supportSources.push(span.sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));
       pushPooled(judged, index, claimText, clause.range, span);
-      if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, span.found, clause);
+      if (!isAboutSources(clause.masked)) judged.missing = missingTerms(read, found, clause);
     }
   }
   const denied = deniedWord(context, read, judged.best, clause.masked);
   if (denied !== null) {
-    judged.failure = wrongSource(context, judged, read, clause.masked, 0) ?? {
+    judged.failure = wrongSource(context, judged, read, clause.masked, 0, quotations, {
       reason: "no_support",
       ...(explain ? { detail: { words: [denied] } } : {}),
-    };
+    });
     judged.missing = [];
     return judged;
   }
   // A sentence about the sources that no span supports holds no word of any source, so its quotations are in
   // none (quote_not_found) and are not searched for.
-  for (const quotation of quotationsOf(clause, claim)) {
-    judged.quotations.push({
-      quotation,
-      pieces: elidedPieces(quotation),
-      sourceIndexes: cited.length > 0 ? cited : judged.supportSources,
-    });
+  for (const quotation of quotations) {
+    judged.quotations.push({ ...quotation, sourceIndexes: cited.length > 0 ? cited : judged.supportSources });
   }
+  tellElsewhere(context, judged, clause.masked);
   return judged;
 }
 
@@ -457,21 +469,18 @@ function finishClaim(context: CheckContext, claim: AnswerClaim, judged: Judged):
   const explain = options.explain === true;
   const numbers = numberCheckOf(options.checkNumbers);
   for (const clause of judged.clauses) {
-    let failure = clause.failure;
+    // A `wrong_source` named before quotations were searched names only the sources that hold them.
+    let failure = confirmElsewhere(context, clause);
     if (failure === null) {
-      for (const { quotation, pieces, sourceIndexes } of clause.quotations) {
-        const found = sourceIndexes.some((sourceIndex) => {
-          const source = index.sources[sourceIndex] as PreparedSource;
-          if (pieces.length > 1) return foundInOrder(source, pieces, mode);
-          return (
-            findQuote(source, quotation, mode) !== null ||
-            (mode === "strict" && foundUpToSpacing(source, quotation, context.counter))
-          );
-        });
+      for (const quotation of clause.quotations) {
+        const { sourceIndexes } = quotation;
+        const found = sourceIndexes.some((sourceIndex) =>
+          holdsQuotation(index.sources[sourceIndex] as PreparedSource, quotation, mode, context.counter),
+        );
         if (!found) {
           failure = {
             reason: "quote_not_found",
-            ...(explain ? { detail: quotationMiss(index, quotation, sourceIndexes, mode) } : {}),
+            ...(explain ? { detail: quotationMiss(index, quotation.quotation, sourceIndexes, mode) } : {}),
           };
           break;
         }

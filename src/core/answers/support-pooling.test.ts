@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { PreparedSource } from "../prepared-source.js";
+import { quoteSearchSteps } from "../quotes/index.js";
 import type { StepCounter } from "../step-counter.js";
-import { checkAnswer } from "./check-answer.js";
+import { checkAnswer, prepareAnswerSources } from "./check-answer.js";
 import { MAX_SUPPORT_SENTENCES } from "./support.js";
 
 // A page whose facts about one thing lie several sentences apart, with unrelated sentences between them.
@@ -60,6 +62,16 @@ describe("partial support", () => {
       { claim: "The museum opened a new glass wing in 2021.", term: "glass", answerRange: [24, 29] },
     ]);
     expect(answer.slice(24, 29)).toBe("glass");
+  });
+
+  it("names a single missing word that another sentence of the source holds: one word does not pool", () => {
+    const text = `The museum opened a new wing in 2021. ${filler(3)} Glass for the shop windows arrived in May.`;
+    const result = checkAnswer([{ id: "s", text }], answer);
+    expect(result.unsupported).toEqual([]);
+    expect(result.partial.map((term) => term.term)).toEqual(["glass"]);
+    expect(result.citations.map((citation) => citation.quote)).toEqual([
+      "The museum opened a new wing in 2021.",
+    ]);
   });
 
   it("drops it as partial_support under partial: drop, with the words in detail", () => {
@@ -247,5 +259,105 @@ describe("numbers belong to the support", () => {
       explain: true,
     });
     expect(wrongPrice.unsupported[0]?.reason).toBe("number_not_found");
+  });
+
+  it("wrong_source names another source only when that source holds the claim's quotations too", () => {
+    const sources = [
+      { id: "a", text: "The museum opens at nine." },
+      { id: "b", text: "The harbour ferry crosses the bay every hour, which locals call the blue line." },
+      { id: "c", text: "The harbour ferry crosses the bay every hour, which locals call the water bus." },
+    ];
+    const answer = 'The harbour ferry crosses the bay every hour, which locals call "the water bus" [a].';
+    // `b` and `c` hold every word; only `c` holds the quotation.
+    expect(checkAnswer(sources, answer, { explain: true }).unsupported).toMatchObject([
+      { reason: "wrong_source", detail: { foundIn: ["c"] }, source: "c" },
+    ]);
+    // With no source that holds it, the verdict is the cited source's own, and its best span is the cited one's.
+    const noQuotation = checkAnswer(sources.slice(0, 2), answer, { explain: true }).unsupported;
+    expect(noQuotation).toHaveLength(1);
+    expect(noQuotation[0]?.reason).toBe("no_support");
+    expect(noQuotation[0]?.detail).not.toHaveProperty("foundIn");
+    // The same through the number path: the cited source holds the words and the quotation, not the number.
+    const timed = [
+      { id: "a", text: 'The ferry, which locals call "the water bus", crosses the bay every 30 minutes.' },
+      { id: "b", text: "The ferry crosses the bay every 20 minutes." },
+    ];
+    const timedAnswer = 'The ferry, "the water bus", crosses the bay every 20 minutes [a].';
+    const wrongTime = checkAnswer(timed, timedAnswer, { explain: true }).unsupported;
+    expect(wrongTime).toMatchObject([{ reason: "number_not_found", detail: { number: "20" } }]);
+    const quoted = [
+      timed[0] as (typeof timed)[number],
+      { id: "b", text: 'The ferry crosses the bay every 20 minutes; locals call it "the water bus".' },
+    ];
+    expect(checkAnswer(quoted, timedAnswer, { explain: true }).unsupported).toMatchObject([
+      { reason: "wrong_source", detail: { foundIn: ["b"] } },
+    ]);
+  });
+
+  // Each clause's quotations are told to the other sources before any is searched, so the searches in a
+  // source that many clauses could be moved to run at once: O(answer + sources), quote searches included.
+  const letters = (index: number): string =>
+    index
+      .toString(26)
+      .replace(/./g, (digit) => "abcdefghijklmnopqrstuvwxyz"[Number.parseInt(digit, 26)] as string);
+  const quotedFamilies: [
+    string,
+    (size: number) => { sources: { id: string; text: string }[]; answer: string },
+  ][] = [
+    [
+      "moved markers with quotations the other source lacks",
+      (size) => ({
+        sources: [
+          { id: "a", text: "Weather notes only." },
+          { id: "b", text: "The harbour ferry crosses the bay every hour. ".repeat(size / 46) },
+        ],
+        answer: Array.from(
+          { length: size / 60 },
+          (_, index) => `The harbour ferry crosses the bay, "the ${letters(index)} boat" [a].`,
+        ).join(" "),
+      }),
+    ],
+    [
+      "numbers another source holds, with quotations it lacks",
+      (size) => ({
+        sources: [
+          {
+            id: "a",
+            text: Array.from(
+              { length: size / 100 },
+              (_, index) => `The ferry "the ${letters(index)} boat" sails at 30.`,
+            ).join(" "),
+          },
+          {
+            id: "b",
+            text: `The Zephyr ferry crosses the strait every 20 minutes. ${"Calm seas. ".repeat(size / 11)}`,
+          },
+        ],
+        answer: Array.from(
+          { length: size / 100 },
+          (_, index) =>
+            `The Zephyr ferry crosses the strait every 20 minutes, "the ${letters(index)} boat" [a].`,
+        ).join(" "),
+      }),
+    ],
+  ];
+
+  it.each(quotedFamilies)("%s: steps grow linearly, quote searches included", (_, make) => {
+    const stepsAt = (size: number): number => {
+      const { sources: generated, answer } = make(size);
+      const prepared = prepareAnswerSources(generated);
+      const counter: StepCounter = { steps: 0 };
+      const result = checkAnswer(prepared, answer, {}, counter);
+      expect(result.unsupported.length).toBeGreaterThan(0);
+      const searched = (prepared.indexed?.readable ?? []).reduce(
+        (sum, source) => sum + quoteSearchSteps(source as PreparedSource),
+        0,
+      );
+      return (counter.steps + searched) / size;
+    };
+    const small = stepsAt(10_000);
+    const large = stepsAt(80_000);
+    // Eight times the input: steps per character stay within a factor of two (quadratic would be eight).
+    expect(large).toBeLessThan(small * 2 + 1);
   });
 });

@@ -406,6 +406,16 @@ export class SupportIndex {
    * number stated beside its support, in the same passage. O(ranges × log sentences).
    */
   besideRanges(sourceIndex: number, ranges: readonly Range[], term: string): boolean {
+    return this.holdsNear(sourceIndex, ranges, term, 1);
+  }
+
+  /** True when a sentence of the source within one of `ranges` holds `term`. O(ranges × log sentences). */
+  holdsWithin(sourceIndex: number, ranges: readonly Range[], term: string): boolean {
+    return this.holdsNear(sourceIndex, ranges, term, 0);
+  }
+
+  // Whether a sentence of the source within one of `ranges`, or up to `reach` sentences beside it, holds `term`.
+  private holdsNear(sourceIndex: number, ranges: readonly Range[], term: string, reach: number): boolean {
     const id = this.lexicon.idOf(term);
     const source = this.terms[sourceIndex] as SourceTerms;
     const postings = id < 0 ? undefined : source.postings.get(id);
@@ -413,7 +423,7 @@ export class SupportIndex {
     for (const [start, end] of ranges) {
       const first = sentenceAt(source.sentences, start);
       const last = sentenceAt(source.sentences, Math.max(start, end - 1));
-      if (hasBetween(postings, first - 1, last + 1)) return true;
+      if (hasBetween(postings, first - reach, last + reach)) return true;
     }
     return false;
   }

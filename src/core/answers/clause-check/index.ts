@@ -11,7 +11,7 @@ export {
   numbersToCheck,
   supportValues,
 } from "./number-checks.js";
-export { elidedPieces, foundInOrder, quotationMiss, quotationsOf } from "./quotations.js";
+export { elidedPieces, holdsQuotation, quotationMiss, quotationsOf } from "./quotations.js";
 export type {
   AnswerCitation,
   AnswerMiss,
@@ -24,13 +24,16 @@ export type {
   JudgedClause,
 } from "./types.js";
 export {
+  confirmElsewhere,
   deniedWord,
+  foundInOtherForms,
   missingTerms,
   numbersElsewhere,
   partialDrop,
   partialTerms,
   SUPPORT_THRESHOLD,
   shareFound,
+  tellElsewhere,
   tooLittleSupport,
   wrongSource,
 } from "./verdicts.js";

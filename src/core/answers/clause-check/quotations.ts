@@ -1,11 +1,13 @@
 import { trimTrailing } from "../../../util.js";
 import type { PreparedSource } from "../../prepared-source.js";
-import { findQuote } from "../../quotes/index.js";
+import { expectQuotes, findQuote } from "../../quotes/index.js";
+import type { StepCounter } from "../../step-counter.js";
 import type { MatchMode } from "../../types.js";
 import { type AnswerClaim, type Clause, tidy } from "../answer-claims.js";
+import { expectSpacedQuotation, foundUpToSpacing } from "../quotation-spacing.js";
 import { originalSpan, type ReadableSource } from "../scraped-text.js";
 import type { SupportIndex } from "../support.js";
-import type { AnswerMiss } from "./types.js";
+import type { AnswerMiss, ClauseQuotation } from "./types.js";
 
 // A clause's quotations (`quote_not_found`): where they stand, elided ones, and why one was not found.
 
@@ -58,6 +60,36 @@ export function foundInOrder(source: PreparedSource, pieces: readonly string[], 
     end = range[1];
   }
   return true;
+}
+
+/**
+ * Tells `source` of a quotation before any is searched, so that many against one source are found in one pass
+ * (`findQuote`): its pieces, and in strict mode its lenient form (`expectSpacedQuotation`). O(m).
+ */
+export function announceQuotation(
+  source: PreparedSource,
+  { quotation, pieces }: ClauseQuotation,
+  mode: MatchMode,
+) {
+  expectQuotes(source, pieces, mode);
+  expectSpacedQuotation(source, quotation, mode);
+}
+
+/**
+ * Whether `source` holds a quotation under `mode`: an elided one piece by piece in order (`foundInOrder`), another
+ * as written or, in strict mode, up to spacing next to punctuation (`foundUpToSpacing`).
+ */
+export function holdsQuotation(
+  source: PreparedSource,
+  { quotation, pieces }: ClauseQuotation,
+  mode: MatchMode,
+  counter?: StepCounter,
+): boolean {
+  if (pieces.length > 1) return foundInOrder(source, pieces, mode);
+  return (
+    findQuote(source, quotation, mode) !== null ||
+    (mode === "strict" && foundUpToSpacing(source, quotation, counter))
+  );
 }
 
 /**

@@ -99,6 +99,18 @@ export interface Judged {
   clauses: JudgedClause[];
 }
 
+/** A quotation of a clause and the pieces an elision mark (`[...]`, `…`) cuts it into (itself when none). */
+export interface ClauseQuotation {
+  quotation: string;
+  pieces: string[];
+}
+
+/** Why a clause failed, and what `explain` tells of it. */
+export interface ClauseFailure {
+  reason: AnswerReason;
+  detail?: NumberMiss | AnswerMiss;
+}
+
 /** A clause after the support search: its citations or its failure, and what the final checks read. */
 export interface JudgedClause {
   clause: Clause;
@@ -106,9 +118,25 @@ export interface JudgedClause {
   /** The sources the clause's support comes from, by index: numbers and quotations are checked there. */
   supportSources: number[];
   best: SupportSpan | undefined;
-  failure: { reason: AnswerReason; detail?: NumberMiss | AnswerMiss } | null;
+  failure: ClauseFailure | null;
   /** Each quotation, the pieces an elision mark (`[...]`, `…`) cuts it into (itself when none), its sources. */
   quotations: { quotation: string; pieces: string[]; sourceIndexes: number[] }[];
+  /**
+   * A kept clause with quotations whose numbers may send it to another source (`numbersElsewhere`): the other
+   * sources' spans that may support it, each source told the quotations before any is searched.
+   */
+  elsewhere?: SupportSpan[];
+  /**
+   * A `wrong_source` failure of a clause with quotations, named before quotations are searched: its sources
+   * (`spans`, told the quotations) are named only when they hold each one (`confirmElsewhere`); else the verdict
+   * is `fallback`, with `best` its span.
+   */
+  pendingElsewhere?: {
+    spans: SupportSpan[];
+    quotations: ClauseQuotation[];
+    fallback: ClauseFailure;
+    best: SupportSpan | undefined;
+  };
   /** The sources the clause's markers name, by index (empty when it cites none). */
   cited: number[];
   terms: number[];

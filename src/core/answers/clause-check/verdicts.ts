@@ -1,16 +1,21 @@
 import { explainNumbers, type NumberCheck } from "../../claims/index.js";
 import type { PreparedSource } from "../../prepared-source.js";
+import { forEachWord } from "../../text/index.js";
+import { otherWrittenForms } from "../abbreviations.js";
 import type { AnswerClaim, Clause } from "../answer-claims.js";
 import { deniedTerms, statesNegation } from "../negation.js";
-import type { SupportSpan } from "../support.js";
+import { contentTerm, type SupportSpan } from "../support.js";
 import { HAS_DIGIT } from "./clause-terms.js";
 import { entitiesHeldBy } from "./entities.js";
 import { unsupportedOf } from "./entries.js";
 import { firstNumberOutside, numberCheckOf, numbersToCheck, spanRanges } from "./number-checks.js";
+import { announceQuotation, holdsQuotation } from "./quotations.js";
 import type {
   AnswerPartialTerm,
   AnswerUnsupported,
   CheckContext,
+  ClauseFailure,
+  ClauseQuotation,
   ClauseTerms,
   Judged,
   JudgedClause,
@@ -29,18 +34,21 @@ const HAS_LETTER = /\p{L}/u;
 
 // `wrong_source` when sources the clause does not cite support it better than `support` (the share its cited
 // sources hold) and wholly: its numbers where that support holds them (`firstNumberOutside`), its entities
-// in that source (`entitiesHeldBy`), no word of it denied there; `judged.best` becomes the first such span. Null
-// when none does, or the clause cites none.
+// in that source (`entitiesHeldBy`), no word of it denied there, and (`confirmElsewhere`, once quotations are
+// searched) each of its quotations; `judged.best` becomes the first such span. `fallback` when none does, or
+// the clause cites none.
 export function wrongSource(
   context: CheckContext,
   judged: JudgedClause,
   read: ClauseTerms,
   masked: string,
   support: number,
-): NonNullable<JudgedClause["failure"]> | null {
+  quotations: readonly ClauseQuotation[],
+  fallback: ClauseFailure,
+): ClauseFailure {
   const { index, counter, options } = context;
   const cited = judged.cited;
-  if (cited.length === 0) return null;
+  if (cited.length === 0) return fallback;
   const numbers = numberCheckOf(options.checkNumbers);
   const numbersText =
     numbers === undefined || !HAS_DIGIT.test(masked) ? "" : numbersToCheck(masked, index, context.question);
@@ -57,7 +65,68 @@ export function wrongSource(
         entitiesHeldBy(context, read.entities, masked, span.sourceIndex) &&
         deniedWord(context, read, span, masked) === null,
     );
-  return namedElsewhere(context, judged, elsewhere);
+  if (elsewhere.length > 0 && quotations.length > 0) {
+    tellQuotations(context, elsewhere, quotations);
+    judged.pendingElsewhere = { spans: elsewhere, quotations: [...quotations], fallback, best: judged.best };
+  }
+  return namedElsewhere(context, judged, elsewhere) ?? fallback;
+}
+
+// Tells the sources of `spans` a clause's quotations, before any quotation of the request is searched.
+function tellQuotations(
+  context: CheckContext,
+  spans: readonly SupportSpan[],
+  quotations: readonly ClauseQuotation[],
+): void {
+  const mode = context.options.mode ?? "strict";
+  for (const span of spans) {
+    const source = context.index.sources[span.sourceIndex] as PreparedSource;
+    for (const quotation of quotations) announceQuotation(source, quotation, mode);
+  }
+}
+
+/**
+ * A clause's `wrong_source` found before quotations were searched, confirmed now: the sources it named that
+ * hold each of its quotations, or its `fallback` when none does.
+ */
+export function confirmElsewhere(context: CheckContext, judged: JudgedClause): ClauseFailure | null {
+  const pending = judged.pendingElsewhere;
+  if (pending === undefined) return judged.failure;
+  const held = pending.spans.filter((span) => holdsQuotations(context, span.sourceIndex, pending.quotations));
+  const named = namedElsewhere(context, judged, held);
+  if (named !== null) return named;
+  judged.best = pending.best;
+  return pending.fallback;
+}
+
+// Whether a source holds each of the quotations, told to it before (`tellQuotations`).
+const holdsQuotations = (
+  context: CheckContext,
+  sourceIndex: number,
+  quotations: readonly ClauseQuotation[],
+): boolean =>
+  quotations.every((quotation) =>
+    holdsQuotation(
+      context.index.sources[sourceIndex] as PreparedSource,
+      quotation,
+      context.options.mode ?? "strict",
+      context.counter,
+    ),
+  );
+
+/**
+ * For a kept clause with quotations that may yet fail on a number its cited sources lack (`numbersElsewhere`):
+ * the other sources' spans that may support it, told its quotations now, before any is searched. O(clause).
+ */
+export function tellElsewhere(context: CheckContext, judged: JudgedClause, masked: string): void {
+  const { index, counter } = context;
+  const cited = judged.cited;
+  if (judged.quotations.length === 0 || cited.length === 0 || cited.length >= index.sources.length) return;
+  if (numberCheckOf(context.options.checkNumbers) === undefined || !HAS_DIGIT.test(masked)) return;
+  judged.elsewhere = index
+    .bestSpans(judged.terms, judged.counted, null, counter)
+    .filter((span) => !cited.includes(span.sourceIndex) && span.support >= SUPPORT_THRESHOLD);
+  tellQuotations(context, judged.elsewhere, judged.quotations);
 }
 
 // `wrong_source` naming the sources of `elsewhere` (the first its best span), or null when there is none.
@@ -129,6 +198,38 @@ export function tooLittleSupport(
   };
 }
 
+/**
+ * Marks as found each counted word of the clause that its spans write another way (`otherWrittenForms`): a
+ * quarter, month, weekday or unit symbol (`Q3`) whose spelled-out form's every word (`third quarter`) a
+ * sentence of one of the spans holds, the title a sentence carries included. O(words × spans).
+ */
+export function foundInOtherForms(
+  context: CheckContext,
+  read: ClauseTerms,
+  found: boolean[],
+  spans: readonly SupportSpan[],
+): void {
+  if (spans.length === 0) return;
+  for (const [index, written] of read.words.entries()) {
+    if (found[index] || !read.counted[index]) continue;
+    let folded = "";
+    forEachWord(written, (word) => {
+      folded ||= word;
+    });
+    const forms = otherWrittenForms(folded);
+    if (forms.length === 0) continue;
+    if (context.counter !== undefined) context.counter.steps += forms.length * spans.length;
+    found[index] = forms.some((form) =>
+      spans.some((span) =>
+        form.split(" ").every((word) => {
+          const term = contentTerm(word);
+          return term === null || context.index.holdsWithin(span.sourceIndex, spanRanges(span), term);
+        }),
+      ),
+    );
+  }
+}
+
 // The clause's counted words that `found` lacks, each with its range in the answer; none for a clause of
 // numbers only (its numbers are the number check's).
 export function missingTerms(
@@ -193,8 +294,9 @@ function missingWords(
 }
 
 /**
- * `wrong_source` when a clause whose numbers its cited sources lack is supported, numbers and entities and all,
- * by sources it does not cite; else null.
+ * `wrong_source` when a clause whose numbers its cited sources lack is supported, numbers, entities and
+ * quotations and all, by sources it does not cite; else null. A clause with quotations looks only at the
+ * sources told them (`tellElsewhere`).
  */
 export function numbersElsewhere(
   context: CheckContext,
@@ -205,9 +307,14 @@ export function numbersElsewhere(
   const { index, counter } = context;
   // No source left that the clause does not cite: nothing to search.
   if (clause.cited.length === 0 || clause.cited.length >= index.sources.length) return null;
-  const elsewhere = index.bestSpans(clause.terms, clause.counted, null, counter).filter((span) => {
+  const candidates =
+    clause.quotations.length > 0
+      ? (clause.elsewhere ?? [])
+      : index.bestSpans(clause.terms, clause.counted, null, counter);
+  const elsewhere = candidates.filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
     if (!entitiesHeldBy(context, clause.entities, clause.clause.masked, span.sourceIndex)) return false;
+    if (!holdsQuotations(context, span.sourceIndex, clause.quotations)) return false;
     if (numbers === "source")
       return firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), text) === null;
     return (
