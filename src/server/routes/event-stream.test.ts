@@ -53,6 +53,27 @@ describe("createEventStream", () => {
     stream.end();
   });
 
+  it("writes the events sent in one pass of the event loop together, in order, in one write", async () => {
+    const { stream, release, raw } = slowResponse();
+    const writes: string[] = [];
+    const original = raw.write.bind(raw);
+    raw.write = ((chunk: string) => {
+      writes.push(chunk);
+      return original(chunk);
+    }) as typeof raw.write;
+    for (let index = 0; index < 10; index++) stream.send("claim", { index });
+    stream.send("done", { last: true });
+    await Promise.resolve();
+    // Before, each event was a write of its own: eleven.
+    expect(writes).toHaveLength(1);
+    const events = (writes[0] as string).split("\n\n").filter((event) => event !== "");
+    expect(events.at(0)).toBe('event: claim\ndata: {"index":0}');
+    expect(events.at(-1)).toBe('event: done\ndata: {"last":true}');
+    expect(events).toHaveLength(11);
+    release();
+    stream.end();
+  });
+
   it("writes each chunk of a chunked event once the reader has taken the one before", async () => {
     const { stream, release, written } = slowResponse();
     const chunk = "x".repeat(4096);

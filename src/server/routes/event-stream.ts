@@ -35,7 +35,7 @@ export interface EventStream {
  * The server-sent event writer of one streamed request. It takes the reply over from Fastify (`hijack`) when
  * it opens; until then the request can still fail with an ordinary JSON error. A comment line goes out after
  * `heartbeatMs` without any write, so proxies do not close a stream the model is slow to fill; events are
- * written at once, uncompressed, and `X-Accel-Buffering: no` asks nginx not to buffer them. Writes after the
+ * written at once (those of one pass of the event loop together), uncompressed, and `X-Accel-Buffering: no` asks nginx not to buffer them. Writes after the
  * caller went away are dropped (its departure aborts the operation through the request's signal).
  */
 export function createEventStream(
@@ -51,7 +51,30 @@ export function createEventStream(
   let inEvent = false;
 
   const writable = () => opened && !ended && !raw.destroyed && !raw.writableEnded;
+  // Events sent in one pass of the event loop go out in one write (at its end, or once COALESCE_CHARS have
+  // gathered): a write costs its framing and copy, and a long answer sends thousands of events in a pass.
+  let pending = "";
+  let flushQueued = false;
+  const flush = () => {
+    flushQueued = false;
+    if (pending === "") return;
+    const text = pending;
+    pending = "";
+    if (!writable()) return;
+    raw.write(text);
+    heartbeat?.refresh();
+  };
+  const queue = (text: string) => {
+    if (!writable()) return;
+    pending += text;
+    if (pending.length >= COALESCE_CHARS) flush();
+    else if (!flushQueued) {
+      flushQueued = true;
+      queueMicrotask(flush);
+    }
+  };
   const write = (text: string) => {
+    flush();
     if (!writable()) return;
     raw.write(text);
     heartbeat?.refresh();
@@ -87,9 +110,10 @@ export function createEventStream(
     send(name, data) {
       stream.open();
       // JSON.stringify escapes every line break, so the data is one line.
-      write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      queue(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     drained() {
+      flush();
       if (!writable() || !raw.writableNeedDrain) return undefined;
       return new Promise<void>((resolve) => {
         const done = () => {
@@ -131,6 +155,7 @@ export function createEventStream(
     },
     end() {
       if (ended) return;
+      flush();
       stopHeartbeat();
       if (opened && !raw.destroyed && !raw.writableEnded) raw.end();
       ended = true;
@@ -138,6 +163,9 @@ export function createEventStream(
   };
   return stream;
 }
+
+/** Characters of events gathered into one write at most (more go out at once). */
+const COALESCE_CHARS = 64 * 1024;
 
 /** An error envelope `{"error": {…}}` as JSON, its lists (`unsupported`) written a chunk at a time. */
 async function* errorChunks(error: object): AsyncGenerator<string> {
