@@ -35,9 +35,12 @@ describe("createEventStream", () => {
   it("tells a writer to wait while the reader has not taken the buffer, and when it has", async () => {
     const { stream, release, raw } = slowResponse();
     stream.send("claim", { text: "a".repeat(100) });
+    // The pass's events are written at its end.
+    await Promise.resolve();
     // Under the high-water mark: no need to wait.
     expect(stream.drained()).toBeUndefined();
     stream.send("claim", { text: "a".repeat(2000) });
+    await Promise.resolve();
     const waiting = stream.drained();
     expect(waiting).toBeInstanceOf(Promise);
     let drained = false;

@@ -113,7 +113,7 @@ export function createEventStream(
       queue(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     drained() {
-      flush();
+      // Events gathered for the pass's write (under COALESCE_CHARS) are not waited for: they go out with it.
       if (!writable() || !raw.writableNeedDrain) return undefined;
       return new Promise<void>((resolve) => {
         const done = () => {
