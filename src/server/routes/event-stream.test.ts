@@ -21,7 +21,8 @@ function slowResponse() {
   const reply = { raw, hijack: () => {}, elapsedTime: 0 } as unknown as FastifyReply;
   const request = { id: "req_1", verified: {}, log: { error: () => {} } } as unknown as FastifyRequest;
   return {
-    stream: createEventStream(request, reply, 60_000),
+    // A backlog of 2 KiB before a writer waits (the service's is STREAM_BACKLOG_BYTES).
+    stream: createEventStream(request, reply, 60_000, 2048),
     raw,
     /** Lets the reader take everything written so far. */
     release: () => {
@@ -37,9 +38,9 @@ describe("createEventStream", () => {
     stream.send("claim", { text: "a".repeat(100) });
     // The pass's events are written at its end.
     await Promise.resolve();
-    // Under the high-water mark: no need to wait.
+    // Under the backlog: no need to wait.
     expect(stream.drained()).toBeUndefined();
-    stream.send("claim", { text: "a".repeat(2000) });
+    stream.send("claim", { text: "a".repeat(3000) });
     await Promise.resolve();
     const waiting = stream.drained();
     expect(waiting).toBeInstanceOf(Promise);

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { STREAM_BACKLOG_BYTES } from "../../limits.js";
 import { mapFrameworkError } from "../errors.js";
 import { requestIdHeader, serverTimingOf, withRequestId } from "../plugins/index.js";
 import { resultChunks } from "./to-wire.js";
@@ -12,8 +13,8 @@ export interface EventStream {
   /** Sends one event: `event: {name}` and its JSON `data:` line. */
   send(name: string, data: unknown): void;
   /**
-   * While the caller has not taken what was written (the response's buffer over its high-water mark): a promise
-   * that resolves once it has drained, or the caller has gone. Else undefined.
+   * While the caller has not taken what was written (`STREAM_BACKLOG_BYTES` or more in the response's buffer): a
+   * promise that resolves once it has drained, or the caller has gone. Else undefined.
    */
   drained(): Promise<void> | undefined;
   /**
@@ -42,6 +43,7 @@ export function createEventStream(
   request: FastifyRequest,
   reply: FastifyReply,
   heartbeatMs: number,
+  backlogBytes = STREAM_BACKLOG_BYTES,
 ): EventStream {
   const raw = reply.raw;
   let opened = false;
@@ -114,7 +116,7 @@ export function createEventStream(
     },
     drained() {
       // Events gathered for the pass's write (under COALESCE_CHARS) are not waited for: they go out with it.
-      if (!writable() || !raw.writableNeedDrain) return undefined;
+      if (!writable() || raw.writableLength < backlogBytes) return undefined;
       return new Promise<void>((resolve) => {
         const done = () => {
           raw.off("drain", done);
