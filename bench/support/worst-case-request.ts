@@ -126,10 +126,11 @@ async function send(body: string): Promise<{ statusCode: number; lastEvent: stri
   let lastEvent = Buffer.alloc(0);
   let atLineStart = true;
   let head: Buffer | undefined;
+  // Where the chunk's last event starts: its head is copied once per chunk, not once per event.
+  let eventAt = -1;
   const lineAt = (chunk: Buffer, start: number): void => {
     if (chunk.length - start >= EVENT.length) {
-      if (chunk.subarray(start, start + EVENT.length).equals(EVENT))
-        lastEvent = Buffer.from(chunk.subarray(start, start + LAST_EVENT_HEAD));
+      if (chunk.subarray(start, start + EVENT.length).equals(EVENT)) eventAt = start;
     } else if (EVENT.subarray(0, chunk.length - start).equals(chunk.subarray(start)))
       head = Buffer.from(chunk.subarray(start));
   };
@@ -150,6 +151,8 @@ async function send(body: string): Promise<{ statusCode: number; lastEvent: stri
       at = chunk.indexOf(NEWLINE, at + 1)
     )
       lineAt(chunk, at + 1);
+    if (eventAt >= 0) lastEvent = Buffer.from(chunk.subarray(eventAt, eventAt + LAST_EVENT_HEAD));
+    eventAt = -1;
     atLineStart = chunk.at(-1) === NEWLINE;
   }
   return { statusCode: response.statusCode, lastEvent: lastEvent.toString() };

@@ -166,8 +166,11 @@ export function createEventStream(
   return stream;
 }
 
-/** Characters of events gathered into one write at most (more go out at once). */
-const COALESCE_CHARS = 64 * 1024;
+/**
+ * Characters of events gathered into one write at most (more go out at once): a few small events a write, while
+ * a write stays small enough for Node's pooled buffers (a large one costs an allocation of its own).
+ */
+const COALESCE_CHARS = 3 * 1024;
 
 /** An error envelope `{"error": {…}}` as JSON, its lists (`unsupported`) written a chunk at a time. */
 async function* errorChunks(error: object): AsyncGenerator<string> {

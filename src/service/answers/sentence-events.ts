@@ -315,7 +315,8 @@ export function createSentenceEvents(
         onOpen: () => observer.open(),
         onText: (text) => {
           buffer += text;
-          if (cutMayFollow(watch, text)) armed = true;
+          // Once armed, the text is read again from the next cut (`rearm`): no need to follow it here.
+          if (!armed) armed = cutMayFollow(watch, text);
           if (waitsForBreak && LINE_BREAK.test(text)) waitsForBreak = false;
           const growth = buffer.length - splitAt;
           if (
