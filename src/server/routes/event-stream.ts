@@ -68,6 +68,8 @@ export function createEventStream(
   };
   const queue = (text: string) => {
     if (!writable()) return;
+    // A write stays under COALESCE_CHARS unless one event is larger.
+    if (pending.length + text.length > COALESCE_CHARS) flush();
     pending += text;
     if (pending.length >= COALESCE_CHARS) flush();
     else if (!flushQueued) {
