@@ -253,6 +253,86 @@ describe("verified ask against a running service", () => {
     expect(remoteResult).toEqual(localResult);
   });
 
+  it("asks for prose with --answer-format text: a kept sentence's new words listed, or dropped with --partial drop", async () => {
+    const partly = "Refunds are accepted within 30 days of purchase in every cheerful shop [policy.txt].";
+    const shipping = "Shipping is free on orders over $50 [policy.txt].";
+    gateway.script(() => `${partly} ${shipping}`);
+    const before = gateway.calls.length;
+    const remote = [
+      "--source",
+      policy,
+      "--model",
+      "gpt-test",
+      "--base-url",
+      service.url,
+      "--api-key",
+      "cli-key",
+    ];
+
+    const kept = await runBinary(["ask", refundQuestion, ...remote, "--answer-format", "text"]);
+    const dropped = await runBinary([
+      "ask",
+      refundQuestion,
+      ...remote,
+      "--answer-format",
+      "text",
+      "--partial",
+      "drop",
+      "--json",
+    ]);
+
+    // Asked for prose: no JSON schema in either call.
+    const calls = gateway.calls.slice(before);
+    expect(calls.map((call) => (call.body as { response_format?: unknown }).response_format)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    expect(kept).toMatchObject({ code: 0, stderr: "" });
+    expect(withoutTokens(kept.stdout)).toContain(
+      [
+        "Partly supported (kept)",
+        "  ~ Refunds are accepted within 30 days of purchase in every cheerful shop.",
+        '     not in the sources: "cheerful", "shop"',
+        "",
+        "coverage 1 (2 of 2 claims grounded)",
+      ].join("\n"),
+    );
+    expect(dropped.code).toBe(0);
+    const result = JSON.parse(dropped.stdout);
+    expect(result).toMatchObject({ text: shipping, partial: [], coverage: 0.5 });
+    expect(result.unsupported.map((entry: { reason: string }) => entry.reason)).toEqual(["partial_support"]);
+  });
+
+  it("with --explain says why each dropped claim failed", async () => {
+    const miscited = "Shipping is free on orders over $50 [handbook].";
+    gateway.script(() => `Refunds are accepted within 30 days of purchase [policy.txt]. ${miscited}`);
+    const remote = ["--model", "gpt-test", "--base-url", service.url, "--api-key", "cli-key"];
+    const run = await runBinary([
+      "ask",
+      refundQuestion,
+      "--source",
+      policy,
+      ...remote,
+      "--answer-format",
+      "text",
+      "--explain",
+    ]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toContain(
+      "Dropped claims\n  ✗ Shipping is free on orders over $50. (unknown_source: the marker [handbook] names no source)\n",
+    );
+  });
+
+  it("refuses --partial without --answer-format text, which it would not change", async () => {
+    const run = await runBinary(["ask", refundQuestion, "--source", policy, "--local", "--partial", "drop"]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "verified ask: --partial goes with --answer-format text (claims with quotes are never partial)\n",
+    });
+  });
+
   it("reports a refused API key in one line and exits 2", async () => {
     const run = await runBinary(
       ["ask", refundQuestion, "--source", policy, "--base-url", service.url, "--api-key", "wrong"],

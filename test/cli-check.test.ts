@@ -226,6 +226,12 @@ describe("verified check with a plain answer", () => {
     expect(JSON.parse(run.stdout)).toEqual(answerResult);
   });
 
+  it("takes several files after one --source, as ask does", async () => {
+    const run = await runBinary(["check", "--answer", answerFile, "--source", factsFile, reportFile]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(run.stdout)).toEqual(answerResult);
+  });
+
   it("names the words of a partly supported sentence, or drops it with --partial drop", async () => {
     const partly = file("partly.md", "Paris is the capital of France and of fashion [1].\n");
     const kept = JSON.parse((await checkAnswerFile(partly)).stdout);
@@ -284,6 +290,26 @@ describe("verified check with a plain answer", () => {
     const refused = await checkAnswerFile(partly, ["--partial", "flag"]);
     expect(refused).toMatchObject({ code: 2, stdout: "" });
     expect(refused.stderr).toContain("Allowed choices are keep, drop");
+  });
+
+  it("with --explain says when a strict quotation differs from its source only in case; --mode lenient keeps it", async () => {
+    const quoted = file("quoted.md", 'The source says "paris is the capital of France" [1].\n');
+    const strict = await checkAnswerFile(quoted, ["--explain"]);
+    expect(strict.code).toBe(0);
+    expect(JSON.parse(strict.stdout).unsupported[0]).toMatchObject({
+      reason: "quote_not_found",
+      detail: {
+        quotation: "paris is the capital of France",
+        differs_only_in: "first_letter_case",
+        source_text: "Paris is the capital of France",
+      },
+    });
+    expect(strict.stderr).toBe(
+      `verified check: ${quoted}: dropped "The source says \\"paris is the capital of France\\".": the quotation "paris is the capital of France" differs from its cited source's "Paris is the capital of France" only in the case of its first letter (lenient mode keeps it)\n`,
+    );
+    const lenient = await checkAnswerFile(quoted, ["--explain", "--mode", "lenient"]);
+    expect(lenient).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(lenient.stdout)).toMatchObject({ unsupported: [], coverage: 1 });
   });
 
   it("with --explain describes each dropped sentence on stderr and keeps its detail", async () => {

@@ -6,6 +6,7 @@ import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closedPortURL } from "./support/closed-port-url.js";
 import { runBinary } from "./support/run-binary.js";
+import { startScriptedGateway } from "./support/scripted-gateway.js";
 import { type RunningService, startService } from "./support/start-service.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/cli/", import.meta.url));
@@ -581,5 +582,60 @@ describe.concurrent("verified eval: bad input is one line on stderr and exit 2",
     expect(first).toBe(plain.stderr.trimEnd());
     expect(rest[0]).toMatch(/^ConnectionError: /);
     expect(rest.some((line) => line.trim().startsWith("at "))).toBe(true);
+  });
+});
+
+describe("verified eval --answer-format text", { timeout: 40_000 }, () => {
+  it("scores prose answers, a partly supported sentence kept by default and dropped with --partial drop", async () => {
+    const gateway = await startScriptedGateway({
+      handler: () =>
+        "Refunds are accepted within 30 days of purchase in every cheerful shop [policy]. Shipping is free on orders over $50 [policy].",
+    });
+    try {
+      const dataset = writeDataset("prose.jsonl", [
+        {
+          id: "refunds",
+          messages: [{ role: "user", content: "How do refunds and shipping work?" }],
+          sources: [{ id: "policy", text: policyText }],
+        },
+      ]);
+      const run = (...flags: string[]) =>
+        runBinary(
+          ["eval", dataset, "--local", "--model", "gpt-test", "--answer-format", "text", "--json", ...flags],
+          {
+            env: { VERIFIED_GATEWAY_URL: gateway.url },
+          },
+        );
+      const kept = await run();
+      const dropped = await run("--partial", "drop");
+      const report = join(scratch(), "explained.md");
+      const explained = await run("--partial", "drop", "--explain", "--report", report);
+      const refused = await runBinary(["eval", dataset, "--local", "--partial", "drop"]);
+
+      expect(kept.code).toBe(0);
+      expect(JSON.parse(kept.stdout).cases[0]).toMatchObject({ id: "refunds", coverage: 1, unsupported: 0 });
+      expect(dropped.code).toBe(0);
+      expect(JSON.parse(dropped.stdout).cases[0]).toMatchObject({
+        id: "refunds",
+        coverage: 0.5,
+        unsupported: 1,
+      });
+      expect(
+        gateway.calls.map((call) => (call.body as { response_format?: unknown }).response_format),
+      ).toEqual([undefined, undefined, undefined]);
+      // With --explain, the report says which words the dropped sentence's spans lack.
+      expect(explained.code).toBe(0);
+      expect(readFileSync(report, "utf8")).toContain(
+        '| refunds | "Refunds are accepted within 30 days of purchase in every cheerful shop." (partial_support: no span of its sources holds "cheerful", "shop"; quote',
+      );
+      expect(refused).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          "verified eval: --partial goes with --answer-format text (claims with quotes are never partial)\n",
+      });
+    } finally {
+      await gateway.close();
+    }
   });
 });

@@ -131,6 +131,23 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
   const requestedUrls: string[] = [];
   const pageProblems: string[] = [];
 
+  /** Opens the Check tab with the sample's sources loaded (the sample's own check answered). */
+  async function openCheck(): Promise<void> {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#tab-check");
+    await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-sample")]);
+  }
+
+  /** Types `answer` in the Check tab and checks it: the check's response. */
+  async function checkAnswer(answer: string): Promise<Response> {
+    await page.fill("#check-answer", answer);
+    const [response] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/check")),
+      page.click("#check-submit"),
+    ]);
+    return response;
+  }
+
   beforeAll(async () => {
     if (!haveChromium)
       throw new Error(`${chromiumPath} is missing; CI must install Debian's chromium package.`);
@@ -444,6 +461,87 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await page.uncheck("#allow-ungrounded");
   });
 
+  it("asks for a prose answer and shows it as written: each sentence by its verdict, each new word underlined", async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#ask-form summary");
+    await page.check("#ask-prose");
+    // The local model answers the sample in prose, each sentence followed by its marker and supported.
+    const [local] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-sample"),
+    ]);
+    expect(local.request().postDataJSON()).toMatchObject({ answer_format: "text", explain: true });
+    const localResult = (await local.json()) as { answer: string; citations: unknown[] };
+    expect(localResult.citations.length).toBeGreaterThan(0);
+    const marks = page.locator("#answer-text .claim-mark");
+    await expect.poll(() => marks.count()).toBeGreaterThan(0);
+    await expect(
+      marks.evaluateAll((all) => [...new Set(all.map((mark) => mark.getAttribute("data-verdict")))]),
+    ).resolves.toEqual(["supported"]);
+    await expect(page.locator("#answer-text").textContent()).resolves.toBe(localResult.answer);
+
+    // A gateway model's prose is scripted; the service's own check of it stands in for create's result.
+    const scripted =
+      "Northwind Analytics opened a bakery in Paris [annual-report-2024]. Northwind Analytics ended 2024 with 240 employees and a cheerful office dog [annual-report-2024].";
+    await page.route("**/v1/verified", async (route) => {
+      const body = route.request().postDataJSON() as {
+        sources: unknown;
+        messages: unknown;
+        partial?: string;
+      };
+      const checked = await fetch(`${baseUrl}/v1/verified/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          sources: body.sources,
+          messages: body.messages,
+          answer: scripted,
+          explain: true,
+        }),
+      });
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, model_calls: 1 };
+      const result = { id: "vfd_scripted", model: "scripted", ...(await checked.json()), answer: scripted };
+      await route.fulfill({ json: { ...result, abstained: false, grounded: true, usage } });
+    });
+    const [scriptedResponse] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      page.click("#ask-submit"),
+    ]);
+    await page.unroute("**/v1/verified");
+    const result = (await scriptedResponse.json()) as {
+      text: string;
+      partial: { term: string; answer_range: [number, number] }[];
+    };
+    expect(result.text).not.toContain("bakery");
+    await expect
+      .poll(() => marks.evaluateAll((all) => all.map((mark) => mark.getAttribute("data-verdict"))))
+      .toEqual(["dropped", "partial"]);
+    // Shown as the model wrote it, the dropped sentence struck through in place.
+    await expect(page.locator("#answer-text").textContent()).resolves.toBe(scripted);
+    const words = page.locator("#answer-text .claim-mark mark.partial-term");
+    await expect(words.allTextContents()).resolves.toEqual(["cheerful", "office", "dog"]);
+    expect(result.partial.map(({ answer_range }) => scripted.slice(...answer_range))).toEqual([
+      "cheerful",
+      "office",
+      "dog",
+    ]);
+    await expect(words.first().getAttribute("title")).resolves.toBe('"cheerful": not in the sources');
+    await expect(page.locator("#ask-result .coverage-figure").textContent()).resolves.toBe(
+      "50% · 1 of 2 claims grounded",
+    );
+    // The dropped sentence says why in the same words on its mark and in the list.
+    const drop = page.locator("#ask-result .dropped li .reason");
+    await expect(drop.count()).resolves.toBe(1);
+    const label = (await marks.first().getAttribute("aria-label")) ?? "";
+    expect(label).toMatch(/^Dropped: ".+" is in no source and not in the question$/);
+    await expect(drop.textContent()).resolves.toBe(`— ${label.replace(/^Dropped: /, "")}`);
+    await page.locator("#ask-result").screenshot({ path: join(screenshots, "ask-prose.png") });
+    // The next tests start from the sample's answer in JSON claims.
+    await page.uncheck("#ask-prose");
+    await Promise.all([page.waitForResponse(isPost("/v1/verified")), page.click("#ask-sample")]);
+    await expect.poll(() => marks.count()).toBe(0);
+  });
+
   it("strikes through dropped claims with their reasons in words (scripted API response)", async () => {
     // The local model only quotes what is there, so a gateway model's mistakes are scripted here.
     const source = "Revenue was $5.6 million in Q4.";
@@ -494,6 +592,117 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
       .poll(() => page.locator("#sources-viewer mark").textContent())
       .toBe("Revenue was $5.6 million");
     await page.screenshot({ path: join(screenshots, "ask-dropped-claims.png") });
+  });
+
+  it("runs an Eval in prose and shows each case's answer as written: each sentence by its verdict, each new word underlined", async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.click("#tab-eval");
+    await page.check("#eval-prose");
+    // The local model answers the sample dataset in prose; each case's answer comes back whole (`details`).
+    const [local] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/eval")),
+      page.click("#eval-sample"),
+    ]);
+    expect(local.request().postDataJSON()).toMatchObject({
+      answer_format: "text",
+      details: true,
+      explain: true,
+    });
+    const localDone = /^event: done\ndata: (.*)$/m.exec(await local.text());
+    const localResult = JSON.parse(localDone?.[1] ?? "null") as {
+      cases: { result?: { answer?: string; citations: unknown[] } }[];
+    };
+    const firstAnswer = localResult.cases[0]?.result?.answer ?? "";
+    expect(localResult.cases[0]?.result?.citations.length).toBeGreaterThan(0);
+    const caseAnswers = page.locator("#eval-result .case-answer");
+    await expect.poll(() => caseAnswers.count()).toBe(localResult.cases.length);
+    // A case's answer is drawn when its disclosure opens, by the renderer the Ask and Check tabs use.
+    await expect(page.locator("#eval-answer-0").count()).resolves.toBe(0);
+    await caseAnswers.first().locator("summary").click();
+    const localMarks = page.locator("#eval-answer-0 .claim-mark");
+    await expect.poll(() => localMarks.count()).toBeGreaterThan(0);
+    await expect(
+      localMarks.evaluateAll((all) => [...new Set(all.map((mark) => mark.getAttribute("data-verdict")))]),
+    ).resolves.toEqual(["supported"]);
+    await expect(page.locator("#eval-answer-0").textContent()).resolves.toBe(firstAnswer);
+
+    // A gateway model's prose is scripted: the service's own eval of the case, its result replaced by the
+    // service's check of the scripted answer.
+    const scripted =
+      "Northwind Analytics opened a bakery in Paris [annual-report-2024]. Northwind Analytics ended 2024 with 240 employees and a cheerful office dog [annual-report-2024].";
+    const sample = localResult.cases.length;
+    await page.route("**/v1/verified/eval", async (route) => {
+      const body = route.request().postDataJSON() as { cases: { messages: unknown; sources: unknown }[] };
+      const evaluated = await fetch(`${baseUrl}/v1/verified/eval`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...body, stream: false }),
+      });
+      const result = (await evaluated.json()) as {
+        cases: { coverage: number; citations: number; unsupported: number; result?: unknown }[];
+      };
+      const checked = await fetch(`${baseUrl}/v1/verified/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          sources: body.cases[0]?.sources,
+          messages: body.cases[0]?.messages,
+          answer: scripted,
+          explain: true,
+        }),
+      });
+      const check = (await checked.json()) as {
+        coverage: number;
+        citations: unknown[];
+        unsupported: unknown[];
+      };
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, model_calls: 1 };
+      result.cases[0] = {
+        coverage: check.coverage,
+        citations: check.citations.length,
+        unsupported: check.unsupported.length,
+        result: { ...check, answer: scripted, abstained: false, grounded: true, usage },
+      };
+      // A server that answers plain JSON is read as a stream of its `done` alone.
+      await route.fulfill({ json: result });
+    });
+    const [scriptedResponse] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified/eval")),
+      page.click("#eval-submit"),
+    ]);
+    await page.unroute("**/v1/verified/eval");
+    const scriptedResult = (await scriptedResponse.json()) as {
+      cases: { result: { text: string; partial: { answer_range: [number, number] }[] } }[];
+    };
+    expect(scriptedResult.cases[0]?.result.text).not.toContain("bakery");
+    await expect.poll(() => caseAnswers.count()).toBe(sample);
+    await caseAnswers.first().locator("summary").click();
+    const marks = page.locator("#eval-answer-0 .claim-mark");
+    await expect
+      .poll(() => marks.evaluateAll((all) => all.map((mark) => mark.getAttribute("data-verdict"))))
+      .toEqual(["dropped", "partial"]);
+    // Shown as the model wrote it, the dropped sentence struck through in place.
+    await expect(page.locator("#eval-answer-0").textContent()).resolves.toBe(scripted);
+    const words = page.locator("#eval-answer-0 .claim-mark mark.partial-term");
+    await expect(words.allTextContents()).resolves.toEqual(["cheerful", "office", "dog"]);
+    expect(
+      scriptedResult.cases[0]?.result.partial.map(({ answer_range }) => scripted.slice(...answer_range)),
+    ).toEqual(["cheerful", "office", "dog"]);
+    // The dropped sentence says why in the same words on its mark and in the list under it.
+    const drop = caseAnswers.first().locator(".unsupported li .reason");
+    await expect(drop.count()).resolves.toBe(1);
+    const label = (await marks.first().getAttribute("aria-label")) ?? "";
+    expect(label).toMatch(/^Dropped: ".+" is in no source and not in the question$/);
+    await expect(drop.textContent()).resolves.toBe(`— ${label.replace(/^Dropped: /, "")}`);
+    await page.locator("#eval-result").screenshot({ path: join(screenshots, "eval-prose.png") });
+
+    // The case opens in Ask with prose answers asked for too.
+    const [caseResponse] = await Promise.all([
+      page.waitForResponse(isPost("/v1/verified")),
+      caseAnswers.first().locator(".open-in-ask").click(),
+    ]);
+    expect(caseResponse.request().postDataJSON()).toMatchObject({ answer_format: "text" });
+    await expect(page.locator("#ask-prose").isChecked()).resolves.toBe(true);
   });
 
   it("checks a pasted answer: each sentence marked by its verdict, its support lit in the source, each drop's reason", async () => {
@@ -603,15 +812,9 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
   });
 
   it("checks a partly supported sentence: kept and marked with the words no source holds, or dropped when asked", async () => {
-    await page.goto(`${baseUrl}/`);
-    await page.click("#tab-check");
-    await Promise.all([page.waitForResponse(isPost("/v1/verified/check")), page.click("#check-sample")]);
+    await openCheck();
     const answer = "Northwind Analytics ended 2024 with 240 employees and a cheerful office dog [1].";
-    await page.fill("#check-answer", answer);
-    const [kept] = await Promise.all([
-      page.waitForResponse(isPost("/v1/verified/check")),
-      page.click("#check-submit"),
-    ]);
+    const kept = await checkAnswer(answer);
     expect(kept.request().postDataJSON()).toMatchObject({ answer, partial: "keep" });
     const keptResult = (await kept.json()) as { partial: { term: string; answer_range: [number, number] }[] };
     expect(keptResult.partial.map(({ term, answer_range }) => [term, answer.slice(...answer_range)])).toEqual(
@@ -625,7 +828,32 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("partial");
     const label = (await marks.first().getAttribute("aria-label")) ?? "";
     expect(label).toMatch(/^Partly supported by annual-report-2024 \(\d+% of its words\); /);
-    expect(label.endsWith("no source holds: cheerful, office, dog")).toBe(true);
+    expect(label.endsWith("; not in the sources: cheerful, office, dog")).toBe(true);
+    // Each such word is marked inside its claim, at its answer_range: underlined (not colour alone) and
+    // named "not in the sources" in its tooltip.
+    const words = page.locator("#check-answer-text .claim-mark mark.partial-term");
+    await expect.poll(() => words.count()).toBe(3);
+    await expect(words.allTextContents()).resolves.toEqual(["cheerful", "office", "dog"]);
+    await expect(words.evaluateAll((all) => all.map((word) => word.getAttribute("title")))).resolves.toEqual([
+      '"cheerful": not in the sources',
+      '"office": not in the sources',
+      '"dog": not in the sources',
+    ]);
+    await expect(
+      words.first().evaluate((word) => getComputedStyle(word).textDecorationLine),
+    ).resolves.toContain("underline");
+    // Where each mark stands in the shown answer is where its answer_range is in the answer as pasted.
+    const shownAt = await words.evaluateAll((all) =>
+      all.map((word) => {
+        const paragraph = word.closest("p") as HTMLElement;
+        const before = document.createRange();
+        before.setStart(paragraph, 0);
+        before.setEndBefore(word);
+        return before.toString().length;
+      }),
+    );
+    expect(shownAt).toEqual(keptResult.partial.map(({ answer_range }) => answer_range[0]));
+    await page.locator("#check-result").screenshot({ path: join(screenshots, "check-partial.png") });
 
     await page.check("#check-drop-partial");
     const [dropped] = await Promise.all([
@@ -636,6 +864,7 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("dropped");
     const drops = page.locator("#check-result .dropped li");
     await expect(drops.first().getAttribute("data-reason")).resolves.toBe("partial_support");
+    await expect(words.count()).resolves.toBe(0);
     await expect(drops.first().textContent()).resolves.toContain('"cheerful", "office", "dog"');
     await expect(page.locator("#check-result .coverage-figure").textContent()).resolves.toBe(
       "0% · 0 of 1 claim grounded",
@@ -657,6 +886,27 @@ describe.runIf(runSuite)("playground in headless Chromium", () => {
     await expect.poll(() => lit.count()).toBe(2);
     const inOrder = [...citations].sort((a, b) => a.range[0] - b.range[0]);
     await expect(lit.allTextContents()).resolves.toEqual(inOrder.map((citation) => citation.quote));
+  });
+
+  it("says when a quotation differs from its source only in case, and keeps it in lenient mode", async () => {
+    await openCheck();
+    const answer = 'The summary says "operating costs rose more slowly than revenue" [1].';
+    const strict = await checkAnswer(answer);
+    expect(strict.request().postDataJSON()).toMatchObject({ answer, mode: "strict", explain: true });
+    const said =
+      'the quotation "operating costs rose more slowly than revenue" differs from its cited source\'s "Operating costs rose more slowly than revenue" only in the case of its first letter (lenient mode keeps it)';
+    const marks = page.locator("#check-answer-text .claim-mark");
+    await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("dropped");
+    await expect(marks.first().getAttribute("aria-label")).resolves.toBe(`Dropped: ${said}`);
+    const drop = page.locator("#check-result .dropped li");
+    await expect(drop.first().getAttribute("data-reason")).resolves.toBe("quote_not_found");
+    await expect(drop.first().locator(".reason").textContent()).resolves.toBe(`— ${said}`);
+
+    await page.selectOption("#mode", "lenient");
+    const lenient = await checkAnswer(answer);
+    expect(lenient.request().postDataJSON()).toMatchObject({ answer, mode: "lenient" });
+    await expect.poll(() => marks.first().getAttribute("data-verdict")).toBe("supported");
+    await page.selectOption("#mode", "strict");
   });
 
   it("checks a pasted chat.completion JSON by its answer", async () => {

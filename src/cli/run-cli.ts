@@ -9,6 +9,7 @@ import {
   defineExtractCommand,
   environmentOnlySettings,
   offsetsOption,
+  partialOption,
   runAnswerCheck,
   runCheckCommand,
   type ServeFlags,
@@ -80,9 +81,8 @@ Examples:
     )
     .option("--answer <file>", "a plain answer with citation markers to check, instead of a JSON document")
     .option(
-      "--source <file>",
-      "with --answer: a source file (repeat for each source)",
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      "--source <file...>",
+      "with --answer: source files, after one --source or each after its own (as for ask)",
     )
     .option("--question <text>", "with --answer: the user's question; its words are context, not new facts")
     .addOption(
@@ -100,12 +100,7 @@ Examples:
         .preset("source"),
     )
     .option("--no-check-numbers", "with --answer: do not check the claims' numbers")
-    .addOption(
-      new Option(
-        "--partial <policy>",
-        "with --answer: a claim whose spans lack some of its words is kept with those words listed in `partial` (keep, the default) or dropped as partial_support (drop)",
-      ).choices(["keep", "drop"]),
-    )
+    .addOption(partialOption("--answer"))
     .addOption(offsetsOption())
     .action(
       async (

@@ -171,6 +171,11 @@ export interface CreateResult {
   unsupported: UnsupportedClaim[];
   /** With `answerFormat: "text"`: the words of kept claims that their spans lack. */
   partial?: PartialTerm[];
+  /**
+   * With `answerFormat: "text"`: the model's answer as written, before its unsupported sentences were removed;
+   * every `answerRange` (and each `partial` word's) counts into it. `text` is it with the drops removed.
+   */
+  answer?: string;
   /** Grounded claims / total claims; 0 when there are no claims. */
   coverage: number;
   abstained: boolean;
@@ -236,6 +241,8 @@ export interface EvalParams {
   answerFormat?: "json" | "text";
   /** With `answerFormat: "text"`: keep (default) or drop partially supported claims, as for create. */
   partial?: PartialPolicy;
+  /** As for create: each dropped claim of a case's `result` (with `details`) says why in `detail`. */
+  explain?: boolean;
   /**
    * When true, each scored case also carries `result`: its create-style answer, or `resultOmitted` when that
    * is longer than its share of the details budget. Default false.
@@ -252,6 +259,11 @@ export interface EvalCaseDetails {
   unsupported: UnsupportedClaim[];
   /** With `answerFormat: "text"`: the words of kept claims that their spans lack. */
   partial?: PartialTerm[];
+  /**
+   * With `answerFormat: "text"`: the model's answer as written, before its unsupported sentences were removed;
+   * every `answerRange` (and each `partial` word's) counts into it. `text` is it with the drops removed.
+   */
+  answer?: string;
   coverage: number;
   abstained: boolean;
   grounded: boolean;

@@ -282,6 +282,25 @@ describe("every method against the real service", () => {
     expect(result?.unsupported.map((entry) => entry.reason)).toEqual(["partial_support"]);
   });
 
+  it("create in text format: the model's answer as written, which every answerRange counts into", async () => {
+    const base = {
+      model: "scripted",
+      messages,
+      sources,
+      answerFormat: "text" as const,
+      partial: "drop" as const,
+    };
+    const result = await client().create(base);
+    expect(result.text).toBe("Revenue in Q3 was 12.5 million [report_q3].");
+    expect(result.answer).toBe(partlySupported);
+    for (const item of [...result.citations, ...result.unsupported])
+      expect(partlySupported.slice(...(item.answerRange ?? [0, 0]))).toContain(item.claim.slice(0, -1));
+    const cases = [{ messages, sources }];
+    const evaluated = await client().eval({ model: "scripted", cases, answerFormat: "text", details: true });
+    const [scored] = evaluated.cases as EvalCaseResult[];
+    expect(scored && "result" in scored ? scored.result?.answer : undefined).toBe(partlySupported);
+  });
+
   it("check with an answer: an equivalent number form, a clause per marker and support pooled over a page", async () => {
     const page = {
       id: "facts",
@@ -348,6 +367,37 @@ describe("every method against the real service", () => {
     for (const item of [...result.citations, ...result.unsupported]) {
       const claimRange = item.answerRange ?? [0, 0];
       expect(answer.slice(...claimRange)).toContain(item.claim.slice(0, -1));
+    }
+  });
+
+  it("check with an answer: a strict quotation off only in case says so in camelCase; lenient keeps it", async () => {
+    const answer = 'The source says "paris is the capital of France" [facts].';
+    const strict = await client().check({ sources, answer, explain: true });
+    expect(strict.unsupported).toEqual([
+      expect.objectContaining({
+        reason: "quote_not_found",
+        detail: {
+          quotation: "paris is the capital of France",
+          differsOnlyIn: "first_letter_case",
+          sourceText: "Paris is the capital of France",
+        },
+      }),
+    ]);
+    const lenient = await client().check({ sources, answer, explain: true, mode: "lenient" });
+    expect(lenient).toMatchObject({ unsupported: [], coverage: 1 });
+  });
+
+  it("eval in text format with explain: each case's dropped sentences say why, in camelCase", async () => {
+    const cases = [{ messages, sources }];
+    const params = { model: "scripted", cases, answerFormat: "text" as const, partial: "drop" as const };
+    const explained = await client().eval({ ...params, explain: true, details: true });
+    const paged = await client().evalAll({ ...params, explain: true, details: true });
+    for (const evaluated of [explained, paged]) {
+      const [scored] = evaluated.cases as EvalCaseResult[];
+      const result = scored && "result" in scored ? scored.result : undefined;
+      expect(result?.unsupported.map(({ reason, detail }) => [reason, detail])).toEqual([
+        ["partial_support", { words: ["fashion"] }],
+      ]);
     }
   });
 

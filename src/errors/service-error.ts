@@ -7,6 +7,11 @@ export interface ServiceErrorDetails {
   retryAfterSeconds?: number | undefined;
   /** For `ungrounded`: the claims that failed. */
   unsupported?: { claim: string; reason: string }[] | undefined;
+  /**
+   * For `ungrounded` of a prose answer: the model's answer, which the entries' `answer_range`s count into, so
+   * the server can give them in the request's `offsets` unit. Never on the wire.
+   */
+  answer?: string | undefined;
   /** For `ungrounded` from `/v1/chat/completions` with `action: "block"`: the verification report. */
   verification?: object | undefined;
 }

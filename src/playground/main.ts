@@ -59,6 +59,7 @@ const ask = createAskView(
     retry: byId<HTMLInputElement>("retry"),
     minCoverage: byId<HTMLInputElement>("min-coverage"),
     allowUngrounded: byId<HTMLInputElement>("allow-ungrounded"),
+    prose: byId<HTMLInputElement>("ask-prose"),
     stream: byId<HTMLInputElement>("ask-stream"),
     submit: byId<HTMLButtonElement>("ask-submit"),
     status: byId("ask-status"),
@@ -86,6 +87,7 @@ const evaluation = createEvalView(
     form: byId<HTMLFormElement>("eval-form"),
     file: byId<HTMLInputElement>("dataset-file"),
     summary: byId("dataset-summary"),
+    prose: byId<HTMLInputElement>("eval-prose"),
     submit: byId<HTMLButtonElement>("eval-submit"),
     status: byId("eval-status"),
     error: byId("eval-error"),
@@ -95,9 +97,9 @@ const evaluation = createEvalView(
     client,
     model,
     mode,
-    openCase: (item, label) => {
+    openCase: (item, label, options) => {
       selectTab("ask");
-      ask.load(item.messages, item.sources, label);
+      ask.load(item.messages, item.sources, label, options);
       void ask.run();
     },
   },

@@ -185,7 +185,7 @@ async function finishCreate(
       result.unsupported.length === 0
         ? "The model made no claim the sources support. Add sources that answer the question, or set allow_ungrounded for a flagged plain answer."
         : `None of the model's ${result.unsupported.length} claims could be grounded in the sources. See "unsupported" for why; set allow_ungrounded for a flagged plain answer.`,
-      { unsupported: result.unsupported },
+      { unsupported: result.unsupported, answer: result.answer },
     );
   }
   const minCoverage = input.minCoverage ?? 0;

@@ -7,6 +7,7 @@ import {
   type MatchMode,
   matchExpected,
   type PartialPolicy,
+  type Range,
   type Source,
 } from "../core/index.js";
 import { type ErrorType, ServiceError } from "../errors/index.js";
@@ -27,6 +28,8 @@ export interface EvalInput {
   answerFormat?: "json" | "text" | undefined;
   /** With `answerFormat: "text"`: keep (default) or drop partially supported claims, as for create. */
   partial?: PartialPolicy | undefined;
+  /** As for create: each dropped claim says why in `detail`. */
+  explain?: boolean | undefined;
   /** When true, each scored case keeps its create-style result (`result`) within its details share. */
   details?: boolean | undefined;
   cases: {
@@ -67,14 +70,16 @@ export interface EvalOutcome {
 function correctness(
   expected: string | string[] | undefined,
   outcome: CreateOutcome,
+  matchRange: EvalHooks["matchRange"],
 ): { correct?: boolean; match?: ExpectedMatch } {
   if (expected === undefined) return {};
   const answers = typeof expected === "string" ? [expected] : expected;
-  const match = matchExpected(
-    outcome.citations.map((citation) => citation.claim),
-    answers,
-  );
-  return match === null ? { correct: false } : { correct: true, match };
+  const claims = outcome.citations.map((citation) => citation.claim);
+  const match = matchExpected(claims, answers);
+  if (match === null) return { correct: false };
+  const claim = claims[match.citation];
+  if (matchRange === undefined || claim === undefined) return { correct: true, match };
+  return { correct: true, match: { ...match, range: matchRange(claim, match.range) } };
 }
 
 /** Errors that mean no case can succeed, so the whole batch fails with them. */
@@ -90,13 +95,19 @@ export interface EvalHooks {
   onCase?: ((index: number, outcome: EvalCaseOutcome) => void) | undefined;
   /** The characters a case's result counts against the details budget: its JSON as answered (default: here). */
   resultChars?: ((index: number, result: CreateOutcome) => number) | undefined;
+  /**
+   * A correct case's `match.range` (UTF-16 code units into the matched claim's text) as answered: in the
+   * request's `offsets` unit. Applied while the claim's text is at hand (a case without `details` keeps no
+   * claim to count into later). Default: as is.
+   */
+  matchRange?: ((claim: string, range: Range) => Range) | undefined;
 }
 
 /**
  * A lower bound of the characters of the result's JSON, in linear time: its text, claims and quotes. A
  * result already over its share by this count is omitted without serializing it.
  */
-function resultCharsAtLeast(result: CreateOutcome): number {
+export function resultCharsAtLeast(result: CreateOutcome): number {
   let chars = result.text.length;
   for (const entry of [...result.citations, ...result.unsupported])
     chars += entry.claim.length + (entry.quote?.length ?? 0);
@@ -164,6 +175,7 @@ export async function evalVerified(
                 minCoverage: input.minCoverage,
                 answerFormat: input.answerFormat,
                 partial: input.partial,
+                explain: input.explain,
               },
               caseContext,
               { failWhenUngrounded: false, usage: caseUsage },
@@ -173,7 +185,7 @@ export async function evalVerified(
               coverage: outcome.coverage,
               citations: outcome.citations.length,
               unsupported: outcome.unsupported.length,
-              ...correctness(testCase.expected, outcome),
+              ...correctness(testCase.expected, outcome, hooks.matchRange),
               ...(input.details
                 ? detailsOf(outcome, detailsShare, (result) => resultChars(index, result))
                 : {}),

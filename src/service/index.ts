@@ -19,7 +19,14 @@ export {
 export { checkSourceIds, checkSources } from "./check-sources.js";
 export type { CreateProgress } from "./claim-events.js";
 export { type CreateInput, type CreateOutcome, createVerified } from "./create.js";
-export { batchFatal, type EvalCaseOutcome, type EvalInput, type EvalOutcome, evalVerified } from "./eval.js";
+export {
+  batchFatal,
+  type EvalCaseOutcome,
+  type EvalInput,
+  type EvalOutcome,
+  evalVerified,
+  resultCharsAtLeast,
+} from "./eval.js";
 export { extractVerified } from "./extract.js";
 export { judgeClaimsYielding, verifyClaimsYielding } from "./judge-yielding.js";
 export type { OperationContext } from "./operation-context.js";

@@ -17,6 +17,7 @@ export {
 } from "./chat-completions.js";
 export {
   convertFieldRanges,
+  convertNestedRanges,
   convertOffsets,
   convertRanges,
   convertResultRanges,

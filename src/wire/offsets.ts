@@ -16,14 +16,53 @@ export interface RangeTexts {
 
 type RangeEntry = Record<string, unknown>;
 
+/** The text of the source an entry names (`source`), if the request had it. */
+const namedSource = (entry: RangeEntry, texts: RangeTexts) =>
+  typeof entry.source === "string" ? texts.sources.get(entry.source) : undefined;
+
 /**
  * The range fields a result may carry, each with the text it counts into. A new range field is one line
  * here; every converter below finds it by name.
  */
 const rangeFields: Readonly<Record<string, (entry: RangeEntry, texts: RangeTexts) => string | undefined>> = {
-  range: (entry, texts) => (typeof entry.source === "string" ? texts.sources.get(entry.source) : undefined),
+  range: namedSource,
   answer_range: (_entry, texts) => texts.answer,
 };
+
+/**
+ * Objects nested in an entry whose `range` counts into the entry's source: an unsupported claim's `near`
+ * (where the named source holds the quote under lenient matching).
+ */
+const nestedRangeFields = ["near"] as const;
+
+/** `entry[field]` when it is an object with a range: the nested object that range belongs to. */
+function nestedWithRange(entry: RangeEntry, field: string): RangeEntry | undefined {
+  const nested = entry[field];
+  return typeof nested === "object" && nested !== null && isRange((nested as RangeEntry).range)
+    ? (nested as RangeEntry)
+    : undefined;
+}
+
+/**
+ * `entry` with the range of each nested object (`near`) converted by `convert`, counted into the entry's
+ * source; the same entry when it has none.
+ */
+export function convertNestedRanges<Entry extends object>(
+  entry: Entry,
+  texts: RangeTexts,
+  convert: (text: string, range: [number, number]) => [number, number],
+): Entry {
+  const text = namedSource(entry as RangeEntry, texts);
+  if (text === undefined) return entry;
+  let copy: RangeEntry | undefined;
+  for (const field of nestedRangeFields) {
+    const nested = nestedWithRange(entry as RangeEntry, field);
+    if (nested === undefined) continue;
+    copy ??= { ...(entry as RangeEntry) };
+    copy[field] = { ...nested, range: convert(text, nested.range as [number, number]) };
+  }
+  return (copy ?? entry) as Entry;
+}
 
 /** Source id → text, for `RangeTexts`. */
 export function sourceTexts(sources: readonly { id: string; text: string }[]): ReadonlyMap<string, string> {
@@ -51,6 +90,11 @@ export function convertRanges<Entry extends object>(
         const text = textOf(entry as RangeEntry, texts);
         if (isRange(range) && text !== undefined) visit(range, text);
       }
+      const source = namedSource(entry as RangeEntry, texts);
+      for (const field of nestedRangeFields) {
+        const nested = nestedWithRange(entry as RangeEntry, field);
+        if (nested !== undefined && source !== undefined) visit(nested.range as [number, number], source);
+      }
     }
   };
   each((range, text) => {
@@ -60,18 +104,20 @@ export function convertRanges<Entry extends object>(
   });
   const converted = new Map<string, Map<number, number>>();
   for (const [text, offsets] of wanted) converted.set(text, convertOffsets(text, offsets, unit));
+  const lookUp = (text: string, range: [number, number]): [number, number] => {
+    const table = converted.get(text);
+    return [table?.get(range[0]) ?? range[0], table?.get(range[1]) ?? range[1]];
+  };
   return entries.map((entry) => {
     let copy: RangeEntry | undefined;
     for (const [field, textOf] of Object.entries(rangeFields)) {
       const range = (entry as RangeEntry)[field];
       const text = textOf(entry as RangeEntry, texts);
-      if (!isRange(range) || text === undefined) continue;
-      const table = converted.get(text);
-      if (table === undefined) continue;
+      if (!isRange(range) || text === undefined || !converted.has(text)) continue;
       copy ??= { ...(entry as RangeEntry) };
-      copy[field] = [table.get(range[0]) ?? range[0], table.get(range[1]) ?? range[1]];
+      copy[field] = lookUp(text, range);
     }
-    return (copy ?? entry) as Entry;
+    return convertNestedRanges((copy ?? entry) as Entry, texts, lookUp);
   });
 }
 

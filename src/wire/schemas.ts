@@ -90,7 +90,7 @@ const offsets = Type.Union([Type.Literal("utf16"), Type.Literal("codepoint"), Ty
 
 const explain = Type.Boolean({
   description:
-    "Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against.",
+    'Give each claim dropped by the number check a `detail`: the number that failed and the cells, line or quote it was checked against. In answer mode (check\'s `answer`, `answer_format: "text"`) every dropped claim says why in `detail`: the name, quotation, marker or words that failed.',
 });
 
 export const CreateRequestSchema = Type.Object(
@@ -172,6 +172,12 @@ export const EvalRequestSchema = Type.Object(
     min_coverage: Type.Optional(minCoverage),
     answer_format: Type.Optional(answerFormat),
     partial: Type.Optional(PartialPolicySchema),
+    explain: Type.Optional(
+      Type.Boolean({
+        description:
+          "As for create: each dropped claim of a case's `result` (with `details`) says why in `detail`.",
+      }),
+    ),
     offsets: Type.Optional(offsets),
     details: Type.Optional(
       Type.Boolean({
@@ -380,6 +386,13 @@ export const UnsupportedClaimSchema = Type.Object({
   ),
 });
 
+/** A prose answer (`answer_format: "text"`) as the model wrote it: what its `answer_range`s count into. */
+const proseAnswer = () =>
+  Type.String({
+    description:
+      "With `answer_format: \"text\"`: the model's answer as written, before its unsupported sentences were removed; every `answer_range` (and each `partial` word's) counts into it, so an app can show the answer with each sentence and word marked. `text` is this answer with the dropped sentences removed.",
+  });
+
 /** Answer mode: a content word of a kept, partially supported claim that none of its spans holds. */
 const partialTerms = () =>
   Type.Array(PartialTermSchema, {
@@ -407,6 +420,7 @@ export const CreateResultSchema = Type.Object({
   citations: Type.Array(CitationSchema),
   unsupported: Type.Array(UnsupportedClaimSchema),
   partial: Type.Optional(partialTerms()),
+  answer: Type.Optional(proseAnswer()),
   coverage: Type.Number(),
   abstained: Type.Boolean(),
   grounded: Type.Boolean(),
@@ -441,6 +455,7 @@ export const EvalCaseDetailsSchema = Type.Object({
   citations: Type.Array(CitationSchema),
   unsupported: Type.Array(UnsupportedClaimSchema),
   partial: Type.Optional(partialTerms()),
+  answer: Type.Optional(proseAnswer()),
   coverage: Type.Number(),
   abstained: Type.Boolean(),
   grounded: Type.Boolean(),
@@ -456,7 +471,8 @@ export const ExpectedMatchSchema = Type.Object(
       description: "The index, in the case's citations, of the grounded claim that holds it.",
     }),
     range: Type.Tuple([Type.Integer(), Type.Integer()], {
-      description: "[start, end) in that claim's text, in UTF-16 code units.",
+      description:
+        "[start, end) in that claim's text, in the request's `offsets` unit (UTF-16 code units by default).",
     }),
   },
   { description: "With `correct: true`: which expected answer matched and where." },

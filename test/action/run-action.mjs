@@ -5,11 +5,13 @@
 // Node first on PATH stands in. The package is this repository's tarball (`npm pack`; needs a built dist/,
 // and npm installs its dependencies from the registry, as test/install/install-check.sh does).
 // Checks a passing gate (exit 0, step summary, JUnit and JSON reports, outputs) and a failing one (exit 1),
-// the `min-correct` gate both ways, that a line break in `junit` or `report` is refused before any output is
+// the `min-correct` gate both ways, that `answer-format` and `partial` become the eval request's
+// `answer_format` and `partial` (seen by a recording proxy in front of the service,
+// test/action/recording-service.mjs), that a line break in `junit` or `report` is refused before any output is
 // written (no GITHUB_OUTPUT injection), and the default `package: source`, which builds the action's own
 // checkout (a copy of this repository; npm may answer from its cache) and runs that.
 // Usage: node test/action/run-action.mjs
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -98,6 +100,56 @@ try {
     "the summary names the failed correctness gate",
   );
 
+  // answer-format and partial reach the eval request: the service behind base-url records each body.
+  const bodies = join(work, "bodies.jsonl");
+  const service = await startRecordingService(bodies);
+  try {
+    const prose = runAction({
+      dataset: "dataset.jsonl",
+      package: tarball,
+      "base-url": service.url,
+      "answer-format": "text",
+      partial: "drop",
+    });
+    check(prose.code === 0, `a run in prose through base-url passes (exit ${prose.code}): ${prose.stderr}`);
+    const plain = runAction({ dataset: "dataset.jsonl", package: tarball, "base-url": service.url });
+    check(plain.code === 0, `a run without the inputs through base-url passes (exit ${plain.code})`);
+    const evals = readIfExists(bodies)
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line))
+      .filter(({ path }) => path === "/v1/verified/eval")
+      .map(({ body }) => JSON.parse(body));
+    check(evals.length === 2, `each run sent one eval request (${evals.length})`);
+    check(
+      evals[0]?.answer_format === "text" && evals[0]?.partial === "drop",
+      `answer-format text and partial drop are the request's answer_format and partial: ${JSON.stringify({ answer_format: evals[0]?.answer_format, partial: evals[0]?.partial })}`,
+    );
+    check(
+      evals[1] !== undefined && !("answer_format" in evals[1]) && !("partial" in evals[1]),
+      "without the inputs the request carries neither field",
+    );
+  } finally {
+    service.stop();
+  }
+  // On the engine inside the job too; partial without answer-format text is the command's usage error.
+  const localProse = runAction({
+    dataset: "dataset.jsonl",
+    package: tarball,
+    "answer-format": "text",
+    report: "prose.json",
+  });
+  check(localProse.code === 0, `a run in prose on the local engine passes (exit ${localProse.code})`);
+  check(
+    JSON.parse(readIfExists(join(workspace, "prose.json")) || "{}").aggregate?.n === 2,
+    "the prose run's JSON report scores both cases",
+  );
+  const partialAlone = runAction({ dataset: "dataset.jsonl", package: tarball, partial: "drop" });
+  check(
+    partialAlone.code === 2 && partialAlone.stderr.includes("--partial goes with --answer-format text"),
+    `partial without answer-format text fails with exit 2 and says why (exit ${partialAlone.code}): ${partialAlone.stderr}`,
+  );
+
   for (const input of ["junit", "report"]) {
     for (const lineBreak of ["\n", "\r\n", "\r"]) {
       const injected = runAction({
@@ -174,6 +226,24 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
+/** Starts test/action/recording-service.mjs in a child process: its URL, and `stop()`. */
+async function startRecordingService(bodiesFile) {
+  const child = spawn(process.execPath, [join(root, "test/action/recording-service.mjs"), bodiesFile], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let seen = "";
+    child.stdout.on("data", (chunk) => {
+      seen += chunk.toString();
+      if (seen.includes("\n")) resolve(seen.split("\n")[0]);
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`recording-service.mjs exited with ${code} before it served`)),
+    );
+  });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
 function readIfExists(path) {
   return existsSync(path) ? readFileSync(path, "utf8") : "";
 }
@@ -183,5 +253,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(
-  "run-action: the action's steps pass a good gate, fail a bad one, gate on min-correct, refuse line breaks in outputs and run from source",
+  "run-action: the action's steps pass a good gate, fail a bad one, gate on min-correct, pass answer-format and partial, refuse line breaks in outputs and run from source",
 );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EVAL_ANSWER_CHUNK_CHARS } from "../../src/limits.js";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
 import { sseChunks } from "../support/scripted-gateway.js";
@@ -140,6 +141,35 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     expect(last?.data.error).toMatchObject({ type: "extraction_failed" });
     // The claims reported before it were within the cap.
     expect(streamed.events.filter((event) => event.event === "claim").length).toBeLessThanOrEqual(10_000);
+  });
+
+  it("writes the result of a prose answer longer than EVAL_ANSWER_CHUNK_CHARS in chunks, as check does", async () => {
+    const { gateway, service } = await startWithGateway();
+    // Sentences of about 250 characters: over a MiB of them stays under the claim cap.
+    const sentence = `${"Northwind was founded in 2016 in Lyon, ".repeat(5)}${supported} `;
+    const long = sentence.repeat(Math.ceil((EVAL_ANSWER_CHUNK_CHARS + 1) / sentence.length));
+    gateway.script.replyWith([sentence, long]);
+    const ask = () =>
+      fetch(`${service.url}/v1/verified`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer test-key" },
+        body: JSON.stringify(textBody()),
+      });
+    const short = await ask();
+    const chunked = await ask();
+    // One serialisation writes a body of a known length; chunks, a body whose length is not known up front.
+    expect(short.headers.get("content-length")).not.toBeNull();
+    expect(chunked.headers.get("content-length")).toBeNull();
+    expect(chunked.headers.get("transfer-encoding")).toBe("chunked");
+    expect(chunked.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const [one, all] = [await short.json(), await chunked.json()];
+    const count = long.length / sentence.length;
+    expect(all.citations).toHaveLength(count);
+    expect(all.citations.at(-1)).toEqual({
+      ...one.citations[0],
+      answer_range: [(count - 1) * sentence.length, count * sentence.length - 1],
+    });
+    expect(all).toMatchObject({ unsupported: [], coverage: 1, grounded: true });
   });
 
   it("abstains below min_coverage and fails as ungrounded when no sentence holds", async () => {
@@ -297,6 +327,91 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     ]);
     expect(droppedStreamed.events.map((event) => event.event)).toEqual(["unsupported", "claim", "done"]);
     expect(droppedStreamed.events.at(-1)).toEqual({ event: "done", data: dropped.json });
+  });
+
+  it("pools a sentence's support over spans, explains a quotation off only in case and names found_in, JSON, streamed and eval", async () => {
+    const { gateway, service } = await startWithGateway();
+    const history = {
+      id: "history",
+      text: "Northwind opened its first depot on 3 March 2019. The depot was built by local firms. Its roof holds solar panels. Staff planted a garden beside it. The depot ships blue widgets to Lyon.",
+    };
+    const pooled = "The depot has solar panels on its roof and ships blue widgets to Lyon [history].";
+    const quoted = 'The report says "northwind was founded in 2016" [report].';
+    const elsewhere = "The company employs 240 people [history].";
+    gateway.script(() => `${pooled} ${quoted} ${elsewhere}`);
+    const body = textBody({ sources: [report, history], explain: true });
+
+    const json = (await post(service.url, body)).json;
+    const streamed = await post(service.url, { ...body, stream: true });
+    const evaluated = await evalText(service.url, {
+      cases: [{ id: "a", messages: question, sources: [report, history] }],
+      explain: true,
+    });
+    const unexplained = await evalText(service.url, {
+      cases: [{ id: "a", messages: question, sources: [report, history] }],
+    });
+
+    // Pooled: one sentence, two spans of its source, each listed as a citation at the sentence's answer_range.
+    expect(
+      json.citations.map((citation: { quote: string; answer_range: number[] }) => [
+        citation.quote,
+        citation.answer_range,
+      ]),
+    ).toEqual([
+      ["The depot ships blue widgets to Lyon.", [0, pooled.length]],
+      ["Its roof holds solar panels.", [0, pooled.length]],
+    ]);
+    expect(json.unsupported).toEqual([
+      expect.objectContaining({
+        reason: "quote_not_found",
+        detail: {
+          quotation: "northwind was founded in 2016",
+          differs_only_in: "first_letter_case",
+          source_text: "Northwind was founded in 2016",
+        },
+      }),
+      expect.objectContaining({ reason: "wrong_source", detail: { found_in: ["report"] } }),
+    ]);
+    expect(streamed.events).toEqual([...eventsOf(json), { event: "done", data: json }]);
+    // Eval's details carry the same, the case-only quotation's detail with explain, found_in always.
+    const result = evaluated.json.cases[0].result;
+    expect(result.citations).toEqual(json.citations);
+    expect(result.unsupported).toEqual(json.unsupported);
+    expect(
+      unexplained.json.cases[0].result.unsupported.map((item: { reason: string; detail?: unknown }) => [
+        item.reason,
+        item.detail,
+      ]),
+    ).toEqual([
+      ["quote_not_found", undefined],
+      ["wrong_source", { found_in: ["report"] }],
+    ]);
+  });
+
+  it("returns the model's answer as written, which every answer_range counts into once a sentence is dropped", async () => {
+    const { gateway, service } = await startWithGateway();
+    const partly = "Northwind was founded in 2016 in Lyon with great ambition [report].";
+    const answer = `${invented} ${partly}`;
+    gateway.script(() => answer);
+
+    const json = (await post(service.url, textBody())).json;
+    const streamed = await post(service.url, textBody({ stream: true }));
+    const inCodePoints = (await post(service.url, textBody({ offsets: "codepoint" }))).json;
+    const evaluated = await evalText(service.url);
+    const claims = (await post(service.url, { ...textBody(), answer_format: "json" })).json;
+
+    expect(json.text).toBe(partly);
+    expect(json.answer).toBe(answer);
+    // `text` lost the dropped sentence, so its offsets moved; `answer` is what the ranges index.
+    expect(json.partial.map((term: { term: string }) => term.term)).toEqual(["great", "ambition"]);
+    for (const term of json.partial) expect(answer.slice(...term.answer_range)).toBe(term.term);
+    for (const item of [...json.citations, ...json.unsupported])
+      expect(answer.slice(...item.answer_range)).toContain(item.claim.slice(0, -1));
+    expect(streamed.events.at(-1)).toEqual({ event: "done", data: json });
+    expect(inCodePoints.answer).toBe(answer);
+    expect(evaluated.json.cases[0].result).toMatchObject({ text: partly, answer, partial: json.partial });
+    // Claims with quotes have no answer_range, and no answer.
+    expect(claims).not.toHaveProperty("answer");
   });
 
   it("runs eval cases in text format with the partial policy, each case's partial words in its details", async () => {

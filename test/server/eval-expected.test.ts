@@ -102,4 +102,21 @@ describe("POST /v1/verified/eval: expected answers", () => {
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "invalid_request", param });
   });
+
+  it("refuses an expected answer over 1,000 characters on a streamed eval too, before any gateway call", async () => {
+    const { gateway, service } = await startWithGateway();
+    const cases = [{ messages: ask("revenue"), sources: [report], expected: ["ok", "b".repeat(1_001)] }];
+    const response = await service.post("/v1/verified/eval", { model: "gpt-test", cases, stream: true });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ type: "invalid_request", param: "cases[0].expected" });
+    expect(gateway.calls).toHaveLength(0);
+  });
+
+  it("accepts an expected answer of exactly 1,000 characters", async () => {
+    const response = await runEval([
+      { messages: ask("revenue"), sources: [report], expected: "9".repeat(1_000) },
+    ]);
+    expect(response.status).toBe(200);
+    expect(response.body.cases[0]).toMatchObject({ correct: false });
+  });
 });

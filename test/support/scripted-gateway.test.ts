@@ -10,6 +10,7 @@ import {
   resetReply,
   type ScriptedGateway,
   startScriptedGateway,
+  streamReply,
   textReply,
   trickleReply,
 } from "./scripted-gateway.js";
@@ -197,6 +198,32 @@ describe("startScriptedGateway", () => {
     await response.text();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(openSockets()).toBe(0);
+  });
+
+  it("waits on back-pressure many times in one stream without piling up listeners on the response", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const { url, script } = await start();
+      // Each piece is larger than the response's write buffer, so every write waits for a drain: 20 waits.
+      const pieces = Array.from(
+        { length: 20 },
+        (_, index) => `data: ${String(index % 10).repeat(256 * 1024)}\n\n`,
+      );
+      script(() => streamReply(pieces));
+      const body = await (await post(url)).text();
+      expect(body).toBe(pieces.join(""));
+      // Node reports an emitter past its listener limit on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(
+      warnings
+        .filter((warning) => warning.name === "MaxListenersExceededWarning")
+        .map((warning) => warning.message),
+    ).toEqual([]);
   });
 
   it("times out a wait with a clear message", async () => {

@@ -461,8 +461,7 @@ export async function startScriptedGateway(options: ScriptedGatewayOptions = {})
         await reply.gate?.(index);
         if (res.destroyed || closing) return;
         // Back-pressure: a client that stops reading is not sent the rest into memory.
-        if (!res.write(piece))
-          await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+        if (!res.write(piece)) await drainedOrClosed(res);
       }
       if (res.destroyed || closing) return;
       if (reply.end === "close") res.end();
@@ -552,6 +551,22 @@ export async function startScriptedGateway(options: ScriptedGatewayOptions = {})
       await Promise.all(closed);
     },
   };
+}
+
+/**
+ * Resolves when `res` drains or closes, whichever is first, and removes both listeners then: a stream that
+ * waits on back-pressure many times does not pile up one `close` listener per wait.
+ */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = () => {
+      res.off("drain", settle);
+      res.off("close", settle);
+      resolve();
+    };
+    res.once("drain", settle);
+    res.once("close", settle);
+  });
 }
 
 function streamHuge(res: ServerResponse, reply: Extract<ScriptedReply, { kind: "huge" }>): void {

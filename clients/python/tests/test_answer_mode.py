@@ -4,8 +4,10 @@ it). Passes once the service has answer mode."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from conftest import ScriptedGateway, completion
-from verified_answers import AnswerMiss, DoneEvent, NumberMiss, Verified
+from verified_answers import AnswerMiss, ClaimEvent, DoneEvent, NumberMiss, UnsupportedEvent, Verified
 
 POLICY = {"id": "policy", "text": "😀 Refunds are accepted within 30 days of purchase.\r\nOrders over $50 ship free."}
 ANSWER = "🙂 Refunds are accepted within 30 days of purchase. Shipping to Mars takes a year 🚀."
@@ -109,6 +111,23 @@ def test_create_in_text_format_names_partial_words_or_drops_them(client: Verifie
     assert isinstance(events[-1], DoneEvent) and events[-1].result.partial == kept.partial
 
 
+def test_create_in_text_format_gives_the_answer_as_written_which_answer_ranges_index(
+    client: Verified, gateway: ScriptedGateway
+) -> None:
+    gateway.script(completion(PARTLY), completion(PARTLY))
+
+    dropped = client.create(model="gpt-test", messages=ASKED, sources=[MUSEUM], answer_format="text", partial="drop")
+    assert dropped.text == "Entry is free on Sundays [museum]." and dropped.answer == PARTLY
+    placed = [(c.answer_range, c.claim) for c in dropped.citations]
+    placed += [(u.answer_range, u.claim) for u in dropped.unsupported]
+    for answer_range, claim in placed:
+        assert answer_range is not None and PARTLY[answer_range[0] : answer_range[1]].startswith(claim[:-1])
+    case = {"messages": ASKED, "sources": [MUSEUM]}
+    evaluated = client.eval(model="gpt-test", cases=[case], answer_format="text", details=True)
+    [scored] = evaluated.cases
+    assert scored.result is not None and scored.result.answer == PARTLY
+
+
 def test_eval_in_text_format_keeps_each_case_partial_words_in_its_details(
     client: Verified, gateway: ScriptedGateway
 ) -> None:
@@ -152,3 +171,68 @@ def test_check_reads_an_equivalent_form_each_clause_and_support_pooled_over_a_pa
     for citation in result.citations:
         assert texts[citation.source][citation.range[0] : citation.range[1]] == citation.quote
     assert result.unsupported == [] and result.partial == [] and result.coverage == 1
+
+
+def test_a_quotation_off_only_in_case_says_so_in_strict_mode_and_lenient_mode_keeps_it(client: Verified) -> None:
+    answer = 'The chef says "Every tart is baked at dawn" [menu].'
+
+    strict = client.check(sources=[MENU], answer=answer, explain=True)
+    [dropped] = strict.unsupported
+    assert dropped.reason == "quote_not_found"
+    assert dropped.detail == AnswerMiss(
+        quotation="Every tart is baked at dawn",
+        differs_only_in="first_letter_case",
+        source_text="every tart is baked at dawn",
+    )
+    lenient = client.check(sources=[MENU], answer=answer, explain=True, mode="lenient")
+    assert lenient.unsupported == [] and lenient.coverage == 1
+
+
+def test_eval_with_explain_says_why_each_case_dropped_a_sentence(client: Verified, gateway: ScriptedGateway) -> None:
+    quoted = 'The chef says "Every tart is baked at dawn" [menu].'
+    gateway.script(completion(quoted), completion(quoted))
+    case = {"messages": ASKED, "sources": [MENU]}
+
+    explained = client.eval(model="gpt-test", cases=[case], answer_format="text", explain=True, details=True)
+    paged = client.eval_all(model="gpt-test", cases=[case], answer_format="text", explain=True, details=True)
+
+    for evaluated in (explained, paged):
+        [scored] = evaluated.cases
+        assert scored.result is not None
+        [dropped] = scored.result.unsupported
+        assert dropped.detail == AnswerMiss(
+            quotation="Every tart is baked at dawn",
+            differs_only_in="first_letter_case",
+            source_text="every tart is baked at dawn",
+        )
+
+
+HISTORY = {
+    "id": "history",
+    "text": "The depot was built by local firms. Its roof holds solar panels. Staff planted a garden beside it. "
+    "The depot ships blue widgets to Lyon.",
+}
+POOLED = "The depot has solar panels on its roof and ships blue widgets to Lyon [history]."
+MISCITED = "Orders over $50 ship free [history]."
+
+
+def test_create_in_text_format_pools_support_and_names_found_in_json_and_streamed(
+    client: Verified, gateway: ScriptedGateway
+) -> None:
+    answer = f"{POOLED} {MISCITED}"
+    gateway.script(completion(answer), completion(answer))
+
+    result = client.create(model="gpt-test", messages=ASKED, sources=[HISTORY, SHOP], answer_format="text")
+    with client.stream(model="gpt-test", messages=ASKED, sources=[HISTORY, SHOP], answer_format="text") as stream:
+        events = list(stream)
+
+    pooled_range = (0, len(POOLED))
+    assert [(c.quote, c.source, c.answer_range) for c in result.citations] == [
+        ("The depot ships blue widgets to Lyon.", "history", pooled_range),
+        ("Its roof holds solar panels.", "history", pooled_range),
+    ]
+    [miscited] = result.unsupported
+    assert miscited.reason == "wrong_source" and miscited.detail == AnswerMiss(found_in=["shop"])
+    assert [event.citation for event in events if isinstance(event, ClaimEvent)] == result.citations
+    assert [event.unsupported for event in events if isinstance(event, UnsupportedEvent)] == result.unsupported
+    assert isinstance(events[-1], DoneEvent) and replace(events[-1].result, id=result.id) == result

@@ -8,6 +8,7 @@ import {
   type CreateResult,
   type MatchMode,
   type OffsetUnit,
+  type PartialPolicy,
   toWire,
   UngroundedError,
 } from "../../client/index.js";
@@ -15,7 +16,13 @@ import { CliInputError, readSourceFiles } from "../input/index.js";
 import type { CliIo } from "../io.js";
 import { type AskOutcome, renderAskResult, runWithErrorLine, shouldUseColor } from "../output/index.js";
 import { type ConnectionFlags, createCliClient } from "./connect.js";
-import { addClaimOptions, addConnectionOptions, addModelOptions } from "./options.js";
+import {
+  addAnswerFormatOptions,
+  addClaimOptions,
+  addConnectionOptions,
+  addModelOptions,
+  checkPartialNeedsText,
+} from "./options.js";
 
 /** The flags of `verified ask`. */
 export interface AskFlags extends ConnectionFlags {
@@ -25,7 +32,10 @@ export interface AskFlags extends ConnectionFlags {
   offsets?: OffsetUnit | undefined;
   checkNumbers?: "source" | "row" | "quote" | undefined;
   retry?: number | undefined;
+  answerFormat?: CreateParams["answerFormat"];
+  partial?: PartialPolicy | undefined;
   allowUngrounded?: boolean | undefined;
+  explain?: boolean | undefined;
   json?: boolean | undefined;
   stream?: boolean | undefined;
 }
@@ -43,9 +53,14 @@ export function defineAskCommand(command: Command, io: CliIo, done: (code: numbe
     );
   addModelOptions(command);
   addClaimOptions(command);
+  addAnswerFormatOptions(command);
   command.option(
     "--allow-ungrounded",
     "when no claim can be grounded, print a flagged plain answer (exit 0) instead of failing (exit 1)",
+  );
+  command.option(
+    "--explain",
+    "say why each claim was dropped: the number, name, quotation or marker that failed, or the sources that do support it",
   );
   command.option("--json", "print the raw result as JSON (the HTTP API's field names)");
   command.option(
@@ -57,13 +72,15 @@ export function defineAskCommand(command: Command, io: CliIo, done: (code: numbe
     "after",
     `
 Prints the answer with its [source] markers, each citation with its source and range [start, end),
-each dropped claim with its reason, and the coverage. "Grounded" means every claim quotes a source;
+each dropped claim with its reason, and the coverage; with --answer-format text, also each kept sentence
+whose words are not all in its sources, with those words. "Grounded" means every claim quotes a source;
 it does not mean the question was answered.
 Exit codes: 0 answered, 1 no claim could be grounded, 2 bad input, usage, auth or connection error.
 
 Examples:
   verified ask "How long do refunds take?" --source policy.md faq.md
-  verified ask --source policy.md --source faq.md "How long do refunds take?" --local`,
+  verified ask --source policy.md --source faq.md "How long do refunds take?" --local
+  verified ask "How long do refunds take?" --source policy.md --answer-format text --local`,
   );
   return command.action(async (question: string | undefined, flags: AskFlags, self: Command) => {
     const debug = self.optsWithGlobals<{ debug?: boolean }>().debug === true;
@@ -106,6 +123,7 @@ function isFile(path: string): boolean {
 
 /** Runs `verified ask` and resolves to its exit code; input, service and connection errors reject. */
 export async function runAskCommand(question: string, flags: AskFlags, io: CliIo): Promise<number> {
+  checkPartialNeedsText(flags);
   const sources = await readSourceFiles(flags.source);
   const params: CreateParams = {
     model: flags.model,
@@ -115,7 +133,10 @@ export async function runAskCommand(question: string, flags: AskFlags, io: CliIo
     ...(flags.offsets === undefined ? {} : { offsets: flags.offsets }),
     ...(flags.checkNumbers === undefined ? {} : { checkNumbers: flags.checkNumbers satisfies CheckNumbers }),
     ...(flags.retry === undefined ? {} : { retry: flags.retry }),
+    ...(flags.answerFormat === undefined ? {} : { answerFormat: flags.answerFormat }),
+    ...(flags.partial === undefined ? {} : { partial: flags.partial }),
     ...(flags.allowUngrounded ? { allowUngrounded: true } : {}),
+    ...(flags.explain ? { explain: true } : {}),
   };
   const { client, close } = await createCliClient(flags, io.env, DEFAULT_TIMEOUT_SECONDS);
   let outcome: AskOutcome;

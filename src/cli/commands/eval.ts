@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import pc from "picocolors";
-import type { EvalAllParams, MatchMode, OffsetUnit } from "../../client/index.js";
+import type { EvalAllParams, MatchMode, OffsetUnit, PartialPolicy } from "../../client/index.js";
 import { CliInputError, readDataset } from "../input/index.js";
 import type { CliIo } from "../io.js";
 import { runWithErrorLine, shouldUseColor } from "../output/index.js";
@@ -16,7 +16,14 @@ import {
   writeReport,
 } from "../reports/index.js";
 import { type ConnectionFlags, createCliClient } from "./connect.js";
-import { addClaimOptions, addConnectionOptions, addModelOptions, parseNumberOption } from "./options.js";
+import {
+  addAnswerFormatOptions,
+  addClaimOptions,
+  addConnectionOptions,
+  addModelOptions,
+  checkPartialNeedsText,
+  parseNumberOption,
+} from "./options.js";
 
 /** The flags of `verified eval`. */
 export interface EvalFlags extends ConnectionFlags {
@@ -25,6 +32,9 @@ export interface EvalFlags extends ConnectionFlags {
   offsets?: OffsetUnit | undefined;
   checkNumbers?: "source" | "row" | "quote" | undefined;
   retry?: number | undefined;
+  answerFormat?: EvalAllParams["answerFormat"];
+  partial?: PartialPolicy | undefined;
+  explain?: boolean | undefined;
   minCoverage: number;
   /** The correctness gate: the lowest correct_rate that passes; unset, no gate. */
   minCorrect?: number | undefined;
@@ -51,6 +61,7 @@ export function defineEvalCommand(command: Command, io: CliIo, done: (code: numb
     );
   addModelOptions(command);
   addClaimOptions(command);
+  addAnswerFormatOptions(command);
   command
     .addOption(
       new Option("--min-coverage <fraction>", "the gate: the lowest coverage_mean that passes, 0 to 1")
@@ -70,6 +81,10 @@ export function defineEvalCommand(command: Command, io: CliIo, done: (code: numb
           reportFormat(value);
           return [...previous, value];
         }),
+    )
+    .option(
+      "--explain",
+      "in the reports, say why each listed claim was dropped: the number, name, quotation or marker that failed",
     )
     .option("--json", "print the JSON report on stdout instead of the summary")
     .option(
@@ -116,6 +131,7 @@ Example:
 
 /** Runs `verified eval` and resolves to its exit code; input, service and connection errors reject. */
 export async function runEvalCommand(dataset: string, flags: EvalFlags, io: CliIo): Promise<number> {
+  checkPartialNeedsText(flags);
   if (flags.failOnRegression && flags.baseline === undefined) {
     throw new CliInputError("--fail-on-regression needs --baseline <report.json> to compare with.");
   }
@@ -139,6 +155,9 @@ export async function runEvalCommand(dataset: string, flags: EvalFlags, io: CliI
     ...(flags.offsets === undefined ? {} : { offsets: flags.offsets }),
     ...(flags.checkNumbers === undefined ? {} : { checkNumbers: flags.checkNumbers }),
     ...(flags.retry === undefined ? {} : { retry: flags.retry }),
+    ...(flags.answerFormat === undefined ? {} : { answerFormat: flags.answerFormat }),
+    ...(flags.partial === undefined ? {} : { partial: flags.partial }),
+    ...(flags.explain ? { explain: true } : {}),
   };
   let result: Awaited<ReturnType<typeof client.evalAll>>;
   try {

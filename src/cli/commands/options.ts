@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { CliInputError } from "../input/index.js";
 
 // The options the ask, extract and eval commands share, defined once so their names, defaults and help
 // read the same everywhere.
@@ -44,6 +45,43 @@ export function addClaimOptions(command: Command): Command {
         "--retry <n>",
         "regenerate up to n more times while a claim is unsupported (0 to 5)",
       ).argParser(parseNumberOption({ min: 0, max: 5, integer: true })),
+    );
+}
+
+/**
+ * `--partial <policy>`: what a partially supported sentence becomes (the endpoints' `partial`); `scope` says
+ * which flag it goes with (`--answer` for check, `--answer-format text` for ask and eval).
+ */
+export function partialOption(scope: string): Option {
+  return new Option(
+    "--partial <policy>",
+    `with ${scope}: a claim whose spans lack some of its words is kept with those words listed in \`partial\` (keep, the default) or dropped as partial_support (drop)`,
+  ).choices(["keep", "drop"]);
+}
+
+/** `--answer-format <format>`, `--partial <policy>`: how ask and eval have the model answer. */
+export function addAnswerFormatOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option(
+        "--answer-format <format>",
+        "json: claims, each with its quote (the default); text: prose with [source] markers, checked sentence by sentence as check --answer does",
+      ).choices(["json", "text"]),
+    )
+    .addOption(partialOption("--answer-format text"));
+}
+
+/**
+ * `--partial` applies to prose answers only: without `--answer-format text` it would be ignored, so it is a
+ * usage error (exit 2) rather than a silent no-op.
+ */
+export function checkPartialNeedsText(flags: {
+  answerFormat?: string | undefined;
+  partial?: string | undefined;
+}): void {
+  if (flags.partial !== undefined && flags.answerFormat !== "text")
+    throw new CliInputError(
+      "--partial goes with --answer-format text (claims with quotes are never partial)",
     );
 }
 

@@ -1,5 +1,6 @@
 import type pc from "picocolors";
-import type { CreateResult, UnsupportedClaim } from "../../client/index.js";
+import type { CreateResult, PartialTerm, UnsupportedClaim } from "../../client/index.js";
+import { describeDrop } from "../../core/index.js";
 import { formatCount, formatScore, terminalLines, terminalText } from "../reports/index.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -11,7 +12,8 @@ export type AskOutcome =
 
 /**
  * The human output of `verified ask`: the answer with its `[source]` markers, each citation with its source
- * and range `[start, end)`, each dropped claim with its reason, then coverage and usage, and under a
+ * and range `[start, end)`, each kept sentence of a prose answer whose words are not all in its sources (with
+ * those words), each dropped claim with its reason, then coverage and usage, and under a
  * grounded answer one line on what "grounded" means. Model-written text is printed inert (`terminalLines`,
  * `terminalText`): a model cannot drive the reader's terminal.
  */
@@ -39,6 +41,7 @@ export function renderAskResult(outcome: AskOutcome, sourceIds: readonly string[
       );
     }
   }
+  lines.push(...renderPartial(result.partial ?? [], colors));
   lines.push(...renderDropped(result.unsupported, colors));
   const claims = result.citations.length + result.unsupported.length;
   const coverage = `coverage ${formatScore(result.coverage)} (${result.citations.length} of ${claims} claims grounded)`;
@@ -58,14 +61,32 @@ export function renderAskResult(outcome: AskOutcome, sourceIds: readonly string[
 const groundedMeaning =
   "grounded = each claim above quotes a source; it does not mean the question was answered";
 
+// A prose answer's kept, partially supported sentences, each once, with the words no source holds.
+function renderPartial(partial: readonly PartialTerm[], colors: Colors): string[] {
+  if (partial.length === 0) return [];
+  const words = new Map<string, string[]>();
+  for (const { claim, term } of partial) words.set(claim, [...(words.get(claim) ?? []), term]);
+  return [
+    "",
+    colors.bold("Partly supported (kept)"),
+    ...[...words].flatMap(([claim, terms]) => [
+      `  ${colors.yellow("~")} ${terminalText(claim)}`,
+      `     ${colors.dim("not in the sources:")} ${terminalText(terms.map((term) => JSON.stringify(term)).join(", "))}`,
+    ]),
+  ];
+}
+
 function renderDropped(unsupported: readonly UnsupportedClaim[], colors: Colors): string[] {
   if (unsupported.length === 0) return [];
   return [
     "",
     colors.bold("Dropped claims"),
-    ...unsupported.map(
-      (entry) => `  ${colors.red("✗")} ${terminalText(entry.claim)} ${colors.dim(`(${entry.reason})`)}`,
-    ),
+    ...unsupported.map((entry) => {
+      // With --explain, the detail in words: the name, number, quotation or source that failed.
+      const why = describeDrop(entry);
+      const reason = why === undefined ? entry.reason : `${entry.reason}: ${why}`;
+      return `  ${colors.red("✗")} ${terminalText(entry.claim)} ${colors.dim(`(${terminalText(reason)})`)}`;
+    }),
   ];
 }
 

@@ -1,12 +1,14 @@
 import type { UnsupportedClaim } from "../../client/index.js";
+import { describeDrop } from "../../core/index.js";
 import type { ReportCase } from "./eval-report.js";
 
 /** Dropped claims a report shows per case; the JSON report keeps them all. */
 export const MAX_DROPPED_SHOWN = 5;
 
 /**
- * A claim and why it was dropped, on one line, with what the model tried: `"Profit doubled."
- * (quote_not_found: quote "profit doubled" in report; near "Profit Doubled" at 10-24)`.
+ * A claim and why it was dropped, on one line, with what failed when its `detail` says (`--explain`, and
+ * `found_in` always) and what the model tried: `"Profit doubled." (quote_not_found: quote "profit doubled" in
+ * report; near "Profit Doubled" at 10-24)`.
  */
 export function describeDroppedClaim(claim: UnsupportedClaim): string {
   const tried: string[] = [];
@@ -15,9 +17,12 @@ export function describeDroppedClaim(claim: UnsupportedClaim): string {
   const near =
     claim.near === undefined
       ? ""
-      : `; near ${oneLine(claim.near.quote)} at ${claim.near.range[0]}-${claim.near.range[1]}`;
-  const detail = tried.length === 0 && near === "" ? "" : `: ${tried.join(" ")}${near}`;
-  return `${oneLine(claim.claim)} (${claim.reason}${detail})`;
+      : `near ${oneLine(claim.near.quote)} at ${claim.near.range[0]}-${claim.near.range[1]}`;
+  const why = describeDrop(claim);
+  const parts = [why === undefined ? "" : why.replace(/\s+/g, " "), tried.join(" "), near].filter(
+    (part) => part !== "",
+  );
+  return `${oneLine(claim.claim)} (${claim.reason}${parts.length === 0 ? "" : `: ${parts.join("; ")}`})`;
 }
 
 function oneLine(text: string): string {

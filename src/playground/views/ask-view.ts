@@ -11,6 +11,7 @@ import type {
 import { describeNumberMiss } from "../../core/index.js";
 import { h, plural } from "../dom.js";
 
+import { checkedAnswerView, proseAnswerHint, proseDropReason } from "./checked-answer.js";
 import { clearError } from "./error-box.js";
 import { coverageMeter, usageLine } from "./result-meta.js";
 import { answerSegments, reasonInWords, triedInWords } from "./result-text.js";
@@ -28,6 +29,8 @@ export interface AskElements {
   retry: HTMLInputElement;
   minCoverage: HTMLInputElement;
   allowUngrounded: HTMLInputElement;
+  /** Checked: the model answers in prose (`answerFormat: "text"`), checked sentence by sentence. */
+  prose: HTMLInputElement;
   /** Opt-in, like the API's `"stream": true`. */
   stream: HTMLInputElement;
   submit: HTMLButtonElement;
@@ -49,8 +52,16 @@ export interface AskDependencies {
 export interface AskView {
   /** Runs the current question against the current sources. */
   run(): Promise<void>;
-  /** Loads a conversation: the last user message becomes the question, earlier ones are kept as context. */
-  load(messages: readonly Message[], sources: readonly Source[], origin: string): void;
+  /**
+   * Loads a conversation: the last user message becomes the question, earlier ones are kept as context;
+   * `prose`, when given, sets "Answer in prose".
+   */
+  load(
+    messages: readonly Message[],
+    sources: readonly Source[],
+    origin: string,
+    options?: { prose?: boolean },
+  ): void;
   /** The sources of the shown result, for the sources column, or null. */
   snapshot(): readonly Source[] | null;
 }
@@ -97,6 +108,11 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     const minCoverage = elements.minCoverage.valueAsNumber;
     if (Number.isFinite(minCoverage) && minCoverage > 0) request.minCoverage = minCoverage;
     if (elements.allowUngrounded.checked) request.allowUngrounded = true;
+    if (elements.prose.checked) {
+      request.answerFormat = "text";
+      // Each dropped sentence says which word, name, number or source failed.
+      request.explain = true;
+    }
     return request;
   }
 
@@ -203,9 +219,15 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         ),
       result.grounded && !result.abstained && total > 0 && h("span", { class: "badge ok" }, "grounded"),
     );
+    // A prose answer comes with the model's answer as written: shown whole, each sentence marked by its
+    // verdict and each word no source holds underlined, as the Check tab shows an answer.
+    const checked =
+      result.answer === undefined || !result.grounded
+        ? undefined
+        : checkedAnswerView(result.answer, result, sources, "answer-text");
     const chips: HTMLButtonElement[] = [];
-    const answer = h("p", { class: "answer", id: "answer-text" });
-    for (const segment of answerSegments(result.text, result.citations)) {
+    const answer = checked?.view ?? h("p", { class: "answer", id: "answer-text" });
+    for (const segment of checked === undefined ? answerSegments(result.text, result.citations) : []) {
       if (segment.kind === "text") {
         answer.append(segment.text);
         continue;
@@ -271,7 +293,8 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
               {},
               h("del", {}, item.claim),
               " ",
-              reasonSpan(item),
+              // A prose answer's drop reads as its mark does: what failed, when `explain` said.
+              checked === undefined ? reasonSpan(item) : proseDropReason(item),
               tried !== "" && h("span", { class: "tried" }, tried),
             );
           }),
@@ -285,10 +308,13 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
         h(
           "div",
           { class: "result-head" },
-          coverageMeter(result.coverage, result.citations.length, total, "claim"),
+          checked === undefined
+            ? coverageMeter(result.coverage, result.citations.length, total, "claim")
+            : coverageMeter(result.coverage, checked.supported, checked.claims, "claim"),
           badges,
         ),
         h("h3", { class: "visually-hidden" }, "Answer"),
+        checked !== undefined && h("p", { class: "hint" }, proseAnswerHint),
         answer,
         result.text === "" && h("p", { class: "hint" }, "The answer is empty: no claim could be grounded."),
         // Newcomers read "grounded" as "answered"; one quiet line says what was checked.
@@ -307,7 +333,13 @@ export function createAskView(elements: AskElements, dependencies: AskDependenci
     elements.result.hidden = false;
   }
 
-  function load(messages: readonly Message[], loadedSources: readonly Source[], origin: string): void {
+  function load(
+    messages: readonly Message[],
+    loadedSources: readonly Source[],
+    origin: string,
+    options: { prose?: boolean } = {},
+  ): void {
+    if (options.prose !== undefined) elements.prose.checked = options.prose;
     const lastUser = messages.findLastIndex((message) => message.role === "user");
     const question = lastUser < 0 ? "" : (messages[lastUser]?.content ?? "");
     contextMessages = messages.filter((_, index) => index !== lastUser);

@@ -1,18 +1,17 @@
 import type {
   CheckParams,
   CheckResult,
-  Citation,
   MatchMode,
-  Range,
   Source,
   UnsupportedClaim,
   Verified,
 } from "../../client/index.js";
 import { answerOfChatCompletion } from "../chat-completion-paste.js";
 import { h, percent, plural } from "../dom.js";
+import { checkedAnswerView } from "./checked-answer.js";
 import { clearError } from "./error-box.js";
 import { coverageMeter } from "./result-meta.js";
-import { answerClaimSegments, dropInWords, markdownLayout } from "./result-text.js";
+import { dropInWords } from "./result-text.js";
 import { createLatestRunner, showFailure } from "./run-latest.js";
 import type { SourcesPanel } from "./sources-panel.js";
 
@@ -96,77 +95,11 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
 
   function render(result: CheckResult, answer: string, sent: readonly Source[], elapsedMs: number): void {
     sources.showSnapshot(sent);
-    // Each claim (as coverage counts them: a kept claim's clauses are one) with its verdict, its words and
-    // where its support is; a claim cut by markdown blocks is shown as several marks that act as one.
-    const claimMarks = new Map<number, HTMLButtonElement[]>();
-    const claimsAt: ClaimShown[] = [];
-    let supported = 0;
-    for (const segment of answerClaimSegments(answer, result.citations, result.unsupported)) {
-      if (segment.kind === "text") continue;
-      const dropped =
-        segment.unsupportedIndex === undefined ? undefined : result.unsupported[segment.unsupportedIndex];
-      if (dropped !== undefined) {
-        claimsAt.push({
-          range: segment.range,
-          verdict: "dropped",
-          label: `Dropped: ${dropInWords(dropped)}`,
-          span: spanOf(dropped),
-        });
-        continue;
-      }
-      supported += 1;
-      const cited = segment.citationIndexes.map((index) => result.citations[index] as Citation);
-      const by = `${cited.map((citation) => `${citation.source} (${percent(citation.support ?? 1)} of its words)`).join(", ")}`;
-      const [claimStart, claimEnd] = segment.range;
-      // A kept claim whose words are not all held is partly supported: its label names the words.
-      const unheld = (result.partial ?? []).filter(
-        ({ answerRange }) => answerRange[0] >= claimStart && answerRange[1] <= claimEnd,
-      );
-      claimsAt.push({
-        range: segment.range,
-        verdict: unheld.length === 0 ? "supported" : "partial",
-        label:
-          unheld.length === 0
-            ? `Supported by ${by}`
-            : `Partly supported by ${by}; no source holds: ${unheld.map((each) => each.term).join(", ")}`,
-        // Support pooled over several sentences of its source is lit all at once.
-        span:
-          cited[0] === undefined
-            ? undefined
-            : {
-                source: cited[0].source,
-                range: cited.filter(({ source }) => source === cited[0]?.source).map(({ range }) => range),
-              },
-      });
-    }
-    const claims = claimsAt.length;
-    const markClaim = (text: string, index: number) => {
-      const claim = claimsAt[index] as ClaimShown;
-      const mark = h(
-        "button",
-        {
-          type: "button",
-          class: `claim-mark ${claim.verdict}`,
-          "data-verdict": claim.verdict,
-          "data-claim": String(index),
-          "aria-label": claim.label,
-          title: claim.label,
-        },
-        text,
-      );
-      const show = () => {
-        for (const [at, group] of claimMarks) {
-          for (const other of group) other.classList.toggle("active", at === index);
-        }
-        if (claim.span !== undefined) sources.highlight(claim.span.source, claim.span.range);
-      };
-      mark.addEventListener("mouseenter", show);
-      mark.addEventListener("focus", show);
-      mark.addEventListener("click", show);
-      claimMarks.set(index, [...(claimMarks.get(index) ?? []), mark]);
-      return mark;
-    };
-    const answerView = renderMarkdown(answer, claimsAt, markClaim);
+    const {
+      view: answerView,
+      supported,
+      claims,
+    } = checkedAnswerView(answer, result, sources, "check-answer-text");
 
     const citationList =
       result.citations.length > 0 &&
@@ -210,7 +143,7 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
         h(
           "p",
           { class: "hint" },
-          "Green claims are supported, red ones dropped. Hover or focus a claim to see its support in the source.",
+          "Green claims are supported, red ones dropped; a wavy underline marks a word no source holds. Hover or focus a claim to see its support in the source.",
         ),
         h("h3", { class: "visually-hidden" }, "Answer"),
         answerView,
@@ -249,74 +182,6 @@ export function createCheckView(elements: CheckElements, dependencies: CheckDepe
   });
 
   return { run, load, snapshot: () => shownSources };
-}
-
-/** Where a claim's support (or a dropped claim's best span) is: one range, or the several of pooled support. */
-interface Span {
-  source: string;
-  range: Range | readonly Range[];
-}
-
-function spanOf(item: UnsupportedClaim): Span | undefined {
-  return item.source === undefined || item.range === undefined
-    ? undefined
-    : { source: item.source, range: item.range };
-}
-
-/** A claim as the answer view shows it. */
-interface ClaimShown {
-  range: Range;
-  verdict: "supported" | "partial" | "dropped";
-  /** Its one wording: the mark's label and tooltip (and, for a drop, the list's line). */
-  label: string;
-  span: Span | undefined;
-}
-
-/**
- * The answer as readable markdown (headings, list items, paragraphs; markup hidden, see `markdownLayout`)
- * with each claim's text marked in place: one walk over the blocks, the claims and the markup, all in order.
- */
-function renderMarkdown(
-  answer: string,
-  claims: readonly ClaimShown[],
-  markClaim: (text: string, index: number) => HTMLButtonElement,
-): HTMLElement {
-  const { blocks, markup } = markdownLayout(answer);
-  let markupAt = 0;
-  // The text of [start, end) without markup; calls come in increasing order, so the markup cursor only moves on.
-  const visible = (start: number, end: number): string => {
-    let text = "";
-    let cursor = start;
-    while (markupAt < markup.length && (markup[markupAt] as Range)[1] <= cursor) markupAt += 1;
-    for (let at = markupAt; at < markup.length && cursor < end; at += 1) {
-      const [from, to] = markup[at] as Range;
-      if (from >= end) break;
-      if (from > cursor) text += answer.slice(cursor, from);
-      cursor = Math.max(cursor, to);
-    }
-    if (cursor < end) text += answer.slice(cursor, end);
-    return text;
-  };
-  const view = h("div", { class: "answer checked-answer", id: "check-answer-text" });
-  let claimAt = 0;
-  for (const block of blocks) {
-    const element = h(block.kind === "heading" ? "h4" : block.kind === "paragraph" ? "p" : "div", {
-      class: `md-${block.kind}`,
-    });
-    let cursor = block.start;
-    while (claimAt < claims.length && (claims[claimAt] as ClaimShown).range[1] <= block.start) claimAt += 1;
-    for (let at = claimAt; at < claims.length && cursor < block.end; at += 1) {
-      const [start, end] = (claims[at] as ClaimShown).range;
-      if (start >= block.end) break;
-      if (start > cursor) element.append(visible(cursor, start));
-      const piece = visible(Math.max(start, cursor), Math.min(end, block.end));
-      if (piece !== "") element.append(markClaim(piece, at));
-      cursor = Math.min(end, block.end);
-    }
-    if (cursor < block.end) element.append(visible(cursor, block.end));
-    view.append(element);
-  }
-  return view;
 }
 
 // A dropped claim: struck through, and its one wording (what failed, else its reason in words), which is also

@@ -1,7 +1,8 @@
-import type { EvalAllResult, MatchMode, Verified } from "../../client/index.js";
+import type { EvalAllCaseResult, EvalAllResult, MatchMode, Verified } from "../../client/index.js";
 import { MAX_EVAL_CASES } from "../../limits.js";
-import { h, percent, plural } from "../dom.js";
+import { append, h, percent, plural } from "../dom.js";
 import { type DatasetCase, parseDataset } from "../parse-dataset.js";
+import { checkedAnswerView, proseAnswerHint, proseDropReason } from "./checked-answer.js";
 import { clearError, showError } from "./error-box.js";
 
 /** Elements of the Eval tab; all exist in index.html. */
@@ -9,6 +10,8 @@ export interface EvalElements {
   form: HTMLFormElement;
   file: HTMLInputElement;
   summary: HTMLElement;
+  /** Checked: each case is answered in prose (`answerFormat: "text"`) and its answer shown as written. */
+  prose: HTMLInputElement;
   submit: HTMLButtonElement;
   status: HTMLElement;
   error: HTMLElement;
@@ -21,8 +24,8 @@ export interface EvalDependencies {
   client: () => Verified;
   model: () => string;
   mode: () => MatchMode;
-  /** Opens one case in the Ask tab. */
-  openCase: (item: DatasetCase, label: string) => void;
+  /** Opens one case in the Ask tab; `prose` when the eval asked for prose answers. */
+  openCase: (item: DatasetCase, label: string, options: { prose: boolean }) => void;
 }
 
 /** The Eval tab's actions. */
@@ -35,7 +38,13 @@ export interface EvalView {
 /** Cases per request: the service's limit; the client's `evalAll` sends bigger datasets in pages. */
 const pageSize = MAX_EVAL_CASES;
 
-/** Wires the Eval tab: load a dataset, run it in pages, show the aggregate and a bar per case. */
+/** The Eval tab has no sources column (each case has its own sources): hovering a claim lights nothing. */
+const noSourcesColumn = { highlight: () => false };
+
+/**
+ * Wires the Eval tab: load a dataset, run it in pages, show the aggregate and a bar per case; with prose
+ * answers, each case's answer as written under the chart, marked as the Check tab marks an answer.
+ */
 export function createEvalView(elements: EvalElements, dependencies: EvalDependencies): EvalView {
   let dataset: readonly DatasetCase[] = [];
   let datasetName = "";
@@ -71,6 +80,7 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
     const cases = dataset;
     const model = dependencies.model();
     const mode = dependencies.mode();
+    const prose = elements.prose.checked;
     running = true;
     elements.submit.disabled = true;
     const started = performance.now();
@@ -89,8 +99,10 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
         onProgress: ({ done, total }) => {
           if (done < total) elements.status.textContent = progressText(done);
         },
+        // Prose answers come back whole (`details`), each dropped sentence saying what failed (`explain`).
+        ...(prose ? { answerFormat: "text", details: true, explain: true } : {}),
       });
-      render(result, cases, model, performance.now() - started);
+      render(result, cases, model, prose, performance.now() - started);
       elements.status.textContent = "Done.";
     } catch (error) {
       elements.status.textContent = "";
@@ -105,6 +117,7 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
     result: EvalAllResult,
     cases: readonly DatasetCase[],
     model: string,
+    prose: boolean,
     elapsedMs: number,
   ): void {
     const { aggregate, usage } = result;
@@ -120,19 +133,13 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
       ["Tokens", usage.totalTokens.toLocaleString("en")],
     ];
     const showNumbers = result.cases.length <= 40;
-    const bars = result.cases.map((item, index) => {
+    const open = (index: number) => {
       const source = cases[index];
-      const label = `case ${index + 1}${source?.id === undefined ? "" : ` (${source.id})`}`;
-      const correctness =
-        item.error !== undefined || item.correct === undefined
-          ? ""
-          : item.match === undefined
-            ? ", not correct"
-            : `, correct (${JSON.stringify(item.match.expected)} in claim ${item.match.citation + 1})`;
-      const description =
-        item.error === undefined
-          ? `${label}: coverage ${percent(item.coverage)}, ${item.citations} grounded, ${item.unsupported} dropped${correctness}`
-          : `${label}: errored, ${item.error.code}: ${item.error.message}`;
+      if (source !== undefined)
+        dependencies.openCase(source, `${datasetName}, ${caseLabel(cases, index)}`, { prose });
+    };
+    const bars = result.cases.map((item, index) => {
+      const description = describeCase(cases, item, index);
       const marks = item.error === undefined && item.correct === false ? " incorrect" : "";
       const bar = h(
         "button",
@@ -152,9 +159,7 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
       );
       // Set through the CSSOM: the page's CSP forbids inline style attributes.
       bar.style.setProperty("--coverage", String(item.error === undefined ? item.coverage : 1));
-      bar.addEventListener("click", () => {
-        if (source !== undefined) dependencies.openCase(source, `${datasetName}, ${label}`);
-      });
+      bar.addEventListener("click", () => open(index));
       return h("li", {}, bar);
     });
     elements.result.replaceChildren(
@@ -191,6 +196,7 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
             h("ol", { class: "bars" }, ...bars),
           ),
         ),
+        prose && caseAnswers(result, cases, open),
         h(
           "p",
           { class: "meta" },
@@ -198,6 +204,87 @@ export function createEvalView(elements: EvalElements, dependencies: EvalDepende
         ),
       ),
     );
+  }
+
+  function caseLabel(cases: readonly DatasetCase[], index: number): string {
+    const id = cases[index]?.id;
+    return `case ${index + 1}${id === undefined ? "" : ` (${id})`}`;
+  }
+
+  function describeCase(cases: readonly DatasetCase[], item: EvalAllCaseResult, index: number): string {
+    const label = caseLabel(cases, index);
+    if (item.error !== undefined) return `${label}: errored, ${item.error.code}: ${item.error.message}`;
+    const correctness =
+      item.correct === undefined
+        ? ""
+        : item.match === undefined
+          ? ", not correct"
+          : `, correct (${JSON.stringify(item.match.expected)} in claim ${item.match.citation + 1})`;
+    return `${label}: coverage ${percent(item.coverage)}, ${item.citations} grounded, ${item.unsupported} dropped${correctness}`;
+  }
+
+  /**
+   * Each case's prose answer, one disclosure per case, drawn when first opened (a dataset of thousands of
+   * cases draws only what is looked at).
+   */
+  function caseAnswers(
+    result: EvalAllResult,
+    cases: readonly DatasetCase[],
+    open: (index: number) => void,
+  ): HTMLElement {
+    const items = result.cases.map((item, index) => {
+      const body = h("div", { class: "case-answer-body" });
+      const disclosure = h(
+        "details",
+        { class: "case-answer", "data-case": index },
+        h("summary", {}, describeCase(cases, item, index)),
+        body,
+      );
+      disclosure.addEventListener("toggle", () => {
+        if (!disclosure.open || body.childElementCount > 0) return;
+        const openInAsk = h("button", { type: "button", class: "open-in-ask" }, "Open in Ask");
+        openInAsk.addEventListener("click", () => open(index));
+        append(body, ...caseAnswer(item, index), openInAsk);
+      });
+      return h("li", {}, disclosure);
+    });
+    return h(
+      "section",
+      { class: "case-answers", "aria-labelledby": "case-answers-heading" },
+      h("h3", { id: "case-answers-heading" }, "Answers"),
+      h("p", { class: "hint" }, proseAnswerHint),
+      h("ol", {}, ...items),
+    );
+  }
+
+  function caseAnswer(item: EvalAllCaseResult, index: number): (HTMLElement | false)[] {
+    if (item.error !== undefined) return [h("p", { class: "reason" }, item.error.message)];
+    const details = item.result;
+    if (details === undefined) {
+      return [
+        h(
+          "p",
+          { class: "hint" },
+          "This answer is longer than its share of the eval's details; open the case in Ask to see it.",
+        ),
+      ];
+    }
+    const checked =
+      details.answer === undefined || !details.grounded
+        ? undefined
+        : checkedAnswerView(details.answer, details, noSourcesColumn, `eval-answer-${index}`);
+    return [
+      checked?.view ?? h("p", { class: "answer", id: `eval-answer-${index}` }, details.text),
+      details.text === "" && h("p", { class: "hint" }, "The answer is empty: no claim could be grounded."),
+      details.unsupported.length > 0 &&
+        h(
+          "ul",
+          { class: "unsupported", "aria-label": "Dropped sentences" },
+          ...details.unsupported.map((dropped) =>
+            h("li", {}, h("del", {}, dropped.claim), " ", proseDropReason(dropped)),
+          ),
+        ),
+    ];
   }
 
   elements.file.addEventListener("change", () => {

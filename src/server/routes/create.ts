@@ -1,8 +1,9 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { OPERATION_PATHS } from "../../api-paths.js";
-import { MAX_REQUEST_BODY_BYTES } from "../../limits.js";
+import { EVAL_ANSWER_CHUNK_CHARS, MAX_REQUEST_BODY_BYTES } from "../../limits.js";
 
-import { type CreateInput, checkSourceIds, createVerified } from "../../service/index.js";
+import { type CreateInput, checkSourceIds, createVerified, resultCharsAtLeast } from "../../service/index.js";
 
 import {
   type CreateRequest,
@@ -14,7 +15,7 @@ import {
 import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
 import { streamCreate } from "./stream-operations.js";
-import { createResultToWire } from "./to-wire.js";
+import { createResultToWire, errorToWire, resultChunks } from "./to-wire.js";
 
 /** `POST /v1/verified`: a grounded answer with citations. */
 export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -60,13 +61,21 @@ export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
         maxTokens: body.max_tokens,
       };
       if (body.stream === true) return streamCreate(request, reply, deps, input, body.offsets);
-      const outcome = await createVerified(input, operationContext(request, reply, deps));
+      const ranges = { unit: body.offsets, sources: body.sources };
+      const outcome = await createVerified(input, operationContext(request, reply, deps)).catch(
+        (error: unknown) => {
+          throw errorToWire(error, ranges);
+        },
+      );
       request.verified.modelCalls = outcome.usage.modelCalls;
       request.verified.coverage = outcome.coverage;
-      return createResultToWire(deps.newId("vfd"), body.model, outcome, {
-        unit: body.offsets,
-        sources: body.sources,
-      });
+      const result = createResultToWire(deps.newId("vfd"), body.model, outcome, ranges);
+      if (resultCharsAtLeast(outcome) <= EVAL_ANSWER_CHUNK_CHARS) return result;
+      // A large result (a model's prose answer of megabytes, or megabytes of claims) is written in chunks, as
+      // check's and eval's are: one serialisation of a 9 MB result held the event loop. No preSerialization
+      // hook sees a stream, so its metrics are recorded here.
+      deps.recordResult(request, result);
+      return reply.type("application/json; charset=utf-8").send(Readable.from(resultChunks(result)));
     },
   );
 }

@@ -15,7 +15,7 @@ import type { AppDeps } from "../config.js";
 
 import { operationContext } from "../request-state.js";
 import { streamEval } from "./stream-operations.js";
-import { evalResultToWire, resultCharsOnWire, resultChunks } from "./to-wire.js";
+import { evalResultToWire, matchRangeOnWire, resultCharsOnWire, resultChunks } from "./to-wire.js";
 
 /** `POST /v1/verified/eval`: many create-style cases, scored and aggregated. */
 export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -65,6 +65,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
         minCoverage: body.min_coverage,
         answerFormat: body.answer_format,
         partial: body.partial,
+        explain: body.explain,
         details: body.details,
         cases: body.cases,
       };
@@ -75,6 +76,7 @@ export function registerEvalRoute(app: FastifyInstance, deps: AppDeps): void {
         deps.config.evalConcurrency,
         {
           resultChars: resultCharsOnWire(body.cases, body.offsets),
+          matchRange: matchRangeOnWire(body.offsets),
         },
       );
       request.verified.modelCalls = outcome.usage.modelCalls;

@@ -15,7 +15,9 @@ import {
   caseToWire,
   createResultToWire,
   entryConverter,
+  errorToWire,
   evalResultToWire,
+  matchRangeOnWire,
   resultCharsOnWire,
   resultChunks,
 } from "./to-wire.js";
@@ -57,8 +59,9 @@ export async function streamCreate(
     await events.sendChunks("done", resultChunks(result));
     events.end();
   } catch (error) {
-    if (!events.opened) throw error;
-    await events.fail(error);
+    const failure = errorToWire(error, ranges);
+    if (!events.opened) throw failure;
+    await events.fail(failure);
   }
 
   function send(event: CreateProgress): void {
@@ -101,6 +104,7 @@ export async function streamEval(
           });
         },
         resultChars: resultCharsOnWire(input.cases, unit),
+        matchRange: matchRangeOnWire(unit),
       },
     );
     request.verified.modelCalls = outcome.usage.modelCalls;

@@ -1,5 +1,6 @@
 // The service's outcomes in the wire's snake_case shapes, for JSON answers and for streamed events. Ranges
 // leave in the request's `offsets` unit: they are converted here, once (src/wire/offsets.ts).
+import { ServiceError } from "../../errors/index.js";
 import { EVAL_ANSWER_CHUNK_CHARS } from "../../limits.js";
 import { nextTurn } from "../../models/index.js";
 import {
@@ -10,6 +11,9 @@ import {
 } from "../../service/index.js";
 import {
   type CreateResult,
+  convertNestedRanges,
+  convertOffsets,
+  convertRanges,
   convertResultRanges,
   type EvalResult,
   isRange,
@@ -39,6 +43,7 @@ export function createResultToWire(
       citations: outcome.citations,
       unsupported: outcome.unsupported,
       ...(outcome.partial === undefined ? {} : { partial: outcome.partial }),
+      ...(outcome.answer === undefined ? {} : { answer: outcome.answer }),
       coverage: outcome.coverage,
       abstained: outcome.abstained,
       grounded: outcome.grounded,
@@ -67,13 +72,19 @@ export function entryConverter(
   const texts = sourceTexts(ranges.sources);
   const sourceOffset = offsetIndex(ranges.unit, counter);
   const converts = ranges.unit !== undefined && ranges.unit !== "utf16";
+  const convertRange = (text: string, range: [number, number]): [number, number] => [
+    sourceOffset(text, range[0]),
+    sourceOffset(text, range[1]),
+  ];
   return (entry, answer) => {
     const { source, range } = entry as { source?: unknown; range?: unknown };
     const text = typeof source === "string" ? texts.get(source) : undefined;
-    const converted =
+    const withRange =
       converts && text !== undefined && isRange(range)
-        ? { ...entry, range: [sourceOffset(text, range[0]), sourceOffset(text, range[1])] }
+        ? { ...entry, range: convertRange(text, range) }
         : entry;
+    // An unsupported claim's `near.range` counts into the same source.
+    const converted = converts ? convertNestedRanges(withRange, { sources: texts }, convertRange) : withRange;
     const answerRange = (converted as { answer_range?: unknown }).answer_range;
     if (answer === undefined || !Array.isArray(answerRange) || answerRange.length !== 2) return converted;
     const [start, end] = answerRange as [number, number];
@@ -82,6 +93,18 @@ export function entryConverter(
       answer_range: [answer.starts(answer.text, start), answer.ends(answer.text, end)],
     };
   };
+}
+
+/**
+ * `error` with the ranges of its failed claims (an `ungrounded` create's `unsupported`) in the request's unit,
+ * as a result's are; any other error as it is.
+ */
+export function errorToWire(error: unknown, ranges: WireRanges): unknown {
+  if (!(error instanceof ServiceError) || error.details.unsupported === undefined) return error;
+  if (ranges.unit === undefined || ranges.unit === "utf16") return error;
+  const texts = { sources: sourceTexts(ranges.sources), answer: error.details.answer };
+  const unsupported = convertRanges(error.details.unsupported, ranges.unit, texts);
+  return new ServiceError(error.type, error.message, { ...error.details, unsupported });
 }
 
 /** A stream's converter of `answer_range` offsets (`offsetCursor`). */
@@ -125,6 +148,7 @@ export function caseResultToWire(result: CreateOutcome, ranges: WireRanges) {
       citations: result.citations,
       unsupported: result.unsupported,
       ...(result.partial === undefined ? {} : { partial: result.partial }),
+      ...(result.answer === undefined ? {} : { answer: result.answer }),
       coverage: result.coverage,
       abstained: result.abstained,
       grounded: result.grounded,
@@ -133,6 +157,20 @@ export function caseResultToWire(result: CreateOutcome, ranges: WireRanges) {
     ranges.unit,
     { sources: sourceTexts(ranges.sources), answer: result.answer },
   );
+}
+
+/**
+ * An eval case's `match.range` (into the matched claim's text) in `unit`, for `EvalHooks.matchRange`;
+ * undefined when the unit is UTF-16, the service's own.
+ */
+export function matchRangeOnWire(
+  unit: OffsetUnit | undefined,
+): ((claim: string, range: [number, number]) => [number, number]) | undefined {
+  if (unit === undefined || unit === "utf16") return undefined;
+  return (claim, range) => {
+    const table = convertOffsets(claim, range, unit);
+    return [table.get(range[0]) ?? range[0], table.get(range[1]) ?? range[1]];
+  };
 }
 
 /** How many characters a case's result counts against the details budget: its JSON on the wire. */

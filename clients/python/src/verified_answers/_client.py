@@ -198,6 +198,7 @@ class Verified:
         offsets: Optional[OffsetUnit] = None,
         answer_format: Optional[AnswerFormat] = None,
         partial: Optional[PartialPolicy] = None,
+        explain: Optional[bool] = None,
     ) -> EvalResult:
         """Scores up to 200 cases in one request (``POST /v1/verified/eval``); ``eval_all`` takes any number."""
         body = _body(
@@ -211,6 +212,7 @@ class Verified:
             offsets=offsets or self.offsets,
             answer_format=answer_format,
             partial=partial,
+            explain=explain,
         )
         return self._transport.post_json("/v1/verified/eval", body, lambda data: read(EvalResult, data))
 
@@ -229,6 +231,7 @@ class Verified:
         offsets: Optional[OffsetUnit] = None,
         answer_format: Optional[AnswerFormat] = None,
         partial: Optional[PartialPolicy] = None,
+        explain: Optional[bool] = None,
     ) -> EvalResult:
         """Scores a dataset of any size: pages of 200, at most ``concurrency`` in flight, merged exactly as one
         request would have been. Each case's ``id`` stays here and labels its result. The first page that
@@ -270,6 +273,7 @@ class Verified:
                         offsets=offsets,
                         answer_format=answer_format,
                         partial=partial,
+                        explain=explain,
                     )
                     if len(result.cases) != len(page_cases):
                         raise VerifiedError(

@@ -179,6 +179,10 @@ class CreateResult:
     usage: Usage
     partial: List[PartialTerm] = field(default_factory=list)
     """With ``answer_format: "text"``: the words of kept claims that their spans lack."""
+    answer: Optional[str] = None
+    """With ``answer_format="text"``: the model's answer as written, before its unsupported sentences were
+    removed; every ``answer_range`` (and each ``partial`` word's) counts into it. ``text`` is it with the drops
+    removed."""
 
 
 @dataclass(frozen=True)
@@ -225,12 +229,14 @@ class EvalCaseDetails:
     usage: Usage
     partial: List[PartialTerm] = field(default_factory=list)
     """With ``answer_format="text"``: the words of kept claims that their spans lack."""
+    answer: Optional[str] = None
+    """With ``answer_format="text"``: the model's answer as written; every ``answer_range`` counts into it."""
 
 
 @dataclass(frozen=True)
 class ExpectedMatch:
     """Which expected answer a correct case's grounded claims hold: the answer as the case wrote it, the index
-    of the citation that holds it, and ``range`` in that claim's text (UTF-16 code units)."""
+    of the citation that holds it, and ``range`` in that claim's text (in the request's ``offsets`` unit)."""
 
     expected: str
     citation: int
