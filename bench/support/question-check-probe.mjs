@@ -1,6 +1,6 @@
 // Issue 34 item 3's "4 MiB of question text": `POST /v1/verified/check` of a one-sentence answer whose
-// `messages` hold a 4 MiB user message (SHAPE `words`, or `numbers`: numbers, dates and percentages), three in
-// a row against one built service (`node dist/cli/main.js serve`, loaded with task-cpu-probe.mjs, whose report
+// `messages` hold a 4 MiB user message (SHAPE `words`; `numbers`: numbers, dates and percentages; `cjk`: Japanese
+// with a `。` every ten characters), three in a row against one built service (`node dist/cli/main.js serve`, loaded with task-cpu-probe.mjs, whose report
 // of each check goes to stderr), with `/healthz` probed every 100 ms from a process of its own.
 //   npm run build && node bench/support/question-check-probe.mjs [SHAPE=words]
 import { spawn } from "node:child_process";
@@ -33,11 +33,14 @@ const report = async () => {
   probe.send("r");
   return (await r)[0];
 };
-const unit =
-  shape === "numbers"
-    ? "1,250 in 2019-03-04 and 17% of 3.5 million "
-    : "Alpha beta gamma delta epsilon zeta eta ";
-const question = unit.repeat(Math.floor((4 * 1024 * 1024) / unit.length));
+const units = {
+  words: "Alpha beta gamma delta epsilon zeta eta ",
+  numbers: "1,250 in 2019-03-04 and 17% of 3.5 million ",
+  // Japanese with a full stop every ten characters (three bytes a character: 1.4 Mi characters in 4 MiB).
+  cjk: "東京都の人口は多い。",
+};
+const unit = units[shape] ?? units.words;
+const question = unit.repeat(Math.floor((4 * 1024 * 1024) / Buffer.byteLength(unit)));
 const body = JSON.stringify({
   sources: [{ id: "s", text: "Alpha beta gamma delta." }],
   answer: "Alpha beta gamma [s].",

@@ -10,6 +10,8 @@ interface CheckBody {
   sources: { id: string; text: string }[];
   claims?: { claim: string; quote: string; source: string }[];
   answer?: string;
+  /** The user's messages: answer mode reads their words, numbers and dates as context. */
+  messages?: { role: "user"; content: string }[];
   mode?: "strict" | "lenient";
   check_numbers?: boolean | "source" | "row";
 }
@@ -377,6 +379,27 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
       return { sources, answer };
     },
   },
+  // Issue 34 item 3: a short answer whose question (the user's message) fills the body, read a slice at a time.
+  ...(
+    [
+      ["words", "Alpha beta gamma delta epsilon zeta eta "],
+      ["numbers, dates and percentages", "1,250 in 2019-03-04 and 17% of 3.5 million "],
+      ["Japanese, a full stop every ten characters", "東京都の人口は多い。"],
+    ] as const
+  ).map(
+    ([name, unit]): WorstCaseFamily => ({
+      name: `answer, 4 MiB of question text (${name})`,
+      attacks: "the user's messages read for their words, numbers and dates before the claims are judged",
+      body: (bodyBytes) => ({
+        sources: [{ id: "s", text: "Alpha beta gamma delta." }],
+        answer: "Alpha beta gamma [s].",
+        // Sized by the unit's bytes in the body (a Japanese character is three).
+        messages: [
+          { role: "user", content: unit.repeat(Math.floor((bodyBytes - 300) / Buffer.byteLength(unit))) },
+        ],
+      }),
+    }),
+  ),
   // Issue 34: the answer's own splitting (sentences, lines, markers) at its worst. Each answer fills the body
   // with one short source; the refused ones hold more than MAX_ANSWER_CLAIMS claims and are counted only up
   // to the cap.

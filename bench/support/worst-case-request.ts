@@ -44,11 +44,11 @@ const TURN_EVERY_CHARS = 64 * 1024;
  */
 function requestOf(body: typeof checkBody): string {
   if (!streamed) return JSON.stringify(body);
-  const { claims: _claims, answer, ...rest } = body;
+  const { claims: _claims, answer, messages, ...rest } = body;
   return JSON.stringify({
     ...rest,
     model: "bench",
-    messages: [{ role: "user", content: "q" }],
+    messages: messages ?? [{ role: "user", content: "q" }],
     stream: true,
     ...(answer === undefined ? {} : { answer_format: "text" }),
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
+import { writesDuring } from "../support/response-writes.js";
 import {
   completion,
   errorReply,
@@ -13,7 +14,6 @@ import {
   claimsContent,
   type ModelClaim,
   question,
-  recordingWrites,
   report,
   startWithGateway,
   startWithoutGateway,
@@ -100,7 +100,7 @@ describe('POST /v1/verified with "stream": true', () => {
     const service = await startWithoutGateway();
     const body = localBody;
     const plain = await post(service.url, "/v1/verified", body);
-    const { result: streamed, writes } = await recordingWrites(() =>
+    const { value: streamed, writes } = await writesDuring(() =>
       post(service.url, "/v1/verified", { ...body, stream: true }),
     );
     expect(streamed.events.at(-1)).toEqual({ event: "done", data: plain.json });

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { EVAL_ANSWER_CHUNK_CHARS } from "../../src/limits.js";
 import { sampleQuestion, sampleSources } from "../../src/sample.js";
 import { openEventStream, parseEventStream, type StreamEvent } from "../support/event-stream.js";
-import { sseChunks } from "../support/scripted-gateway.js";
+import { writesDuring } from "../support/response-writes.js";
+import { sseChunks, streamedCompletion } from "../support/scripted-gateway.js";
 import {
   chatBody,
   question,
-  recordingWrites,
   report,
   scriptHeldStream,
   startWithGateway,
@@ -172,6 +172,54 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     expect(all).toMatchObject({ unsupported: [], coverage: 1, grounded: true });
   });
 
+  it("writes a 422 ungrounded listing more than EVAL_ANSWER_CHUNK_CHARS of failed claims in chunks: its head first", async () => {
+    const { gateway, service } = await startWithGateway();
+    // Sentences of about 250 characters that no source holds (their claims, without the marker, a little
+    // shorter): 1.25 MiB of them stays under the claim cap.
+    const sentence = `${"Northwind also runs a bakery in Paris, ".repeat(5)}${invented} `;
+    const long = sentence.repeat(Math.ceil((1.25 * EVAL_ANSWER_CHUNK_CHARS) / sentence.length));
+    gateway.script.replyWith([sentence, long]);
+    const ask = () => post(service.url, textBody({ retry: 0 }));
+    const short = await ask();
+    const { value: chunked, writes } = await writesDuring(ask);
+    expect(short.status).toBe(422);
+    expect(chunked.status).toBe(422);
+    // Before, one serialisation wrote the whole body at once (`reply.send` of the error body).
+    const head = writes.findIndex((text) => text.startsWith('{"error":'));
+    expect(writes[head]).toBe('{"error":');
+    expect(JSON.parse(writes.slice(head).join(""))).toEqual(chunked.json);
+    const count = long.length / sentence.length;
+    expect(chunked.json.error).toMatchObject({ type: "ungrounded", code: "ungrounded" });
+    expect(chunked.json.error.request_id).toEqual(expect.any(String));
+    expect(chunked.json.error.unsupported).toHaveLength(count);
+    const [first, last] = [short.json.error.unsupported[0], chunked.json.error.unsupported.at(-1)];
+    expect(last).toEqual({
+      ...first,
+      answer_range: first.answer_range.map((offset: number) => offset + (count - 1) * sentence.length),
+    });
+  });
+
+  it("streams the error event of such a 422 ungrounded in chunks too: its head, then its data", async () => {
+    const { gateway, service } = await startWithGateway();
+    const sentence = `${"Northwind also runs a bakery in Paris, ".repeat(5)}${invented} `;
+    const long = sentence.repeat(Math.ceil((1.25 * EVAL_ANSWER_CHUNK_CHARS) / sentence.length));
+    // Streamed in pieces of 64 KiB: a model's stream event holds at most 1 MiB.
+    gateway.script.replyWith([long, streamedCompletion(long, { pieceChars: 65_536 })]);
+    const plain = await post(service.url, textBody({ retry: 0 }));
+    const { value: streamed, writes } = await writesDuring(() =>
+      post(service.url, textBody({ retry: 0, stream: true })),
+    );
+    const last = streamed.events.at(-1);
+    expect(last?.event).toBe("error");
+    const { request_id: _streamedId, ...streamedError } = last?.data.error ?? {};
+    const { request_id: _plainId, ...plainError } = plain.json.error;
+    expect(streamedError).toEqual(plainError);
+    // Before, one write held the whole event: `event: error`, its data line and the blank line.
+    const head = writes.findIndex((text) => text.startsWith("event: error\n"));
+    expect(writes[head]).toBe("event: error\ndata: ");
+    expect(writes.at(-1)).toBe("\n\n");
+  });
+
   it("abstains below min_coverage and fails as ungrounded when no sentence holds", async () => {
     const { gateway, service } = await startWithGateway();
     gateway.script.replyWith([`${supported} ${invented}`, invented]);
@@ -182,27 +230,6 @@ describe('POST /v1/verified with "answer_format": "text"', () => {
     expect(abstained.json).toMatchObject({ coverage: 0.5, abstained: true, grounded: true });
     expect(ungrounded.status).toBe(422);
     expect(ungrounded.json.error.type).toBe("ungrounded");
-  });
-
-  it("streams an ungrounded error in chunks, as done is: its head, then its data, the JSON answer's error", async () => {
-    const { gateway, service } = await startWithGateway();
-    gateway.script(() => `${invented} ${invented}`);
-    const plain = await post(service.url, textBody());
-    const { result: streamed, writes } = await recordingWrites(() =>
-      post(service.url, textBody({ stream: true })),
-    );
-    const { request_id: _plainId, ...error } = plain.json.error;
-    expect(error.type).toBe("ungrounded");
-    expect(error.unsupported).toHaveLength(2);
-    const last = streamed.events.at(-1) as { event: string; data: { error: { request_id: string } } };
-    const { request_id: _streamedId, ...streamedError } = last.data.error;
-    expect(last.event).toBe("error");
-    expect(streamedError).toEqual(error);
-    // Before, one write held the whole event: `event: error`, its data line and the blank line.
-    const head = writes.findIndex((text) => text.startsWith("event: error\n"));
-    expect(writes[head]).toBe("event: error\ndata: ");
-    expect(JSON.parse(writes.slice(head + 1, -1).join(""))).toEqual(last.data);
-    expect(writes.at(-1)).toBe("\n\n");
   });
 
   it("retries with feedback naming each dropped sentence and why, and keeps the best attempt", async () => {

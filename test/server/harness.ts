@@ -1,5 +1,4 @@
-import { ServerResponse } from "node:http";
-import { afterEach, vi } from "vitest";
+import { afterEach } from "vitest";
 import type { Source } from "../../src/core/types.js";
 import {
   type RecordedCall,
@@ -125,25 +124,4 @@ export function scriptHeldStream(
   });
   gateway.script(() => streamReply(pieces, { gate: (index) => (index === held ? gate : Promise.resolve()) }));
   return { release: () => release() };
-}
-
-/**
- * The strings the service writes to its HTTP responses while `run` runs (the service runs in this process), and
- * what `run` returned: to tell an event written in one go from one written in chunks.
- */
-export async function recordingWrites<T>(run: () => Promise<T>): Promise<{ result: T; writes: string[] }> {
-  const writes: string[] = [];
-  const original = ServerResponse.prototype.write;
-  const write = vi.spyOn(ServerResponse.prototype, "write").mockImplementation(function (
-    this: ServerResponse,
-    ...args: unknown[]
-  ) {
-    if (typeof args[0] === "string") writes.push(args[0]);
-    return (original as (...all: unknown[]) => boolean).apply(this, args);
-  });
-  try {
-    return { result: await run(), writes };
-  } finally {
-    write.mockRestore();
-  }
 }

@@ -37,9 +37,10 @@ import {
   partialDrop,
   partialTerms,
   pushPooled,
-  questionTerms,
+  type QuestionTerms,
   quotationMiss,
   quotationsOf,
+  readQuestionTerms,
   SUPPORT_THRESHOLD,
   shareFound,
   supportValues,
@@ -63,6 +64,11 @@ export interface AnswerCheckOptions {
   explain?: boolean | undefined;
   /** The user's messages: their words are context, not new facts. */
   question?: readonly string[] | undefined;
+  /**
+   * Where the first check that reads `question` keeps its terms, for checks of one question's answer in pieces
+   * (a streamed answer, retries): the next reads them from here rather than the messages again.
+   */
+  questionTerms?: { read?: QuestionTerms } | undefined;
   /**
    * Refuse an answer of more claims and clauses than this, or of more than twice as many markers
    * (`TooManyClaims`), before checking any: the markers are counted first, in one cheap pass that stops past
@@ -247,11 +253,24 @@ export function* answerCheckSteps(
       sliceEnd = tally.steps + sliceSteps;
     }
   }
+  // The user's messages are read once per question, in pieces of a slice's worth, pausing between them.
+  let question = options.questionTerms?.read;
+  if (question === undefined) {
+    const questionRead = readQuestionTerms(options.question ?? [], sliceSteps, tally);
+    for (let step = questionRead.next(); question === undefined; step = questionRead.next()) {
+      if (step.done === true) question = step.value;
+      else if (tally.steps >= sliceEnd) {
+        yield;
+        sliceEnd = tally.steps + sliceSteps;
+      }
+    }
+    if (options.questionTerms !== undefined) options.questionTerms.read = question;
+  }
   const context: CheckContext = {
     index,
     ids: prepared.map((source) => source.id),
     indexOfId: new Map(prepared.map((source, sourceIndex) => [source.id, sourceIndex])),
-    question: questionTerms(options.question ?? []),
+    question,
     answerInitials: answerKeys,
     spanValues: new Map(),
     deniedTerms: new Map(),

@@ -78,7 +78,8 @@ function validDay(year: number, month: number, day: number): boolean {
 // year runs on that short slice only, so a text costs O(length + years × NAMED_DATE_REACH²).
 const BEFORE_YEAR =
   /(?<![\p{L}\p{N}])(?:(\p{L}{3,9})\.?[ \t\u00a0]{1,3}(\d{1,2})(?:st|nd|rd|th)?,?|(\d{1,2})(?:st|nd|rd|th)?[ \t\u00a0]{1,3}(?:of[ \t\u00a0]{1,3})?(\p{L}{3,9})\.?,?)[ \t\u00a0]{1,3}$/u;
-const NAMED_DATE_REACH = 24;
+/** How far before its year a named date's month and day may start (`forEachDate`). */
+export const NAMED_DATE_REACH = 24;
 
 // A space the named-date pattern allows between its parts.
 const isDateSpace = (code: number): boolean => code === 32 || code === 9 || code === 0xa0;

@@ -42,9 +42,17 @@ export function splitWords(text: string): WordSpan[] {
   return words;
 }
 
-/** Calls `visit` with each word of `text` (folded) and its offsets, as `splitWords` lists them. */
-export function forEachWord(text: string, visit: (word: string, start: number, end: number) => void): void {
-  if (UNSPACED_SCRIPT.test(text)) {
+/**
+ * Calls `visit` with each word of `text` (folded) and its offsets, as `splitWords` lists them. `unspaced` says
+ * whether the text goes through `Intl.Segmenter` (by default, when it holds a script written without spaces):
+ * a caller that reads a long text in pieces decides it once for the whole text (`wordsCutAtSpaces`).
+ */
+export function forEachWord(
+  text: string,
+  visit: (word: string, start: number, end: number) => void,
+  unspaced: boolean = UNSPACED_SCRIPT.test(text),
+): void {
+  if (unspaced) {
     let run: { start: number; end: number } | null = null;
     for (const segment of wordSegmenter.segment(text)) {
       if (segment.isWordLike !== true) continue;

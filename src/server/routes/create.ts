@@ -1,9 +1,15 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { OPERATION_PATHS } from "../../api-paths.js";
+import { ServiceError } from "../../errors/index.js";
 import { EVAL_ANSWER_CHUNK_CHARS, MAX_REQUEST_BODY_BYTES } from "../../limits.js";
-
-import { type CreateInput, checkSourceIds, createVerified, resultCharsAtLeast } from "../../service/index.js";
+import {
+  type CreateInput,
+  type CreateOutcome,
+  checkSourceIds,
+  createVerified,
+  resultCharsAtLeast,
+} from "../../service/index.js";
 
 import {
   type CreateRequest,
@@ -15,7 +21,7 @@ import {
 import type { AppDeps } from "../config.js";
 import { operationContext } from "../request-state.js";
 import { streamCreate } from "./stream-operations.js";
-import { createResultToWire, errorToWire, resultChunks } from "./to-wire.js";
+import { createResultToWire, errorBodyChunks, errorToWire, resultChunks } from "./to-wire.js";
 
 /** `POST /v1/verified`: a grounded answer with citations. */
 export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
@@ -62,11 +68,20 @@ export function registerCreateRoute(app: FastifyInstance, deps: AppDeps): void {
       };
       if (body.stream === true) return streamCreate(request, reply, deps, input, body.offsets);
       const ranges = { unit: body.offsets, sources: body.sources };
-      const outcome = await createVerified(input, operationContext(request, reply, deps)).catch(
-        (error: unknown) => {
-          throw errorToWire(error, ranges);
-        },
-      );
+      let outcome: CreateOutcome;
+      try {
+        outcome = await createVerified(input, operationContext(request, reply, deps));
+      } catch (error) {
+        const failure = errorToWire(error, ranges);
+        if (!(failure instanceof ServiceError)) throw failure;
+        const chunks = errorBodyChunks(failure, request.id);
+        if (chunks === null) throw failure;
+        // A 422 `ungrounded` listing megabytes of failed claims is written in chunks, as a large result is.
+        return reply
+          .status(failure.status)
+          .type("application/json; charset=utf-8")
+          .send(Readable.from(chunks));
+      }
       request.verified.modelCalls = outcome.usage.modelCalls;
       request.verified.coverage = outcome.coverage;
       const result = createResultToWire(deps.newId("vfd"), body.model, outcome, ranges);

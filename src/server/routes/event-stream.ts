@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { STREAM_BACKLOG_BYTES } from "../../limits.js";
 import { mapFrameworkError } from "../errors.js";
 import { requestIdHeader, serverTimingOf, withRequestId } from "../plugins/index.js";
-import { resultChunks } from "./to-wire.js";
 
 /** A `text/event-stream` answer, opened on first use. */
 export interface EventStream {
@@ -22,12 +21,8 @@ export interface EventStream {
    * once the caller has taken the one before (`drained`).
    */
   sendChunks(name: string, chunks: AsyncIterable<string>): Promise<void>;
-  /**
-   * Sends `error` with the error envelope of `error` (with the request's id), then ends the stream. The envelope
-   * is written in chunks as `done` is (`resultChunks`): an `ungrounded` error lists every dropped claim of the
-   * answer, megabytes for a long prose answer.
-   */
-  fail(error: unknown): Promise<void>;
+  /** Sends `error` with the error envelope of `error` (with the request's id), then ends the stream. */
+  fail(error: unknown): void;
   /** Ends the stream (idempotent). */
   end(): void;
 }
@@ -145,7 +140,7 @@ export function createEventStream(
         inEvent = false;
       }
     },
-    async fail(error) {
+    fail(error) {
       const serviceError = mapFrameworkError(error);
       if (serviceError.type === "internal_error") {
         request.log.error(
@@ -153,8 +148,7 @@ export function createEventStream(
           "unexpected error",
         );
       }
-      const body = withRequestId(serviceError.toBody(), request.id);
-      await stream.sendChunks("error", errorChunks(body.error));
+      stream.send("error", withRequestId(serviceError.toBody(), request.id));
       stream.end();
     },
     end() {
@@ -173,10 +167,3 @@ export function createEventStream(
  * a write stays small enough for Node's pooled buffers (a large one costs an allocation of its own).
  */
 const COALESCE_CHARS = 3 * 1024;
-
-/** An error envelope `{"error": {…}}` as JSON, its lists (`unsupported`) written a chunk at a time. */
-async function* errorChunks(error: object): AsyncGenerator<string> {
-  yield '{"error":';
-  yield* resultChunks(error);
-  yield "}";
-}

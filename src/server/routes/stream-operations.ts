@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { ServiceError } from "../../errors/index.js";
 import {
   batchFatal,
   type CreateInput,
@@ -15,6 +16,7 @@ import {
   caseToWire,
   createResultToWire,
   entryConverter,
+  errorBodyChunks,
   errorToWire,
   evalResultToWire,
   matchRangeOnWire,
@@ -61,7 +63,13 @@ export async function streamCreate(
   } catch (error) {
     const failure = errorToWire(error, ranges);
     if (!events.opened) throw failure;
-    await events.fail(failure);
+    // A 422 `ungrounded` listing megabytes of failed claims goes in chunks, as `done` does.
+    const chunks = failure instanceof ServiceError ? errorBodyChunks(failure, request.id) : null;
+    if (chunks === null) events.fail(failure);
+    else {
+      await events.sendChunks("error", chunks);
+      events.end();
+    }
   }
 
   function send(event: CreateProgress): void {
@@ -115,6 +123,6 @@ export async function streamEval(
     events.end();
   } catch (error) {
     if (!events.opened) throw error;
-    await events.fail(error);
+    events.fail(error);
   }
 }

@@ -21,6 +21,7 @@ import {
   offsetIndex,
   sourceTexts,
 } from "../../wire/index.js";
+import { withRequestId } from "../plugins/index.js";
 
 /** The unit a request asked its ranges in, and the sources they count into. */
 export interface WireRanges {
@@ -215,4 +216,29 @@ export async function* resultChunks(
     chunk += "]";
   }
   yield `${chunk}}`;
+}
+
+/**
+ * The JSON body of an error whose failed claims (`unsupported`) hold more than `chunkChars` characters of
+ * claims and quotes, in chunks as `resultChunks` writes a result: `{"error":` first, then the error's fields,
+ * its entries a chunk at a time with a turn of the event loop between chunks; null for a smaller error, which
+ * is written in one piece. A 422 `ungrounded` of a model's prose answer of megabytes lists megabytes of claims
+ * (the JSON answer's body, or a stream's `error` event's data).
+ */
+export function errorBodyChunks(
+  error: ServiceError,
+  requestId: string,
+  chunkChars = EVAL_ANSWER_CHUNK_CHARS,
+): AsyncGenerator<string> | null {
+  let chars = 0;
+  for (const entry of error.details.unsupported ?? [])
+    chars += entry.claim.length + ((entry as { quote?: string }).quote?.length ?? 0);
+  if (chars <= chunkChars) return null;
+  return chunksOfError(withRequestId(error.toBody(), requestId).error, chunkChars);
+}
+
+async function* chunksOfError(error: object, chunkChars: number): AsyncGenerator<string> {
+  yield '{"error":';
+  yield* resultChunks(error, chunkChars);
+  yield "}";
 }

@@ -43,7 +43,12 @@ export async function createProseAnswer(
   usage: UsageTotal,
   observer?: CreateObserver | undefined,
 ): Promise<ProseOutcome> {
-  const options: AnswerCheckOptions = { ...request.options, question: questionOf(request.messages) };
+  // The question's terms are read by the first check and shared by the rest (a streamed answer's pieces, retries).
+  const options: AnswerCheckOptions = {
+    ...request.options,
+    question: questionOf(request.messages),
+    questionTerms: {},
+  };
   const baseMessages = buildProseMessages(request.sources, request.messages);
   const events = observer && createSentenceEvents(request.sources, options, observer, context.signal);
   let messages = baseMessages;

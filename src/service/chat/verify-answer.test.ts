@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { type AnswerCheckOptions, checkAnswer, type StepCounter } from "../../core/index.js";
 import { ServiceError } from "../../errors/index.js";
-import { verifyChatAnswer, verifyChatAnswers } from "./verify-answer.js";
+import { answerOptionsOf, verifyChatAnswer, verifyChatAnswers } from "./verify-answer.js";
 
 // Sources and answers written for this test.
 const found = {
@@ -33,5 +34,22 @@ describe("verifyChatAnswers", () => {
     const reason = new ServiceError("gateway_error", "The caller disconnected.");
     controller.abort(reason);
     await expect(verifyChatAnswers(answers, found, {}, [], controller.signal)).rejects.toBe(reason);
+  });
+});
+
+describe("answerOptionsOf", () => {
+  it("reads the question once for the checks made with one set of options (a streamed answer's pieces)", () => {
+    const question = "Alpha beta gamma delta epsilon zeta eta ".repeat(10_000);
+    const options = answerOptionsOf({}, [{ role: "user", content: question }]);
+    const stepsOf = (answerOptions: AnswerCheckOptions): number => {
+      const counter: StepCounter = { steps: 0 };
+      checkAnswer([{ id: "s", text: "Alpha beta gamma." }], "Alpha beta gamma [s].", answerOptions, counter);
+      return counter.steps;
+    };
+    const first = stepsOf(options);
+    const second = stepsOf(options);
+    expect(first - second).toBeGreaterThanOrEqual(question.length);
+    // Fresh options read it again.
+    expect(stepsOf(answerOptionsOf({}, [{ role: "user", content: question }]))).toBe(first);
   });
 });

@@ -1,4 +1,9 @@
-import { type AnswerResult, type PreparedAnswerSources, prepareAnswerSources } from "../../core/index.js";
+import {
+  type AnswerCheckOptions,
+  type AnswerResult,
+  type PreparedAnswerSources,
+  prepareAnswerSources,
+} from "../../core/index.js";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_ANSWER_CHARS } from "../../limits.js";
 import { contentText } from "../../models/index.js";
@@ -23,14 +28,18 @@ export function chatQuestion(messages: unknown): string[] {
   );
 }
 
-/** The answer check's options of a `verification` object. */
-export function answerOptionsOf(verification: VerificationRequest, messages: unknown) {
+/**
+ * The answer check's options of a `verification` object: the checks made with them (a streamed answer's
+ * pieces) read the question once.
+ */
+export function answerOptionsOf(verification: VerificationRequest, messages: unknown): AnswerCheckOptions {
   return {
     mode: verification.mode,
     checkNumbers: verification.check_numbers,
     explain: verification.explain,
     partial: verification.partial,
     question: chatQuestion(messages),
+    questionTerms: {},
   };
 }
 

@@ -1,6 +1,6 @@
 // The checks of an answer's clauses: how a clause is read, its names, quotations and numbers, its failures, and
 // the entries it makes in the result.
-export { clauseTerms, HAS_DIGIT, questionTerms } from "./clause-terms.js";
+export { clauseTerms, HAS_DIGIT, readQuestionTerms } from "./clause-terms.js";
 export { addWantedInitials, answerInitials, missingEntity } from "./entities.js";
 export { asGiven, citationOf, pushPooled, unsupportedOf, withoutBestSpan } from "./entries.js";
 export {
@@ -22,6 +22,7 @@ export type {
   ClauseTerms,
   Judged,
   JudgedClause,
+  QuestionTerms,
 } from "./types.js";
 export {
   confirmElsewhere,
