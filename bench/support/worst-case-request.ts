@@ -102,6 +102,7 @@ function statusOf(response: { statusCode: number; lastEvent: string }): number {
 // The characters kept of a streamed answer's last event: enough for its name and an error's type.
 const LAST_EVENT_HEAD = 4096;
 const EVENT = Buffer.from("event: ");
+const NEWLINE = 10;
 /**
  * Sends one request. A streamed answer is read as a stream and dropped as it comes, but for the head of its
  * last event: a socket's reader holds no more, and buffering the whole answer (`inject` keeps every chunk,
@@ -120,21 +121,39 @@ async function send(body: string): Promise<{ statusCode: number; lastEvent: stri
     return { statusCode: response.statusCode, lastEvent: "" };
   }
   const response = await app.inject({ ...request, payloadAsStream: true });
+  // An event starts at a line's start with `event: `. Line starts are found by the line breaks (a native search
+  // that passes a long data line at once); the first bytes of a line cut by a chunk's end wait in `head`.
   let lastEvent = Buffer.alloc(0);
-  let carry = Buffer.alloc(0);
+  let atLineStart = true;
+  let head: Buffer | undefined;
+  // Where the chunk's last event starts: its head is copied once per chunk, not once per event.
+  let eventAt = -1;
+  const lineAt = (chunk: Buffer, start: number): void => {
+    if (chunk.length - start >= EVENT.length) {
+      if (chunk.subarray(start, start + EVENT.length).equals(EVENT)) eventAt = start;
+    } else if (EVENT.subarray(0, chunk.length - start).equals(chunk.subarray(start)))
+      head = Buffer.from(chunk.subarray(start));
+  };
   for await (const chunk of response.stream() as AsyncIterable<Buffer>) {
-    const at = chunk.lastIndexOf(EVENT);
-    if (at >= 0) lastEvent = Buffer.from(chunk.subarray(at, at + LAST_EVENT_HEAD));
-    else {
-      // An `event: ` cut between two chunks: looked for in the previous chunk's end and this one's start.
-      const seam = Buffer.concat([carry, chunk.subarray(0, EVENT.length - 1)]);
-      const cut = seam.lastIndexOf(EVENT);
-      if (cut >= 0)
-        lastEvent = Buffer.concat([seam.subarray(cut, carry.length), chunk]).subarray(0, LAST_EVENT_HEAD);
-      else if (lastEvent.length < LAST_EVENT_HEAD)
-        lastEvent = Buffer.concat([lastEvent, chunk.subarray(0, LAST_EVENT_HEAD - lastEvent.length)]);
-    }
-    carry = Buffer.from(chunk.subarray(-(EVENT.length - 1)));
+    if (lastEvent.length < LAST_EVENT_HEAD)
+      lastEvent = Buffer.concat([lastEvent, chunk.subarray(0, LAST_EVENT_HEAD - lastEvent.length)]);
+    if (head !== undefined) {
+      const line = Buffer.concat([head, chunk.subarray(0, EVENT.length - head.length)]);
+      const earlier = head;
+      head = undefined;
+      if (line.length < EVENT.length) lineAt(line, 0);
+      else if (line.equals(EVENT))
+        lastEvent = Buffer.concat([earlier, chunk.subarray(0, LAST_EVENT_HEAD - earlier.length)]);
+    } else if (atLineStart) lineAt(chunk, 0);
+    for (
+      let at = chunk.indexOf(NEWLINE);
+      at >= 0 && at + 1 < chunk.length;
+      at = chunk.indexOf(NEWLINE, at + 1)
+    )
+      lineAt(chunk, at + 1);
+    if (eventAt >= 0) lastEvent = Buffer.from(chunk.subarray(eventAt, eventAt + LAST_EVENT_HEAD));
+    eventAt = -1;
+    atLineStart = chunk.at(-1) === NEWLINE;
   }
   return { statusCode: response.statusCode, lastEvent: lastEvent.toString() };
 }

@@ -33,6 +33,12 @@ export type CreateProgress =
 export interface CreateObserver {
   open(): void;
   progress(event: CreateProgress): void;
+  /**
+   * While the caller has not yet taken what was sent (an HTTP stream's buffer over its high-water mark): a
+   * promise that resolves once it has, or once it has gone. Else undefined. A prose answer's events wait here one
+   * by one, so a slow reader holds back the check instead of the answer's events piling up in memory.
+   */
+  drained?(): Promise<void> | undefined;
 }
 
 /** The claim events of one create: a stream for each claims call, and the verdicts once a call is used. */

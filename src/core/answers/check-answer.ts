@@ -100,6 +100,13 @@ export interface AnswerCheckOptions {
    * and leaves the rest (`-1` once spent), so together they list best spans as one check of the answer would.
    */
   bestSpanBudget?: { chars: number } | undefined;
+  /**
+   * The answer's claims as `answerClaims` reads them (offsets into the answer), when the caller has split it
+   * already: a streamed piece, split together with the text that followed it and cut where both parts split as
+   * the whole does (so these are the piece's own claims). The check then neither reads markers nor splits:
+   * each piece of a stream is split once. Their claims and clauses still count against `maxClaims`.
+   */
+  claims?: readonly AnswerClaim[] | undefined;
 }
 
 /**
@@ -192,9 +199,12 @@ export function* answerCheckSteps(
   let sliceEnd = tally.steps + sliceSteps;
   // The caps come before any work that grows with the claims: the markers are counted in one pass that stops
   // past twice the cap, and the claims as they are read, stopping at the first past the cap.
+  // Claims the caller split are only counted: no markers are read and nothing is split again.
+  const given = options.claims;
+  let found: AnswerMarkers | undefined = given === undefined ? undefined : NO_MARKERS;
   const markerPass = markerSteps(answer, 2 * maxClaims, tally);
-  let found: AnswerMarkers | undefined;
-  for (let step = markerPass.next(); found === undefined; step = markerPass.next()) {
+  while (found === undefined) {
+    const step = markerPass.next();
     if (step.done === true) found = step.value;
     else if (tally.steps >= sliceEnd) {
       yield;
@@ -206,7 +216,7 @@ export function* answerCheckSteps(
   const claims: AnswerClaim[] = [];
   const wanted = new Set<string>();
   let clauses = 0;
-  for (const claim of answerClaims(answer, found, tally)) {
+  for (const claim of given ?? answerClaims(answer, found, tally)) {
     if (claim !== PAUSE) {
       clauses += claim.clauses.length;
       if (clauses > maxClaims) return { tooManyClaims: clauses, counted: "claims and clauses" };
@@ -343,6 +353,8 @@ export function* answerCheckSteps(
   if (options.bestSpanBudget !== undefined) options.bestSpanBudget.chars = spanCharsLeft;
   return result;
 }
+
+const NO_MARKERS: AnswerMarkers = { markers: [], hidden: [] };
 
 /**
  * The work of judging or finishing a claim: a step a character, the characters of its clauses read by words at

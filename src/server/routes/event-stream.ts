@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { STREAM_BACKLOG_BYTES } from "../../limits.js";
 import { mapFrameworkError } from "../errors.js";
 import { requestIdHeader, serverTimingOf, withRequestId } from "../plugins/index.js";
 
@@ -10,7 +11,15 @@ export interface EventStream {
   open(): void;
   /** Sends one event: `event: {name}` and its JSON `data:` line. */
   send(name: string, data: unknown): void;
-  /** Sends one event whose `data:` line is the JSON `chunks` join to, written chunk by chunk as they come. */
+  /**
+   * While the caller has not taken what was written (`STREAM_BACKLOG_BYTES` or more in the response's buffer): a
+   * promise that resolves once it has drained, or the caller has gone. Else undefined.
+   */
+  drained(): Promise<void> | undefined;
+  /**
+   * Sends one event whose `data:` line is the JSON `chunks` join to, written chunk by chunk as they come, each
+   * once the caller has taken the one before (`drained`).
+   */
   sendChunks(name: string, chunks: AsyncIterable<string>): Promise<void>;
   /** Sends `error` with the error envelope of `error` (with the request's id), then ends the stream. */
   fail(error: unknown): void;
@@ -22,13 +31,14 @@ export interface EventStream {
  * The server-sent event writer of one streamed request. It takes the reply over from Fastify (`hijack`) when
  * it opens; until then the request can still fail with an ordinary JSON error. A comment line goes out after
  * `heartbeatMs` without any write, so proxies do not close a stream the model is slow to fill; events are
- * written at once, uncompressed, and `X-Accel-Buffering: no` asks nginx not to buffer them. Writes after the
+ * written at once (those of one pass of the event loop together), uncompressed, and `X-Accel-Buffering: no` asks nginx not to buffer them. Writes after the
  * caller went away are dropped (its departure aborts the operation through the request's signal).
  */
 export function createEventStream(
   request: FastifyRequest,
   reply: FastifyReply,
   heartbeatMs: number,
+  backlogBytes = STREAM_BACKLOG_BYTES,
 ): EventStream {
   const raw = reply.raw;
   let opened = false;
@@ -38,7 +48,32 @@ export function createEventStream(
   let inEvent = false;
 
   const writable = () => opened && !ended && !raw.destroyed && !raw.writableEnded;
+  // Events sent in one pass of the event loop go out in one write (at its end, or once COALESCE_CHARS have
+  // gathered): a write costs its framing and copy, and a long answer sends thousands of events in a pass.
+  let pending = "";
+  let flushQueued = false;
+  const flush = () => {
+    flushQueued = false;
+    if (pending === "") return;
+    const text = pending;
+    pending = "";
+    if (!writable()) return;
+    raw.write(text);
+    heartbeat?.refresh();
+  };
+  const queue = (text: string) => {
+    if (!writable()) return;
+    // A write stays under COALESCE_CHARS unless one event is larger.
+    if (pending.length + text.length > COALESCE_CHARS) flush();
+    pending += text;
+    if (pending.length >= COALESCE_CHARS) flush();
+    else if (!flushQueued) {
+      flushQueued = true;
+      queueMicrotask(flush);
+    }
+  };
   const write = (text: string) => {
+    flush();
     if (!writable()) return;
     raw.write(text);
     heartbeat?.refresh();
@@ -74,7 +109,20 @@ export function createEventStream(
     send(name, data) {
       stream.open();
       // JSON.stringify escapes every line break, so the data is one line.
-      write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      queue(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    drained() {
+      // Events gathered for the pass's write (under COALESCE_CHARS) are not waited for: they go out with it.
+      if (!writable() || raw.writableLength < backlogBytes) return undefined;
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          raw.off("drain", done);
+          raw.off("close", done);
+          resolve();
+        };
+        raw.once("drain", done);
+        raw.once("close", done);
+      });
     },
     async sendChunks(name, chunks) {
       stream.open();
@@ -85,6 +133,7 @@ export function createEventStream(
         for await (const chunk of chunks) {
           if (!writable()) return;
           write(chunk);
+          await stream.drained();
         }
         write("\n\n");
       } finally {
@@ -104,6 +153,7 @@ export function createEventStream(
     },
     end() {
       if (ended) return;
+      flush();
       stopHeartbeat();
       if (opened && !raw.destroyed && !raw.writableEnded) raw.end();
       ended = true;
@@ -111,3 +161,9 @@ export function createEventStream(
   };
   return stream;
 }
+
+/**
+ * Characters of events gathered into one write at most (more go out at once): a few small events a write, while
+ * a write stays small enough for Node's pooled buffers (a large one costs an allocation of its own).
+ */
+const COALESCE_CHARS = 3 * 1024;

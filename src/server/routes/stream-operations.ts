@@ -46,7 +46,11 @@ export async function streamCreate(
   try {
     const outcome = await createVerified(input, operationContext(request, reply, deps), {
       failWhenUngrounded: true,
-      observer: { open: () => events.open(), progress: (event) => send(event) },
+      observer: {
+        open: () => events.open(),
+        progress: (event) => send(event),
+        drained: () => events.drained(),
+      },
     });
     request.verified.modelCalls = outcome.usage.modelCalls;
     request.verified.coverage = outcome.coverage;

@@ -1,8 +1,9 @@
 import { type AnswerResult, answerWithoutClaims, coverageOf, type Range } from "../../core/index.js";
 
-/** One piece of an answer checked on its own: where it starts in the answer, and its check. */
+/** One piece of an answer checked on its own: where it starts in the answer, its length, and its check. */
 export interface CheckedPiece {
   offset: number;
+  chars: number;
   result: AnswerResult;
 }
 
@@ -35,13 +36,17 @@ export function readsAnswerWide(answer: string, pieces: readonly CheckedPiece[])
  * The whole answer's check from the checks of its pieces (in answer order, together the whole answer, each
  * cut where both parts split as the whole does, and not `readsAnswerWide`): their citations, dropped
  * sentences and partial terms moved to the answer's offsets, the text cut from the whole answer, and the
- * coverage from `tally`, the claims the pieces' checks judged and kept (`claimTally`). O(answer + entries).
+ * coverage from `tally`, the claims the pieces' checks judged and kept (`claimTally`). One piece that is the
+ * whole answer (an answer the stream could not cut) is its check as it is: nothing is copied or cut again.
+ * O(answer + entries).
  */
 export function assembleAnswer(
   answer: string,
   pieces: readonly CheckedPiece[],
   tally: { judged: number; kept: number },
 ): AnswerResult {
+  const [first] = pieces;
+  if (pieces.length === 1 && first?.offset === 0 && first.chars === answer.length) return first.result;
   const result: AnswerResult = { text: "", citations: [], unsupported: [], partial: [], coverage: 0 };
   for (const { offset, result: part } of pieces) {
     for (const citation of part.citations)

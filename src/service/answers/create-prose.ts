@@ -76,7 +76,8 @@ export async function createProseAnswer(
       best = checked;
       bestAnswer = reply.content;
     }
-    if (checked.unsupported.length === 0) break;
+    // The feedback is written only for a call that follows: for a long answer it is as long again.
+    if (checked.unsupported.length === 0 || attempt + 1 === attempts) break;
     messages = [...baseMessages, ...buildProseRetryFeedback(reply.content, checked.unsupported)];
   }
   return { ...answerResultToWire(best as AnswerResult), answer: bestAnswer };

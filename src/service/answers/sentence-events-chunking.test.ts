@@ -1,9 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AnswerResult, Source } from "../../core/index.js";
+import { type AnswerResult, answerClaims, markerSteps, PAUSE, type Source } from "../../core/index.js";
+import { runSteps } from "../../util.js";
 import { checkAnswerYielding } from "../check-answer.js";
 import type { CreateProgress } from "../claim-events.js";
 import { createSentenceEvents } from "./sentence-events.js";
+import { type ClaimSpan, cutMayFollow, findCut } from "./stream-cuts.js";
 
 /** The splitting steps a streamed answer may take per character of it, however it is chunked. */
 const STEPS_PER_CHARACTER = 80;
@@ -90,6 +92,17 @@ async function streamed(
 /** The one-shot check of a model's whole answer; with `counter`, its steps. */
 const oneShot = (answer: string, checkedAgainst: Source[] = sources, counter?: { steps: number }) =>
   checkAnswerYielding(checkedAgainst, answer, {}, undefined, undefined, { author: "model", counter });
+
+/** The steps of splitting `answer` once: its markers, then its claims. */
+function splitSteps(answer: string): number {
+  const counter = { steps: 0 };
+  for (const _claim of answerClaims(
+    answer,
+    runSteps(markerSteps(answer, Number.POSITIVE_INFINITY, counter)),
+    counter,
+  ));
+  return counter.steps;
+}
 
 /** `text` cut before each index of `cuts` (sorted, deduplicated, inside the text). */
 function cutAt(text: string, cuts: readonly number[]): string[] {
@@ -235,6 +248,77 @@ describe("createSentenceEvents, however the stream is cut", () => {
       }
     },
     120_000,
+  );
+
+  // Each piece of a stream is split once, by the stream: its check is given the piece's claims (`claims`), so the
+  // pieces' checks together do one check's work beyond splitting, and no splitting.
+  it.each([
+    ["cited sentences", (index: number) => `Alpha beta gamma ${index} [s]. Omega psi [t]!\n`],
+    ["dropped sentences", (index: number) => `Omega psi number ${index} [t]. `],
+    ["headings and lists", (index: number) => `# Part ${index}\n- Epsilon zeta eta [t].\n`],
+    ["quotations", (index: number) => `It says "${"a b c ".repeat(20 + (index % 7))}d" [s]. `],
+  ] as const)("splits no streamed piece of %s again to check it", async (_name, line) => {
+    const answer = Array.from({ length: 400 }, (_, index) => line(index)).join("");
+    const once = { steps: 0 };
+    const whole = await oneShot(answer, sources, once);
+    const split = splitSteps(answer);
+    for (const size of [1, 16, 64, 256]) {
+      const checkCounter = { steps: 0 };
+      const { result, path } = await streamed(inChunks(size)(answer), undefined, sources, checkCounter);
+      expect(result).toEqual(whole);
+      expect(path).toBe("assembled");
+      // Before, each piece's check split it again: 6 to 16 times one check's steps beyond its splitting.
+      expect(checkCounter.steps).toBeLessThanOrEqual(1.25 * (once.steps - split));
+    }
+  });
+
+  it("finds a place to cut whenever a split of the text would cut it, read in any chunks (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(answers, wideAnswers),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 50 }),
+        (text, oneLine, cuts) => {
+          // On one line, only sentence breaks can be cuts.
+          const answer = oneLine ? text.replace(/[\r\n]/g, " ") : text;
+          const found = runSteps(markerSteps(answer));
+          const claims: ClaimSpan[] = [];
+          for (const claim of answerClaims(answer, found))
+            if (claim !== PAUSE) claims.push({ start: claim.range[0], end: claim.range[1] });
+          const cut = runSteps(findCut(answer, claims, found.hidden, { chars: 0, plainHead: true }));
+          if (cut !== undefined && cut.at > 0) {
+            // The place is found where it arrives: the line break before a line's start, or the first letter of a
+            // sentence after a sentence end.
+            const before = { state: 0 };
+            cutMayFollow(before, answer.slice(0, cut.at - 1));
+            expect(cutMayFollow(before, answer.slice(cut.at - 1, cut.at + 1))).toBe(true);
+          }
+          const whole = cutMayFollow({ state: 0 }, answer);
+          const watch = { state: 0 };
+          let chunked = false;
+          for (const chunk of cutAt(answer, cuts)) chunked = cutMayFollow(watch, chunk) || chunked;
+          expect(chunked).toBe(whole);
+        },
+      ),
+      { seed: 3434, numRuns: 300 },
+    );
+  });
+
+  // A split finds a new cut only once a sentence after a sentence end (or a line break) has come: a full stop
+  // alone does not start one, so a stream of long sentences splits each about once.
+  it.each([1, 16])(
+    "splits a stream of long quoted sentences about once, %i characters a chunk",
+    async (size) => {
+      const answer = Array.from(
+        { length: 400 },
+        (_, index) => `It says "${"a b c ".repeat(20 + (index % 7))}d" [s]. `,
+      ).join("");
+      const counter = { steps: 0 };
+      await streamed(inChunks(size)(answer), counter);
+      // Before, a split ran at every sentence's full stop and again once the next sentence had begun: 1.64
+      // and 1.30 times one split of the whole answer, one and 16 characters a chunk.
+      expect(counter.steps).toBeLessThanOrEqual(1.15 * splitSteps(answer));
+    },
   );
 
   it.each([

@@ -100,4 +100,37 @@ describe("createSentenceEvents", () => {
     sentences.nextCall();
     expect(events.map((event) => event.type)).toEqual(["claim", "claim", "attempt"]);
   });
+  it("sends no event while the caller has not taken the one before (drained)", async () => {
+    const answer = "Omega psi [report]. ".repeat(300);
+    let waiting: (() => void) | undefined;
+    let sentWhileWaiting = 0;
+    let waits = 0;
+    const events: CreateProgress[] = [];
+    // A caller that takes each event a turn after it was sent: always backed up once an event is out.
+    const observer = {
+      open: () => {},
+      progress: (event: CreateProgress) => {
+        if (waiting !== undefined) sentWhileWaiting += 1;
+        events.push(event);
+      },
+      drained: () => {
+        waits += 1;
+        return new Promise<void>((resolve) => {
+          waiting = resolve;
+          setImmediate(() => {
+            waiting = undefined;
+            resolve();
+          });
+        });
+      },
+    };
+    const sentences = createSentenceEvents([report], {}, observer);
+    const stream = sentences.nextCall();
+    for (let at = 0; at < answer.length; at += 64) stream.onText(answer.slice(at, at + 64));
+    await sentences.settle(answer);
+    expect(events).toHaveLength(300);
+    // Before, every event was sent at once, whatever the caller had taken: no wait at all.
+    expect(waits).toBe(300);
+    expect(sentWhileWaiting).toBe(0);
+  });
 });

@@ -1,5 +1,6 @@
 import {
   type AnswerCheckOptions,
+  type AnswerClaim,
   type AnswerMarkers,
   type AnswerResult,
   answerClaims,
@@ -22,6 +23,8 @@ import {
   type ClaimSpan,
   type Cut,
   type CutScan,
+  type CutWatch,
+  cutMayFollow,
   findCut,
   type LineBefore,
   splitsAsInWhole,
@@ -62,13 +65,13 @@ export type PieceListener = (piece: string, checked: AnswerResult) => void;
  */
 export const STREAM_CHECK_WORK_FACTOR = 8;
 
-// What may close a sentence or a line. Once one has arrived, the text not yet checked is split (by the
-// answer's own splitter) each time it has grown by a quarter since the last split: a closed sentence is
-// checked soon after the next one has begun, and each split reads at most five times what arrived since the
-// one before, so all the splitting of an answer reads it a bounded number of times, however it is chunked.
+// Once a place where the stream could be cut has arrived (`cutMayFollow`: a line break, or the first letter of
+// a sentence after a sentence end), the text not yet checked is split (by the answer's own splitter) each time
+// it has grown by a quarter since the last split: a closed sentence is checked once the next one has begun,
+// and each split reads at most five times what arrived since the one before, so all the splitting of an answer
+// reads it a bounded number of times, however it is chunked.
 // A split also waits for MIN_SPLIT_GROWTH new characters, so that a stream of tiny pieces after a cut pays each
 // split's fixed cost at most once per that many characters.
-const CLOSES = /[.!?。！？\n]/u;
 // A line break: what a stream waiting on its line (`CutScan.waitsForBreak`) waits for before splitting again.
 const LINE_BREAK = /[\n\r]/u;
 const REGROWTH = 4;
@@ -116,6 +119,8 @@ export function createSentenceEvents(
   let clausesChecked = 0;
   /** Whether something that may close a sentence arrived after the last check. */
   let armed = false;
+  /** How the text read so far ends, for `cutMayFollow`. */
+  const watch: CutWatch = { state: 0 };
   /**
    * Whether the last split found no cut and no claim start can be one before a line break arrives: the open
    * text is one line with a sure disagreement in it (`CutScan`). Splitting the growing line again would only
@@ -185,12 +190,16 @@ export function createSentenceEvents(
       return;
     }
     const piece = open.slice(0, cut.at);
-    if (!split.claims.some((claim) => claim.start < cut.at)) {
+    // The piece's claims as the split read them: both parts split as the whole does, so they are the piece's own.
+    const after = split.claims.findIndex((claim) => claim.start >= cut.at);
+    const inPiece = after < 0 ? split.claims.length : after;
+    const claims = split.read?.slice(0, inPiece);
+    if (inPiece === 0) {
       // No claim before the cut: nothing to check or report (a fence, headings, blank lines).
       onPiece?.(piece, { text: piece, citations: [], unsupported: [], partial: [], coverage: 0 });
       lineBefore = cut.next;
       reported += cut.at;
-      armed = CLOSES.test(buffer.slice(reported));
+      armed = rearm();
       return;
     }
     work += sourceChars + piece.length;
@@ -206,23 +215,30 @@ export function createSentenceEvents(
     const checked = await checkAnswerYielding(
       prepared,
       piece,
-      { ...pieceOptions, clauseTally },
+      { ...pieceOptions, clauseTally, claims },
       signal,
       undefined,
       { author: "model", clausesBefore: clausesChecked, counter: checkCounter },
     );
     clausesChecked += clauseTally.clauses;
-    pieces.push({ offset: reported, result: checked, before });
+    pieces.push({ offset: reported, chars: cut.at, result: checked, before });
     await report(checked, reported, answer);
     onPiece?.(piece, checked);
     lineBefore = cut.next;
     reported += cut.at;
-    armed = CLOSES.test(buffer.slice(reported));
+    armed = rearm();
+  };
+
+  // Whether the text after the last cut holds a place to cut at, read from the cut on.
+  const rearm = (): boolean => {
+    watch.state = 0;
+    return cutMayFollow(watch, buffer.slice(reported));
   };
 
   // The events of `result` (its ranges moved by `offset`) that start at `from` or after, in answer order, each
   // put in the wire's shape as it is sent, in groups of EVENTS_PER_TURN with a turn of the event loop between
   // them: each costs its conversion, offsets, JSON and a write, and an answer of many clauses has thousands.
+  // Each waits until the caller has taken the events before it (`drained`).
   // `answer`: the text the ranges count into (the stream so far, or the whole answer), for their `offsets`.
   const report = async (result: AnswerResult, offset: number, answer: string, from = 0): Promise<void> => {
     const shift = (range: Range): Range => [range[0] + offset, range[1] + offset];
@@ -269,6 +285,12 @@ export function createSentenceEvents(
           answer,
         });
       }
+      // A caller reading slowly holds back the next event: at most one event waits beyond its buffer.
+      const backlog = observer.drained?.();
+      if (backlog !== undefined) {
+        await backlog;
+        signal?.throwIfAborted();
+      }
     }
   };
 
@@ -282,6 +304,7 @@ export function createSentenceEvents(
       work = 0;
       clausesChecked = 0;
       armed = false;
+      watch.state = 0;
       waitsForBreak = false;
       splitAt = 0;
       pieces = [];
@@ -292,7 +315,8 @@ export function createSentenceEvents(
         onOpen: () => observer.open(),
         onText: (text) => {
           buffer += text;
-          if (CLOSES.test(text)) armed = true;
+          // Once armed, the text is read again from the next cut (`rearm`): no need to follow it here.
+          if (!armed) armed = cutMayFollow(watch, text);
           if (waitsForBreak && LINE_BREAK.test(text)) waitsForBreak = false;
           const growth = buffer.length - splitAt;
           if (
@@ -369,7 +393,7 @@ export function createSentenceEvents(
             counter: checkCounter,
           },
         );
-        pieces.push({ offset: start, result: checked, before: undefined });
+        pieces.push({ offset: start, chars: rest.length, result: checked, before: undefined });
       }
       const last = rest === "" ? undefined : pieces.at(-1);
       let result: AnswerResult;
@@ -431,13 +455,16 @@ function tailOf(result: AnswerResult, cut: number, text: string): AnswerResult {
   };
 }
 
-/** The claims (spans only) and hidden spans of `text`, split in slices with a turn between them. */
+/**
+ * The claims of `text` (their spans, and the claims as read unless the markers are over the cap) and its hidden
+ * spans, split in slices with a turn between them.
+ */
 async function splitYielding(
   text: string,
   maxClaims: number,
   tally: StepCounter,
   signal?: AbortSignal,
-): Promise<{ claims: ClaimSpan[]; hidden: Range[]; overCap: boolean }> {
+): Promise<{ claims: ClaimSpan[]; read?: AnswerClaim[]; hidden: Range[]; overCap: boolean }> {
   let sliceEnd = tally.steps + SPLIT_SLICE_STEPS;
   const pause = async (): Promise<void> => {
     if (tally.steps < sliceEnd) return;
@@ -454,14 +481,16 @@ async function splitYielding(
   const claims: ClaimSpan[] = [];
   if (found.markers.length > 2 * maxClaims)
     return { claims: [{ start: 0, end: text.length }], hidden: [], overCap: true };
+  const read: AnswerClaim[] = [];
   let clauses = 0;
   for (const claim of answerClaims(text, found, tally)) {
     if (claim !== PAUSE) {
       claims.push({ start: claim.range[0], end: claim.range[1] });
+      read.push(claim);
       clauses += claim.clauses.length;
-      if (clauses > maxClaims) return { claims, hidden: found.hidden, overCap: true };
+      if (clauses > maxClaims) return { claims, read, hidden: found.hidden, overCap: true };
     }
     await pause();
   }
-  return { claims, hidden: found.hidden, overCap: false };
+  return { claims, read, hidden: found.hidden, overCap: false };
 }

@@ -158,7 +158,9 @@ export function* findCut(
       continue;
     }
     if (code === 124) hasPipe = true;
-    if (firstRisky === Number.POSITIVE_INFINITY && disagreesAt(text, at)) firstRisky = at;
+    // Only a full stop or a CJK one can disagree: the others are not looked at further.
+    if (firstRisky === Number.POSITIVE_INFINITY && (code === 46 || isCjkStop(code)) && disagreesAt(text, at))
+      firstRisky = at;
   }
   if (counter !== undefined) counter.steps += 2 * text.length + claims.length + hidden.length;
   // Still on the first line at the end: its first disagreement, read with the text's end as an open end.
@@ -186,6 +188,55 @@ export function splitsAsInWhole(text: string, before: LineBefore): boolean {
   for (let at = 0; at < end; at++) if (disagreesAt(part, at)) return false;
   return true;
 }
+
+/** How the text a stream has read so far ends, for `cutMayFollow`: 0 nothing, 1 a sentence end, 2 and spaces. */
+export interface CutWatch {
+  state: number;
+}
+
+// The ASCII characters `cutMayFollow` reads in state 0: line breaks and sentence ends.
+const ENDS_OR_BREAKS = new Uint8Array(128);
+for (const code of [10, 13, 33, 46, 63]) ENDS_OR_BREAKS[code] = 1;
+const AFTER_END = 1;
+const AFTER_SPACE = 2;
+const AFTER_CJK_END = 3;
+const ASCII_LETTER = (code: number): boolean => (code | 32) >= 97 && (code | 32) <= 122;
+
+/**
+ * Whether `text`, read after what `watch` has read (and moving `watch` on), brings a place where `findCut` could
+ * cut that was not there before: a line break (a line may start after it), or a letter after `.`, `!` or `?`,
+ * closing quotes or brackets and spaces, or right after `。！？` (a claim may start there at a sure break). A
+ * split of text without such a place finds no cut after the last one: a sentence's end alone is not yet one.
+ * A surrogate pair's first half after a sentence end counts as a letter. O(text).
+ */
+export function cutMayFollow(watch: CutWatch, text: string): boolean {
+  let state = watch.state;
+  let found = false;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    // Most characters are read in state 0 and are neither a line break nor a sentence end: one look each.
+    if (state === 0 && (code < 128 ? ENDS_OR_BREAKS[code] === 0 : !isCjkStop(code))) continue;
+    if (isBreak(code)) {
+      found = true;
+      state = 0;
+    } else if (code === 46 || code === 33 || code === 63) state = AFTER_END;
+    else if (isCjkStop(code)) state = AFTER_CJK_END;
+    else if (state === 0) continue;
+    else if (isSpaceOrTab(code) && state !== AFTER_CJK_END) state = AFTER_SPACE;
+    else if (state === AFTER_END && CLOSERS.has(code)) continue;
+    else {
+      if (state !== AFTER_END && (ASCII_LETTER(code) || (code >= 0x80 && mayBeLetter(text, at))))
+        found = true;
+      state = 0;
+    }
+  }
+  watch.state = state;
+  return found;
+}
+
+// Whether the code point at `at` (not ASCII) is a letter or the first half of a surrogate pair.
+const mayBeLetter = (text: string, at: number): boolean =>
+  (text.charCodeAt(at) & 0xfc00) === 0xd800 || LETTER.test(text.slice(at, at + 1));
 
 /** Characters `findCut` reads between two pauses. */
 export const CUT_SLICE_CHARS = 65_536;
