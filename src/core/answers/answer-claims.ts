@@ -307,6 +307,17 @@ function* blankOut(
   let at = 0;
   let quiet = 0;
   let newline = answer.indexOf("\n");
+  // Copies the text from `at` towards `to` in runs of COPY_RUN_CHARS, pausing after each, until less than a run
+  // is left.
+  function* copyRunsTowards(to: number): Generator<Pause> {
+    while (to - at > COPY_RUN_CHARS) {
+      runs.push(parts.join(""), answer.slice(at, at + COPY_RUN_CHARS));
+      parts = [];
+      at += COPY_RUN_CHARS;
+      if (counter !== undefined) counter.steps += 2 * COPY_RUN_CHARS;
+      yield PAUSE;
+    }
+  }
   // The markers and the hidden spans in order of start (a marker first on a tie), merged as they are read:
   // no list of every span is made at once.
   let nextMarker = 0;
@@ -326,13 +337,7 @@ function* blankOut(
     if (counter !== undefined) counter.steps += 1;
     if (start < at) continue;
     // A long stretch of text between two spans is copied by runs, pausing after each.
-    while (start - at > COPY_RUN_CHARS) {
-      runs.push(parts.join(""), answer.slice(at, at + COPY_RUN_CHARS));
-      parts = [];
-      at += COPY_RUN_CHARS;
-      if (counter !== undefined) counter.steps += 2 * COPY_RUN_CHARS;
-      yield PAUSE;
-    }
+    yield* copyRunsTowards(start);
     parts.push(answer.slice(at, start));
     // Spaces for every character but a line break (the next line break is looked for once per line: spans
     // come in order).
@@ -352,13 +357,7 @@ function* blankOut(
       yield PAUSE;
     }
   }
-  while (answer.length - at > COPY_RUN_CHARS) {
-    runs.push(parts.join(""), answer.slice(at, at + COPY_RUN_CHARS));
-    parts = [];
-    at += COPY_RUN_CHARS;
-    if (counter !== undefined) counter.steps += 2 * COPY_RUN_CHARS;
-    yield PAUSE;
-  }
+  yield* copyRunsTowards(answer.length);
   parts.push(answer.slice(at));
   if (counter !== undefined) counter.steps += 2 * (answer.length - at) + runs.length;
   runs.push(parts.join(""));

@@ -200,17 +200,19 @@ export function* answerCheckSteps(
   // The caps come before any work that grows with the claims: the markers are counted in one pass that stops
   // past twice the cap, and the claims as they are read, stopping at the first past the cap.
   // Claims the caller split are only counted: no markers are read and nothing is split again.
-  const given = options.claims;
-  let found: AnswerMarkers | undefined = given === undefined ? undefined : NO_MARKERS;
-  const markerPass = markerSteps(answer, 2 * maxClaims, tally);
-  while (found === undefined) {
-    const step = markerPass.next();
-    if (step.done === true) found = step.value;
-    else if (tally.steps >= sliceEnd) {
-      yield;
-      sliceEnd = tally.steps + sliceSteps;
+  // Runs a reader to its end, yielding whenever a slice's worth of steps has passed.
+  function* sliced<T>(reader: Generator<unknown, T, void>): Steps<T> {
+    for (;;) {
+      const step = reader.next();
+      if (step.done === true) return step.value;
+      if (tally.steps >= sliceEnd) {
+        yield;
+        sliceEnd = tally.steps + sliceSteps;
+      }
     }
   }
+  const given = options.claims;
+  const found = given === undefined ? yield* sliced(markerSteps(answer, 2 * maxClaims, tally)) : NO_MARKERS;
   if (found.markers.length > 2 * maxClaims)
     return { tooManyClaims: found.markers.length, counted: "markers" };
   const claims: AnswerClaim[] = [];
@@ -245,26 +247,11 @@ export function* answerCheckSteps(
   }
   const { readable: prepared, index } = indexed;
   // The answer's acronyms are read in pieces of a slice's worth, pausing between them.
-  const initials = answerInitials(answer, wanted, index, sliceSteps, tally);
-  let answerKeys: Set<string> | undefined;
-  for (let step = initials.next(); answerKeys === undefined; step = initials.next()) {
-    if (step.done === true) answerKeys = step.value;
-    else if (tally.steps >= sliceEnd) {
-      yield;
-      sliceEnd = tally.steps + sliceSteps;
-    }
-  }
+  const answerKeys = yield* sliced(answerInitials(answer, wanted, index, sliceSteps, tally));
   // The user's messages are read once per question, in pieces of a slice's worth, pausing between them.
   let question = options.questionTerms?.read;
   if (question === undefined) {
-    const questionRead = readQuestionTerms(options.question ?? [], sliceSteps, tally);
-    for (let step = questionRead.next(); question === undefined; step = questionRead.next()) {
-      if (step.done === true) question = step.value;
-      else if (tally.steps >= sliceEnd) {
-        yield;
-        sliceEnd = tally.steps + sliceSteps;
-      }
-    }
+    question = yield* sliced(readQuestionTerms(options.question ?? [], sliceSteps, tally));
     if (options.questionTerms !== undefined) options.questionTerms.read = question;
   }
   const context: CheckContext = {
