@@ -13,6 +13,7 @@ import {
   type AnswerPartialTerm,
   type AnswerUnsupported,
   addWantedInitials,
+  announceQuotation,
   answerInitials,
   asGiven,
   type CheckContext,
@@ -53,7 +54,6 @@ import {
 } from "./clause-check/index.js";
 import { withoutEquivalentNumbers } from "./equivalences.js";
 import { type AnswerMarkers, markerSteps, resolveMarkerName } from "./markers.js";
-import { expectSpacedQuotation } from "./quotation-spacing.js";
 import { type ReadableSource, readableSource } from "./scraped-text.js";
 import { indexSources, type SupportIndex, type SupportSpan } from "./support.js";
 
@@ -280,10 +280,14 @@ export function* answerCheckSteps(
   // found in one pass (`findQuote`).
   for (const verdict of judged) {
     for (const clause of verdict?.clauses ?? []) {
-      for (const { quotation, pieces, sourceIndexes } of clause.quotations) {
+      for (const clauseQuotation of clause.quotations) {
+        const { quotation, sourceIndexes } = clauseQuotation;
         for (const sourceIndex of sourceIndexes) {
-          expectQuotes(prepared[sourceIndex] as PreparedSource, pieces, options.mode ?? "strict");
-          expectSpacedQuotation(prepared[sourceIndex] as PreparedSource, quotation, options.mode ?? "strict");
+          announceQuotation(
+            prepared[sourceIndex] as PreparedSource,
+            clauseQuotation,
+            options.mode ?? "strict",
+          );
           // An explained strict miss says whether the source holds the quotation in other case.
           if (options.explain === true && (options.mode ?? "strict") === "strict")
             expectQuotes(prepared[sourceIndex] as PreparedSource, [quotation], "lenient");

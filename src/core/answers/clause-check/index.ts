@@ -11,7 +11,13 @@ export {
   numbersToCheck,
   supportValues,
 } from "./number-checks.js";
-export { elidedPieces, holdsQuotation, quotationMiss, quotationsOf } from "./quotations.js";
+export {
+  announceQuotation,
+  elidedPieces,
+  holdsQuotation,
+  quotationMiss,
+  quotationsOf,
+} from "./quotations.js";
 export type {
   AnswerCitation,
   AnswerMiss,
