@@ -442,7 +442,8 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
   },
   {
     name: "answer, Chinese prose",
-    attacks: "about 9,700 claims of 140–155 Han characters (a news report), every character of a script without spaces",
+    attacks:
+      "about 9,700 claims of 140–155 Han characters (a news report), every character of a script without spaces",
     body: (bodyBytes) =>
       proseAnswer(
         bodyBytes,
