@@ -49,17 +49,23 @@ describe("addWantedInitials: a clause is read by words only when it may hold a w
   });
 
   it("reads a clause with a word in capitals once, an unspaced one at UNSPACED_STEPS_PER_CHAR steps a character", () => {
-    const answer = `${japanese}NASAが新しい製品を発表した [1]。\nThe ÉU and U.S. agreed [1].\n`;
+    const thai = "ประกาศผลิตภัณฑ์ใหม่";
+    const answer = `${japanese}NASAが新しい製品を発表した [1]。\nThe ÉU and U.S. agreed [1].\nNASA ${thai} [1]\n`;
     const { wanted, steps } = wantedOf(answer);
     expect([...wanted].sort()).toEqual(["=initials:nasa", "=initials:us", "=initials:eu"].sort());
     const clauses = splitAnswerClaims(answer).flatMap((claim) => claim.clauses);
     const read = clauses.filter((clause) => /NASA|U\.S/.test(clause.masked));
-    const [unspaced, spaced] = read.map((clause) => clause.masked.length) as [number, number];
-    // The Japanese clause with NASA goes through the segmenter once; the English one through the spaced reader.
+    const [japaneseRead, spaced, thaiRead] = read.map((clause) => clause.masked.length) as [
+      number,
+      number,
+      number,
+    ];
+    // The Japanese clause with NASA is read by pairs of characters, the Thai one's run through the segmenter once,
+    // the English one through the spaced reader.
     expect(segmented.calls).toBe(1);
-    expect(segmented.chars).toBe(unspaced);
+    expect(segmented.chars).toBe(thai.length);
     const scanned = clauses.reduce((total, clause) => total + clause.masked.length, 0);
-    expect(steps).toBe(scanned + UNSPACED_STEPS_PER_CHAR * unspaced + spaced);
+    expect(steps).toBe(scanned + UNSPACED_STEPS_PER_CHAR * (japaneseRead + thaiRead) + spaced);
   });
 });
 
