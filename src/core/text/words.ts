@@ -43,11 +43,44 @@ function selfFolding(first: number, end: number): Uint8Array {
   return table;
 }
 
-// Whether every character of `word` folds to itself (lower-case ASCII, most kana, CJK ideographs), so the
+// Thai (U+0E00–U+0E7F): every character folds to itself but SARA AM (U+0E33, which NFKD splits in two), a byte
+// each: 255 for it, else the character's canonical combining class. NFKD reorders adjacent marks whose classes
+// are not ascending, so a word folds to itself when its marks' classes ascend (as written Thai has them).
+const THAI_FIRST = 0x0e00;
+const THAI_END = 0x0e80;
+const THAI_MARK_CLASSES: ReadonlyMap<number, number> = new Map([
+  [0x0e38, 103],
+  [0x0e39, 103],
+  [0x0e3a, 9],
+  [0x0e48, 107],
+  [0x0e49, 107],
+  [0x0e4a, 107],
+  [0x0e4b, 107],
+]);
+const THAI = thaiFolding();
+function thaiFolding(): Uint8Array {
+  const table = new Uint8Array(THAI_END - THAI_FIRST);
+  for (let code = THAI_FIRST; code < THAI_END; code++) {
+    const character = String.fromCharCode(code);
+    table[code - THAI_FIRST] =
+      foldChanging(character) === character ? (THAI_MARK_CLASSES.get(code) ?? 0) : 255;
+  }
+  return table;
+}
+
+// Whether every character of `word` folds to itself (lower-case ASCII, most kana, CJK ideographs, Thai), so the
 // word does: no character decomposes, changes case or is a mark that NFKD would reorder. O(word).
 function foldsToItself(word: string): boolean {
+  let markClass = 0;
   for (let at = 0; at < word.length; at++) {
     const code = word.charCodeAt(at);
+    if (code >= THAI_FIRST && code < THAI_END) {
+      const thai = THAI[code - THAI_FIRST] as number;
+      if (thai === 255 || (thai !== 0 && thai < markClass)) return false;
+      markClass = thai;
+      continue;
+    }
+    markClass = 0;
     if (code < 0x80) {
       if (SELF_FOLDING_ASCII[code] === 0) return false;
     } else if (code >= 0x4e00 && code <= 0x9fff) continue;

@@ -192,7 +192,9 @@ export function* answerInitials(
 // letter (most words): it is a name only as a code, when its letters run into a digit.
 export function isEntityAt(text: string, start: number, end: number, sentenceStart: boolean): boolean {
   const first = text.charCodeAt(start);
-  if (first < 97 || first > 122) return isEntity(text.slice(start, end), sentenceStart);
+  if (first < 97 || first > 122) {
+    return !isCaselessLetters(text, start, end) && isEntity(text.slice(start, end), sentenceStart);
+  }
   for (let at = start + 1; at < end; at++) {
     const code = text.charCodeAt(at);
     if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) continue;
@@ -200,6 +202,24 @@ export function isEntityAt(text: string, start: number, end: number, sentenceSta
     return code >= 48 && code <= 57;
   }
   return false;
+}
+
+// Whether `text.slice(start, end)` is all letters and marks of scripts without case, so neither a capital nor a
+// digit (a code): kana (U+3040–U+30FF), CJK Unified Ideographs (U+4E00–U+9FFF) and Thai letters and marks
+// (U+0E01–U+0E4F). The words of Chinese, Japanese and Thai prose, one a character: no slice, no pattern.
+function isCaselessLetters(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (
+      !(
+        (code >= 0x4e00 && code <= 0x9fff) ||
+        (code >= 0x3040 && code <= 0x30ff) ||
+        (code >= 0x0e01 && code <= 0x0e4f)
+      )
+    )
+      return false;
+  }
+  return true;
 }
 
 function isEntity(written: string, sentenceStart: boolean): boolean {
