@@ -121,12 +121,15 @@ export function clauseTerms(
     first = false;
     if (id < 0) return;
     const term = lexicon.terms[id] as string;
-    if (isEntityAt(text, start, end, sentenceStart)) {
-      read.entities.push({ word, term, written: text.slice(start, end), start, end });
-    }
+    const entity = isEntityAt(text, start, end, sentenceStart);
+    if (!entity && seen.has(id)) return;
+    // A word that folds to itself (every word of Han and Kana) is its written form: no second copy of it.
+    const writtenWord =
+      end - start === word.length && text.startsWith(word, start) ? word : text.slice(start, end);
+    if (entity) read.entities.push({ word, term, written: writtenWord, start, end });
     if (seen.has(id)) return;
     seen.add(id);
-    pushTerm(read, id, !question.terms.has(term), text.slice(start, end), start);
+    pushTerm(read, id, !question.terms.has(term), writtenWord, start);
   });
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
   else {
