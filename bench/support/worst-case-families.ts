@@ -433,7 +433,7 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
   {
     name: "answer, Japanese prose",
     attacks:
-      "about 9,800 claims of 140 Han and Hiragana characters, each read by words through Intl.Segmenter (a dictionary per character)",
+      "about 9,800 claims of 140 Han and Hiragana characters: a word per character, each looked up and scored",
     body(bodyBytes) {
       const words = "東京の会社が新しい製品を発表して大阪の市場で販売を始めたと報じられた";
       // 140 characters a sentence: a 4 MiB answer holds fewer claims than MAX_ANSWER_CLAIMS.
@@ -443,7 +443,7 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
   {
     name: "answer, Chinese prose",
     attacks:
-      "about 9,700 claims of 140–155 Han characters (a news report), every character of a script without spaces",
+      "about 9,700 claims of 140–155 Han characters (a news report): a word per character, each looked up and scored",
     body: (bodyBytes) =>
       proseAnswer(
         bodyBytes,
@@ -453,7 +453,8 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
   },
   {
     name: "answer, Thai prose",
-    attacks: "about 8,800 claims of 155–165 Thai characters, spaces between phrases only, one claim a line",
+    attacks:
+      "about 8,800 claims of 155–165 Thai characters, spaces between phrases only, one claim a line: read by ICU's dictionary",
     body: (bodyBytes) =>
       proseAnswer(
         bodyBytes,
