@@ -145,20 +145,22 @@ function forEachSpacedWord(
   }
 }
 
-// What a character is to the reader of unspaced text: of a spaced script (or no letter), of a Han/Katakana run,
-// of a Hiragana run, of a run the segmenter reads (Thai, Lao, Khmer, Myanmar), or a combining mark (which
-// belongs to the character before it).
+// What a character is to the reader of unspaced text: no letter, of a Han/Katakana run, of a Hiragana run, of a
+// run the segmenter reads (Thai, Lao, Khmer, Myanmar), a combining mark (which belongs to the character before
+// it), or a letter or digit of a spaced script.
 const OTHER = 0;
 const IDEOGRAPHIC = 1;
 const HIRAGANA = 2;
 const SEGMENTED = 3;
 const MARK = 4;
+const LETTER = 5;
 const LONG_VOWEL = 0x30fc;
 
 const IDEOGRAPHIC_CHARACTER = /^[\p{sc=Han}\p{sc=Katakana}ー\uff70\uff9e\uff9f]$/u;
 const HIRAGANA_CHARACTER = /^\p{sc=Hiragana}$/u;
 const SEGMENTED_CHARACTER = /^[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]$/u;
 const MARK_CHARACTER = /^\p{M}$/u;
+const LETTER_CHARACTER = /^[\p{L}\p{N}]$/u;
 const classOfCharacter = (character: string): number =>
   IDEOGRAPHIC_CHARACTER.test(character)
     ? IDEOGRAPHIC
@@ -168,26 +170,25 @@ const classOfCharacter = (character: string): number =>
         ? SEGMENTED
         : MARK_CHARACTER.test(character)
           ? MARK
-          : OTHER;
+          : LETTER_CHARACTER.test(character)
+            ? LETTER
+            : OTHER;
 
-// The class of each UTF-16 code unit of the BMP from U+0300 on, made on first use (a lone surrogate is OTHER).
-let bmpClasses: Uint8Array | undefined;
-function classesOfBmp(): Uint8Array {
-  if (bmpClasses !== undefined) return bmpClasses;
-  const classes = new Uint8Array(0x10000);
-  for (let code = 0x300; code < 0x10000; code++) {
-    if (code >= 0xd800 && code < 0xe000) continue;
-    classes[code] = classOfCharacter(String.fromCharCode(code));
-  }
-  bmpClasses = classes;
-  return classes;
-}
+// The class of each UTF-16 code unit of the BMP, each found the first time it is read (UNKNOWN until then).
+const UNKNOWN = 255;
+const BMP_CLASSES = new Uint8Array(0x10000).fill(UNKNOWN);
 
-// The class of the character at `at`.
-function classAt(text: string, at: number, classes: Uint8Array): number {
+// The class of the character at `at` (a lone surrogate is OTHER).
+function classAt(text: string, at: number): number {
   const code = text.charCodeAt(at);
-  if (code < 0x300) return OTHER;
-  if (code < 0xd800 || code >= 0xdc00 || at + 1 >= text.length) return classes[code] as number;
+  if (code < 0xd800 || code >= 0xe000) {
+    const known = BMP_CLASSES[code] as number;
+    if (known !== UNKNOWN) return known;
+    const kind = classOfCharacter(String.fromCharCode(code));
+    BMP_CLASSES[code] = kind;
+    return kind;
+  }
+  if (code >= 0xdc00 || at + 1 >= text.length) return OTHER;
   const low = text.charCodeAt(at + 1);
   if (low < 0xdc00 || low >= 0xe000) return OTHER;
   return classOfCharacter(text.slice(at, at + 2));
@@ -205,22 +206,25 @@ function widthAt(text: string, at: number): number {
 // characters; runs of Thai, Lao, Khmer and Myanmar through the segmenter; what lies between through the spaced
 // reader. A combining mark stays with the character before it; `ー` continues a Hiragana run. O(text).
 function forEachUnspacedWord(text: string, visit: (word: string, start: number, end: number) => void): void {
-  const classes = classesOfBmp();
   // A Han/Katakana or Hiragana run's characters by their starts (each with the marks after it).
   const runStarts: number[] = [];
   let between = 0;
+  // Whether the text since `between` holds a letter, digit or mark: else it holds no word.
+  let letters = false;
   let at = 0;
   while (at < text.length) {
-    const kind = classAt(text, at, classes);
-    if (kind === OTHER || kind === MARK) {
+    const kind = classAt(text, at);
+    if (kind === OTHER || kind === MARK || kind === LETTER) {
+      if (kind !== OTHER) letters = true;
       at += widthAt(text, at);
       continue;
     }
-    if (between < at) forEachSpacedWord(text, between, at, visit);
+    if (letters) forEachSpacedWord(text, between, at, visit);
+    letters = false;
     const start = at;
     runStarts.length = 0;
     for (;;) {
-      const next = at < text.length ? classAt(text, at, classes) : OTHER;
+      const next = at < text.length ? classAt(text, at) : OTHER;
       const continues =
         next === kind ||
         (next === MARK && at > start) ||
@@ -233,7 +237,7 @@ function forEachUnspacedWord(text: string, visit: (word: string, start: number, 
     else visitBigrams(text, runStarts, at, visit);
     between = at;
   }
-  if (between < text.length) forEachSpacedWord(text, between, text.length, visit);
+  if (letters) forEachSpacedWord(text, between, text.length, visit);
 }
 
 // The words the segmenter finds in `text.slice(start, end)`, a run of one script that it reads by dictionary.

@@ -133,7 +133,7 @@ export function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, count
   for (const clause of claim.clauses) {
     // Blanking framing out makes no word in capitals: a clause that holds none is read once, as it is.
     counter.steps += clause.masked.length;
-    if (!CAPITAL_PAIR.test(clause.masked)) continue;
+    if (!mayHoldCapital(clause.masked) || !CAPITAL_PAIR.test(clause.masked)) continue;
     const text = withoutFraming(clause.masked);
     counter.steps += wordSteps(text);
     forEachWord(text, (word, start, end) => {
@@ -141,6 +141,26 @@ export function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, count
       if (key !== null) wanted.add(key);
     });
   }
+}
+
+// Whether `text` may hold a capital: a character that is not ASCII other than A–Z, nor of a script without case
+// (Thai U+0E00–U+0E7F, CJK symbols, kana and ideographs U+3000–U+9FFF, Hangul syllables): one comparison a
+// character, so most text of those scripts never meets the pattern. O(text).
+function mayHoldCapital(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x80) {
+      if (code >= 65 && code <= 90) return true;
+    } else if (
+      !(
+        (code >= 0x3000 && code <= 0x9fff) ||
+        (code >= 0x0e00 && code <= 0x0e7f) ||
+        (code >= 0xac00 && code <= 0xd7a3)
+      )
+    )
+      return true;
+  }
+  return false;
 }
 
 // A capital followed by another or by a dot: where a word in capitals starts. Two characters, no repetition: one
