@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 
 // docs/performance.md#bounds is the reference of the service's worst-case bounds: every bound that answer mode's
 // and the streams' work rests on (issue 34) is named there, and every constant it names is one of the code's.
+// Its reference sections state mechanisms and bounds in the present tense; what they take on a machine is a
+// dated row of docs/benchmarks.md.
 
 const root = new URL("../", import.meta.url);
 const page = readFileSync(new URL("docs/performance.md", root), "utf8");
@@ -81,5 +83,17 @@ describe("docs/performance.md#bounds", () => {
   it("names no constant the code does not have", () => {
     const named = [...bounds.matchAll(/`([A-Z][A-Z0-9_]{3,})`/g)].map((match) => match[1] as string);
     expect(named.filter((name) => !constants.has(name))).toEqual([]);
+  });
+});
+
+describe("docs/performance.md: reference sections hold no timings", () => {
+  // A time of a run (`about 50 ms`, `0.4 µs a character`) or the load it ran at; a bound such as "the shutdown
+  // timeout plus at most 1 s" is a limit, not a timing.
+  const timing = /\d\s?(?:ms|µs)\b|\bload \d/g;
+  it.each(["Bounds", "How it is proved", "Keeping the event loop free"])("%s", (heading) => {
+    const lines = section(heading)
+      .split("\n")
+      .filter((line) => line.match(timing) !== null);
+    expect(lines).toEqual([]);
   });
 });
