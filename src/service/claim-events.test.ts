@@ -254,3 +254,39 @@ describe("streamed create's claim events: a turn of the event loop between group
     expect(Math.max(...perPass.values())).toBeLessThanOrEqual(EVENTS_PER_TURN);
   });
 });
+
+describe("streamed create's claim events: sent together between waits", () => {
+  it.each([
+    ["streamed in one piece", (text: string) => [text]],
+    ["not streamed (all at settle)", () => []],
+  ])(
+    "%s: no microtask runs between two events unless one waits (an HTTP stream writes them together)",
+    async (_, cut) => {
+      const content = JSON.stringify({
+        claims: Array.from({ length: 3_000 }, () => ({ quote: quotes[0], source: "report" })),
+      });
+      // As the event stream does: a write of what was gathered, queued as a microtask by the first event after one.
+      let queued = false;
+      let writes = 0;
+      let events = 0;
+      const observer = {
+        open: () => {},
+        progress: () => {
+          events += 1;
+          if (queued) return;
+          queued = true;
+          queueMicrotask(() => {
+            queued = false;
+            writes += 1;
+          });
+        },
+        drained: () => undefined,
+      };
+      const context = { gateway: cutGateway([content], cut), apiKey: undefined, sourcesBudget: 100_000 };
+      await createVerified(input(), context, { failWhenUngrounded: true, observer });
+      expect(events).toBe(3_000);
+      // A write per group of EVENTS_PER_TURN (and per slice of the check); an await per event made a write per event.
+      expect(writes).toBeLessThanOrEqual(2 * Math.ceil(3_000 / EVENTS_PER_TURN));
+    },
+  );
+});

@@ -48,25 +48,28 @@ export const EVENTS_PER_TURN = 128;
 /**
  * Sends a streamed create's claim events one at a time, in the order given: a turn of the event loop after
  * every `EVENTS_PER_TURN` of them, and each next one held while the caller has not taken what was sent
- * (`observer.drained`). Stops with `signal`'s reason once it aborts.
+ * (`observer.drained`). Returns what the caller must wait for before the next event, or undefined when it may
+ * send it at once: events sent without a wait between them stay in one pass of the event loop, so an HTTP
+ * stream writes them together. The wait stops with `signal`'s reason once it aborts.
  */
 export function pacedProgress(
   observer: CreateObserver,
   signal?: AbortSignal,
-): (event: CreateProgress) => Promise<void> {
+): (event: CreateProgress) => Promise<void> | undefined {
   let sent = 0;
-  return async (event) => {
-    if (sent > 0 && sent % EVENTS_PER_TURN === 0) {
-      await nextTurn();
-      signal?.throwIfAborted();
-    }
+  const waitFor = async (wait: Promise<void>): Promise<void> => {
+    await wait;
+    signal?.throwIfAborted();
+  };
+  const sendNow = (event: CreateProgress): Promise<void> | undefined => {
     sent += 1;
     observer.progress(event);
     const backlog = observer.drained?.();
-    if (backlog !== undefined) {
-      await backlog;
-      signal?.throwIfAborted();
-    }
+    return backlog === undefined ? undefined : waitFor(backlog);
+  };
+  return (event) => {
+    if (sent === 0 || sent % EVENTS_PER_TURN !== 0) return sendNow(event);
+    return waitFor(nextTurn()).then(() => sendNow(event));
   };
 }
 
@@ -115,7 +118,7 @@ export function createClaimEvents(
   let call: CallClaims | undefined;
   const send = pacedProgress(observer, signal);
 
-  const report = (verdict: ClaimVerdict): Promise<void> =>
+  const report = (verdict: ClaimVerdict): Promise<void> | undefined =>
     send(
       verdict.grounded
         ? { type: "claim", citation: verdict.citation }
@@ -137,7 +140,8 @@ export function createClaimEvents(
           for (const verdict of verdicts) {
             const candidate = batch[current.streamed.length - judgedBefore] as CandidateClaim;
             current.streamed.push({ candidate, verdict });
-            await report(verdict);
+            const wait = report(verdict);
+            if (wait !== undefined) await wait;
           }
         },
         signal,
@@ -200,7 +204,10 @@ export function createClaimEvents(
       const kept = agrees ? streamed.map((item) => item.verdict) : [];
       // The claims no stream delivered are checked in slices with turns of the event loop between them.
       const rest = await judgeClaimsYielding(prepared, claims.slice(kept.length), options, signal);
-      for (const verdict of rest) await report(verdict);
+      for (const verdict of rest) {
+        const wait = report(verdict);
+        if (wait !== undefined) await wait;
+      }
       return [...kept, ...rest];
     },
   };
