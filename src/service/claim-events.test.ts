@@ -212,7 +212,8 @@ describe("streamed create's claim events and a slow reader", () => {
     };
     const result = await createVerified(input(), context, { failWhenUngrounded: true, observer });
     expect(result.citations).toHaveLength(200);
-    // Every claim event, the first call's included, waited for the caller; the attempt event is one of its own.
+    // Every claim event waited for the caller, the unusable first reply's one claim included (a gateway that
+    // does not stream reports none of that reply); the attempt event is one of its own.
     const claimEvents = events.filter((event) => event.type !== "attempt");
     expect(claimEvents).toHaveLength(cut("x").length === 0 ? 300 : 301);
     // Before, claim events were sent at once, whatever the caller had taken: no wait at all.
