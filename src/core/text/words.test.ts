@@ -221,6 +221,37 @@ describe("forEachWord: Han and Kana are read without the dictionary segmenter", 
   );
 });
 
+describe("forEachWord: pieces cut before a space or a line break read as the whole", () => {
+  it("gives the same words and offsets in any script, however the text is cut there (fixed seed)", () => {
+    const parts = [..."東京都 サクラ している 食べる 华为 ภาษาไทย ประกาศ abc Q3 1,200 é\u0301 、。.\n"];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...parts), { maxLength: 80 }),
+        fc.array(fc.nat()),
+        (characters, cuts) => {
+          const text = characters.join("");
+          const whole: string[] = [];
+          forEachWord(text, (word, start, end) => whole.push(`${word}@${start}-${end}`));
+          const spaces = [...text.matchAll(/[ \n]/g)].map((match) => match.index);
+          const at = [...new Set(cuts.map((cut) => spaces[cut % Math.max(1, spaces.length)] ?? 0))].sort(
+            (a, b) => a - b,
+          );
+          const pieced: string[] = [];
+          for (const [index, from] of [0, ...at].entries()) {
+            const to = at[index] ?? text.length;
+            if (to <= from) continue;
+            forEachWord(text.slice(from, to), (word, start, end) =>
+              pieced.push(`${word}@${from + start}-${from + end}`),
+            );
+          }
+          expect(pieced).toEqual(whole);
+        },
+      ),
+      { seed: 34, numRuns: 500 },
+    );
+  });
+});
+
 describe("wordSteps", () => {
   it("counts a step a character of spaced text, UNSPACED_STEPS_PER_CHAR (16) of text in a script without spaces", () => {
     expect(UNSPACED_STEPS_PER_CHAR).toBe(16);

@@ -108,9 +108,10 @@ export function splitWords(text: string): WordSpan[] {
 
 /**
  * Calls `visit` with each word of `text` (folded) and its offsets, as `splitWords` lists them. `unspaced` says
- * whether the text may hold a script written without spaces (by default, when it does): a caller that reads a
- * long text in pieces decides it once for the whole text (`wordsCutAtSpaces`). O(text): a character is read
- * once, and a run of Thai, Lao, Khmer or Myanmar once more by the segmenter.
+ * whether the text may hold a script written without spaces (by default, when it does: `hasUnspacedScript`);
+ * the words are the same either way for text that holds none. No word holds a space or a line break, so text
+ * read in pieces cut before one gives the words of reading it whole. O(text): a character is read once, and a
+ * run of Thai, Lao, Khmer or Myanmar once more by the segmenter.
  */
 export function forEachWord(
   text: string,
@@ -271,11 +272,10 @@ export const wordSteps = (text: string): number =>
   text.length * (UNSPACED_SCRIPT.test(text) ? UNSPACED_STEPS_PER_CHAR : 1);
 
 /**
- * Whether `forEachWord` reads `text` piece by piece as it reads it whole, when the pieces are cut before a
- * space or a line break: true for text in spaced scripts (its words never hold a space), false for text that
- * goes through `Intl.Segmenter`, whose words depend on the whole text.
+ * Whether `text` holds a character of a script written without spaces (Han, kana, Thai, Lao, Khmer, Myanmar):
+ * `forEachWord`'s mode, which a caller that reads a long text in pieces may decide once for the whole text. O(text).
  */
-export const wordsCutAtSpaces = (text: string): boolean => !UNSPACED_SCRIPT.test(text);
+export const hasUnspacedScript = (text: string): boolean => UNSPACED_SCRIPT.test(text);
 
 /** Overlapping two-character words of a run whose characters start at `starts` and which ends at `end`; a run of one character is one word. */
 function visitBigrams(

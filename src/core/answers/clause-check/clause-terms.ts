@@ -1,5 +1,5 @@
 import type { StepCounter } from "../../step-counter.js";
-import { codePointAt, forEachWord, UNSPACED_STEPS_PER_CHAR, wordsCutAtSpaces } from "../../text/index.js";
+import { codePointAt, forEachWord, hasUnspacedScript, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
 import type { Range } from "../../types.js";
 import type { Clause } from "../answer-claims.js";
 import { forEachDate, NAMED_DATE_REACH } from "../equivalences.js";
@@ -27,7 +27,7 @@ export function* readQuestionTerms(
   const read: QuestionTerms = { words: new Set(), terms: new Set(), numbers: new Set(), dates: new Set() };
   let sincePause = 0;
   for (const message of messages) {
-    const unspaced = !wordsCutAtSpaces(message);
+    const unspaced = hasUnspacedScript(message);
     const stepsPerChar = unspaced ? UNSPACED_STEPS_PER_CHAR : 1;
     for (let from = 0; from < message.length; ) {
       const to = questionCut(
