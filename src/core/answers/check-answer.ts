@@ -369,9 +369,30 @@ function judgeSupport(context: CheckContext, claim: AnswerClaim): Judged | null 
     const read = clauseTerms(clause, context.question, context.index.lexicon, position === 0);
     if (read.counted.some(Boolean) || clause.markers.length > 0 || HAS_DIGIT.test(clause.masked))
       statesSomething = true;
-    clauses.push(judgeClause(context, claim, clause, read));
+    clauses.push(settle(context, judgeClause(context, claim, clause, read)));
   }
   return statesSomething ? { clauses } : null;
+}
+
+/**
+ * A judged clause as it waits for its quotations to be searched: what only judging reads is released, so that an
+ * answer's thousands of clauses do not hold it meanwhile. Its best span keeps where it stands, not which terms
+ * it holds; its terms stay only when `numbersElsewhere` may read them again (a clause with digits that cites
+ * some of the sources but not all, when numbers are checked). O(1) but for the digit test, O(clause).
+ */
+function settle(context: CheckContext, judged: JudgedClause): JudgedClause {
+  const cited = judged.cited.length;
+  const keepsTerms =
+    cited > 0 &&
+    cited < context.index.sources.length &&
+    numberCheckOf(context.options.checkNumbers) !== undefined &&
+    HAS_DIGIT.test(judged.clause.masked);
+  if (!keepsTerms) judged.read = null;
+  if (judged.best !== undefined) {
+    const { found: _found, ...place } = judged.best as SupportSpan;
+    judged.best = place;
+  }
+  return judged;
 }
 
 function judgeClause(
@@ -391,9 +412,7 @@ function judgeClause(
     failure: null,
     quotations: [],
     cited: [],
-    terms,
-    counted,
-    entities: read.entities,
+    read,
     missing: [],
   };
   const cited = judged.cited;

@@ -765,6 +765,9 @@ export interface SupportSpan {
   more?: Range[];
 }
 
+/** Where a span stands and how well it supports, without which terms it holds: what a judged clause keeps. */
+export type SpanPlace = Omit<SupportSpan, "found">;
+
 // More support first; then more terms in all (the question's words help choose); then the shorter span;
 // then the earlier source and position: a total order, so the choice is deterministic.
 function isBetter(a: Window, b: Window): boolean {

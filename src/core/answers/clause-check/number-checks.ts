@@ -6,7 +6,7 @@ import type { CheckNumbers, NumberMiss, Range } from "../../types.js";
 import { valuesOf } from "../equivalences.js";
 import { withoutScorelines } from "../scorelines.js";
 import { originalSpan, type ReadableSource } from "../scraped-text.js";
-import { forEachNumberKey, numberTerm, type SupportIndex, type SupportSpan } from "../support.js";
+import { forEachNumberKey, numberTerm, type SpanPlace, type SupportIndex } from "../support.js";
 import type { AnswerCitation, CheckContext, JudgedClause, QuestionTerms } from "./types.js";
 
 // A clause's numbers (`number_not_found`): which of them are checked, the values its support holds, and the
@@ -153,7 +153,7 @@ const YEAR_KEY = /^(?:1[5-9]|20)\d\d$/;
 const isYear = (key: string): boolean => YEAR_KEY.test(key);
 
 // The ranges of a span: its window and the sentences pooled into it.
-export const spanRanges = (span: SupportSpan): Range[] => [span.range, ...(span.more ?? [])];
+export const spanRanges = (span: SpanPlace): Range[] => [span.range, ...(span.more ?? [])];
 
 // The lines a range stands on, from the start of its first to the end of its last (as `explainRowNumbers`
 // reports them). O(those lines).

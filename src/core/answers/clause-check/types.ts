@@ -1,7 +1,7 @@
 import type { StepCounter } from "../../step-counter.js";
 import type { CheckNumbers, MatchMode, NumberMiss, Range } from "../../types.js";
 import type { Clause } from "../answer-claims.js";
-import type { SupportIndex, SupportSpan } from "../support.js";
+import type { SpanPlace, SupportIndex, SupportSpan } from "../support.js";
 
 // What the checks of a clause share: the result entries they make, the check's context, and a clause as read
 // and as judged.
@@ -117,7 +117,8 @@ export interface JudgedClause {
   citations: AnswerCitation[];
   /** The sources the clause's support comes from, by index: numbers and quotations are checked there. */
   supportSources: number[];
-  best: SupportSpan | undefined;
+  /** The best span, without which terms it holds once the clause is judged (`settle`). */
+  best: SpanPlace | undefined;
   failure: ClauseFailure | null;
   /** Each quotation, the pieces an elision mark (`[...]`, `…`) cuts it into (itself when none), its sources. */
   quotations: { quotation: string; pieces: string[]; sourceIndexes: number[] }[];
@@ -135,14 +136,17 @@ export interface JudgedClause {
     spans: SupportSpan[];
     quotations: ClauseQuotation[];
     fallback: ClauseFailure;
-    best: SupportSpan | undefined;
+    best: SpanPlace | undefined;
   };
   /** The sources the clause's markers name, by index (empty when it cites none). */
   cited: number[];
-  terms: number[];
-  counted: boolean[];
-  /** The clause's entities (`clauseTerms`): another source is named in `foundIn` only when it holds them all. */
-  entities: ClauseTerms["entities"];
+  /**
+   * The clause's terms, whether each counts, and its entities (`clauseTerms`; another source is named in
+   * `foundIn` only when it holds them all): while it is judged, and after only for a clause that
+   * `numbersElsewhere` may search again (`keepsTerms`). Released otherwise, so that an answer's thousands of
+   * clauses do not hold their arrays until its quotations are searched.
+   */
+  read: Pick<ClauseTerms, "terms" | "counted" | "entities"> | null;
   /** The clause's counted words that none of its spans holds, with their answer ranges (none when it failed). */
   missing: { term: string; answerRange: Range }[];
 }

@@ -4,7 +4,7 @@ import { forEachWord } from "../../text/index.js";
 import { otherWrittenForms } from "../abbreviations.js";
 import type { AnswerClaim, Clause } from "../answer-claims.js";
 import { deniedTerms, statesNegation } from "../negation.js";
-import { contentTerm, type SupportSpan } from "../support.js";
+import { contentTerm, type SpanPlace, type SupportSpan } from "../support.js";
 import { HAS_DIGIT } from "./clause-terms.js";
 import { entitiesHeldBy } from "./entities.js";
 import { unsupportedOf } from "./entries.js";
@@ -123,8 +123,9 @@ export function tellElsewhere(context: CheckContext, judged: JudgedClause, maske
   const cited = judged.cited;
   if (judged.quotations.length === 0 || cited.length === 0 || cited.length >= index.sources.length) return;
   if (numberCheckOf(context.options.checkNumbers) === undefined || !HAS_DIGIT.test(masked)) return;
+  const read = judged.read as NonNullable<JudgedClause["read"]>;
   judged.elsewhere = index
-    .bestSpans(judged.terms, judged.counted, null, counter)
+    .bestSpans(read.terms, read.counted, null, counter)
     .filter((span) => !cited.includes(span.sourceIndex) && span.support >= SUPPORT_THRESHOLD);
   tellQuotations(context, judged.elsewhere, judged.quotations);
 }
@@ -149,7 +150,7 @@ export function namedElsewhere(
 export function deniedWord(
   context: CheckContext,
   read: ClauseTerms,
-  best: SupportSpan | undefined,
+  best: SpanPlace | undefined,
   text: string,
 ): string | null {
   if (best === undefined || best.foundAll === 0) return null;
@@ -306,14 +307,16 @@ export function numbersElsewhere(
 ): JudgedClause["failure"] {
   const { index, counter } = context;
   // No source left that the clause does not cite: nothing to search.
-  if (clause.cited.length === 0 || clause.cited.length >= index.sources.length) return null;
+  // The terms are kept for every clause that gets past this test (`keepsTerms`).
+  const read = clause.read;
+  if (clause.cited.length === 0 || clause.cited.length >= index.sources.length || read === null) return null;
   const candidates =
     clause.quotations.length > 0
       ? (clause.elsewhere ?? [])
-      : index.bestSpans(clause.terms, clause.counted, null, counter);
+      : index.bestSpans(read.terms, read.counted, null, counter);
   const elsewhere = candidates.filter((span) => {
     if (clause.cited.includes(span.sourceIndex) || span.support < SUPPORT_THRESHOLD) return false;
-    if (!entitiesHeldBy(context, clause.entities, clause.clause.masked, span.sourceIndex)) return false;
+    if (!entitiesHeldBy(context, read.entities, clause.clause.masked, span.sourceIndex)) return false;
     if (!holdsQuotations(context, span.sourceIndex, clause.quotations)) return false;
     if (numbers === "source")
       return firstNumberOutside(context, new Map([[span.sourceIndex, spanRanges(span)]]), text) === null;
