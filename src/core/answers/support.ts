@@ -525,8 +525,9 @@ export class SupportIndex {
       // Per sentence: the missing counted words it adds, and those plus the missing numbers.
       const words = new Map<number, number>();
       const gains = new Map<number, number>();
-      for (const [index, id] of terms.entries()) {
+      for (let index = 0; index < terms.length; index++) {
         if (span.found[index]) continue;
+        const id = terms[index] as number;
         const isNumber = !counted[index] && (this.lexicon.terms[id] as string).startsWith("#");
         if (!counted[index] && !isNumber) continue;
         const sentences = postings.get(id);
@@ -552,8 +553,8 @@ export class SupportIndex {
       taken.add(chosen);
       extra.push(chosen);
       const held = this.sentenceTerms(span.sourceIndex, chosen, counter);
-      for (const [index, id] of terms.entries()) {
-        if (span.found[index] || !held.has(id)) continue;
+      for (let index = 0; index < terms.length; index++) {
+        if (span.found[index] || !held.has(terms[index] as number)) continue;
         span.found[index] = true;
         span.foundAll++;
       }
@@ -663,7 +664,8 @@ export class SupportIndex {
     let foundAll = 0;
     for (let index = 0; index < terms.length; index++) {
       const id = terms[index] as number;
-      if (!first.has(id) && !second.has(id)) continue;
+      // A sentence alone is looked up once.
+      if (!first.has(id) && (second === first || !second.has(id))) continue;
       foundAll++;
       if (counted[index]) foundCounted++;
     }
@@ -681,7 +683,7 @@ export class SupportIndex {
     const first = this.sentenceTerms(window.sourceIndex, window.from, counter);
     const second =
       window.to > window.from ? this.sentenceTerms(window.sourceIndex, window.to, counter) : first;
-    const found = terms.map((id) => first.has(id) || second.has(id));
+    const found = terms.map((id) => first.has(id) || (second !== first && second.has(id)));
     const range: Range = [window.start, (source.sentences[window.to] as Sentence).end];
     return {
       sourceIndex: window.sourceIndex,
