@@ -155,6 +155,14 @@ export const CLAIM_CHECK_SLICE_WORK = 1_000_000;
 export const OWN_TURN_TEXT_CHARS = 1024 * 1024;
 
 /**
+ * Characters of a model's claims reply the claims reader (`createClaimStreamReader`) reads between two turns of
+ * the event loop (64 Ki, what a socket delivers in one read): a reply handed over in one piece (a streamed delta
+ * of megabytes, a local model's whole reply, a reply read again whole) is read a slice at a time, so its reading
+ * never holds the loop for a time that grows with its size.
+ */
+export const CLAIM_READ_SLICE_CHARS = 64 * 1024;
+
+/**
  * What the row number check reads for one claim, at most: this many units plus `ROW_READS_PER_CLAIM_CHAR`
  * per claim character (a unit is a label ending at a place in the claim, a table a label names there, a
  * claim character a kept occurrence covers, or an occurrence or number read in a table). A claim that needs
