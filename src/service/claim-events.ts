@@ -168,13 +168,15 @@ export function createClaimEvents(
    * Reads the text the call's stream queued, a slice (`CLAIM_READ_SLICE_CHARS`) a pass of the event loop: the
    * first slice in the pass its text arrived in (after the stream's callback has returned), each next one after
    * a turn, and a turn after the last, so that the text a next pass queues is read in a pass of its own. A reply
-   * handed over in one piece of megabytes is read over as many passes, not in one block.
+   * handed over in one piece of megabytes is read over as many passes, not in one block. The claims read are
+   * judged once all the text queued so far is read (when `held` allows): a stream's ordinary pieces are read
+   * and their claims judged in the pass they arrive in, and a piece of megabytes is one batch, not one a slice.
    */
   const readQueued = async (current: CallClaims, reader: ClaimStreamReader): Promise<void> => {
     await Promise.resolve();
     try {
       do {
-        reader.read();
+        if (!reader.read() && current.pending.length > 0 && current.held.ready()) startJudging(current);
         await nextTurn();
         signal?.throwIfAborted();
       } while (reader.queued);
@@ -212,7 +214,6 @@ export function createClaimEvents(
       const reader = createStreamedClaims((candidate) => {
         current.pending.push(candidate);
         current.held.add(candidate);
-        if (current.held.ready()) startJudging(current);
       });
       return {
         onOpen: () => observer.open(),
