@@ -29,6 +29,36 @@ export interface WorstCaseFamily {
   body(bodyBytes: number): CheckBody;
 }
 
+// Prose in scripts written without spaces, written for this bench: sentences of about 140 characters, so that a
+// 4 MiB answer holds fewer claims than MAX_ANSWER_CLAIMS.
+const CHINESE_SENTENCES = [
+  "杭州一家电池制造商周二宣布，将在明年第一季度扩建位于江苏南通的工厂，新增的生产线主要用于储能设备和电动自行车电池，预计投产后年产能将比现在提高一半以上，同时还会为当地创造大约两千个就业岗位，公司希望借此进一步巩固其在国内市场的领先地位，并在三年内把产品出口到至少二十个国家和地区。",
+  "该公司负责人在发布会上表示，过去三年公司的海外订单一直保持稳定增长，其中来自东南亚和中东地区的客户数量已经翻了一番，利润率也随之明显提高，因此董事会决定加快在海外设立销售中心和售后服务网点的步伐，争取在五年内让海外收入占到总收入的四成左右，同时继续控制管理费用和物流成本的增长速度。",
+  "多位行业分析人士认为，今年以来原材料价格持续回落，再加上地方政府推出的税收优惠和补贴政策，共同推动了这次扩张计划，但随着越来越多的企业进入储能领域，价格竞争正在变得更加激烈，中小厂商的生存空间受到明显挤压，未来两年内整个行业很可能会出现新一轮的兼并和重组，只有掌握核心技术的企业才能在竞争中站稳脚跟。",
+  "公司管理层还透露，研发团队目前正在实验室里测试一种充电速度更快、使用寿命更长的新型固态电池，初步结果显示其能量密度比现有产品高出约三成，如果后续的安全测试进展顺利，这种电池预计将在两年内正式投入批量生产并首先用于高端车型，随后再逐步推广到价格更低的家用汽车和城市公交车辆。",
+];
+const THAI_SENTENCES = [
+  "บริษัทผลิตแบตเตอรี่แห่งหนึ่งในจังหวัดชลบุรีประกาศเมื่อวันอังคารว่าจะขยายโรงงานในปีหน้า เพื่อเพิ่มกำลังการผลิตสำหรับอุปกรณ์กักเก็บพลังงานและรถจักรยานยนต์ไฟฟ้า",
+  "ผู้บริหารของบริษัทกล่าวว่ายอดสั่งซื้อจากต่างประเทศเติบโตอย่างต่อเนื่องในช่วงสามปีที่ผ่านมา โดยเฉพาะลูกค้าจากเวียดนามและมาเลเซียซึ่งเพิ่มขึ้นเกือบสองเท่า",
+  "นักวิเคราะห์เชื่อว่าราคาวัตถุดิบที่ลดลงและมาตรการสนับสนุนจากรัฐบาลเป็นปัจจัยสำคัญที่ผลักดันแผนการขยายกิจการครั้งนี้ แต่การแข่งขันในอุตสาหกรรมก็รุนแรงขึ้นเช่นกัน",
+  "ทีมวิจัยของบริษัทกำลังทดสอบแบตเตอรี่รุ่นใหม่ที่สามารถชาร์จได้เร็วกว่าเดิมและใช้งานได้นานขึ้น และคาดว่าจะเริ่มผลิตเพื่อจำหน่ายในเชิงพาณิชย์ได้ภายในสองปีข้างหน้า",
+];
+
+/**
+ * An answer of `lines` (each a cited claim) taken in turn until the body holds `bodyBytes`, with one source of
+ * `source`. Sized by the lines' bytes in the JSON body (a character of these scripts is three, a line break two).
+ */
+function proseAnswer(bodyBytes: number, lines: readonly string[], source: string): CheckBody {
+  const lineBytes = lines.map((line) => Buffer.byteLength(JSON.stringify(line)) - 2);
+  let budget = bodyBytes - 400 - Buffer.byteLength(source);
+  let answer = "";
+  for (let at = 0; answer === "" || budget >= (lineBytes[at % lines.length] as number); at++) {
+    answer += lines[at % lines.length];
+    budget -= lineBytes[at % lines.length] as number;
+  }
+  return { sources: [{ id: "1", text: source }], answer };
+}
+
 function sourceChars(bodyBytes: number): number {
   return Math.min(SOURCES_BUDGET, Math.floor(bodyBytes / 2));
 }
@@ -403,17 +433,34 @@ export const worstCaseFamilies: WorstCaseFamily[] = [
   {
     name: "answer, Japanese prose",
     attacks:
-      "about 9,800 claims of 140 Han and Hiragana characters, each read by words through Intl.Segmenter (a dictionary per character)",
+      "about 9,800 claims of 140 Han and Hiragana characters: a word per character, each looked up and scored",
     body(bodyBytes) {
       const words = "東京の会社が新しい製品を発表して大阪の市場で販売を始めたと報じられた";
       // 140 characters a sentence: a 4 MiB answer holds fewer claims than MAX_ANSWER_CLAIMS.
-      const sentence = `${words.repeat(5).slice(0, 140)}。 [1]\n`;
-      const sources = [{ id: "1", text: `${words.repeat(50)}。` }];
-      // Sized by the sentence's bytes in the JSON body (a Japanese character is three, the line break two).
-      const sentenceBytes = Buffer.byteLength(JSON.stringify(sentence)) - 2;
-      const count = Math.floor((bodyBytes - 400 - Buffer.byteLength(sources[0]?.text ?? "")) / sentenceBytes);
-      return { sources, answer: sentence.repeat(Math.max(1, count)) };
+      return proseAnswer(bodyBytes, [`${words.repeat(5).slice(0, 140)}。 [1]\n`], `${words.repeat(50)}。`);
     },
+  },
+  {
+    name: "answer, Chinese prose",
+    attacks:
+      "about 9,700 claims of 140–155 Han characters (a news report): a word per character, each looked up and scored",
+    body: (bodyBytes) =>
+      proseAnswer(
+        bodyBytes,
+        CHINESE_SENTENCES.map((sentence) => `${sentence} [1]\n`),
+        CHINESE_SENTENCES.join(""),
+      ),
+  },
+  {
+    name: "answer, Thai prose",
+    attacks:
+      "about 8,800 claims of 155–165 Thai characters, spaces between phrases only, one claim a line: read by ICU's dictionary",
+    body: (bodyBytes) =>
+      proseAnswer(
+        bodyBytes,
+        THAI_SENTENCES.map((sentence) => `${sentence} [1]\n`),
+        THAI_SENTENCES.join(" "),
+      ),
   },
   // Issue 34: the answer's own splitting (sentences, lines, markers) at its worst. Each answer fills the body
   // with one short source; the refused ones hold more than MAX_ANSWER_CLAIMS claims and are counted only up

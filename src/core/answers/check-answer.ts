@@ -430,7 +430,7 @@ function judgeClause(
       const span = index.bestSpans(terms, counted, [sourceIndex], counter)[0];
       if (span === undefined || span.foundAll === 0) continue;
       if (judged.best === undefined || span.support > judged.best.support) judged.best = span;
-      for (const [term, has] of span.found.entries()) if (has) found[term] = true;
+      for (let term = 0; term < span.found.length; term++) if (span.found[term] === true) found[term] = true;
       spans.push(span);
       judged.supportSources.push(sourceIndex);
       judged.citations.push(citationOf(index, claimText, clause.range, span));

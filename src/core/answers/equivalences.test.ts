@@ -282,6 +282,8 @@ describe("forEachEquivalenceKeyInPieces", () => {
     "1,600",
     "Größe",
     "東京都",
+    "している",
+    "ภาษาไทย",
     " ",
     " ",
     " ",
@@ -306,6 +308,20 @@ describe("forEachEquivalenceKeyInPieces", () => {
       ),
       { seed: 34, numRuns: 400 },
     );
+  });
+
+  it("pauses once per piece of a long text in scripts without spaces, Japanese, Chinese or Thai", () => {
+    for (const unit of [
+      "NASAが新しい製品を発表した。 ",
+      "杭州一家电池制造商宣布扩建工厂。 ",
+      "บริษัทประกาศขยายโรงงาน NASA ",
+    ]) {
+      const text = unit.repeat(1_000);
+      let pauses = 0;
+      const pieces = forEachEquivalenceKeyInPieces(text, 1_000, () => {});
+      for (let step = pieces.next(); step.done !== true; step = pieces.next()) pauses++;
+      expect(pauses).toBeGreaterThanOrEqual(text.length / 1_100);
+    }
   });
 
   it("pauses once per piece of a long spaced text", () => {

@@ -2,7 +2,7 @@ import type { Country } from "world-countries";
 import worldCountries from "world-countries";
 import { forEachScaledNumber } from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
-import { codePointAt, codePointBefore, foldWord, forEachWord, wordsCutAtSpaces } from "../text/index.js";
+import { codePointAt, codePointBefore, foldWord, forEachWord, wordSteps } from "../text/index.js";
 
 // The package is CommonJS with an ES default in its types: Node's import gives the list as the default, a
 // bundler may give it under `default`.
@@ -391,8 +391,7 @@ function wordsOf(text: string): ReadWord[] {
  * `forEachEquivalenceKey` over a long text, read in pieces of about `pieceChars` characters, each cut before a
  * space or line break (where no word runs on), pausing after each piece: the keys it visits are the same, in
  * the same order. Only the last KEY_REACH words wait for the next piece (a key reads at most that far ahead),
- * so the text's words are never all held at once. Text in a script without spaces is read whole
- * (`wordsCutAtSpaces`). O(text).
+ * so the text's words are never all held at once; a piece counts its words' steps (`wordSteps`). O(text).
  */
 export function* forEachEquivalenceKeyInPieces(
   text: string,
@@ -400,20 +399,16 @@ export function* forEachEquivalenceKeyInPieces(
   visit: (key: string, start: number, end: number) => void,
   counter?: StepCounter,
 ): Generator<void, void> {
-  if (!wordsCutAtSpaces(text)) {
-    if (counter !== undefined) counter.steps += text.length;
-    forEachEquivalenceKey(text, visit);
-    return;
-  }
   let words: ReadWord[] = [];
   for (let from = 0; from < text.length; ) {
     let to = Math.min(text.length, from + Math.max(1, pieceChars));
     while (to < text.length && !isSpaceCode(text.charCodeAt(to))) to++;
     const offset = from;
-    forEachWord(text.slice(from, to), (folded, start, end) =>
+    const piece = text.slice(from, to);
+    forEachWord(piece, (folded, start, end) =>
       words.push({ folded, start: offset + start, end: offset + end }),
     );
-    if (counter !== undefined) counter.steps += to - from;
+    if (counter !== undefined) counter.steps += wordSteps(piece);
     const last = to >= text.length;
     const ready = last ? words.length : Math.max(0, words.length - KEY_REACH);
     forEachEquivalenceKey(text, visit, words, 0, ready);

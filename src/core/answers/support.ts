@@ -482,10 +482,9 @@ export class SupportIndex {
       let chosen = alone;
       // A neighbour can only add support when the sentence alone lacks some.
       if (alone.support < 1) {
-        for (const [from, to] of [
-          [sentence - 1, sentence],
-          [sentence, sentence + 1],
-        ] as const) {
+        // The sentence with the one before it, then with the one after it.
+        for (let from = sentence - 1; from <= sentence; from++) {
+          const to = from + 1;
           if (from < 0 || to > last) continue;
           const wider = this.window(sourceIndex, from, to, terms, counted, countedTotal, counter);
           if (isBetter(wider, chosen)) chosen = wider;
@@ -561,7 +560,7 @@ export class SupportIndex {
     }
     if (extra.length === 0) return span;
     let found = 0;
-    for (const [index, isCounted] of counted.entries()) if (isCounted && span.found[index]) found++;
+    for (let index = 0; index < counted.length; index++) if (counted[index] && span.found[index]) found++;
     span.support = found / countedTotal;
     span.more = extra
       .sort((a, b) => a - b)

@@ -17,8 +17,8 @@ export { forEachLenientToken, type LenientToken, tokenizeLenient } from "./token
 export {
   foldWord,
   forEachWord,
+  hasUnspacedScript,
   splitWords,
   UNSPACED_STEPS_PER_CHAR,
   wordSteps,
-  wordsCutAtSpaces,
 } from "./words.js";

@@ -6,7 +6,8 @@ export interface WordSpan {
   end: number;
 }
 
-// Scripts written without spaces between words need a dictionary to find words; ICU has one.
+// Scripts written without spaces between words: Han and Kana are read by pairs of characters, the others need a
+// dictionary to find words (ICU has one).
 const UNSPACED_SCRIPT =
   /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
 
@@ -15,7 +16,6 @@ const UNSPACED_SCRIPT =
 const SPACED_WORD = /[\p{L}\p{M}\p{N}]+(?:['’.][\p{L}\p{M}\p{N}]+|(?<=\p{N}),\p{N}+)*/gu;
 
 const NON_ASCII = /[\u0080-\uffff]/;
-const IDEOGRAPHIC_WORD = /^[\p{sc=Han}\p{sc=Katakana}ー]+$/u;
 const DIACRITICS = /[\u0300-\u036f]/g;
 
 const wordSegmenter = new Intl.Segmenter("und", { granularity: "word" });
@@ -43,11 +43,44 @@ function selfFolding(first: number, end: number): Uint8Array {
   return table;
 }
 
-// Whether every character of `word` folds to itself (lower-case ASCII, most kana, CJK ideographs), so the
+// Thai (U+0E00–U+0E7F): every character folds to itself but SARA AM (U+0E33, which NFKD splits in two), a byte
+// each: 255 for it, else the character's canonical combining class. NFKD reorders adjacent marks whose classes
+// are not ascending, so a word folds to itself when its marks' classes ascend (as written Thai has them).
+const THAI_FIRST = 0x0e00;
+const THAI_END = 0x0e80;
+const THAI_MARK_CLASSES: ReadonlyMap<number, number> = new Map([
+  [0x0e38, 103],
+  [0x0e39, 103],
+  [0x0e3a, 9],
+  [0x0e48, 107],
+  [0x0e49, 107],
+  [0x0e4a, 107],
+  [0x0e4b, 107],
+]);
+const THAI = thaiFolding();
+function thaiFolding(): Uint8Array {
+  const table = new Uint8Array(THAI_END - THAI_FIRST);
+  for (let code = THAI_FIRST; code < THAI_END; code++) {
+    const character = String.fromCharCode(code);
+    table[code - THAI_FIRST] =
+      foldChanging(character) === character ? (THAI_MARK_CLASSES.get(code) ?? 0) : 255;
+  }
+  return table;
+}
+
+// Whether every character of `word` folds to itself (lower-case ASCII, most kana, CJK ideographs, Thai), so the
 // word does: no character decomposes, changes case or is a mark that NFKD would reorder. O(word).
 function foldsToItself(word: string): boolean {
+  let markClass = 0;
   for (let at = 0; at < word.length; at++) {
     const code = word.charCodeAt(at);
+    if (code >= THAI_FIRST && code < THAI_END) {
+      const thai = THAI[code - THAI_FIRST] as number;
+      if (thai === 255 || (thai !== 0 && thai < markClass)) return false;
+      markClass = thai;
+      continue;
+    }
+    markClass = 0;
     if (code < 0x80) {
       if (SELF_FOLDING_ASCII[code] === 0) return false;
     } else if (code >= 0x4e00 && code <= 0x9fff) continue;
@@ -57,13 +90,13 @@ function foldsToItself(word: string): boolean {
 }
 
 /**
- * Splits `text` into words with their offsets. Text in a script written without spaces goes through
- * `Intl.Segmenter`; there, runs of Han and Katakana are further cut into overlapping two-character
- * words (`従業員数` → 従業, 業員, 員数), the usual way to search Chinese and Japanese, because the
- * dictionary splits the same word differently in different sentences (従業|員 but 従業|員数). Other
- * text goes through a regular expression with the same rules as the segmenter, because V8's word
- * segmenter costs about 2.5 µs a word (45 ms for 100,000 characters) and slows down more than linearly
- * on long strings. Callers pass a sentence or a line, not a whole book.
+ * Splits `text` into words with their offsets. Words of spaced scripts follow the UAX #29 word rules (a
+ * regular expression). Runs of Han and Katakana are cut into overlapping two-character words (`従業員数` →
+ * 従業, 業員, 員数), the usual way to search Chinese and Japanese (Lucene's CJK bigrams), and so are runs of
+ * Hiragana (`している` → して, てい, いる), whose one- and two-character words are the particles and endings
+ * `isStopWord` drops; a word written in both (`食べる`) is its Han run and its Hiragana run. Runs of Thai, Lao,
+ * Khmer and Myanmar go through `Intl.Segmenter`, whose dictionary finds their words. Callers pass a sentence or
+ * a line, not a whole book.
  */
 export function splitWords(text: string): WordSpan[] {
   const words: WordSpan[] = [];
@@ -75,34 +108,28 @@ export function splitWords(text: string): WordSpan[] {
 
 /**
  * Calls `visit` with each word of `text` (folded) and its offsets, as `splitWords` lists them. `unspaced` says
- * whether the text goes through `Intl.Segmenter` (by default, when it holds a script written without spaces):
- * a caller that reads a long text in pieces decides it once for the whole text (`wordsCutAtSpaces`).
+ * whether the text may hold a script written without spaces (by default, when it does: `hasUnspacedScript`);
+ * the words are the same either way for text that holds none. No word holds a space or a line break, so text
+ * read in pieces cut before one gives the words of reading it whole. O(text): a character is read once, and a
+ * run of Thai, Lao, Khmer or Myanmar once more by the segmenter.
  */
 export function forEachWord(
   text: string,
   visit: (word: string, start: number, end: number) => void,
   unspaced: boolean = UNSPACED_SCRIPT.test(text),
 ): void {
-  if (unspaced) {
-    let run: { start: number; end: number } | null = null;
-    for (const segment of wordSegmenter.segment(text)) {
-      if (segment.isWordLike !== true) continue;
-      const start = segment.index;
-      const end = start + segment.segment.length;
-      if (!IDEOGRAPHIC_WORD.test(segment.segment)) {
-        if (run !== null) visitBigrams(text, run, visit);
-        run = null;
-        visit(foldWord(segment.segment), start, end);
-      } else if (run !== null && run.end === start) {
-        run.end = end;
-      } else {
-        if (run !== null) visitBigrams(text, run, visit);
-        run = { start, end };
-      }
-    }
-    if (run !== null) visitBigrams(text, run, visit);
-    return;
-  }
+  if (unspaced) forEachUnspacedWord(text, visit);
+  else forEachSpacedWord(text, 0, text.length, visit);
+}
+
+// The words of `text.slice(from, to)` (which holds no character of a script without spaces), offsets in `text`.
+function forEachSpacedWord(
+  whole: string,
+  from: number,
+  to: number,
+  visit: (word: string, start: number, end: number) => void,
+): void {
+  const text = from === 0 && to === whole.length ? whole : whole.slice(from, to);
   // Plain ASCII folds by lower-casing alone, which keeps offsets, so such text is lower-cased once.
   const ascii = !NON_ASCII.test(text);
   const lower = ascii ? text.toLowerCase() : text;
@@ -110,8 +137,126 @@ export function forEachWord(
   for (let match = SPACED_WORD.exec(text); match !== null; match = SPACED_WORD.exec(text)) {
     const start = match.index;
     const end = start + match[0].length;
-    if (ascii) visit(lower.slice(start, end), start, end);
-    else visit(NON_ASCII.test(match[0]) ? foldWord(match[0]) : match[0].toLowerCase(), start, end);
+    const word = ascii
+      ? lower.slice(start, end)
+      : NON_ASCII.test(match[0])
+        ? foldWord(match[0])
+        : match[0].toLowerCase();
+    visit(word, from + start, from + end);
+  }
+}
+
+// What a character is to the reader of unspaced text: no letter, of a Han/Katakana run, of a Hiragana run, of a
+// run the segmenter reads (Thai, Lao, Khmer, Myanmar), a combining mark (which belongs to the character before
+// it), or a letter or digit of a spaced script.
+const OTHER = 0;
+const IDEOGRAPHIC = 1;
+const HIRAGANA = 2;
+const SEGMENTED = 3;
+const MARK = 4;
+const LETTER = 5;
+const LONG_VOWEL = 0x30fc;
+
+const IDEOGRAPHIC_CHARACTER = /^[\p{sc=Han}\p{sc=Katakana}ー\uff70\uff9e\uff9f]$/u;
+const HIRAGANA_CHARACTER = /^\p{sc=Hiragana}$/u;
+const SEGMENTED_CHARACTER = /^[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]$/u;
+const MARK_CHARACTER = /^\p{M}$/u;
+const LETTER_CHARACTER = /^[\p{L}\p{N}]$/u;
+const classOfCharacter = (character: string): number =>
+  IDEOGRAPHIC_CHARACTER.test(character)
+    ? IDEOGRAPHIC
+    : HIRAGANA_CHARACTER.test(character)
+      ? HIRAGANA
+      : SEGMENTED_CHARACTER.test(character)
+        ? SEGMENTED
+        : MARK_CHARACTER.test(character)
+          ? MARK
+          : LETTER_CHARACTER.test(character)
+            ? LETTER
+            : OTHER;
+
+// The class of each UTF-16 code unit of the BMP, each found the first time it is read (UNKNOWN until then).
+const UNKNOWN = 255;
+const BMP_CLASSES = new Uint8Array(0x10000).fill(UNKNOWN);
+
+// The class of the character at `at` (a lone surrogate is OTHER).
+function classAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code < 0xd800 || code >= 0xe000) {
+    const known = BMP_CLASSES[code] as number;
+    if (known !== UNKNOWN) return known;
+    const kind = classOfCharacter(String.fromCharCode(code));
+    BMP_CLASSES[code] = kind;
+    return kind;
+  }
+  if (code >= 0xdc00 || at + 1 >= text.length) return OTHER;
+  const low = text.charCodeAt(at + 1);
+  if (low < 0xdc00 || low >= 0xe000) return OTHER;
+  return classOfCharacter(text.slice(at, at + 2));
+}
+
+// The length in code units of the character at `at`: 2 for a surrogate pair, else 1.
+function widthAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code < 0xd800 || code >= 0xdc00 || at + 1 >= text.length) return 1;
+  const low = text.charCodeAt(at + 1);
+  return low >= 0xdc00 && low < 0xe000 ? 2 : 1;
+}
+
+// The unspaced reader: runs of Han and Katakana, and runs of Hiragana, read as overlapping pairs of
+// characters; runs of Thai, Lao, Khmer and Myanmar through the segmenter; what lies between through the spaced
+// reader. A combining mark stays with the character before it; `ー` continues a Hiragana run. O(text).
+function forEachUnspacedWord(text: string, visit: (word: string, start: number, end: number) => void): void {
+  // A Han/Katakana or Hiragana run's characters by their starts (each with the marks after it).
+  const runStarts: number[] = [];
+  let between = 0;
+  // Whether the text since `between` holds a letter, digit or mark: else it holds no word.
+  let letters = false;
+  let at = 0;
+  while (at < text.length) {
+    const kind = classAt(text, at);
+    if (kind === OTHER || kind === MARK || kind === LETTER) {
+      if (kind !== OTHER) letters = true;
+      at += widthAt(text, at);
+      continue;
+    }
+    if (letters) forEachSpacedWord(text, between, at, visit);
+    letters = false;
+    const start = at;
+    runStarts.length = 0;
+    for (;;) {
+      const next = at < text.length ? classAt(text, at) : OTHER;
+      const continues =
+        next === kind ||
+        (next === MARK && at > start) ||
+        (kind === HIRAGANA && text.charCodeAt(at) === LONG_VOWEL && at > start);
+      if (!continues) break;
+      if (next !== MARK) runStarts.push(at);
+      at += widthAt(text, at);
+    }
+    if (kind === SEGMENTED) visitSegmented(text, start, at, visit);
+    else visitBigrams(text, runStarts, at, visit);
+    between = at;
+  }
+  if (letters) forEachSpacedWord(text, between, text.length, visit);
+}
+
+// The words the segmenter finds in `text.slice(start, end)`, a run of one script that it reads by dictionary.
+function visitSegmented(
+  text: string,
+  start: number,
+  end: number,
+  visit: (word: string, start: number, end: number) => void,
+): void {
+  // Segment by segment through `containing`, which costs less than the segments' iterator.
+  const run = text.slice(start, end);
+  const segments = wordSegmenter.segment(run);
+  for (let at = 0; at < run.length; ) {
+    const segment = segments.containing(at) as Intl.SegmentData;
+    at = segment.index + segment.segment.length;
+    if (segment.isWordLike !== true) continue;
+    const from = start + segment.index;
+    visit(foldWord(segment.segment), from, from + segment.segment.length);
   }
 }
 
@@ -127,30 +272,22 @@ export const wordSteps = (text: string): number =>
   text.length * (UNSPACED_SCRIPT.test(text) ? UNSPACED_STEPS_PER_CHAR : 1);
 
 /**
- * Whether `forEachWord` reads `text` piece by piece as it reads it whole, when the pieces are cut before a
- * space or a line break: true for text in spaced scripts (its words never hold a space), false for text that
- * goes through `Intl.Segmenter`, whose words depend on the whole text.
+ * Whether `text` holds a character of a script written without spaces (Han, kana, Thai, Lao, Khmer, Myanmar):
+ * `forEachWord`'s mode, which a caller that reads a long text in pieces may decide once for the whole text. O(text).
  */
-export const wordsCutAtSpaces = (text: string): boolean => !UNSPACED_SCRIPT.test(text);
+export const hasUnspacedScript = (text: string): boolean => UNSPACED_SCRIPT.test(text);
 
-/** Overlapping two-character words of a Han/Katakana run; a one-character run is one word. */
+/** Overlapping two-character words of a run whose characters start at `starts` and which ends at `end`; a run of one character is one word. */
 function visitBigrams(
   text: string,
-  run: { start: number; end: number },
+  starts: readonly number[],
+  end: number,
   visit: (word: string, start: number, end: number) => void,
 ): void {
-  const characters = Array.from(text.slice(run.start, run.end));
-  const offsets: number[] = [];
-  let offset = run.start;
-  for (const character of characters) {
-    offsets.push(offset);
-    offset += character.length;
-  }
-  offsets.push(offset);
-  const count = Math.max(1, characters.length - 1);
+  const count = Math.max(1, starts.length - 1);
   for (let index = 0; index < count; index++) {
-    const start = offsets[index] as number;
-    const end = offsets[Math.min(index + 2, characters.length)] as number;
-    visit(foldWord(text.slice(start, end)), start, end);
+    const start = starts[index] as number;
+    const stop = index + 2 < starts.length ? (starts[index + 2] as number) : end;
+    visit(foldWord(text.slice(start, stop)), start, stop);
   }
 }

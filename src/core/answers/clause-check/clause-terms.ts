@@ -1,5 +1,5 @@
 import type { StepCounter } from "../../step-counter.js";
-import { codePointAt, forEachWord, UNSPACED_STEPS_PER_CHAR, wordsCutAtSpaces } from "../../text/index.js";
+import { codePointAt, forEachWord, hasUnspacedScript, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
 import type { Range } from "../../types.js";
 import type { Clause } from "../answer-claims.js";
 import { forEachDate, NAMED_DATE_REACH } from "../equivalences.js";
@@ -27,7 +27,7 @@ export function* readQuestionTerms(
   const read: QuestionTerms = { words: new Set(), terms: new Set(), numbers: new Set(), dates: new Set() };
   let sincePause = 0;
   for (const message of messages) {
-    const unspaced = !wordsCutAtSpaces(message);
+    const unspaced = hasUnspacedScript(message);
     const stepsPerChar = unspaced ? UNSPACED_STEPS_PER_CHAR : 1;
     for (let from = 0; from < message.length; ) {
       const to = questionCut(
@@ -121,12 +121,15 @@ export function clauseTerms(
     first = false;
     if (id < 0) return;
     const term = lexicon.terms[id] as string;
-    if (isEntityAt(text, start, end, sentenceStart)) {
-      read.entities.push({ word, term, written: text.slice(start, end), start, end });
-    }
+    const entity = isEntityAt(text, start, end, sentenceStart);
+    if (!entity && seen.has(id)) return;
+    // A word that folds to itself (every word of Han and Kana) is its written form: no second copy of it.
+    const writtenWord =
+      end - start === word.length && text.startsWith(word, start) ? word : text.slice(start, end);
+    if (entity) read.entities.push({ word, term, written: writtenWord, start, end });
     if (seen.has(id)) return;
     seen.add(id);
-    pushTerm(read, id, !question.terms.has(term), text.slice(start, end), start);
+    pushTerm(read, id, !question.terms.has(term), writtenWord, start);
   });
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
   else {

@@ -5,7 +5,7 @@ import { forEachWord, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
 import { splitAnswerClaims } from "../answer-claims.js";
 import { initialsKeyOfWord } from "../equivalences.js";
 import { withoutFraming } from "../framing.js";
-import { addWantedInitials } from "./entities.js";
+import { addWantedInitials, isEntityAt } from "./entities.js";
 
 // The dictionary segmenter's calls, with the characters each reads (a spy on `Intl.Segmenter`): the words of a
 // clause in a script without spaces are read only when the clause may hold a word in capitals.
@@ -49,17 +49,23 @@ describe("addWantedInitials: a clause is read by words only when it may hold a w
   });
 
   it("reads a clause with a word in capitals once, an unspaced one at UNSPACED_STEPS_PER_CHAR steps a character", () => {
-    const answer = `${japanese}NASAが新しい製品を発表した [1]。\nThe ÉU and U.S. agreed [1].\n`;
+    const thai = "ประกาศผลิตภัณฑ์ใหม่";
+    const answer = `${japanese}NASAが新しい製品を発表した [1]。\nThe ÉU and U.S. agreed [1].\nNASA ${thai} [1]\n`;
     const { wanted, steps } = wantedOf(answer);
     expect([...wanted].sort()).toEqual(["=initials:nasa", "=initials:us", "=initials:eu"].sort());
     const clauses = splitAnswerClaims(answer).flatMap((claim) => claim.clauses);
     const read = clauses.filter((clause) => /NASA|U\.S/.test(clause.masked));
-    const [unspaced, spaced] = read.map((clause) => clause.masked.length) as [number, number];
-    // The Japanese clause with NASA goes through the segmenter once; the English one through the spaced reader.
+    const [japaneseRead, spaced, thaiRead] = read.map((clause) => clause.masked.length) as [
+      number,
+      number,
+      number,
+    ];
+    // The Japanese clause with NASA is read by pairs of characters, the Thai one's run through the segmenter once,
+    // the English one through the spaced reader.
     expect(segmented.calls).toBe(1);
-    expect(segmented.chars).toBe(unspaced);
+    expect(segmented.chars).toBe(thai.length);
     const scanned = clauses.reduce((total, clause) => total + clause.masked.length, 0);
-    expect(steps).toBe(scanned + UNSPACED_STEPS_PER_CHAR * unspaced + spaced);
+    expect(steps).toBe(scanned + UNSPACED_STEPS_PER_CHAR * (japaneseRead + thaiRead) + spaced);
   });
 });
 
@@ -108,6 +114,40 @@ describe("addWantedInitials: the same keys as reading every clause by words", ()
         expect(wantedOf(answer).wanted).toEqual(expected);
       }),
       { seed: 34, numRuns: 500 },
+    );
+  });
+});
+
+describe("isEntityAt: words of Han, kana and Thai are no names, as the patterns read them", () => {
+  // The rule as its patterns state it (entities.ts): a code, or three or more letters in capitals or capitalised.
+  const reference = (written: string, sentenceStart: boolean): boolean =>
+    /^\p{L}[\p{L}\p{M}]*\p{N}/u.test(written) ||
+    (written.length >= 3 && (/^\p{Lu}{2,}$/u.test(written) || (!sentenceStart && /^\p{Lu}/u.test(written))));
+
+  it("every character of U+0E00–U+0E7F, U+3040–U+30FF and U+4E00–U+9FFF, and random words of them with digits and capitals (fixed seed)", () => {
+    const ranges: [number, number][] = [
+      [0x0e00, 0x0e80],
+      [0x3040, 0x3100],
+      [0x4e00, 0xa000],
+    ];
+    for (const [first, end] of ranges)
+      for (let code = first; code < end; code++) {
+        const word = String.fromCharCode(code).repeat(3);
+        for (const sentenceStart of [false, true])
+          expect(isEntityAt(word, 0, 3, sentenceStart)).toBe(reference(word, sentenceStart));
+      }
+    const character = fc.constantFrom(..."東京〇々カが゛ー・กำ่๑", ..."1AZa", "\u0e00", "\u0e4f", "\u0e50");
+    fc.assert(
+      fc.property(
+        fc.array(character, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (characters, sentenceStart) => {
+          const word = characters.join("");
+          const text = `(${word})`;
+          expect(isEntityAt(text, 1, 1 + word.length, sentenceStart)).toBe(reference(word, sentenceStart));
+        },
+      ),
+      { seed: 34, numRuns: 3_000 },
     );
   });
 });

@@ -133,7 +133,7 @@ export function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, count
   for (const clause of claim.clauses) {
     // Blanking framing out makes no word in capitals: a clause that holds none is read once, as it is.
     counter.steps += clause.masked.length;
-    if (!CAPITAL_PAIR.test(clause.masked)) continue;
+    if (!mayHoldCapital(clause.masked) || !CAPITAL_PAIR.test(clause.masked)) continue;
     const text = withoutFraming(clause.masked);
     counter.steps += wordSteps(text);
     forEachWord(text, (word, start, end) => {
@@ -141,6 +141,26 @@ export function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, count
       if (key !== null) wanted.add(key);
     });
   }
+}
+
+// Whether `text` may hold a capital: a character that is not ASCII other than A–Z, nor of a script without case
+// (Thai U+0E00–U+0E7F, CJK symbols, kana and ideographs U+3000–U+9FFF, Hangul syllables): one comparison a
+// character, so most text of those scripts never meets the pattern. O(text).
+function mayHoldCapital(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x80) {
+      if (code >= 65 && code <= 90) return true;
+    } else if (
+      !(
+        (code >= 0x3000 && code <= 0x9fff) ||
+        (code >= 0x0e00 && code <= 0x0e7f) ||
+        (code >= 0xac00 && code <= 0xd7a3)
+      )
+    )
+      return true;
+  }
+  return false;
 }
 
 // A capital followed by another or by a dot: where a word in capitals starts. Two characters, no repetition: one
@@ -192,7 +212,9 @@ export function* answerInitials(
 // letter (most words): it is a name only as a code, when its letters run into a digit.
 export function isEntityAt(text: string, start: number, end: number, sentenceStart: boolean): boolean {
   const first = text.charCodeAt(start);
-  if (first < 97 || first > 122) return isEntity(text.slice(start, end), sentenceStart);
+  if (first < 97 || first > 122) {
+    return !isCaselessLetters(text, start, end) && isEntity(text.slice(start, end), sentenceStart);
+  }
   for (let at = start + 1; at < end; at++) {
     const code = text.charCodeAt(at);
     if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) continue;
@@ -200,6 +222,24 @@ export function isEntityAt(text: string, start: number, end: number, sentenceSta
     return code >= 48 && code <= 57;
   }
   return false;
+}
+
+// Whether `text.slice(start, end)` is all letters and marks of scripts without case, so neither a capital nor a
+// digit (a code): kana (U+3040–U+30FF), CJK Unified Ideographs (U+4E00–U+9FFF) and Thai letters and marks
+// (U+0E01–U+0E4F). The words of Chinese, Japanese and Thai prose, one a character: no slice, no pattern.
+function isCaselessLetters(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (
+      !(
+        (code >= 0x4e00 && code <= 0x9fff) ||
+        (code >= 0x3040 && code <= 0x30ff) ||
+        (code >= 0x0e01 && code <= 0x0e4f)
+      )
+    )
+      return false;
+  }
+  return true;
 }
 
 function isEntity(written: string, sentenceStart: boolean): boolean {
