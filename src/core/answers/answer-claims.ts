@@ -76,16 +76,22 @@ export function* answerClaims(
   let nextMarker = 0;
   // Sentences read since the last claim or pause (headings are not claims).
   let quiet = 0;
-  const nextSentence = function* (): Generator<Pause, Sentence | undefined> {
-    for (let next = sentences.next(); next.done !== true; next = sentences.next()) {
-      if (next.value !== PAUSE) return next.value;
-      quiet = 0;
-      yield PAUSE;
-    }
-    return undefined;
+  // The next sentence (or a pause of the splitter, passed on by a loop at each call: a delegated generator, one
+  // object a sentence, made the splitting slower).
+  const nextSentence = (): Sentence | Pause | undefined => {
+    const next = sentences.next();
+    if (next.done === true) return undefined;
+    if (next.value === PAUSE) quiet = 0;
+    return next.value;
   };
-  for (let sentence = yield* nextSentence(); ; ) {
-    if (sentence !== undefined) yield* sentenceLines.reach(sentence.start);
+  let first = nextSentence();
+  while (first === PAUSE) {
+    yield PAUSE;
+    first = nextSentence();
+  }
+  for (let sentence = first; ; ) {
+    if (sentence !== undefined && sentenceLines.far(sentence.start))
+      yield* sentenceLines.reach(sentence.start);
     const line = sentence === undefined ? -1 : sentenceLines.lineOf(sentence.start);
     const head = sentence === undefined ? "" : sentenceLines.head();
     const own: Marker[] = [];
@@ -95,7 +101,7 @@ export function* answerClaims(
     for (; nextMarker < markers.length; nextMarker++) {
       const marker = markers[nextMarker] as Marker;
       if (sentence !== undefined && marker.start >= sentence.start) break;
-      yield* markerLines.reach(marker.start);
+      if (markerLines.far(marker.start)) yield* markerLines.reach(marker.start);
       const markerLine = markerLines.lineOf(marker.start);
       if (sentence !== undefined && markerLine === line && (current === undefined || current.line !== line))
         own.push(marker);
@@ -115,7 +121,12 @@ export function* answerClaims(
     }
     if (sentence === undefined) return;
     current = { sentence, line, head, markers: own };
-    sentence = yield* nextSentence();
+    let next = nextSentence();
+    while (next === PAUSE) {
+      yield PAUSE;
+      next = nextSentence();
+    }
+    sentence = next;
   }
 }
 
@@ -208,7 +219,7 @@ function* withEmphasisClosed(
       continue;
     }
     let sentence: Sentence | undefined = next.value;
-    if (previous !== undefined && !text.slice(previous.end, sentence.start).includes("\n")) {
+    if (previous !== undefined && !hasLineBreak(text, previous.end, sentence.start)) {
       for (const mark of EMPHASIS) {
         if (sentence === undefined || !isOdd(previous.text, mark)) continue;
         const trailing = previous.text.trimEnd();
@@ -235,6 +246,12 @@ function* withEmphasisClosed(
     previous = sentence;
   }
   if (previous !== undefined) yield previous;
+}
+
+// Whether `text[from, to)` holds a `\n`, read in place (no copy of the gap between two sentences).
+function hasLineBreak(text: string, from: number, to: number): boolean {
+  for (let at = from; at < to; at++) if (text.charCodeAt(at) === 10) return true;
+  return false;
 }
 
 // Whether `text` holds an odd number of `mark`s: one of them is not closed within it.
@@ -387,6 +404,11 @@ class LineCursor {
    * characters: the lines before a sentence or marker far ahead (a long run of blank or hidden lines, a long
    * line) are not passed in one go.
    */
+  /** Whether `offset` is more than REACH_CHARS past where reading stopped: `reach` would pause on the way. */
+  far(offset: number): boolean {
+    return offset - this.read > REACH_CHARS;
+  }
+
   *reach(offset: number): Generator<Pause> {
     while (offset - this.read > REACH_CHARS) {
       this.readTo(this.read + REACH_CHARS);

@@ -98,7 +98,10 @@ function* proseSentences(text: string, line: Span, counter?: StepCounter): Gener
   if (counter !== undefined) counter.steps += marker === null ? head.length : line.end - line.start;
   const start = line.start + (marker === null ? 0 : marker[0].length);
   let quiet = 0;
-  for (const piece of cutLongLine(text, start, line.end, counter)) {
+  // A short line is its one piece (as `cutLongLine` gives it), without a generator of its own.
+  const pieces =
+    line.end - start <= LONG_LINE ? [{ start, end: line.end }] : cutLongLine(text, start, line.end, counter);
+  for (const piece of pieces) {
     const pieceText = text.slice(piece.start, piece.end);
     // The word check, the end check and the segmenter each read the piece once. A piece without a letter or
     // digit holds no sentence, however the segmenter would cut it.

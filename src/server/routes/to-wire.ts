@@ -87,7 +87,9 @@ export function entryConverter(
     // An unsupported claim's `near.range` counts into the same source.
     const converted = converts ? convertNestedRanges(withRange, { sources: texts }, convertRange) : withRange;
     const answerRange = (converted as { answer_range?: unknown }).answer_range;
-    if (answer === undefined || !Array.isArray(answerRange) || answerRange.length !== 2) return converted;
+    // In UTF-16 (the service's own unit) the answer's offsets are already the wire's: no copy of the entry.
+    if (answer === undefined || !converts || !Array.isArray(answerRange) || answerRange.length !== 2)
+      return converted;
     const [start, end] = answerRange as [number, number];
     return {
       ...converted,
