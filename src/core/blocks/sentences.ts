@@ -214,6 +214,10 @@ function* cutLongLine(text: string, start: number, end: number, counter?: StepCo
     const spaces = sureBreakAt(text, start, at, end);
     if (spaces < 0) {
       at++;
+      // Where no sure break can stand (no space or tab there, no CJK full stop before) is passed in a tight
+      // loop, up to where the run is cut at spaces: the same places as asking `sureBreakAt` at each.
+      const runEnd = Math.min(end, pieceStart + 2 * LONG_LINE + 1);
+      while (at < runEnd && !mayBreakAt(text, at)) at++;
       if (at - pieceStart > 2 * LONG_LINE) {
         count(at);
         pieceStart = yield* cutAtSpaces(text, pieceStart, at, counter, false);
@@ -246,6 +250,15 @@ function sureBreakAt(text: string, lineStart: number, at: number, end: number): 
   }
   const before = text.charCodeAt(at - 1);
   return before === 0x3002 || before === 0xff01 || before === 0xff1f ? 0 : -1;
+}
+
+// Whether `sureBreakAt` may find a break at `at` (past the line's start): a space or tab there, or a CJK full
+// stop right before.
+function mayBreakAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code === 32 || code === 9) return true;
+  const before = text.charCodeAt(at - 1);
+  return before === 0x3002 || before === 0xff01 || before === 0xff1f;
 }
 
 // `(?<=[.!?]["'”’)\]]{0,8})` before `at`: a full stop, `!` or `?`, then at most 8 closing quotes and brackets.

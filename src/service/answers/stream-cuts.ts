@@ -75,6 +75,7 @@ export function* findCut(
   let bestChars = 0;
   let bestPlainHead = true;
   let claimIndex = 0;
+  let nextClaimAt = claims[0]?.start ?? Number.POSITIVE_INFINITY;
   let hiddenIndex = 0;
   /** The furthest end of the claims started so far, and whether any started, before the line being read. */
   let claimsEnd = 0;
@@ -117,8 +118,9 @@ export function* findCut(
       pauseAt += CUT_SLICE_CHARS;
       yield PAUSE;
     }
-    // A claim starting here, after another on its line: a cut when it stands at a sure break.
-    while (claimIndex < claims.length && (claims[claimIndex] as ClaimSpan).start <= at) {
+    // A claim starting here, after another on its line: a cut when it stands at a sure break. (`nextClaimAt`:
+    // the next claim's start, read once per claim rather than once per character.)
+    while (nextClaimAt <= at) {
       const claim = claims[claimIndex] as ClaimSpan;
       if (
         claim.start === at &&
@@ -138,6 +140,7 @@ export function* findCut(
       claimBefore = true;
       claimsEnd = Math.max(claimsEnd, claim.end);
       claimIndex++;
+      nextClaimAt = claims[claimIndex]?.start ?? Number.POSITIVE_INFINITY;
     }
     if (at === text.length) {
       lineCut(at, false);
