@@ -192,9 +192,9 @@ export const MAX_EVAL_DETAILS_CHARS = 32 * 1024 * 1024;
 export const EVAL_ANSWER_CHUNK_CHARS = 1024 * 1024;
 
 /**
- * Bytes a streamed answer may hold written but not yet taken by its caller before its next event (a prose
- * answer's) or chunk (`done`, `error`) waits for the caller: a slow reader holds back the work instead of the
- * answer's events piling up. Waiting at every high-water mark (16 KiB), or after every 1 MiB chunk of `done`,
+ * Bytes a streamed answer may hold written but not yet taken by its caller before its next claim event (a
+ * prose answer's or a claims call's) or chunk (`done`, `error`) waits for the caller: a slow reader holds back
+ * the work instead of the answer's events piling up. Waiting at every high-water mark (16 KiB), or after every 1 MiB chunk of `done`,
  * costs a wait (and a longer stream) per few events or per chunk.
  */
 export const STREAM_BACKLOG_BYTES = 4 * 1024 * 1024;

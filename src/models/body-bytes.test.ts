@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { invalidUtf8At } from "./body-bytes.js";
+import { invalidUtf8At, notUtf8At } from "./body-bytes.js";
 
 describe("invalidUtf8At", () => {
   const fatal = new TextDecoder("utf-8", { fatal: true });
@@ -43,5 +43,17 @@ describe("invalidUtf8At", () => {
       }),
       { seed: 34, numRuns: 2000 },
     );
+  });
+});
+
+describe("notUtf8At", () => {
+  it("names the first bad byte's offset and value, or nothing when all is UTF-8", () => {
+    expect(notUtf8At(Uint8Array.from([0x63, 0x61, 0x66, 0xe9]))).toBe(
+      "the byte at offset 3 (0xe9) does not belong to a UTF-8 character",
+    );
+    expect(notUtf8At(Uint8Array.from([0x05, 0x80]))).toBe(
+      "the byte at offset 1 (0x80) does not belong to a UTF-8 character",
+    );
+    expect(notUtf8At(new TextEncoder().encode("café 東京"))).toBeUndefined();
   });
 });

@@ -72,3 +72,14 @@ export function invalidUtf8At(bytes: Uint8Array): number {
   }
   return -1;
 }
+
+/**
+ * Where `bytes` stop being UTF-8, said for an error message ("the byte at offset 3 (0xe9) does not belong to a
+ * UTF-8 character"), or undefined when all of it is UTF-8 (`invalidUtf8At`).
+ */
+export function notUtf8At(bytes: Uint8Array): string | undefined {
+  const at = invalidUtf8At(bytes);
+  if (at < 0) return undefined;
+  const hex = (bytes[at] as number).toString(16).padStart(2, "0");
+  return `the byte at offset ${at} (0x${hex}) does not belong to a UTF-8 character`;
+}

@@ -1,4 +1,4 @@
-export { BodyBytes, invalidUtf8At } from "./body-bytes.js";
+export { BodyBytes, invalidUtf8At, notUtf8At } from "./body-bytes.js";
 export {
   createModelBackend,
   defaultGatewayName,

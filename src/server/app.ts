@@ -14,7 +14,7 @@ import type { Registry } from "prom-client";
 import { API_PATHS, DROP_IN_PATHS, OPERATION_PATHS } from "../api-paths.js";
 import { quoteRequestText, ServiceError } from "../errors/index.js";
 import { OWN_TURN_TEXT_CHARS } from "../limits.js";
-import { invalidUtf8At, localModelId, type ModelBackend, maskSecrets, nextTurn } from "../models/index.js";
+import { localModelId, type ModelBackend, maskSecrets, nextTurn, notUtf8At } from "../models/index.js";
 import { compileValidator } from "../wire/index.js";
 import type { AppDeps, ServerConfig } from "./config.js";
 import { mapFrameworkError, writeClientError } from "./errors.js";
@@ -156,11 +156,11 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       throw new ServiceError("invalid_request", "The body is empty; send a JSON object.");
     // Ranges in `offsets: "utf8"` count the caller's bytes: a body that is not UTF-8 would be decoded with
     // U+FFFD in place of each bad byte, and every range after it would be off.
-    const badByte = invalidUtf8At(bytes);
-    if (badByte >= 0) {
+    const notUtf8 = notUtf8At(bytes);
+    if (notUtf8 !== undefined) {
       throw new ServiceError(
         "invalid_request",
-        `The body is not valid UTF-8: the byte at offset ${badByte} (0x${(bytes[badByte] as number).toString(16).padStart(2, "0")}) does not belong to a UTF-8 character. Send the body as UTF-8.`,
+        `The body is not valid UTF-8: ${notUtf8}. Send the body as UTF-8.`,
       );
     }
     const limits = request.routeOptions.url === OPERATION_PATHS.eval ? evalBodyLimits : requestBodyLimits;

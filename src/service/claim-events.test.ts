@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Source } from "../core/types.js";
 import type { GenerateRequest, ModelBackend } from "../models/types.js";
-import type { CreateProgress } from "./claim-events.js";
+import { type CreateProgress, EVENTS_PER_TURN } from "./claim-events.js";
 import { type CreateInput, createVerified } from "./create.js";
 
 // Streaming create against the non-streaming path, in process: a model whose reply arrives cut anywhere
@@ -159,4 +159,135 @@ describe("streamed create against the non-streaming path", () => {
     expect(run.streamed).toEqual(run.plain);
     expect(run.events.map((event) => event.type)).toEqual(["claim", "unsupported"]);
   });
+});
+
+describe("streamed create's claim events and a slow reader", () => {
+  // A caller that takes each event a turn after it was sent: always backed up once an event is out.
+  function slowObserver() {
+    const events: CreateProgress[] = [];
+    let waiting = false;
+    let sentWhileWaiting = 0;
+    let waits = 0;
+    const observer = {
+      open: () => {},
+      progress: (event: CreateProgress) => {
+        if (waiting) sentWhileWaiting += 1;
+        events.push(event);
+      },
+      drained: () => {
+        waits += 1;
+        waiting = true;
+        return new Promise<void>((resolve) =>
+          setImmediate(() => {
+            waiting = false;
+            resolve();
+          }),
+        );
+      },
+    };
+    return { observer, events, counts: () => ({ waits, sentWhileWaiting }) };
+  }
+
+  const manyClaims = (count: number) =>
+    JSON.stringify({
+      claims: Array.from({ length: count }, (_, index) =>
+        index % 3 === 2
+          ? { quote: `absent ${index}`, source: "report" }
+          : { quote: quotes[0], source: "report" },
+      ),
+    });
+
+  it.each([
+    ["streamed a character at a time", (text: string) => [...text]],
+    ["streamed in one piece", (text: string) => [text]],
+    ["not streamed (all at settle)", () => []],
+  ])("%s: no event is sent while the caller has not taken the one before", async (_, cut) => {
+    const bad =
+      '{"claims": [{"quote": "Northwind was founded in 2016 in Lyon.", "source": "report"}, {"quote": 3}]}';
+    const { observer, events, counts } = slowObserver();
+    const context = {
+      gateway: cutGateway([bad, manyClaims(300)], cut),
+      apiKey: undefined,
+      sourcesBudget: 100_000,
+    };
+    const result = await createVerified(input(), context, { failWhenUngrounded: true, observer });
+    expect(result.citations).toHaveLength(200);
+    // Every claim event waited for the caller, the unusable first reply's one claim included (a gateway that
+    // does not stream reports none of that reply); the attempt event is one of its own.
+    const claimEvents = events.filter((event) => event.type !== "attempt");
+    expect(claimEvents).toHaveLength(cut("x").length === 0 ? 300 : 301);
+    // Before, claim events were sent at once, whatever the caller had taken: no wait at all.
+    expect(counts().waits).toBe(claimEvents.length);
+    expect(counts().sentWhileWaiting).toBe(0);
+  });
+});
+
+describe("streamed create's claim events: a turn of the event loop between groups of events", () => {
+  it.each([
+    ["streamed in one piece", (text: string) => [text]],
+    ["not streamed (all at settle)", () => []],
+  ])("%s: at most EVENTS_PER_TURN events in one pass of the event loop", async (_, cut) => {
+    // 3,000 claims against a short source: a slice of the check holds all of them, and each event costs its
+    // wire shape, offsets, JSON and a write.
+    const content = JSON.stringify({
+      claims: Array.from({ length: 3_000 }, () => ({ quote: quotes[0], source: "report" })),
+    });
+    let pass = 0;
+    let ticking = true;
+    const tick = () => {
+      pass += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const perPass = new Map<number, number>();
+    const observer = {
+      open: () => {},
+      progress: () => perPass.set(pass, (perPass.get(pass) ?? 0) + 1),
+    };
+    const context = { gateway: cutGateway([content], cut), apiKey: undefined, sourcesBudget: 100_000 };
+    try {
+      await createVerified(input(), context, { failWhenUngrounded: true, observer });
+    } finally {
+      ticking = false;
+    }
+    expect([...perPass.values()].reduce((sum, count) => sum + count, 0)).toBe(3_000);
+    // Before, every event of a slice (here all 3,000) went out in one pass.
+    expect(Math.max(...perPass.values())).toBeLessThanOrEqual(EVENTS_PER_TURN);
+  });
+});
+
+describe("streamed create's claim events: sent together between waits", () => {
+  it.each([
+    ["streamed in one piece", (text: string) => [text]],
+    ["not streamed (all at settle)", () => []],
+  ])(
+    "%s: no microtask runs between two events unless one waits (an HTTP stream writes them together)",
+    async (_, cut) => {
+      const content = JSON.stringify({
+        claims: Array.from({ length: 3_000 }, () => ({ quote: quotes[0], source: "report" })),
+      });
+      // As the event stream does: a write of what was gathered, queued as a microtask by the first event after one.
+      let queued = false;
+      let writes = 0;
+      let events = 0;
+      const observer = {
+        open: () => {},
+        progress: () => {
+          events += 1;
+          if (queued) return;
+          queued = true;
+          queueMicrotask(() => {
+            queued = false;
+            writes += 1;
+          });
+        },
+        drained: () => undefined,
+      };
+      const context = { gateway: cutGateway([content], cut), apiKey: undefined, sourcesBudget: 100_000 };
+      await createVerified(input(), context, { failWhenUngrounded: true, observer });
+      expect(events).toBe(3_000);
+      // A write per group of EVENTS_PER_TURN (and per slice of the check); an await per event made a write per event.
+      expect(writes).toBeLessThanOrEqual(2 * Math.ceil(3_000 / EVENTS_PER_TURN));
+    },
+  );
 });

@@ -8,7 +8,7 @@ import {
   type PreparedSource,
   type UnsupportedClaim,
 } from "../core/index.js";
-import type { GenerateStream } from "../models/index.js";
+import { type GenerateStream, nextTurn } from "../models/index.js";
 import type { CreateResult } from "../wire/index.js";
 import { createStreamedClaims, sameClaim } from "./claim-stream-reader.js";
 import { judgeClaimsReporting, judgeClaimsYielding } from "./judge-yielding.js";
@@ -35,10 +35,42 @@ export interface CreateObserver {
   progress(event: CreateProgress): void;
   /**
    * While the caller has not yet taken what was sent (an HTTP stream's buffer over its high-water mark): a
-   * promise that resolves once it has, or once it has gone. Else undefined. A prose answer's events wait here one
-   * by one, so a slow reader holds back the check instead of the answer's events piling up in memory.
+   * promise that resolves once it has, or once it has gone. Else undefined. Claim events (a prose answer's and a
+   * claims call's) wait here one by one, so a slow reader holds back the check instead of the events piling up
+   * in memory.
    */
   drained?(): Promise<void> | undefined;
+}
+
+/** Claim events sent between two turns of the event loop (each costs its wire shape, offsets, JSON and a write). */
+export const EVENTS_PER_TURN = 128;
+
+/**
+ * Sends a streamed create's claim events one at a time, in the order given: a turn of the event loop after
+ * every `EVENTS_PER_TURN` of them, and each next one held while the caller has not taken what was sent
+ * (`observer.drained`). Returns what the caller must wait for before the next event, or undefined when it may
+ * send it at once: events sent without a wait between them stay in one pass of the event loop, so an HTTP
+ * stream writes them together. The wait stops with `signal`'s reason once it aborts.
+ */
+export function pacedProgress(
+  observer: CreateObserver,
+  signal?: AbortSignal,
+): (event: CreateProgress) => Promise<void> | undefined {
+  let sent = 0;
+  const waitFor = async (wait: Promise<void>): Promise<void> => {
+    await wait;
+    signal?.throwIfAborted();
+  };
+  const sendNow = (event: CreateProgress): Promise<void> | undefined => {
+    sent += 1;
+    observer.progress(event);
+    const backlog = observer.drained?.();
+    return backlog === undefined ? undefined : waitFor(backlog);
+  };
+  return (event) => {
+    if (sent === 0 || sent % EVENTS_PER_TURN !== 0) return sendNow(event);
+    return waitFor(nextTurn()).then(() => sendNow(event));
+  };
 }
 
 /** The claim events of one create: a stream for each claims call, and the verdicts once a call is used. */
@@ -84,15 +116,14 @@ export function createClaimEvents(
 ): ClaimEvents {
   let calls = 0;
   let call: CallClaims | undefined;
+  const send = pacedProgress(observer, signal);
 
-  const report = (verdict: ClaimVerdict): ClaimVerdict => {
-    observer.progress(
+  const report = (verdict: ClaimVerdict): Promise<void> | undefined =>
+    send(
       verdict.grounded
         ? { type: "claim", citation: verdict.citation }
         : { type: "unsupported", unsupported: verdict.unsupported },
     );
-    return verdict;
-  };
 
   const judgeHeld = async (current: CallClaims): Promise<void> => {
     // Never inside the stream's read loop: the first batch starts once the loop has handed over its piece.
@@ -105,10 +136,12 @@ export function createClaimEvents(
         prepared,
         batch,
         options,
-        (verdicts) => {
+        async (verdicts) => {
           for (const verdict of verdicts) {
             const candidate = batch[current.streamed.length - judgedBefore] as CandidateClaim;
-            current.streamed.push({ candidate, verdict: report(verdict) });
+            current.streamed.push({ candidate, verdict });
+            const wait = report(verdict);
+            if (wait !== undefined) await wait;
           }
         },
         signal,
@@ -171,7 +204,11 @@ export function createClaimEvents(
       const kept = agrees ? streamed.map((item) => item.verdict) : [];
       // The claims no stream delivered are checked in slices with turns of the event loop between them.
       const rest = await judgeClaimsYielding(prepared, claims.slice(kept.length), options, signal);
-      return [...kept, ...rest.map(report)];
+      for (const verdict of rest) {
+        const wait = report(verdict);
+        if (wait !== undefined) await wait;
+      }
+      return [...kept, ...rest];
     },
   };
 }

@@ -39,19 +39,20 @@ export async function verifyClaimsYielding(
 
 /**
  * `judgeClaimsYielding` that hands each slice's verdicts to `onSlice` as soon as it is judged, before the turn
- * that precedes the next slice: a streamed create reports claims while later ones are still being checked.
+ * that precedes the next slice: a streamed create reports claims while later ones are still being checked. The
+ * next slice waits for what `onSlice` returns (a slow reader of the events holds back the check).
  */
 export async function judgeClaimsReporting(
   sources: SourcesInput,
   claims: readonly CandidateClaim[],
   options: ClaimCheckOptions,
-  onSlice: (verdicts: ClaimVerdict[]) => void,
+  onSlice: (verdicts: ClaimVerdict[]) => void | Promise<void>,
   signal?: AbortSignal,
 ): Promise<void> {
   const slices = judgeClaimSlices(sources, claims, options, CLAIM_CHECK_SLICE_WORK);
   for (;;) {
     const next = slices.next();
-    onSlice(next.value);
+    await onSlice(next.value);
     if (next.done === true) return;
     await nextTurn();
     signal?.throwIfAborted();

@@ -6,8 +6,8 @@ import { MAX_CHECK_BODY_BYTES, MAX_GATEWAY_RESPONSE_BYTES } from "../../limits.j
 import {
   firstChoice,
   type GenerateTask,
-  invalidUtf8At,
   isEventStream,
+  notUtf8At,
   type RelayResponse,
   readBodyWithLimit,
   textMessages,
@@ -167,8 +167,13 @@ async function verifyCompletion(
     );
   }
   // Ranges count the answer's characters (or its UTF-8 bytes): a bad byte read as U+FFFD would shift them.
-  const badByte = invalidUtf8At(read.bytes);
-  if (badByte >= 0) throw notUtf8(badByte, read.bytes[badByte] as number);
+  const notUtf8 = notUtf8At(read.bytes);
+  if (notUtf8 !== undefined) {
+    throw new ServiceError(
+      "gateway_error",
+      `The gateway's answer is not valid UTF-8: ${notUtf8}, so it could not be checked.`,
+    );
+  }
   let completion: unknown;
   try {
     completion = JSON.parse(read.bytes.toString("utf8"));
@@ -209,27 +214,31 @@ function refusalBody(bytes: Buffer | undefined, failure: ServiceError): unknown 
   return { ...body, error: { ...body.error, message: failure.message } };
 }
 
-/** The error of a gateway answer that is not UTF-8, naming the first bad byte. */
-function notUtf8(offset: number, byte: number): ServiceError {
-  return new ServiceError(
-    "gateway_error",
-    `The gateway's answer is not valid UTF-8: the byte at offset ${offset} (0x${byte.toString(16).padStart(2, "0")}) does not belong to a UTF-8 character, so it could not be checked.`,
-  );
-}
-
 const validVerification = compileValidator(VerificationRequestSchema);
 
 /**
- * The `verification` object sent as the `x-verification` header (JSON), for gateways in front of the service
- * that drop body fields they do not know (Portkey forwards a header named in `x-portkey-forward-headers`).
+ * The `verification` object sent as the `x-verification` header (JSON in UTF-8, as a body), for gateways in
+ * front of the service that drop body fields they do not know (Portkey forwards a header named in
+ * `x-portkey-forward-headers`). Bytes that are not UTF-8 are refused, naming the first bad one.
  */
 function verificationHeader(request: FastifyRequest): VerificationRequest | undefined {
   const raw = request.headers[verificationHeaderName];
   const text = Array.isArray(raw) ? raw[0] : raw;
   if (text === undefined) return undefined;
+  // Node hands a header's bytes over one character a byte (Latin-1): a source sent as UTF-8 would arrive as
+  // mojibake ("cafÃ©") and its claims fail without an error.
+  const bytes = Buffer.from(text, "latin1");
+  const notUtf8 = notUtf8At(bytes);
+  if (notUtf8 !== undefined) {
+    throw new ServiceError(
+      "invalid_request",
+      `The ${verificationHeaderName} header is not valid UTF-8: ${notUtf8}. Send it as UTF-8, or write its non-ASCII characters as JSON escapes ("caf\\u00e9").`,
+      { param: verificationHeaderName },
+    );
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(bytes.toString("utf8"));
   } catch {
     throw new ServiceError("invalid_request", `The ${verificationHeaderName} header is not JSON.`, {
       param: verificationHeaderName,

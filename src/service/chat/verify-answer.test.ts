@@ -21,12 +21,31 @@ const answers = [
 
 describe("verifyChatAnswers", () => {
   it("reports each answer as a check of it alone would", async () => {
-    const reports = await verifyChatAnswers(answers, found, { action: "remove" }, []);
+    // The question is read once and shared by the answers' checks: each verdict is still its own check's.
+    const messages = [
+      { role: "user", content: "When was Northwind founded, and how many people work there?" },
+    ];
+    const reports = await verifyChatAnswers(answers, found, { action: "remove" }, messages);
     const alone = await Promise.all(
-      answers.map((answer) => verifyChatAnswer(answer, found, { action: "remove" }, [])),
+      answers.map((answer) => verifyChatAnswer(answer, found, { action: "remove" }, messages)),
     );
     expect(reports).toEqual(alone);
     expect(reports.map((report) => report.verdict)).toEqual(["pass", "fail", "fail"]);
+  });
+
+  it("reads the question once for every answer, not once per answer", async () => {
+    const question = [{ role: "user", content: "Alpha beta gamma delta epsilon zeta eta ".repeat(10_000) }];
+    const stepsOf = async (texts: readonly string[], messages: unknown): Promise<number> => {
+      const counter: StepCounter = { steps: 0 };
+      await verifyChatAnswers(texts, found, {}, messages, undefined, counter);
+      return counter.steps;
+    };
+    const questionSteps = (await stepsOf(answers, question)) - (await stepsOf(answers, []));
+    // One reading costs a step a character at least; reading it per answer cost three times that.
+    expect(questionSteps).toBeGreaterThanOrEqual(question[0]?.content.length ?? 0);
+    expect(questionSteps).toBe(
+      (await stepsOf(answers.slice(0, 1), question)) - (await stepsOf(answers.slice(0, 1), [])),
+    );
   });
 
   it("stops with the signal's reason once the caller has left", async () => {

@@ -3,6 +3,7 @@ import {
   type AnswerResult,
   type PreparedAnswerSources,
   prepareAnswerSources,
+  type StepCounter,
 } from "../../core/index.js";
 import { ServiceError } from "../../errors/index.js";
 import { MAX_ANSWER_CHARS } from "../../limits.js";
@@ -46,31 +47,22 @@ export function answerOptionsOf(verification: VerificationRequest, messages: unk
 /**
  * Checks a model's answer against the chat's sources as check's answer mode does (`checkAnswer`, the user's
  * messages as the question) and reports it. An answer longer than check takes is refused as the gateway's
- * fault. O(answer + sources), with turns of the event loop between slices; `prepared`, the sources prepared
- * once for several answers (`verifyChatAnswers`).
+ * fault. O(answer + sources + messages), with turns of the event loop between slices.
  */
-export async function verifyChatAnswer(
+export function verifyChatAnswer(
   answer: string,
   found: ChatSources,
   verification: VerificationRequest,
   messages: unknown,
   signal?: AbortSignal,
-  prepared?: PreparedAnswerSources,
 ): Promise<VerificationReport> {
-  if (answer.length > MAX_ANSWER_CHARS) throw answerTooLong(answer.length);
-  const checked = await checkAnswerYielding(
-    prepared ?? found.sources,
-    answer,
-    answerOptionsOf(verification, messages),
-    signal,
-  );
-  return verificationReport(checked, found, verification, answer);
+  return checkChatAnswer(answer, found, verification, answerOptionsOf(verification, messages), signal);
 }
 
 /**
  * Checks several answers (a guardrail call's `texts`) against one chat's sources, each as `verifyChatAnswer`
- * does, the sources indexed once for all of them; stops with `signal`'s reason once it aborts (the caller
- * left). O(texts + answers + sources).
+ * does, the sources indexed and the question read once for all of them; stops with `signal`'s reason once it
+ * aborts (the caller left). O(texts + answers + sources + messages). `counter` adds the checks' steps (tests).
  */
 export async function verifyChatAnswers(
   answers: readonly string[],
@@ -78,14 +70,34 @@ export async function verifyChatAnswers(
   verification: VerificationRequest,
   messages: unknown,
   signal?: AbortSignal,
+  counter?: StepCounter,
 ): Promise<VerificationReport[]> {
   const prepared = prepareAnswerSources(found.sources);
+  // One `questionTerms` holder for every answer: the first check reads the question, the others reuse it.
+  const options = answerOptionsOf(verification, messages);
   const reports: VerificationReport[] = [];
   for (const answer of answers) {
     signal?.throwIfAborted();
-    reports.push(await verifyChatAnswer(answer, found, verification, messages, signal, prepared));
+    reports.push(await checkChatAnswer(answer, found, verification, options, signal, prepared, counter));
   }
   return reports;
+}
+
+/** `verifyChatAnswer` with its check's options made by the caller, and the sources prepared once by it. */
+async function checkChatAnswer(
+  answer: string,
+  found: ChatSources,
+  verification: VerificationRequest,
+  options: AnswerCheckOptions,
+  signal?: AbortSignal,
+  prepared?: PreparedAnswerSources,
+  counter?: StepCounter,
+): Promise<VerificationReport> {
+  if (answer.length > MAX_ANSWER_CHARS) throw answerTooLong(answer.length);
+  const checked = await checkAnswerYielding(prepared ?? found.sources, answer, options, signal, undefined, {
+    counter,
+  });
+  return verificationReport(checked, found, verification, answer);
 }
 
 /** The error of an answer longer than check's `answer` limit: the gateway's fault, not the caller's. */
