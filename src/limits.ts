@@ -206,3 +206,11 @@ export const EVAL_ANSWER_CHUNK_CHARS = 1024 * 1024;
  * costs a wait (and a longer stream) per few events or per chunk.
  */
 export const STREAM_BACKLOG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Characters of `claim` and `unsupported` events' JSON a streamed create keeps until its `done` (or `ungrounded`
+ * error), which lists the same entries: an entry equal to an event's is written with that event's JSON instead
+ * of being serialised again. Past this many, later events are not kept (their entries are serialised anew):
+ * a stream's events can be far longer than its answer (each clause's event repeats its claim).
+ */
+export const STREAM_KEPT_EVENT_CHARS = 16 * 1024 * 1024;
