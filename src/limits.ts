@@ -155,6 +155,14 @@ export const CLAIM_CHECK_SLICE_WORK = 1_000_000;
 export const OWN_TURN_TEXT_CHARS = 1024 * 1024;
 
 /**
+ * Characters of a model's claims reply the claims reader (`createClaimStreamReader`) reads between two turns of
+ * the event loop (64 Ki, what a socket delivers in one read): a reply handed over in one piece (a streamed delta
+ * of megabytes, a local model's whole reply, a reply read again whole) is read a slice at a time, so its reading
+ * never holds the loop for a time that grows with its size.
+ */
+export const CLAIM_READ_SLICE_CHARS = 64 * 1024;
+
+/**
  * What the row number check reads for one claim, at most: this many units plus `ROW_READS_PER_CLAIM_CHAR`
  * per claim character (a unit is a label ending at a place in the claim, a table a label names there, a
  * claim character a kept occurrence covers, or an occurrence or number read in a table). A claim that needs
@@ -198,3 +206,11 @@ export const EVAL_ANSWER_CHUNK_CHARS = 1024 * 1024;
  * costs a wait (and a longer stream) per few events or per chunk.
  */
 export const STREAM_BACKLOG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Characters of `claim` and `unsupported` events' JSON a streamed create keeps until its `done` (or `ungrounded`
+ * error), which lists the same entries: an entry equal to an event's is written with that event's JSON instead
+ * of being serialised again. Past this many, later events are not kept (their entries are serialised anew):
+ * a stream's events can be far longer than its answer (each clause's event repeats its claim).
+ */
+export const STREAM_KEPT_EVENT_CHARS = 16 * 1024 * 1024;

@@ -91,27 +91,47 @@ const ANSWER_SLICE_CHARS = CLAIM_CHECK_SLICE_WORK / 50;
 export function answerResultToWire(result: AnswerResult): Omit<CheckResult, "usage"> {
   return {
     text: result.text,
-    citations: result.citations.map(({ answerRange, ...citation }) => ({
-      ...citation,
-      answer_range: answerRange,
-    })),
-    unsupported: result.unsupported.map(({ answerRange, detail, ...entry }) => {
-      const wire = { ...entry, answer_range: answerRange };
-      if (detail === undefined) return wire;
-      if ("foundIn" in detail) {
-        const { foundIn, ...rest } = detail;
-        return { ...wire, detail: { ...rest, found_in: foundIn ?? [] } };
-      }
-      if ("differsOnlyIn" in detail && detail.differsOnlyIn !== undefined) {
-        const { differsOnlyIn, sourceText, ...rest } = detail;
-        return {
-          ...wire,
-          detail: { ...rest, differs_only_in: differsOnlyIn, source_text: sourceText ?? "" },
-        };
-      }
-      return { ...wire, detail };
-    }),
+    citations: result.citations.map((citation) => citationToWire(citation)),
+    unsupported: result.unsupported.map((entry) => unsupportedToWire(entry)),
     partial: result.partial.map(({ answerRange, ...term }) => ({ ...term, answer_range: answerRange })),
     coverage: result.coverage,
   };
 }
+
+type WireCitation = Omit<CheckResult, "usage">["citations"][number];
+type WireUnsupported = Omit<CheckResult, "usage">["unsupported"][number];
+
+/**
+ * One citation of an answer check in the wire's shape (`answerResultToWire`), its `answer_range` moved by
+ * `offset` (a streamed piece's place in the answer).
+ */
+export function citationToWire(
+  { answerRange, ...citation }: AnswerResult["citations"][number],
+  offset = 0,
+): WireCitation {
+  return { ...citation, answer_range: moved(answerRange, offset) };
+}
+
+/** One dropped claim of an answer check in the wire's shape (`answerResultToWire`), moved as `citationToWire`. */
+export function unsupportedToWire(
+  { answerRange, detail, ...entry }: AnswerResult["unsupported"][number],
+  offset = 0,
+): WireUnsupported {
+  const wire = { ...entry, answer_range: moved(answerRange, offset) };
+  if (detail === undefined) return wire;
+  if ("foundIn" in detail) {
+    const { foundIn, ...rest } = detail;
+    return { ...wire, detail: { ...rest, found_in: foundIn ?? [] } };
+  }
+  if ("differsOnlyIn" in detail && detail.differsOnlyIn !== undefined) {
+    const { differsOnlyIn, sourceText, ...rest } = detail;
+    return {
+      ...wire,
+      detail: { ...rest, differs_only_in: differsOnlyIn, source_text: sourceText ?? "" },
+    };
+  }
+  return { ...wire, detail };
+}
+
+const moved = (range: AnswerResult["citations"][number]["answerRange"], offset: number) =>
+  offset === 0 ? range : ([range[0] + offset, range[1] + offset] as typeof range);

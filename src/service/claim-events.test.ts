@@ -1,6 +1,8 @@
+import { JSONParser } from "@streamparser/json";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Source } from "../core/types.js";
+import { CLAIM_READ_SLICE_CHARS } from "../limits.js";
 import type { GenerateRequest, ModelBackend } from "../models/types.js";
 import { type CreateProgress, EVENTS_PER_TURN } from "./claim-events.js";
 import { type CreateInput, createVerified } from "./create.js";
@@ -52,6 +54,27 @@ async function settle<T>(
   } catch (error) {
     return { ok: false, error };
   }
+}
+
+/**
+ * Runs `run`, tallying what it adds (`add`) by pass of the event loop (a `setImmediate` tick marks each
+ * pass): the tallies of the passes that added anything.
+ */
+async function tallyPerPass(run: (add: (amount: number) => void) => Promise<unknown>): Promise<number[]> {
+  let pass = 0;
+  let ticking = true;
+  const tick = () => {
+    pass += 1;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const perPass = new Map<number, number>();
+  try {
+    await run((amount) => perPass.set(pass, (perPass.get(pass) ?? 0) + amount));
+  } finally {
+    ticking = false;
+  }
+  return [...perPass.values()];
 }
 
 /** Runs create without and with streaming on the same replies; returns both outcomes and the events. */
@@ -232,27 +255,16 @@ describe("streamed create's claim events: a turn of the event loop between group
     const content = JSON.stringify({
       claims: Array.from({ length: 3_000 }, () => ({ quote: quotes[0], source: "report" })),
     });
-    let pass = 0;
-    let ticking = true;
-    const tick = () => {
-      pass += 1;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const perPass = new Map<number, number>();
-    const observer = {
-      open: () => {},
-      progress: () => perPass.set(pass, (perPass.get(pass) ?? 0) + 1),
-    };
     const context = { gateway: cutGateway([content], cut), apiKey: undefined, sourcesBudget: 100_000 };
-    try {
-      await createVerified(input(), context, { failWhenUngrounded: true, observer });
-    } finally {
-      ticking = false;
-    }
-    expect([...perPass.values()].reduce((sum, count) => sum + count, 0)).toBe(3_000);
+    const perPass = await tallyPerPass((add) =>
+      createVerified(input(), context, {
+        failWhenUngrounded: true,
+        observer: { open: () => {}, progress: () => add(1) },
+      }),
+    );
+    expect(perPass.reduce((sum, count) => sum + count, 0)).toBe(3_000);
     // Before, every event of a slice (here all 3,000) went out in one pass.
-    expect(Math.max(...perPass.values())).toBeLessThanOrEqual(EVENTS_PER_TURN);
+    expect(Math.max(...perPass)).toBeLessThanOrEqual(EVENTS_PER_TURN);
   });
 });
 
@@ -290,4 +302,100 @@ describe("streamed create's claim events: sent together between waits", () => {
       expect(writes).toBeLessThanOrEqual(2 * Math.ceil(3_000 / EVENTS_PER_TURN));
     },
   );
+});
+
+describe("a claims reply handed over in one large piece: read a slice a pass of the event loop", () => {
+  /**
+   * The characters the claims reader gives its parser in each pass of the event loop (a `setImmediate` tick
+   * marks each pass) while `run` runs: the reader's work between two turns, the total and the busiest pass.
+   */
+  async function readPerPass(run: () => Promise<unknown>): Promise<{ total: number; busiest: number }> {
+    const write = JSONParser.prototype.write;
+    const counts = await tallyPerPass(async (add) => {
+      JSONParser.prototype.write = function (this: JSONParser, text: Parameters<JSONParser["write"]>[0]) {
+        if (typeof text === "string") add(text.length);
+        return write.call(this, text);
+      };
+      try {
+        await run();
+      } finally {
+        JSONParser.prototype.write = write;
+      }
+    });
+    return { total: counts.reduce((sum, count) => sum + count, 0), busiest: Math.max(0, ...counts) };
+  }
+
+  /** A reply of `count` claims of about 2,000 characters each (every third unsupported). */
+  const longClaims = (count: number) =>
+    JSON.stringify({
+      claims: Array.from({ length: count }, (_, index) => ({
+        claim: `Claim ${index}: ${"founded in Lyon ".repeat(125)}`,
+        quote: index % 3 === 2 ? `absent ${index}` : quotes[0],
+        source: "report",
+      })),
+    });
+
+  it.each([
+    ["one piece", (text: string) => [text]],
+    ["two pieces", (text: string) => [text.slice(0, 1_000), text.slice(1_000)]],
+  ])(
+    "a streamed reply of a MiB in %s: the same result, at most CLAIM_READ_SLICE_CHARS read a pass",
+    async (_, cut) => {
+      const content = longClaims(600);
+      expect(content.length).toBeGreaterThan(16 * CLAIM_READ_SLICE_CHARS);
+      let run: Awaited<ReturnType<typeof both>> | undefined;
+      const read = await readPerPass(async () => {
+        run = await both([content], cut);
+      });
+      expect(run?.streamed).toEqual(run?.plain);
+      expect(run?.events).toHaveLength(600);
+      // Every character was read (from the first brace, which is the first character)...
+      expect(read.total).toBe(content.length);
+      // ...a slice a pass. Before, the piece was read in the pass it arrived in: all of it at once.
+      expect(read.busiest).toBeLessThanOrEqual(CLAIM_READ_SLICE_CHARS);
+    },
+  );
+
+  it("a local model's reply, handed over a claim a piece in one pass: at most CLAIM_READ_SLICE_CHARS read a pass", async () => {
+    const content = longClaims(600);
+    // As the local model streams: `{"claims":[`, each claim and `,`, then `]}`, all in one loop.
+    const pieces = (text: string) => {
+      const claims = (JSON.parse(text) as { claims: unknown[] }).claims.map((claim) => JSON.stringify(claim));
+      return [
+        '{"claims":[',
+        ...claims.flatMap((claim, index) => (index === 0 ? [claim] : [",", claim])),
+        "]}",
+      ];
+    };
+    expect(pieces(content).join("")).toBe(content);
+    let run: Awaited<ReturnType<typeof both>> | undefined;
+    const read = await readPerPass(async () => {
+      run = await both([content], pieces);
+    });
+    expect(run?.streamed).toEqual(run?.plain);
+    expect(read.total).toBe(content.length);
+    expect(read.busiest).toBeLessThanOrEqual(CLAIM_READ_SLICE_CHARS);
+  });
+
+  it("a reply read again whole (a repeated claims key): at most CLAIM_READ_SLICE_CHARS read a pass", async () => {
+    // JSON.parse keeps the last "claims" array, a stream reads the first: the whole reply is read again as a
+    // stream reads it, to compare them (here they agree, so the reply is used).
+    const claims = longClaims(600).slice('{"claims":'.length, -1);
+    const content = `{"claims":${claims},"claims":${claims}}`;
+    let outcome: Awaited<ReturnType<typeof settle>> | undefined;
+    const read = await readPerPass(async () => {
+      outcome = await settle(
+        createVerified(input(), {
+          gateway: cutGateway([content], () => []),
+          apiKey: undefined,
+          sourcesBudget: 100_000,
+        }),
+      );
+    });
+    expect(outcome?.ok).toBe(true);
+    // The first array and the key that repeats, read to compare them.
+    expect(read.total).toBeGreaterThan(claims.length);
+    // Before, the whole reply was read again in one pass.
+    expect(read.busiest).toBeLessThanOrEqual(CLAIM_READ_SLICE_CHARS);
+  });
 });

@@ -10,7 +10,7 @@ import {
 } from "../core/index.js";
 import { type GenerateStream, nextTurn } from "../models/index.js";
 import type { CreateResult } from "../wire/index.js";
-import { createStreamedClaims, sameClaim } from "./claim-stream-reader.js";
+import { type ClaimStreamReader, createStreamedClaims, sameClaim } from "./claim-stream-reader.js";
 import { judgeClaimsReporting, judgeClaimsYielding } from "./judge-yielding.js";
 
 /**
@@ -97,6 +97,8 @@ interface CallClaims {
   /** The reply is complete: what is held is judged now, whatever `held` says. */
   complete: boolean;
   failure: { error: unknown } | undefined;
+  /** The reading of the text the stream queued, while it runs (`readQueued`). */
+  reading: Promise<void> | undefined;
 }
 
 /**
@@ -162,8 +164,32 @@ export function createClaimEvents(
     return current.judging;
   };
 
+  /**
+   * Reads the text the call's stream queued, a slice (`CLAIM_READ_SLICE_CHARS`) a pass of the event loop: the
+   * first slice in the pass its text arrived in (after the stream's callback has returned), each next one after
+   * a turn, and a turn after the last, so that the text a next pass queues is read in a pass of its own. A reply
+   * handed over in one piece of megabytes is read over as many passes, not in one block. The claims read are
+   * judged once all the text queued so far is read (when `held` allows): a stream's ordinary pieces are read
+   * and their claims judged in the pass they arrive in, and a piece of megabytes is one batch, not one a slice.
+   */
+  const readQueued = async (current: CallClaims, reader: ClaimStreamReader): Promise<void> => {
+    await Promise.resolve();
+    try {
+      do {
+        if (!reader.read() && current.pending.length > 0 && current.held.ready()) startJudging(current);
+        await nextTurn();
+        signal?.throwIfAborted();
+      } while (reader.queued);
+    } catch (error) {
+      current.failure ??= { error };
+    } finally {
+      current.reading = undefined;
+    }
+  };
+
   /** Judges and reports whatever the call's stream delivered: its reply is complete. */
   const judgeAll = async (current: CallClaims): Promise<void> => {
+    while (current.reading !== undefined) await current.reading;
     current.complete = true;
     while (current.judging !== undefined || (current.pending.length > 0 && current.failure === undefined))
       await startJudging(current);
@@ -182,14 +208,20 @@ export function createClaimEvents(
         judging: undefined,
         complete: false,
         failure: undefined,
+        reading: undefined,
       };
       call = current;
       const reader = createStreamedClaims((candidate) => {
         current.pending.push(candidate);
         current.held.add(candidate);
-        if (current.held.ready()) startJudging(current);
       });
-      return { onOpen: () => observer.open(), onText: (text) => reader.push(text) };
+      return {
+        onOpen: () => observer.open(),
+        onText: (text) => {
+          reader.push(text);
+          current.reading ??= readQueued(current, reader);
+        },
+      };
     },
     async settle(claims) {
       const current = call;

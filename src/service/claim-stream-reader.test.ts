@@ -1,12 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createClaimStreamReader } from "./claim-stream-reader.js";
+import { CLAIM_READ_SLICE_CHARS } from "../limits.js";
+import { createClaimStreamReader, readQueuedSteps } from "./claim-stream-reader.js";
 
-/** Everything the reader hands over for `text` given in `pieces`, as [index, item] pairs. */
-function read(pieces: readonly string[]): [number, unknown][] {
+/**
+ * Everything the reader hands over for `text` given in `pieces`, as [index, item] pairs; each piece read as it
+ * is queued, `slice` characters a read (the reader's default slice when undefined).
+ */
+function read(pieces: readonly string[], slice?: number): [number, unknown][] {
   const seen: [number, unknown][] = [];
   const reader = createClaimStreamReader((item, index) => seen.push([index, item]));
-  for (const piece of pieces) reader.push(piece);
+  for (const piece of pieces) {
+    reader.push(piece);
+    while (reader.read(slice));
+  }
   return seen;
 }
 
@@ -124,5 +131,47 @@ describe("createClaimStreamReader", () => {
       }),
       { numRuns: 80 },
     );
+  });
+
+  it("reads queued text a slice at a time, the same elements whatever the slice, surrogate pairs kept whole", () => {
+    fc.assert(
+      fc.property(
+        documents,
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 40 }),
+        ({ text }, offsets, slice) => {
+          // Every piece queued before any is read, then read `slice` characters at a time.
+          const seen: [number, unknown][] = [];
+          const reader = createClaimStreamReader((item, index) => seen.push([index, item]));
+          for (const piece of cut(text, offsets)) reader.push(piece);
+          let reads = 0;
+          while (reader.read(slice)) reads += 1;
+          expect(seen).toEqual(read([text]));
+          expect(reader.queued).toBe(false);
+          // A read takes `slice` characters (two for a pair cut by a slice of one) while it has them.
+          expect(reads).toBeLessThanOrEqual(Math.ceil(text.length / slice));
+        },
+      ),
+      { numRuns: 200 },
+    );
+    const emoji = '{"claims": [{"quote": "😀😀 ✓ 😀", "source": "s"}]}';
+    expect(read([emoji], 1)).toEqual([[0, { quote: "😀😀 ✓ 😀", source: "s" }]]);
+    expect(read([emoji], 2)).toEqual(read([emoji]));
+  });
+
+  it("reads a piece of megabytes in slices of CLAIM_READ_SLICE_CHARS: steps proportional to its length", () => {
+    const claim = JSON.stringify({ claim: "c".repeat(1_000), quote: "q".repeat(1_000), source: "s" });
+    const text = `{"claims": [${Array.from({ length: 1_000 }, () => claim).join(",")}]}`;
+    let items = 0;
+    const reader = createClaimStreamReader(() => {
+      items += 1;
+    });
+    reader.push(text);
+    const steps = readQueuedSteps(reader);
+    let taken = 0;
+    while (steps.next().done !== true) taken += 1;
+    expect(items).toBe(1_000);
+    // One step between two slices: ceil(length / slice) slices.
+    expect(taken).toBe(Math.ceil(text.length / CLAIM_READ_SLICE_CHARS) - 1);
   });
 });

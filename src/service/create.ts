@@ -15,7 +15,7 @@ import { createProseAnswer } from "./answers/index.js";
 import { checkSources } from "./check-sources.js";
 
 import { type CreateObserver, createClaimEvents } from "./claim-events.js";
-import { readClaimsReply } from "./claim-stream-reader.js";
+import { readClaimsReplySteps } from "./claim-stream-reader.js";
 import { judgeClaimsYielding } from "./judge-yielding.js";
 import { claimsOutputSchema } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";
@@ -141,7 +141,7 @@ export async function createVerified(
           task: { kind: "claims", sources: input.sources, messages: input.messages },
           responseSchema: { name: "verified_claims", schema: claimsOutputSchema },
         },
-        readClaimsReply,
+        readClaimsReplySteps,
         usage,
         events?.nextCall,
       );

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { createJsonShapeScanner, JsonLayout, parseByItems, parseModelJson } from "./model-json.js";
+import { runSteps } from "../util.js";
+import {
+  createJsonShapeScanner,
+  JsonLayout,
+  parseByItems,
+  parseByItemsSteps,
+  parseModelJson,
+} from "./model-json.js";
 
 /** The layout the scanner records of `text`, pushed in pieces of `pieceChars`. */
 function layoutOf(text: string, pieceChars = text.length) {
@@ -56,16 +63,58 @@ describe("parseByItems", () => {
     }
   });
 
-  it("parses many short elements with the rest of the text, in one call", () => {
+  it("parses many short elements in runs, each run one call, the rest of the text in another", () => {
     const text = JSON.stringify({ claims: Array.from({ length: 10_000 }, () => 1) });
     const { layout, repeated } = layoutOf(text);
     expect(layout.items).toHaveLength(10_000);
     const parse = vi.spyOn(JSON, "parse");
     try {
-      expect(parseByItems(text, layout, repeated)).toEqual(JSON.parse(text));
-      expect(parse).toHaveBeenCalledTimes(2);
+      const steps = parseByItemsSteps(text, layout, repeated, 1_000);
+      let next = steps.next();
+      for (; next.done !== true; next = steps.next());
+      const read = parse.mock.calls.map(([parsed]) => String(parsed).length);
+      parse.mockRestore();
+      expect(next.value).toEqual(JSON.parse(text));
+      // The rest of the text (a placeholder a run), then each run: 501 elements (`1,` each) span 1,001 characters.
+      expect(read).toHaveLength(1 + Math.ceil(10_000 / 501));
+      expect(Math.max(...read.slice(1))).toBeLessThanOrEqual(1_000 + 4);
+      expect(read[0]).toBeLessThan(200);
     } finally {
       parse.mockRestore();
+    }
+  });
+
+  it.each([
+    ["long elements, one a call", 260, 130],
+    ["short elements, in runs", 0, 1_000],
+  ])("parses %s in steps of at most stepChars plus one element", (_name, claimChars, count) => {
+    const claims = Array.from({ length: count }, (_, index) => ({
+      claim: "c".repeat(claimChars),
+      quote: `q${index}`,
+      source: "s",
+    }));
+    const text = JSON.stringify({ claims });
+    const longest = Math.max(...claims.map((claim) => JSON.stringify(claim).length));
+    const { layout, repeated } = layoutOf(text);
+    const perStep: number[] = [0];
+    const parse = JSON.parse;
+    const spy = vi.spyOn(JSON, "parse").mockImplementation((parsed: string) => {
+      perStep[perStep.length - 1] = (perStep.at(-1) ?? 0) + parsed.length;
+      return parse(parsed);
+    });
+    try {
+      const steps = parseByItemsSteps(text, layout, repeated, 1_000);
+      let next = steps.next();
+      for (; next.done !== true; next = steps.next()) perStep.push(0);
+      spy.mockRestore();
+      expect(next.value).toEqual(JSON.parse(text));
+      // The first step also parses the rest of the text, a placeholder a run. Before, one step parsed it all.
+      // (A run is parsed as an array: its brackets and the comma before its last element count.)
+      expect(Math.max(...perStep.slice(1))).toBeLessThanOrEqual(1_000 + longest + 3);
+      expect(perStep[0]).toBeLessThanOrEqual(1_000 + longest + 3 + 5 * layout.items.length + 20);
+      expect(perStep.length).toBeGreaterThanOrEqual(text.length / (1_000 + longest));
+    } finally {
+      spy.mockRestore();
     }
   });
 
@@ -108,6 +157,8 @@ describe("parseByItems", () => {
         const { layout, repeated } = layoutOf(text, 7);
         const value = parseByItems(text, layout, repeated);
         expect(value).toEqual(JSON.parse(text));
+        // In steps of a few characters: short elements in runs of several.
+        expect(runSteps(parseByItemsSteps(text, layout, repeated, 40))).toEqual(JSON.parse(text));
         sharedAny ||= layout.shared > 0;
         expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
       }),

@@ -24,8 +24,9 @@ export function parseModelJson(content: string): ModelJson {
 /**
  * `parseModelJson` cut into steps (src/util.ts), for a reply of megabytes: a reading is scanned
  * `stepChars` at a time with a step between pieces, and a reading of `stepChars` or more is parsed from a
- * step of its own, so a caller that runs the steps with turns (`runStepsYielding`) never holds the event
- * loop for the scan and the parse together. Same result as `parseModelJson`.
+ * step of its own, its top-level arrays' elements about `stepChars` a step (`parseByItemsSteps`), so a
+ * caller that runs the steps with turns (`runStepsYielding`) never holds the event loop for the scan and the
+ * parse together, nor for the parse of a whole reply. Same result as `parseModelJson`.
  */
 export function* parseModelJsonSteps(content: string, stepChars = OWN_TURN_TEXT_CHARS): Steps<ModelJson> {
   const text = content.trim();
@@ -46,7 +47,7 @@ export function* parseModelJsonSteps(content: string, stepChars = OWN_TURN_TEXT_
     }
     if (candidate.length >= stepChars) yield;
     try {
-      const value = parseByItems(candidate, layout, scanner.repeatedTopLevelKey);
+      const value = yield* parseByItemsSteps(candidate, layout, scanner.repeatedTopLevelKey, stepChars);
       return { ok: true, value, readsFirstObject: start === firstBrace && !scanner.repeatedTopLevelKey };
     } catch {
       return undefined;
@@ -146,7 +147,7 @@ export class JsonLayout {
 const SHARED_STRING_MIN_CHARS = 64;
 
 /**
- * Elements shorter than this on average are parsed with the rest of the text: a call of `JSON.parse` per
+ * Elements shorter than this on average are parsed in runs (`parseByItemsSteps`): a call of `JSON.parse` per
  * element costs more than it saves on small ones, and a hostile output of 500,000 one-digit elements would
  * otherwise make 500,000 calls. At most 8 MiB / 256 = 32,768 calls for a gateway answer.
  */
@@ -161,23 +162,37 @@ const ITEM_PARSE_MIN_AVERAGE_CHARS = 256;
  * collections copied. Element by element, a collection seldom falls inside one element's parse, and what
  * the case keeps is views of the output, which it keeps whole anyway (for a re-ask). The rest of the text
  * (each element replaced by ` 0 `) is parsed first; when it does not parse or does not hold the placeholders
- * where `layout` says, when a top-level key repeats, or when the elements are short (under
- * `ITEM_PARSE_MIN_AVERAGE_CHARS` on average), the text is parsed whole. O(length of text).
+ * where `layout` says, when a top-level key repeats, or when no top-level array has elements, the text is
+ * parsed whole. Elements under `ITEM_PARSE_MIN_AVERAGE_CHARS` on average are parsed in runs of about
+ * `stepChars` (each run one `JSON.parse` of them as an array, its strings not shared), each run replaced by
+ * one ` 0 `. O(length of text). Runs `parseByItemsSteps` straight through.
  */
 export function parseByItems(text: string, layout: JsonLayout, repeatedTopLevelKey: boolean): unknown {
+  return runSteps(parseByItemsSteps(text, layout, repeatedTopLevelKey));
+}
+
+/**
+ * `parseByItems` cut into steps: a step after each `stepChars` or more of elements parsed, so no step parses
+ * more than `stepChars` plus one element (the rest of the text with its placeholders is parsed in the first).
+ * A text parsed whole (see `parseByItems`) is one step. Same value, same throws.
+ */
+export function* parseByItemsSteps(
+  text: string,
+  layout: JsonLayout,
+  repeatedTopLevelKey: boolean,
+  stepChars = OWN_TURN_TEXT_CHARS,
+): Steps<unknown> {
   const { items } = layout;
-  if (
-    items.length === 0 ||
-    items.length * ITEM_PARSE_MIN_AVERAGE_CHARS > text.length ||
-    repeatedTopLevelKey ||
-    items.some(({ key }) => key === "__proto__")
-  )
+  if (items.length === 0 || repeatedTopLevelKey || items.some(({ key }) => key === "__proto__"))
     return JSON.parse(text);
+  // Short elements are parsed in runs of several, each run as an array; long ones one by one.
+  const inRuns = items.length * ITEM_PARSE_MIN_AVERAGE_CHARS > text.length;
+  const runs = itemRuns(items, inRuns ? stepChars : 0);
   const parts: string[] = [];
   let at = 0;
-  for (const item of items) {
-    parts.push(text.slice(at, item.start), " 0 ");
-    at = item.end;
+  for (const run of runs) {
+    parts.push(text.slice(at, run.start), " 0 ");
+    at = run.end;
   }
   parts.push(text.slice(at));
   let skeleton: unknown;
@@ -191,15 +206,61 @@ export function parseByItems(text: string, layout: JsonLayout, repeatedTopLevelK
     const array = skeleton[key];
     return Array.isArray(array) ? array : undefined;
   };
-  if (items.some(({ key, index }) => arrayOf(key)?.[index] !== 0)) return JSON.parse(text);
+  const runsOf = new Map<string, number>();
+  for (const { key } of runs) runsOf.set(key, (runsOf.get(key) ?? 0) + 1);
+  if (
+    runs.some(({ key, index }) => arrayOf(key)?.[index] !== 0) ||
+    [...runsOf].some(([key, count]) => arrayOf(key)?.length !== count)
+  )
+    return JSON.parse(text);
   let next = 0;
-  for (const { key, index, start, end } of items) {
-    const element: unknown = JSON.parse(text.slice(start, end));
-    while (next < layout.strings && layout.string(next).start < start) next += 1;
-    next = shareStrings(element, text, layout, next, end);
-    (arrayOf(key) as unknown[])[index] = element;
+  let parsed = 0;
+  for (const run of runs) {
+    if (parsed >= stepChars) {
+      parsed = 0;
+      yield;
+    }
+    parsed += run.end - run.start;
+    const array = arrayOf(run.key) as unknown[];
+    if (inRuns) {
+      array[run.index] = JSON.parse(`[${text.slice(run.start, run.end)}]`);
+      continue;
+    }
+    const element: unknown = JSON.parse(text.slice(run.start, run.end));
+    while (next < layout.strings && layout.string(next).start < run.start) next += 1;
+    next = shareStrings(element, text, layout, next, run.end);
+    array[run.index] = element;
   }
+  // Each placeholder of a run became the array of its elements: joined in order, they are the array.
+  if (inRuns)
+    for (const key of runsOf.keys())
+      (skeleton as Record<string, unknown>)[key] = (arrayOf(key) as unknown[][]).flat();
   return skeleton;
+}
+
+/**
+ * The top-level arrays' elements (`layout.items`) in runs of consecutive elements of one array, each run
+ * closed once it spans `runChars` or more (with `runChars` 0, every element is a run of its own). `index` is
+ * the run's place in its array once each run is one placeholder. O(items).
+ */
+function itemRuns(
+  items: JsonLayout["items"],
+  runChars: number,
+): { key: string; index: number; start: number; end: number }[] {
+  const runs: { key: string; index: number; start: number; end: number }[] = [];
+  let runIndex = 0;
+  for (const item of items) {
+    const last = runs.at(-1);
+    // An element of index 0 starts an array: a new run, numbered from 0 in that array.
+    if (item.index === 0) runIndex = 0;
+    if (last !== undefined && item.index > 0 && last.key === item.key && last.end - last.start < runChars) {
+      last.end = item.end;
+    } else {
+      runs.push({ key: item.key, index: runIndex, start: item.start, end: item.end });
+      runIndex += 1;
+    }
+  }
+  return runs;
 }
 
 /**

@@ -6,8 +6,8 @@ import {
   nextTurn,
   runStepsYielding,
 } from "../models/index.js";
+import type { Steps } from "../util.js";
 import { parseModelJsonSteps } from "./model-json.js";
-
 import type { ShapeCheck } from "./model-output.js";
 import type { OperationContext } from "./operation-context.js";
 import { buildReask } from "./prompts.js";
@@ -27,14 +27,14 @@ export interface ReplyReading {
 }
 
 /**
- * Calls the model and reads its JSON through `read`; unparseable or wrong-shaped output gets one re-ask,
- * then `extraction_failed`. Every call is added to `usage`. With `streamFor`, each call streams its reply
- * into the stream it returns.
+ * Calls the model and reads its JSON through `read` (when it returns steps, run with turns between them);
+ * unparseable or wrong-shaped output gets one re-ask, then `extraction_failed`. Every call is added to
+ * `usage`. With `streamFor`, each call streams its reply into the stream it returns.
  */
 export async function generateStructured<T>(
   context: OperationContext,
   request: Omit<GenerateRequest, "apiKey" | "signal">,
-  read: (value: unknown, reading: ReplyReading) => ShapeCheck<T>,
+  read: (value: unknown, reading: ReplyReading) => ShapeCheck<T> | Steps<ShapeCheck<T>>,
   usage: UsageTotal,
   streamFor?: (() => Promise<GenerateStream>) | undefined,
 ): Promise<StructuredReply<T>> {
@@ -55,9 +55,10 @@ export async function generateStructured<T>(
     // megabytes is scanned a MiB a turn and parsed from a turn of its own (`parseModelJsonSteps`).
     await nextTurn();
     const parsed = await runStepsYielding(parseModelJsonSteps(result.content), context.signal);
-    const shaped = parsed.ok
+    const reading = parsed.ok
       ? read(parsed.value, { content: result.content, readsFirstObject: parsed.readsFirstObject })
       : parsed;
+    const shaped = "ok" in reading ? reading : await runStepsYielding(reading, context.signal);
     if (shaped.ok) return { value: shaped.value, content: result.content, messages };
     problem = shaped.error;
     messages = [...request.messages, ...buildReask(result.content, problem)];

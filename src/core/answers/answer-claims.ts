@@ -38,10 +38,6 @@ export interface Clause {
 const HEADING = /^[ \t]{0,3}#{1,6}(?:[ \t]|$)/;
 const BLOCK_QUOTE = /^[ \t]{0,3}>/;
 const WORD = /[\p{L}\p{N}]/u;
-// The answer's text without markers, for display: runs of spaces made one, no space before punctuation. A lone
-// space is already right: only longer runs, tabs and no-break spaces are replaced, so prose costs no copy.
-const SPACES = /[ \t\u00a0]{2,}|[\t\u00a0]/g;
-const SPACE_BEFORE_PUNCTUATION = / (?=[.,;:!?)\]])/g;
 
 /**
  * Splits an answer into claims with the core's sentence splitter, after blanking out its markers (so a
@@ -76,16 +72,22 @@ export function* answerClaims(
   let nextMarker = 0;
   // Sentences read since the last claim or pause (headings are not claims).
   let quiet = 0;
-  const nextSentence = function* (): Generator<Pause, Sentence | undefined> {
-    for (let next = sentences.next(); next.done !== true; next = sentences.next()) {
-      if (next.value !== PAUSE) return next.value;
-      quiet = 0;
-      yield PAUSE;
-    }
-    return undefined;
+  // The next sentence (or a pause of the splitter, passed on by a loop at each call: a delegated generator, one
+  // object a sentence, made the splitting slower).
+  const nextSentence = (): Sentence | Pause | undefined => {
+    const next = sentences.next();
+    if (next.done === true) return undefined;
+    if (next.value === PAUSE) quiet = 0;
+    return next.value;
   };
-  for (let sentence = yield* nextSentence(); ; ) {
-    if (sentence !== undefined) yield* sentenceLines.reach(sentence.start);
+  let first = nextSentence();
+  while (first === PAUSE) {
+    yield PAUSE;
+    first = nextSentence();
+  }
+  for (let sentence = first; ; ) {
+    if (sentence !== undefined && sentenceLines.far(sentence.start))
+      yield* sentenceLines.reach(sentence.start);
     const line = sentence === undefined ? -1 : sentenceLines.lineOf(sentence.start);
     const head = sentence === undefined ? "" : sentenceLines.head();
     const own: Marker[] = [];
@@ -95,7 +97,7 @@ export function* answerClaims(
     for (; nextMarker < markers.length; nextMarker++) {
       const marker = markers[nextMarker] as Marker;
       if (sentence !== undefined && marker.start >= sentence.start) break;
-      yield* markerLines.reach(marker.start);
+      if (markerLines.far(marker.start)) yield* markerLines.reach(marker.start);
       const markerLine = markerLines.lineOf(marker.start);
       if (sentence !== undefined && markerLine === line && (current === undefined || current.line !== line))
         own.push(marker);
@@ -115,7 +117,12 @@ export function* answerClaims(
     }
     if (sentence === undefined) return;
     current = { sentence, line, head, markers: own };
-    sentence = yield* nextSentence();
+    let next = nextSentence();
+    while (next === PAUSE) {
+      yield PAUSE;
+      next = nextSentence();
+    }
+    sentence = next;
   }
 }
 
@@ -208,7 +215,7 @@ function* withEmphasisClosed(
       continue;
     }
     let sentence: Sentence | undefined = next.value;
-    if (previous !== undefined && !text.slice(previous.end, sentence.start).includes("\n")) {
+    if (previous !== undefined && !hasLineBreak(text, previous.end, sentence.start)) {
       for (const mark of EMPHASIS) {
         if (sentence === undefined || !isOdd(previous.text, mark)) continue;
         const trailing = previous.text.trimEnd();
@@ -235,6 +242,12 @@ function* withEmphasisClosed(
     previous = sentence;
   }
   if (previous !== undefined) yield previous;
+}
+
+// Whether `text[from, to)` holds a `\n`, read in place (no copy of the gap between two sentences).
+function hasLineBreak(text: string, from: number, to: number): boolean {
+  for (let at = from; at < to; at++) if (text.charCodeAt(at) === 10) return true;
+  return false;
 }
 
 // Whether `text` holds an odd number of `mark`s: one of them is not closed within it.
@@ -287,10 +300,34 @@ function clauseOf(masked: string, start: number, end: number, markers: Marker[],
   return { range: [start, end], text: tidy(masked.slice(start, textEnd)), masked: text, markers };
 }
 
-/** The text a person reads: spaces made one, none before punctuation, trimmed. */
+/**
+ * The text a person reads (the answer's text without markers, for display): spaces made one, none before
+ * punctuation, trimmed. What `text.replace(/[ \t\u00a0]{2,}|[\t\u00a0]/g, " ").replace(/ (?=[.,;:!?)\]])/g, "")
+ * .trim()` gives (a property test holds the two equal), in one pass: each run of spaces, tabs and no-break spaces becomes one space, or none before `.,;:!?)]`;
+ * text without such a change is not copied. O(text).
+ */
 export function tidy(text: string): string {
-  return text.replace(SPACES, " ").replace(SPACE_BEFORE_PUNCTUATION, "").trim();
+  let tidied = "";
+  let copied = 0;
+  for (let at = 0; at < text.length; at++) {
+    if (!isSpaceLike(text.charCodeAt(at))) continue;
+    let end = at + 1;
+    while (end < text.length && isSpaceLike(text.charCodeAt(end))) end++;
+    const next = end < text.length ? text.charCodeAt(end) : -1;
+    const replacement = BEFORE_PUNCTUATION.has(next) ? "" : " ";
+    // A lone space that stays: nothing to change.
+    if (!(end === at + 1 && replacement === " " && text.charCodeAt(at) === 32)) {
+      tidied += text.slice(copied, at) + replacement;
+      copied = end;
+    }
+    at = end - 1;
+  }
+  return (copied === 0 ? text : tidied + text.slice(copied)).trim();
 }
+
+// What SPACES and SPACE_BEFORE_PUNCTUATION read: a space, tab or no-break space, and `.,;:!?)]`.
+const isSpaceLike = (code: number): boolean => code === 32 || code === 9 || code === 0xa0;
+const BEFORE_PUNCTUATION: ReadonlySet<number> = new Set([46, 44, 59, 58, 33, 63, 41, 93]);
 
 // The answer with each marker and hidden span replaced by spaces (line breaks kept): offsets stay the same.
 // Yields `PAUSE` after every run of spans, with the characters passed counted as it goes (two steps each: one
@@ -387,6 +424,11 @@ class LineCursor {
    * characters: the lines before a sentence or marker far ahead (a long run of blank or hidden lines, a long
    * line) are not passed in one go.
    */
+  /** Whether `offset` is more than REACH_CHARS past where reading stopped: `reach` would pause on the way. */
+  far(offset: number): boolean {
+    return offset - this.read > REACH_CHARS;
+  }
+
   *reach(offset: number): Generator<Pause> {
     while (offset - this.read > REACH_CHARS) {
       this.readTo(this.read + REACH_CHARS);

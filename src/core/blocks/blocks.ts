@@ -59,25 +59,41 @@ export function splitBlocks(text: string): Block[] {
 export function* blockParts(text: string, counter?: StepCounter): Generator<BlockPart | Pause> {
   const lines = linesOf(text, counter);
   const tables = tableSpans(text, counter);
-  // The next line or table, passing on the pauses of their readers.
-  const nextOf = function* <T>(parts: Generator<T | Pause>): Generator<Pause, T | undefined> {
-    for (let next = parts.next(); next.done !== true; next = parts.next()) {
-      if (next.value !== PAUSE) return next.value as T;
-      yield PAUSE;
-    }
-    return undefined;
-  };
-  let table = yield* nextOf(tables);
-  let line = yield* nextOf(lines);
+  // The next line or table, the pauses of their readers passed on: a loop at each place, not a delegated
+  // generator (one generator object a line made the splitting slower).
+  let table = pull(tables);
+  while (table === PAUSE) {
+    yield PAUSE;
+    table = pull(tables);
+  }
+  let line = pull(lines);
+  while (line === PAUSE) {
+    yield PAUSE;
+    line = pull(lines);
+  }
   while (line !== undefined) {
-    while (table !== undefined && table.end <= line.start) table = yield* nextOf(tables);
+    while (table !== undefined && table.end <= line.start) {
+      table = pull(tables);
+      while (table === PAUSE) {
+        yield PAUSE;
+        table = pull(tables);
+      }
+    }
     if (table !== undefined && line.start >= table.start && line.end <= table.end) {
       // The first line is the header, the second the delimiter row; every later line is a body row.
       yield { kind: "table", header: span(line) };
-      line = yield* nextOf(lines);
+      line = pull(lines);
+      while (line === PAUSE) {
+        yield PAUSE;
+        line = pull(lines);
+      }
       for (let position = 1; line !== undefined && line.end <= table.end; position++) {
         if (position >= 2) yield { kind: "row", row: span(line) };
-        line = yield* nextOf(lines);
+        line = pull(lines);
+        while (line === PAUSE) {
+          yield PAUSE;
+          line = pull(lines);
+        }
       }
       continue;
     }
@@ -85,7 +101,11 @@ export function* blockParts(text: string, counter?: StepCounter): Generator<Bloc
       const nextTableStart = table?.start ?? text.length;
       yield { kind: "table", header: null };
       yield { kind: "row", row: span(line) };
-      line = yield* nextOf(lines);
+      line = pull(lines);
+      while (line === PAUSE) {
+        yield PAUSE;
+        line = pull(lines);
+      }
       while (
         line !== undefined &&
         !line.afterBlank &&
@@ -93,11 +113,20 @@ export function* blockParts(text: string, counter?: StepCounter): Generator<Bloc
         line.start < nextTableStart
       ) {
         yield { kind: "row", row: span(line) };
-        line = yield* nextOf(lines);
+        line = pull(lines);
+        while (line === PAUSE) {
+          yield PAUSE;
+          line = pull(lines);
+        }
       }
       continue;
     }
-    const next = yield* nextOf(lines);
+    let next: Line | Pause | undefined;
+    next = pull(lines);
+    while (next === PAUSE) {
+      yield PAUSE;
+      next = pull(lines);
+    }
     yield {
       kind: "line",
       line: span(line),
@@ -105,6 +134,12 @@ export function* blockParts(text: string, counter?: StepCounter): Generator<Bloc
     };
     line = next;
   }
+}
+
+/** The next part of `parts` (a pause included), or undefined once they are done. */
+function pull<T>(parts: Iterator<T | Pause>): T | Pause | undefined {
+  const next = parts.next();
+  return next.done === true ? undefined : next.value;
 }
 
 function span(line: Span): Span {

@@ -98,7 +98,10 @@ function* proseSentences(text: string, line: Span, counter?: StepCounter): Gener
   if (counter !== undefined) counter.steps += marker === null ? head.length : line.end - line.start;
   const start = line.start + (marker === null ? 0 : marker[0].length);
   let quiet = 0;
-  for (const piece of cutLongLine(text, start, line.end, counter)) {
+  // A short line is its one piece (as `cutLongLine` gives it), without a generator of its own.
+  const pieces =
+    line.end - start <= LONG_LINE ? [{ start, end: line.end }] : cutLongLine(text, start, line.end, counter);
+  for (const piece of pieces) {
     const pieceText = text.slice(piece.start, piece.end);
     // The word check, the end check and the segmenter each read the piece once. A piece without a letter or
     // digit holds no sentence, however the segmenter would cut it.
@@ -211,6 +214,10 @@ function* cutLongLine(text: string, start: number, end: number, counter?: StepCo
     const spaces = sureBreakAt(text, start, at, end);
     if (spaces < 0) {
       at++;
+      // Where no sure break can stand (no space or tab there, no CJK full stop before) is passed in a tight
+      // loop, up to where the run is cut at spaces: the same places as asking `sureBreakAt` at each.
+      const runEnd = Math.min(end, pieceStart + 2 * LONG_LINE + 1);
+      while (at < runEnd && !mayBreakAt(text, at)) at++;
       if (at - pieceStart > 2 * LONG_LINE) {
         count(at);
         pieceStart = yield* cutAtSpaces(text, pieceStart, at, counter, false);
@@ -243,6 +250,15 @@ function sureBreakAt(text: string, lineStart: number, at: number, end: number): 
   }
   const before = text.charCodeAt(at - 1);
   return before === 0x3002 || before === 0xff01 || before === 0xff1f ? 0 : -1;
+}
+
+// Whether `sureBreakAt` may find a break at `at` (past the line's start): a space or tab there, or a CJK full
+// stop right before.
+function mayBreakAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code === 32 || code === 9) return true;
+  const before = text.charCodeAt(at - 1);
+  return before === 0x3002 || before === 0xff01 || before === 0xff1f;
 }
 
 // `(?<=[.!?]["'”’)\]]{0,8})` before `at`: a full stop, `!` or `?`, then at most 8 closing quotes and brackets.

@@ -11,6 +11,8 @@ export interface EventStream {
   open(): void;
   /** Sends one event: `event: {name}` and its JSON `data:` line. */
   send(name: string, data: unknown): void;
+  /** `send` with the data already serialised (`JSON.stringify`: one line). */
+  sendJson(name: string, json: string): void;
   /**
    * While the caller has not taken what was written (`STREAM_BACKLOG_BYTES` or more in the response's buffer): a
    * promise that resolves once it has drained, or the caller has gone. Else undefined.
@@ -107,9 +109,12 @@ export function createEventStream(
       raw.once("close", stopHeartbeat);
     },
     send(name, data) {
+      stream.sendJson(name, JSON.stringify(data));
+    },
+    sendJson(name, json) {
       stream.open();
       // JSON.stringify escapes every line break, so the data is one line.
-      queue(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      queue(`event: ${name}\ndata: ${json}\n\n`);
     },
     drained() {
       // Events gathered for the pass's write (under COALESCE_CHARS) are not waited for: they go out with it.

@@ -19,6 +19,7 @@ import {
   errorBodyChunks,
   errorToWire,
   evalResultToWire,
+  keptEventJson,
   matchRangeOnWire,
   resultCharsOnWire,
   resultChunks,
@@ -42,6 +43,9 @@ export async function streamCreate(
   // (a new attempt's answer starts them again).
   let answerOffsets = { starts: offsetCursor(unit), ends: offsetCursor(unit) };
   const entryToWire = entryConverter(ranges);
+  // The events' JSON, for `done` (or the `ungrounded` error) to write the same entries without serialising them
+  // again (a new attempt's events start them again).
+  let sent = keptEventJson();
   const events = createEventStream(request, reply, deps.config.streamHeartbeatMs ?? defaultStreamHeartbeatMs);
   try {
     const outcome = await createVerified(input, operationContext(request, reply, deps), {
@@ -58,13 +62,14 @@ export async function streamCreate(
     deps.recordResult(request, result);
     // In chunks with turns between them, as the JSON answer is: a prose answer's result of 4 MiB and thousands
     // of entries would otherwise hold the event loop for its whole serialisation.
-    await events.sendChunks("done", resultChunks(result));
+    await events.sendChunks("done", resultChunks(result, undefined, sent.known));
     events.end();
   } catch (error) {
     const failure = errorToWire(error, ranges);
     if (!events.opened) throw failure;
     // A 422 `ungrounded` listing megabytes of failed claims goes in chunks, as `done` does.
-    const chunks = failure instanceof ServiceError ? errorBodyChunks(failure, request.id) : null;
+    const chunks =
+      failure instanceof ServiceError ? errorBodyChunks(failure, request.id, undefined, sent.known) : null;
     if (chunks === null) events.fail(failure);
     else {
       await events.sendChunks("error", chunks);
@@ -75,12 +80,16 @@ export async function streamCreate(
   function send(event: CreateProgress): void {
     if (event.type === "attempt") {
       answerOffsets = { starts: offsetCursor(unit), ends: offsetCursor(unit) };
+      sent = keptEventJson();
       events.send("attempt", { attempt: event.attempt });
       return;
     }
     const answer = event.answer === undefined ? undefined : { text: event.answer, ...answerOffsets };
-    if (event.type === "claim") events.send("claim", entryToWire(event.citation, answer));
-    else events.send("unsupported", entryToWire(event.unsupported, answer));
+    const claim = event.type === "claim";
+    const data = claim ? entryToWire(event.citation, answer) : entryToWire(event.unsupported, answer);
+    const json = JSON.stringify(data);
+    events.sendJson(event.type, json);
+    sent.keep(claim ? "citations" : "unsupported", data, json);
   }
 }
 

@@ -1,7 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { STREAM_KEPT_EVENT_CHARS } from "../../limits.js";
 import type { EvalResult } from "../../wire/index.js";
 import { OFFSET_CHECKPOINT_UNITS } from "../../wire/index.js";
-import { entryConverter, resultChunks } from "./to-wire.js";
+import { entryConverter, keptEventJson, resultChunks, sameJson } from "./to-wire.js";
 
 // An eval's JSON answer is written in chunks, with a turn of the event loop between them (issue 24).
 
@@ -141,5 +143,66 @@ describe("entryConverter", () => {
       toWire({ claim: "c", source: "s", range: [end - 20 - index, end - 1 - index] as [number, number] });
     // Per entry: two offsets, each at most a checkpoint's span from the last checkpoint before it.
     expect(counter.steps).toBeLessThanOrEqual(end + 2 * entries * OFFSET_CHECKPOINT_UNITS);
+  });
+});
+
+// A streamed create's `done` lists the entries its `claim` and `unsupported` events sent: an entry equal to an
+// event's is written with that event's JSON, not serialised again (`keptEventJson`, `sameJson`).
+describe("the events' JSON reused by done", () => {
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.string(),
+      fc.integer(),
+      fc.double({ noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(tie("value"), { maxLength: 4 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), tie("value"), { maxKeys: 4 }),
+    ),
+  })).value;
+
+  it("sameJson holds only for values that serialise alike, and for every deep copy", () => {
+    fc.assert(
+      fc.property(json, json, (a, b) => {
+        if (sameJson(a, b)) expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+        expect(sameJson(a, structuredClone(a))).toBe(true);
+      }),
+      { seed: 34, numRuns: 2000 },
+    );
+  });
+
+  it("sameJson tells apart key order, a class instance and NaN", () => {
+    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(sameJson({ at: new Date(0) }, { at: new Date(0) })).toBe(false);
+    expect(sameJson([Number.NaN], [Number.NaN])).toBe(false);
+    expect(sameJson({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] })).toBe(true);
+  });
+
+  it("done writes a kept event's JSON for an equal entry, and serialises one that differs", async () => {
+    const sent = keptEventJson();
+    const first = { claim: "A", answer_range: [0, 2] };
+    const second = { claim: "B", answer_range: [3, 5] };
+    // Marked JSON (not what `JSON.stringify` gives) shows which entries were written from the events.
+    sent.keep("citations", first, '{"claim":"A","answer_range":[0,2],"kept":1}');
+    sent.keep("citations", second, '{"claim":"B","answer_range":[3,5],"kept":1}');
+    const done = { text: "A. B.", citations: [{ ...first }, { claim: "B", answer_range: [3, 6] }] };
+    let written = "";
+    for await (const chunk of resultChunks(done, 1024, sent.known)) written += chunk;
+    expect(JSON.parse(written).citations).toEqual([
+      { claim: "A", answer_range: [0, 2], kept: 1 },
+      { claim: "B", answer_range: [3, 6] },
+    ]);
+  });
+
+  it("keeps no more than STREAM_KEPT_EVENT_CHARS characters of events", () => {
+    const sent = keptEventJson();
+    const big = "x".repeat(STREAM_KEPT_EVENT_CHARS / 2);
+    for (let index = 0; index < 3; index++) sent.keep("unsupported", { index }, `"${big}"`);
+    expect(sent.known("unsupported", 0, { index: 0 })).toBeDefined();
+    // The third would pass the bound: not kept.
+    expect(sent.known("unsupported", 1, { index: 1 })).toBeUndefined();
+    expect(sent.known("unsupported", 2, { index: 2 })).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // The service's outcomes in the wire's snake_case shapes, for JSON answers and for streamed events. Ranges
 // leave in the request's `offsets` unit: they are converted here, once (src/wire/offsets.ts).
 import { ServiceError } from "../../errors/index.js";
-import { EVAL_ANSWER_CHUNK_CHARS } from "../../limits.js";
+import { EVAL_ANSWER_CHUNK_CHARS, STREAM_KEPT_EVENT_CHARS } from "../../limits.js";
 import { nextTurn } from "../../models/index.js";
 import {
   type CreateOutcome,
@@ -87,7 +87,9 @@ export function entryConverter(
     // An unsupported claim's `near.range` counts into the same source.
     const converted = converts ? convertNestedRanges(withRange, { sources: texts }, convertRange) : withRange;
     const answerRange = (converted as { answer_range?: unknown }).answer_range;
-    if (answer === undefined || !Array.isArray(answerRange) || answerRange.length !== 2) return converted;
+    // In UTF-16 (the service's own unit) the answer's offsets are already the wire's: no copy of the entry.
+    if (answer === undefined || !converts || !Array.isArray(answerRange) || answerRange.length !== 2)
+      return converted;
     const [start, end] = answerRange as [number, number];
     return {
       ...converted,
@@ -193,6 +195,7 @@ export function resultCharsOnWire(
 export async function* resultChunks(
   result: object,
   chunkChars = EVAL_ANSWER_CHUNK_CHARS,
+  known?: KnownJson,
 ): AsyncGenerator<string> {
   let chunk = "{";
   let firstKey = true;
@@ -206,7 +209,7 @@ export async function* resultChunks(
     }
     chunk += "[";
     for (const [index, entry] of value.entries()) {
-      chunk += `${index === 0 ? "" : ","}${JSON.stringify(entry)}`;
+      chunk += `${index === 0 ? "" : ","}${known?.(key, index, entry) ?? JSON.stringify(entry)}`;
       if (chunk.length >= chunkChars) {
         yield chunk;
         chunk = "";
@@ -219,6 +222,73 @@ export async function* resultChunks(
 }
 
 /**
+ * The JSON already made of an entry of a result's array (`key`, at `index`), exactly `JSON.stringify(entry)`, or
+ * undefined: `resultChunks` then serialises it.
+ */
+export type KnownJson = (key: string, index: number, entry: unknown) => string | undefined;
+
+/**
+ * The JSON of the entries a stream sent as events, kept in the order sent, up to STREAM_KEPT_EVENT_CHARS
+ * characters: `known` gives an event's JSON for the entry at the same place of the result's array when the two
+ * are equal (`sameJson`), so `done` does not serialise again what the events did. O(entry) per lookup.
+ */
+export function keptEventJson(): {
+  keep(key: "citations" | "unsupported", entry: unknown, json: string): void;
+  known: KnownJson;
+} {
+  const kept = {
+    citations: [] as ({ entry: unknown; json: string } | undefined)[],
+    unsupported: [] as ({ entry: unknown; json: string } | undefined)[],
+  };
+  let chars = 0;
+  return {
+    keep(key, entry, json) {
+      if (chars + json.length > STREAM_KEPT_EVENT_CHARS) return;
+      chars += json.length;
+      kept[key].push({ entry, json });
+    },
+    known(key, index, entry) {
+      if (key !== "citations" && key !== "unsupported") return undefined;
+      const sent = kept[key][index];
+      // Each kept entry is written once: it is let go as it is.
+      kept[key][index] = undefined;
+      return sent !== undefined && sameJson(sent.entry, entry) ? sent.json : undefined;
+    },
+  };
+}
+
+/**
+ * Whether `a` and `b` serialise to the same JSON because they hold the same plain data: equal primitives (`===`;
+ * NaN is never equal), arrays of such, and objects of Object's prototype with the same keys in the same order
+ * holding such (or of no prototype). False whenever unsure (another prototype, a `toJSON`): the caller then
+ * serialises. O(size).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (typeof a !== "object" || a === null) return a === b;
+  if (typeof b !== "object" || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  const otherKeys = Object.keys(b);
+  if (keys.length !== otherKeys.length) return false;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    if (key !== otherKeys[index]) return false;
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+const isPlainObject = (value: object): boolean => {
+  const prototype = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && !("toJSON" in value);
+};
+
+/**
  * The JSON body of an error whose failed claims (`unsupported`) hold more than `chunkChars` characters of
  * claims and quotes, in chunks as `resultChunks` writes a result: `{"error":` first, then the error's fields,
  * its entries a chunk at a time with a turn of the event loop between chunks; null for a smaller error, which
@@ -229,16 +299,17 @@ export function errorBodyChunks(
   error: ServiceError,
   requestId: string,
   chunkChars = EVAL_ANSWER_CHUNK_CHARS,
+  known?: KnownJson,
 ): AsyncGenerator<string> | null {
   let chars = 0;
   for (const entry of error.details.unsupported ?? [])
     chars += entry.claim.length + ((entry as { quote?: string }).quote?.length ?? 0);
   if (chars <= chunkChars) return null;
-  return chunksOfError(withRequestId(error.toBody(), requestId).error, chunkChars);
+  return chunksOfError(withRequestId(error.toBody(), requestId).error, chunkChars, known);
 }
 
-async function* chunksOfError(error: object, chunkChars: number): AsyncGenerator<string> {
+async function* chunksOfError(error: object, chunkChars: number, known?: KnownJson): AsyncGenerator<string> {
   yield '{"error":';
-  yield* resultChunks(error, chunkChars);
+  yield* resultChunks(error, chunkChars, known);
   yield "}";
 }

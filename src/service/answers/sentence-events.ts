@@ -16,7 +16,7 @@ import {
 } from "../../core/index.js";
 import { MAX_ANSWER_BEST_SPAN_CHARS, MAX_ANSWER_CLAIMS } from "../../limits.js";
 import { type GenerateStream, nextTurn } from "../../models/index.js";
-import { answerResultToWire, checkAnswerYielding } from "../check-answer.js";
+import { checkAnswerYielding, citationToWire, unsupportedToWire } from "../check-answer.js";
 import type { CreateObserver } from "../claim-events.js";
 import { assembleAnswer, type CheckedPiece, readsAnswerWide } from "./assemble-answer.js";
 import {
@@ -79,7 +79,6 @@ const MIN_SPLIT_GROWTH = 16;
 // Steps of splitting between two turns of the event loop: the check's own slice (ANSWER_SLICE_CHARS
 // characters at 10 steps each).
 const SPLIT_SLICE_STEPS = 200_000;
-const NO_RESULT: AnswerResult = { text: "", citations: [], unsupported: [], partial: [], coverage: 0 };
 // Events sent between two turns of the event loop (about 40 µs each: wire shape, offsets, JSON, write).
 const EVENTS_PER_TURN = 128;
 
@@ -241,49 +240,28 @@ export function createSentenceEvents(
   // Each waits until the caller has taken the events before it (`drained`).
   // `answer`: the text the ranges count into (the stream so far, or the whole answer), for their `offsets`.
   const report = async (result: AnswerResult, offset: number, answer: string, from = 0): Promise<void> => {
-    const shift = (range: Range): Range => [range[0] + offset, range[1] + offset];
-    const events = [
-      ...result.citations.map((citation, index) => ({
-        at: citation.answerRange[0] + offset,
-        index,
-        claim: true,
-      })),
-      ...result.unsupported.map((entry, index) => ({
-        at: entry.answerRange[0] + offset,
-        index,
-        claim: false,
-      })),
-    ]
-      .filter((event) => event.at >= from)
-      // Stable: a claim's citations keep their order.
-      .sort((a, b) => a.at - b.at);
-    for (const [sent, event] of events.entries()) {
+    // The citations and dropped claims merged by their start in the answer (as a stable sort of the citations
+    // then the dropped claims would order them: each list in its order by start, a citation first on a tie),
+    // those starting before `from` skipped. Each list is in answer order already: it is sorted only if not.
+    const citations = byStart(result.citations);
+    const unsupported = byStart(result.unsupported);
+    let claimAt = 0;
+    let droppedAt = 0;
+    while (claimAt < citations.length && startOf(citations[claimAt]) + offset < from) claimAt++;
+    while (droppedAt < unsupported.length && startOf(unsupported[droppedAt]) + offset < from) droppedAt++;
+    for (let sent = 0; claimAt < citations.length || droppedAt < unsupported.length; sent++) {
       if (sent > 0 && sent % EVENTS_PER_TURN === 0) {
         await nextTurn();
         signal?.throwIfAborted();
       }
-      if (event.claim) {
-        const citation = result.citations[event.index] as AnswerResult["citations"][number];
-        const wire = answerResultToWire({
-          ...NO_RESULT,
-          citations: [{ ...citation, answerRange: shift(citation.answerRange) }],
-        });
-        observer.progress({
-          type: "claim",
-          citation: wire.citations[0] as (typeof wire.citations)[number],
-          answer,
-        });
-      } else {
-        const entry = result.unsupported[event.index] as AnswerResult["unsupported"][number];
-        const wire = answerResultToWire({
-          ...NO_RESULT,
-          unsupported: [{ ...entry, answerRange: shift(entry.answerRange) }],
-        });
-        observer.progress({
-          type: "unsupported",
-          unsupported: wire.unsupported[0] as (typeof wire.unsupported)[number],
-          answer,
-        });
+      const citation = citations[claimAt];
+      const entry = unsupported[droppedAt];
+      if (citation !== undefined && (entry === undefined || startOf(citation) <= startOf(entry))) {
+        claimAt++;
+        observer.progress({ type: "claim", citation: citationToWire(citation, offset), answer });
+      } else if (entry !== undefined) {
+        droppedAt++;
+        observer.progress({ type: "unsupported", unsupported: unsupportedToWire(entry, offset), answer });
       }
       // A caller reading slowly holds back the next event: at most one event waits beyond its buffer.
       const backlog = observer.drained?.();
@@ -422,6 +400,18 @@ interface PieceStart {
   line: LineBefore;
 }
 
+/** Where an entry starts in the text its check read. */
+const startOf = (entry: { answerRange: Range } | undefined): number =>
+  (entry as { answerRange: Range }).answerRange[0];
+
+/** `entries` in order of their start (stable), as they are when already so. O(n), or O(n log n) when not. */
+function byStart<Entry extends { answerRange: Range }>(entries: readonly Entry[]): readonly Entry[] {
+  for (let at = 1; at < entries.length; at++)
+    if (startOf(entries[at]) < startOf(entries[at - 1]))
+      return [...entries].sort((a, b) => startOf(a) - startOf(b));
+  return entries;
+}
+
 /** A piece checked while streaming (`before` set) or at the end. */
 type StreamedPiece = CheckedPiece & { before: PieceStart | undefined };
 
@@ -466,8 +456,9 @@ async function splitYielding(
   signal?: AbortSignal,
 ): Promise<{ claims: ClaimSpan[]; read?: AnswerClaim[]; hidden: Range[]; overCap: boolean }> {
   let sliceEnd = tally.steps + SPLIT_SLICE_STEPS;
+  // A turn once the slice is spent, awaited only then (`tally.steps >= sliceEnd`): an await per claim or pause
+  // costs a microtask each, and an answer of short lines makes a pause every PAUSE_EVERY lines.
   const pause = async (): Promise<void> => {
-    if (tally.steps < sliceEnd) return;
     await nextTurn();
     signal?.throwIfAborted();
     sliceEnd = tally.steps + SPLIT_SLICE_STEPS;
@@ -476,7 +467,7 @@ async function splitYielding(
   let found: AnswerMarkers | undefined;
   for (let step = markerPass.next(); found === undefined; step = markerPass.next()) {
     if (step.done === true) found = step.value;
-    else await pause();
+    else if (tally.steps >= sliceEnd) await pause();
   }
   const claims: ClaimSpan[] = [];
   if (found.markers.length > 2 * maxClaims)
@@ -490,7 +481,7 @@ async function splitYielding(
       clauses += claim.clauses.length;
       if (clauses > maxClaims) return { claims, read, hidden: found.hidden, overCap: true };
     }
-    await pause();
+    if (tally.steps >= sliceEnd) await pause();
   }
   return { claims, read, hidden: found.hidden, overCap: false };
 }

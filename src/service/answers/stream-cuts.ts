@@ -69,8 +69,13 @@ export function* findCut(
   counter?: StepCounter,
   scan?: CutScan,
 ): Generator<Pause, Cut | undefined> {
-  let best: Cut | undefined;
+  // The furthest cut so far (`bestAt` < 0: none yet), kept as numbers: a text of many short lines has a cut at
+  // each, and the Cut is made once, at the end.
+  let bestAt = -1;
+  let bestChars = 0;
+  let bestPlainHead = true;
   let claimIndex = 0;
+  let nextClaimAt = claims[0]?.start ?? Number.POSITIVE_INFINITY;
   let hiddenIndex = 0;
   /** The furthest end of the claims started so far, and whether any started, before the line being read. */
   let claimsEnd = 0;
@@ -93,22 +98,29 @@ export function* findCut(
 
   // The start of the line that ends at `end`, as a cut before it.
   const lineCut = (end: number, complete: boolean): void => {
-    if (lineStart <= 0 || !afterNewline || !laterLines || (best !== undefined && best.at >= lineStart))
-      return;
+    if (lineStart <= 0 || !afterNewline || !laterLines || bestAt >= lineStart) return;
     // A span that runs to the text's end (a fence not closed yet) covers every line after its start.
     while (hiddenIndex < hidden.length && !spansOver(hidden[hiddenIndex] as Range, lineStart, text.length))
       hiddenIndex++;
     const inHidden = hiddenIndex < hidden.length && (hidden[hiddenIndex] as Range)[0] < lineStart;
     const tableRow = previousHasPipe && (hasPipe || !complete);
     if (inHidden || tableRow || spanEndBeforeLine > lineStart) return;
-    if (claimOnLine || !claimBeforeLine)
-      best = { at: lineStart, next: { chars: 0, plainHead: headIsPlain(text, lineStart, end) } };
+    if (claimOnLine || !claimBeforeLine) {
+      bestAt = lineStart;
+      bestChars = 0;
+      bestPlainHead = headIsPlain(text, lineStart, end);
+    }
   };
 
-  for (let at = 0; at <= text.length; at++) {
-    if (at % CUT_SLICE_CHARS === CUT_SLICE_CHARS - 1) yield PAUSE;
-    // A claim starting here, after another on its line: a cut when it stands at a sure break.
-    while (claimIndex < claims.length && (claims[claimIndex] as ClaimSpan).start <= at) {
+  // A pause after every CUT_SLICE_CHARS characters: at the last of each slice.
+  for (let at = 0, pauseAt = CUT_SLICE_CHARS - 1; at <= text.length; at++) {
+    if (at === pauseAt) {
+      pauseAt += CUT_SLICE_CHARS;
+      yield PAUSE;
+    }
+    // A claim starting here, after another on its line: a cut when it stands at a sure break. (`nextClaimAt`:
+    // the next claim's start, read once per claim rather than once per character.)
+    while (nextClaimAt <= at) {
       const claim = claims[claimIndex] as ClaimSpan;
       if (
         claim.start === at &&
@@ -120,12 +132,15 @@ export function* findCut(
         (firstLine || laterLines) &&
         sureBreakAt(text, Math.max(lineStart, 0), at)
       ) {
-        best = { at, next: { chars: at - lineStart, plainHead } };
+        bestAt = at;
+        bestChars = at - lineStart;
+        bestPlainHead = plainHead;
       }
       claimOnLine = true;
       claimBefore = true;
       claimsEnd = Math.max(claimsEnd, claim.end);
       claimIndex++;
+      nextClaimAt = claims[claimIndex]?.start ?? Number.POSITIVE_INFINITY;
     }
     if (at === text.length) {
       lineCut(at, false);
@@ -170,7 +185,7 @@ export function* findCut(
       !isBreak(text.charCodeAt(text.length - 1)) &&
       firstRisky < text.length &&
       disagreesAt(text, firstRisky, false);
-  return best;
+  return bestAt < 0 ? undefined : { at: bestAt, next: { chars: bestChars, plainHead: bestPlainHead } };
 }
 
 /**
