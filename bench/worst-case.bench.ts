@@ -1,6 +1,7 @@
 // Worst-case cost of the check: each adversarial family (bench/support/worst-case-families.ts) at 100 KB and
 // at 4 MiB of request body (the check route's body limit), sent through the real `POST /v1/verified/check`
-// path of an in-process app. Each family and size runs in its own child process, which is stopped when a
+// path of an app in the child process, over a real socket from a separate client process (so the CPU counted is
+// the service's alone, reading the body from a socket and writing the answer to one). Each family and size runs in its own child process, which is stopped when a
 // request runs past the cap: such a figure is reported as "> cap". CPU time (user + system) per request, and
 // the longest event-loop block during the request (the largest delay `monitorEventLoopDelay` saw: how long
 // the request kept `/healthz` and every other request waiting), medians of the requests that finished

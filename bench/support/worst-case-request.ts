@@ -1,5 +1,6 @@
-// Child process of the worst-case bench: sends one family's request to an in-process app `runs` times
-// through the real `POST /v1/verified/check` path (parsing, validation, check, serialisation) and prints
+// Child process of the worst-case bench: sends one family's request `runs` times to an app in this process,
+// over a real socket from a client process (post-client.mjs), through the real `POST /v1/verified/check` path
+// (reading the body, parsing, validation, check, serialisation, writing the answer) and prints
 // one line per request, `<cpu ms> <status> <body bytes> <longest block ms> <longest /healthz gap ms> <longest
 // /healthz answer ms> <peak RSS MB>`, so the parent can stop a request that runs too long. The longest block
 // is the longest gap between two turns of a 1 ms timer ticking through the request (`monitorEventLoopDelay`
@@ -22,6 +23,9 @@
 //   tsx bench/support/worst-case-request.ts FAMILY_INDEX BODY_BYTES RUNS [WARM_UP] [check|stream]
 
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { createApp } from "../../src/server/app.js";
@@ -99,72 +103,49 @@ function statusOf(response: { statusCode: number; lastEvent: string }): number {
   if (last.includes('"type":"extraction_failed"')) return 400;
   return last.startsWith("event: done") || last.includes('"type":"ungrounded"') ? 200 : 500;
 }
-// The characters kept of a streamed answer's last event: enough for its name and an error's type.
-const LAST_EVENT_HEAD = 4096;
-const EVENT = Buffer.from("event: ");
-const NEWLINE = 10;
-/**
- * Sends one request. A streamed answer is read as a stream and dropped as it comes, but for the head of its
- * last event: a socket's reader holds no more, and buffering the whole answer (`inject` keeps every chunk,
- * their concatenation and its string, megabytes for an answer of thousands of claims) would count the
- * harness's copies in the peak RSS, not the service's.
- */
-async function send(body: string): Promise<{ statusCode: number; lastEvent: string }> {
-  const request = {
-    method: "POST" as const,
-    url,
-    headers: { "content-type": "application/json", authorization: "Bearer bench-key" },
-    payload: body,
-  };
-  if (!streamed) {
-    // Read as a stream and dropped too: `inject`'s own payload (one string of the whole body) is built in one
-    // block of this process, which would count a 15 MB answer's copy as the service's block.
-    const response = await app.inject({ ...request, payloadAsStream: true });
-    for await (const _chunk of response.stream()) {
-      // dropped
-    }
-    return { statusCode: response.statusCode, lastEvent: "" };
-  }
-  const response = await app.inject({ ...request, payloadAsStream: true });
-  // An event starts at a line's start with `event: `. Line starts are found by the line breaks (a native search
-  // that passes a long data line at once); the first bytes of a line cut by a chunk's end wait in `head`.
-  let lastEvent = Buffer.alloc(0);
-  let atLineStart = true;
-  let head: Buffer | undefined;
-  // Where the chunk's last event starts: its head is copied once per chunk, not once per event.
-  let eventAt = -1;
-  const lineAt = (chunk: Buffer, start: number): void => {
-    if (chunk.length - start >= EVENT.length) {
-      if (chunk.subarray(start, start + EVENT.length).equals(EVENT)) eventAt = start;
-    } else if (EVENT.subarray(0, chunk.length - start).equals(chunk.subarray(start)))
-      head = Buffer.from(chunk.subarray(start));
-  };
-  for await (const chunk of response.stream() as AsyncIterable<Buffer>) {
-    if (lastEvent.length < LAST_EVENT_HEAD)
-      lastEvent = Buffer.concat([lastEvent, chunk.subarray(0, LAST_EVENT_HEAD - lastEvent.length)]);
-    if (head !== undefined) {
-      const line = Buffer.concat([head, chunk.subarray(0, EVENT.length - head.length)]);
-      const earlier = head;
-      head = undefined;
-      if (line.length < EVENT.length) lineAt(line, 0);
-      else if (line.equals(EVENT))
-        lastEvent = Buffer.concat([earlier, chunk.subarray(0, LAST_EVENT_HEAD - earlier.length)]);
-    } else if (atLineStart) lineAt(chunk, 0);
-    for (
-      let at = chunk.indexOf(NEWLINE);
-      at >= 0 && at + 1 < chunk.length;
-      at = chunk.indexOf(NEWLINE, at + 1)
-    )
-      lineAt(chunk, at + 1);
-    if (eventAt >= 0) lastEvent = Buffer.from(chunk.subarray(eventAt, eventAt + LAST_EVENT_HEAD));
-    eventAt = -1;
-    atLineStart = chunk.at(-1) === NEWLINE;
-  }
-  return { statusCode: response.statusCode, lastEvent: lastEvent.toString() };
-}
 await app.listen({ port: 0, host: "127.0.0.1" });
 const address = app.server.address();
 if (address === null || typeof address === "string") throw new Error("no port");
+/**
+ * Requests go over a real socket from a separate process (post-client.mjs), which reads each answer as it comes
+ * and drops it but for the head of its last event: this process pays only for what the service does for a real
+ * caller. (`inject`, in process, copied every chunk written twice and counted both copies as the service's CPU,
+ * and buffered the answer into this process's peak RSS.) Each body is written to a file before it is measured.
+ */
+const client = spawn(
+  process.execPath,
+  [new URL("./post-client.mjs", import.meta.url).pathname, `http://127.0.0.1:${address.port}`],
+  { stdio: ["pipe", "pipe", "inherit"] },
+);
+const clientLines: string[] = [];
+let clientBuffer = "";
+let clientWaiting: (() => void) | undefined;
+client.stdout?.setEncoding("utf8");
+client.stdout?.on("data", (chunk: string) => {
+  clientBuffer += chunk;
+  for (let newline = clientBuffer.indexOf("\n"); newline >= 0; newline = clientBuffer.indexOf("\n")) {
+    clientLines.push(clientBuffer.slice(0, newline));
+    clientBuffer = clientBuffer.slice(newline + 1);
+  }
+  if (clientLines.length > 0) clientWaiting?.();
+});
+const bodyDir = mkdtempSync(join(tmpdir(), "worst-case-"));
+let bodies = 0;
+/** Writes a request body to a file of its own, for `send`. */
+function bodyFile(body: string): string {
+  const file = join(bodyDir, `body-${bodies++}.json`);
+  writeFileSync(file, body);
+  return file;
+}
+/** Sends the body in `file` through the client process; its status and the head of its last event. */
+async function send(file: string): Promise<{ statusCode: number; lastEvent: string }> {
+  client.stdin?.write(`${url} ${file}\n`);
+  while (clientLines.length === 0) await new Promise<void>((resolve) => (clientWaiting = resolve));
+  clientWaiting = undefined;
+  const [status, head] = (clientLines.shift() as string).split(" ");
+  if (Number(status) === 0) throw new Error(`request failed: ${Buffer.from(head ?? "", "base64")}`);
+  return { statusCode: Number(status), lastEvent: Buffer.from(head ?? "", "base64").toString() };
+}
 /** The probe's answers, `[sent, answered]` in epoch milliseconds, in order. */
 const answers: [number, number][] = [];
 const probe = spawn(
@@ -233,14 +214,16 @@ function tickLongestGap(): { stop(): Promise<number> } {
 
 const warmUpBody = family.body(Math.min(Number(bytesArg), 100_000));
 const warmUpPayload = requestOf(warmUpBody);
+const warmUpFile = bodyFile(warmUpPayload);
 for (let run = 0; run < Number(warmUpArg ?? 0); run += 1) {
   currentReply = replyPieces(warmUpBody);
-  const response = await send(warmUpPayload);
+  const response = await send(warmUpFile);
   // A family already refused at 100 KB (an answer over the claim cap) warms up on that refusal.
   if (statusOf(response) !== (family.smallStatus ?? 200))
     throw new Error(`${family.name}: warm-up status ${statusOf(response)}`);
 }
 const payload = requestOf(checkBody);
+const payloadFile = bodyFile(payload);
 // Loaded with task-cpu-probe.mjs (`--import`) and TASK_CPU=1, its report of each request (the task with the
 // most CPU, the longest task) goes to stderr after the request; the warm-up's report is dropped.
 const taskCpu = process.env.TASK_CPU === "1";
@@ -254,7 +237,7 @@ for (let run = 0; run < Number(runsArg); run += 1) {
   const ticker = tickLongestGap();
   const startedAt = Date.now();
   const started = process.cpuUsage();
-  const response = await send(payload);
+  const response = await send(payloadFile);
   const used = process.cpuUsage(started);
   const endedAt = Date.now();
   const longestBlockMs = await ticker.stop();
@@ -269,4 +252,6 @@ for (let run = 0; run < Number(runsArg); run += 1) {
 }
 probe.stdin?.end();
 probe.kill();
+client.stdin?.end();
+rmSync(bodyDir, { recursive: true, force: true });
 await app.close();
