@@ -17,7 +17,7 @@ import {
 import { MAX_ANSWER_BEST_SPAN_CHARS, MAX_ANSWER_CLAIMS } from "../../limits.js";
 import { type GenerateStream, nextTurn } from "../../models/index.js";
 import { checkAnswerYielding, citationToWire, unsupportedToWire } from "../check-answer.js";
-import type { CreateObserver } from "../claim-events.js";
+import { type CreateObserver, pacedProgress } from "../claim-events.js";
 import { assembleAnswer, type CheckedPiece, readsAnswerWide } from "./assemble-answer.js";
 import {
   type ClaimSpan,
@@ -79,8 +79,6 @@ const MIN_SPLIT_GROWTH = 16;
 // Steps of splitting between two turns of the event loop: the check's own slice (ANSWER_SLICE_CHARS
 // characters at 10 steps each).
 const SPLIT_SLICE_STEPS = 200_000;
-// Events sent between two turns of the event loop (about 40 µs each: wire shape, offsets, JSON, write).
-const EVENTS_PER_TURN = 128;
 
 /**
  * Checks the sentences of a prose answer as the model's stream closes them: the text is buffered, and as it
@@ -249,25 +247,18 @@ export function createSentenceEvents(
     let droppedAt = 0;
     while (claimAt < citations.length && startOf(citations[claimAt]) + offset < from) claimAt++;
     while (droppedAt < unsupported.length && startOf(unsupported[droppedAt]) + offset < from) droppedAt++;
-    for (let sent = 0; claimAt < citations.length || droppedAt < unsupported.length; sent++) {
-      if (sent > 0 && sent % EVENTS_PER_TURN === 0) {
-        await nextTurn();
-        signal?.throwIfAborted();
-      }
+    // A report's events, paced as every create's claim events are (a turn every EVENTS_PER_TURN, each held while
+    // the caller has not taken what was sent).
+    const send = pacedProgress(observer, signal);
+    while (claimAt < citations.length || droppedAt < unsupported.length) {
       const citation = citations[claimAt];
       const entry = unsupported[droppedAt];
       if (citation !== undefined && (entry === undefined || startOf(citation) <= startOf(entry))) {
         claimAt++;
-        observer.progress({ type: "claim", citation: citationToWire(citation, offset), answer });
+        await send({ type: "claim", citation: citationToWire(citation, offset), answer });
       } else if (entry !== undefined) {
         droppedAt++;
-        observer.progress({ type: "unsupported", unsupported: unsupportedToWire(entry, offset), answer });
-      }
-      // A caller reading slowly holds back the next event: at most one event waits beyond its buffer.
-      const backlog = observer.drained?.();
-      if (backlog !== undefined) {
-        await backlog;
-        signal?.throwIfAborted();
+        await send({ type: "unsupported", unsupported: unsupportedToWire(entry, offset), answer });
       }
     }
   };
