@@ -3,7 +3,7 @@ import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { PAUSE } from "../pause.js";
 import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
-import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
+import { forEachWord, isStopWord, PairWords, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
 import { unitTerm } from "./abbreviations.js";
 import { forEachDate, forEachEquivalenceKey, type ReadWord, SHORT_YEAR_RANGE } from "./equivalences.js";
@@ -98,6 +98,32 @@ export class Lexicon {
   readonly terms: string[] = [];
   /** Per term id: whether some source holds the term. */
   readonly termInSources: boolean[] = [];
+  /** The folded words of the character pairs read so far (`forEachWord`'s pairs of Han and kana runs). */
+  readonly pairs = new PairWords();
+  /** Per term id: the last mark it was marked with (`mark`), 0 for none. */
+  private readonly marks: number[] = [];
+  private lastMark = 0;
+
+  /**
+   * A new mark, under which no term is marked yet: one reading's distinct terms are told apart by marking
+   * each (`markTerm`), with no set made a reading. O(1).
+   */
+  newMark(): number {
+    this.lastMark += 1;
+    return this.lastMark;
+  }
+
+  /** Whether term `id` is not yet marked with `mark`. O(1). */
+  isUnmarked(id: number, mark: number): boolean {
+    return this.marks[id] !== mark;
+  }
+
+  /** Marks term `id` with `mark`; false when it already was (a repeat of the reading). O(1). */
+  markTerm(id: number, mark: number): boolean {
+    if (this.marks[id] === mark) return false;
+    this.marks[id] = mark;
+    return true;
+  }
 
   /** The entry of a folded word, made on first use. O(1) amortised. */
   entry(word: string): WordEntry {
@@ -118,6 +144,7 @@ export class Lexicon {
       this.ids.set(term, id);
       this.terms.push(term);
       this.termInSources.push(false);
+      this.marks.push(0);
     }
     return id;
   }
@@ -225,7 +252,7 @@ function* readSource(
     slice.read += sentence.text.length;
     termStarts.push(termIds.length);
     words.length = 0;
-    forEachWord(sentence.text, visit);
+    forEachWord(sentence.text, visit, undefined, lexicon.pairs);
     forEachNumberKey(sentence.text, (key, start) => {
       postId(lexicon.numberId(key));
       const code = codeBefore(sentence.text, start);

@@ -18,6 +18,7 @@ export {
   foldWord,
   forEachWord,
   hasUnspacedScript,
+  PairWords,
   splitWords,
   UNSPACED_STEPS_PER_CHAR,
   wordSteps,

@@ -103,7 +103,8 @@ export function clauseTerms(
   lexicon: Lexicon,
   startsClaim: boolean,
 ): ClauseTerms {
-  const seen = new Set<number>();
+  // Each term is marked as it is met: a repeat is a term already marked (no set made a clause).
+  const seen = lexicon.newMark();
   const read: ClauseTerms = {
     terms: [],
     counted: [],
@@ -115,22 +116,26 @@ export function clauseTerms(
   // Connecting phrases ("Additionally,", "it's worth noting that") and a bold lead-in state nothing.
   const text = withoutFraming(clause.masked);
   let first = true;
-  forEachWord(text, (word, start, end) => {
-    const id = lexicon.entry(word).term;
-    const sentenceStart = first && startsClaim;
-    first = false;
-    if (id < 0) return;
-    const term = lexicon.terms[id] as string;
-    const entity = isEntityAt(text, start, end, sentenceStart);
-    if (!entity && seen.has(id)) return;
-    // A word that folds to itself (every word of Han and Kana) is its written form: no second copy of it.
-    const writtenWord =
-      end - start === word.length && text.startsWith(word, start) ? word : text.slice(start, end);
-    if (entity) read.entities.push({ word, term, written: writtenWord, start, end });
-    if (seen.has(id)) return;
-    seen.add(id);
-    pushTerm(read, id, !question.terms.has(term), writtenWord, start);
-  });
+  forEachWord(
+    text,
+    (word, start, end) => {
+      const id = lexicon.entry(word).term;
+      const sentenceStart = first && startsClaim;
+      first = false;
+      if (id < 0) return;
+      const entity = isEntityAt(text, start, end, sentenceStart);
+      if (!entity && !lexicon.isUnmarked(id, seen)) return;
+      const term = lexicon.terms[id] as string;
+      // A word that folds to itself (every word of Han and Kana) is its written form: no second copy of it.
+      const writtenWord =
+        end - start === word.length && text.startsWith(word, start) ? word : text.slice(start, end);
+      if (entity) read.entities.push({ word, term, written: writtenWord, start, end });
+      if (!lexicon.markTerm(id, seen)) return;
+      pushTerm(read, id, !question.terms.has(term), writtenWord, start);
+    },
+    undefined,
+    lexicon.pairs,
+  );
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
   else {
     addDateTerms(read, text, question, lexicon);
@@ -157,15 +162,14 @@ const DATE_WORDS: ReadonlySet<string> = new Set(["date", "dates", "day"]);
 function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
   if (!HAS_DIGIT.test(text)) return;
   const words = read.terms.length;
-  const seen = new Set<number>();
+  const seen = lexicon.newMark();
   const spans: Range[] = [];
   forEachDate(text, ({ date, start, end }) => {
     // Only a date some source holds stands for its words: another is read word by word, as before.
     const id = lexicon.idOf(dateTerm(date));
     if (id < 0 || lexicon.termInSources[id] !== true) return;
     spans.push([start, end]);
-    if (seen.has(id)) return;
-    seen.add(id);
+    if (!lexicon.markTerm(id, seen)) return;
     pushTerm(read, id, !question.dates.has(date), text.slice(start, end), start);
   });
   if (spans.length === 0) return;
@@ -186,13 +190,12 @@ function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, 
 // A clause with no content word (`1927`, `I-84`, `more than 2,400`) is looked up by its numbers: each distinct
 // number a term, counted unless the question holds it, so its support is the source sentence holding them.
 function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
-  const seen = new Set<number>();
+  const seen = lexicon.newMark();
   forEachNumberKey(text, (key, start, end) => {
     // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
     const code = codeBefore(text, start);
     const id = code === null ? lexicon.numberId(key) : lexicon.id(numberTerm(key, code));
-    if (seen.has(id)) return;
-    seen.add(id);
+    if (!lexicon.markTerm(id, seen)) return;
     const from = code === null ? start : start - code.length - 1;
     pushTerm(read, id, !question.numbers.has(key), text.slice(from, end), from);
   });
@@ -203,11 +206,10 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
 // same words, the one that also holds the claim's numbers wins (a claim about 2021 cites the 2021 sentence), and
 // support pooled from further sentences may bring them in (`SupportIndex.bestSpans`).
 function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void {
-  const seen = new Set<number>();
+  const seen = lexicon.newMark();
   forEachNumberKey(text, (key, start, end) => {
     const id = lexicon.numberId(key);
-    if (seen.has(id)) return;
-    seen.add(id);
+    if (!lexicon.markTerm(id, seen)) return;
     pushTerm(read, id, false, text.slice(start, end), start);
   });
 }
