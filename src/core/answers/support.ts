@@ -350,6 +350,12 @@ export class SupportIndex {
     this.sources = sources;
     this.lexicon = lexicon;
     this.terms = terms;
+    let sentences = 0;
+    for (const { sentences: read } of terms) {
+      this.firstSlot.push(sentences);
+      sentences += read.length;
+    }
+    this.tally = new Int32Array(sentences);
     const termCount = this.lexicon.terms.length;
     for (let id = 0; id < termCount; id++) {
       this.sourcesOf.push([]);
@@ -493,15 +499,13 @@ export class SupportIndex {
   ): SupportSpan[] {
     let countedTotal = 0;
     for (const isCounted of counted) if (isCounted) countedTotal++;
-    const votes = this.votes;
-    votes.clear();
     // Each source of the scope (or all at once) on its own: a term frequent in one source may be rare in
     // the cited one.
     if (scope === null) this.voteAll(terms, counter);
     else for (const sourceIndex of scope) this.voteIn(sourceIndex, terms, counter);
     // The best window per source, kept as numbers; a span object is made only for each source's winner.
     const best = new Map<number, Window>();
-    for (const entry of topEntries(votes, CANDIDATES)) {
+    for (const entry of this.topVoted(CANDIDATES)) {
       const sourceIndex = Math.floor(entry / SLOTS);
       const sentence = entry % SLOTS;
       const last = (this.terms[sourceIndex] as SourceTerms).sentences.length - 1;
@@ -599,13 +603,60 @@ export class SupportIndex {
     return span;
   }
 
-  private readonly votes = new Map<number, number>();
+  /**
+   * Votes of one search: per sentence of every source (source i's sentence j at `firstSlot[i] + j`), its votes,
+   * and the entries (`source × SLOTS + sentence`) voted for, in order of first vote. Reset by `topVoted`: a
+   * search reads and clears only the sentences it voted for. Memory: an integer a sentence of the sources.
+   */
+  private readonly tally: Int32Array;
+  private readonly firstSlot: number[] = [];
+  private readonly voted: number[] = [];
+
+  // One more vote to a sentence of a source.
+  private vote(sourceIndex: number, sentence: number): void {
+    const slot = (this.firstSlot[sourceIndex] as number) + sentence;
+    if ((this.tally[slot] as number) === 0) this.voted.push(sourceIndex * SLOTS + sentence);
+    this.tally[slot] = (this.tally[slot] as number) + 1;
+  }
+
+  // The first vote to a sentence, when it has none (else nothing).
+  private voteOnce(sourceIndex: number, sentence: number): void {
+    const slot = (this.firstSlot[sourceIndex] as number) + sentence;
+    if ((this.tally[slot] as number) !== 0) return;
+    this.voted.push(sourceIndex * SLOTS + sentence);
+    this.tally[slot] = 1;
+  }
+
+  // The `count` entries voted for with most votes (ties: the smaller entry), in that order; the votes cleared.
+  // O(voted × count).
+  private topVoted(count: number): number[] {
+    const top: [entry: number, votes: number][] = [];
+    for (const entry of this.voted) {
+      const sourceIndex = Math.floor(entry / SLOTS);
+      const slot = (this.firstSlot[sourceIndex] as number) + (entry % SLOTS);
+      const vote = this.tally[slot] as number;
+      this.tally[slot] = 0;
+      if (top.length === count) {
+        const [lastEntry, lastVote] = top[count - 1] as [number, number];
+        if (vote < lastVote || (vote === lastVote && entry > lastEntry)) continue;
+        top.pop();
+      }
+      let at = top.length;
+      while (at > 0) {
+        const [aboveEntry, aboveVote] = top[at - 1] as [number, number];
+        if (aboveVote > vote || (aboveVote === vote && aboveEntry < entry)) break;
+        at--;
+      }
+      top.splice(at, 0, [entry, vote]);
+    }
+    this.voted.length = 0;
+    return top.map(([entry]) => entry);
+  }
 
   // One vote to each sentence of any source for each rare term it holds; with no rare term, one to the first
   // CANDIDATES sentences of the least frequent (more could not make the top CANDIDATES: ties go to the
   // earlier sentence).
   private voteAll(terms: readonly number[], counter?: StepCounter): void {
-    const votes = this.votes;
     let fewest = -1;
     let voted = false;
     for (const id of terms) {
@@ -615,10 +666,7 @@ export class SupportIndex {
       if (occurrences > RARE_OCCURRENCES) continue;
       voted = true;
       for (const sourceIndex of this.sourcesOf[id] as number[]) {
-        const base = sourceIndex * SLOTS;
-        for (const sentence of this.postingsOf(sourceIndex, id)) {
-          votes.set(base + sentence, (votes.get(base + sentence) ?? 0) + 1);
-        }
+        for (const sentence of this.postingsOf(sourceIndex, id)) this.vote(sourceIndex, sentence);
       }
       if (counter !== undefined) counter.steps += occurrences;
     }
@@ -627,16 +675,14 @@ export class SupportIndex {
     for (const sourceIndex of this.sourcesOf[fewest] as number[]) {
       for (const sentence of this.postingsOf(sourceIndex, fewest)) {
         if (left-- === 0) return;
-        votes.set(sourceIndex * SLOTS + sentence, 1);
+        this.voteOnce(sourceIndex, sentence);
       }
     }
   }
 
   // As `voteAll`, within one source.
   private voteIn(sourceIndex: number, terms: readonly number[], counter?: StepCounter): void {
-    const votes = this.votes;
     const postings = (this.terms[sourceIndex] as SourceTerms).postings;
-    const base = sourceIndex * SLOTS;
     let fewest: readonly number[] | undefined;
     let voted = false;
     for (const id of terms) {
@@ -645,12 +691,12 @@ export class SupportIndex {
       if (fewest === undefined || sentences.length < fewest.length) fewest = sentences;
       if (sentences.length > RARE_OCCURRENCES) continue;
       voted = true;
-      for (const sentence of sentences) votes.set(base + sentence, (votes.get(base + sentence) ?? 0) + 1);
+      for (const sentence of sentences) this.vote(sourceIndex, sentence);
       if (counter !== undefined) counter.steps += sentences.length;
     }
     if (!voted && fewest !== undefined) {
       for (let index = 0; index < fewest.length && index < CANDIDATES; index++) {
-        votes.set(base + (fewest[index] as number), 1);
+        this.voteOnce(sourceIndex, fewest[index] as number);
       }
     }
   }
@@ -805,26 +851,6 @@ function isBetter(a: Window, b: Window): boolean {
   if (a.sentences !== b.sentences) return a.sentences < b.sentences;
   if (a.sourceIndex !== b.sourceIndex) return a.sourceIndex < b.sourceIndex;
   return a.start < b.start;
-}
-
-/** The `count` entries with most votes (ties: the smaller entry), in that order. O(entries × count). */
-function topEntries(votes: ReadonlyMap<number, number>, count: number): number[] {
-  const top: [entry: number, votes: number][] = [];
-  for (const [entry, vote] of votes) {
-    if (top.length === count) {
-      const [lastEntry, lastVote] = top[count - 1] as [number, number];
-      if (vote < lastVote || (vote === lastVote && entry > lastEntry)) continue;
-      top.pop();
-    }
-    let at = top.length;
-    while (at > 0) {
-      const [aboveEntry, aboveVote] = top[at - 1] as [number, number];
-      if (aboveVote > vote || (aboveVote === vote && aboveEntry < entry)) break;
-      at--;
-    }
-    top.splice(at, 0, [entry, vote]);
-  }
-  return top.map(([entry]) => entry);
 }
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */

@@ -39,8 +39,10 @@ function wantedOf(answer: string): { wanted: Set<string>; steps: number } {
 describe("addWantedInitials: a clause is read by words only when it may hold a word in capitals", () => {
   const japanese = "東京の会社が新しい製品を発表して大阪の市場で販売を始めたと報じられた。 [1]\n";
 
-  it("reads no word of Japanese prose, nor of Latin text with no capital pair, and counts a step a character", () => {
-    const answer = `${japanese.repeat(3)}Die Größe der Stadt wächst, sagt Müller [1].\n`;
+  it("reads no word of Japanese or Chinese prose, nor of Latin text with no capital pair, and counts a step a character", () => {
+    // Chinese prose writes its commas full-width (`，`, U+FF0C), among the forms that hold no capital.
+    const chinese = "该公司负责人表示，过去三年海外订单一直保持稳定增长（约３成）。 [1]\n";
+    const answer = `${japanese.repeat(3)}${chinese}Die Größe der Stadt wächst, sagt Müller [1].\n`;
     const { wanted, steps } = wantedOf(answer);
     expect(segmented.calls).toBe(0);
     expect(wanted.size).toBe(0);
@@ -82,6 +84,10 @@ describe("addWantedInitials: the same keys as reading every clause by words", ()
       "Ǆ",
       "ǅ",
       "ＡＢ",
+      "Ａ",
+      "ｂ",
+      "，",
+      "（３）",
       "A",
       ".",
       " ",
