@@ -338,7 +338,7 @@ export class SupportIndex {
   private readonly sourcesOf: number[][] = [];
   private readonly occurrences: number[] = [];
   /** The distinct terms of the sentences scored so far, by `source × SLOTS + sentence`: made on first use. */
-  private readonly sentenceSets = new Map<number, Set<number>>();
+  private readonly sentenceSets = new Map<number, TermSet>();
 
   /** Made by `indexSources`, from the sources read into `lexicon` and `terms`. */
   constructor(
@@ -706,15 +706,14 @@ export class SupportIndex {
   }
 
   // The distinct term ids of one sentence, as a set made the first time the sentence is scored.
-  private sentenceTerms(sourceIndex: number, sentence: number, counter?: StepCounter): Set<number> {
+  private sentenceTerms(sourceIndex: number, sentence: number, counter?: StepCounter): TermSet {
     const key = sourceIndex * SLOTS + sentence;
     let set = this.sentenceSets.get(key);
     if (set === undefined) {
       const { termIds, termStarts } = this.terms[sourceIndex] as SourceTerms;
       const from = termStarts[sentence] as number;
       const to = termStarts[sentence + 1] as number;
-      set = new Set<number>();
-      for (let at = from; at < to; at++) set.add(termIds[at] as number);
+      set = new TermSet(termIds, from, to);
       if (counter !== undefined) counter.steps += to - from;
       this.sentenceSets.set(key, set);
     }
@@ -851,6 +850,49 @@ function isBetter(a: Window, b: Window): boolean {
   if (a.sentences !== b.sentences) return a.sentences < b.sentences;
   if (a.sourceIndex !== b.sourceIndex) return a.sourceIndex < b.sourceIndex;
   return a.start < b.start;
+}
+
+/**
+ * The distinct term ids of a sentence, for membership tests only: an open-addressing table of twice as many
+ * slots as ids at least (a power of two), each slot the id plus one (0 for empty). A test costs a multiply and a
+ * probe or two, where a `Set` of numbers costs a call into the engine's hash table. O(ids) to make.
+ */
+class TermSet {
+  private readonly slots: Int32Array;
+  private readonly shift: number;
+
+  /** The set of `ids[from]` to `ids[to - 1]`. */
+  constructor(ids: readonly number[], from: number, to: number) {
+    let bits = 1;
+    while (1 << bits < 2 * (to - from)) bits++;
+    this.slots = new Int32Array(1 << bits);
+    this.shift = 32 - bits;
+    const mask = this.slots.length - 1;
+    for (let at = from; at < to; at++) {
+      const key = (ids[at] as number) + 1;
+      let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
+      for (
+        let held = this.slots[slot] as number;
+        held !== 0 && held !== key;
+        held = this.slots[slot] as number
+      )
+        slot = (slot + 1) & mask;
+      this.slots[slot] = key;
+    }
+  }
+
+  /** Whether the sentence holds term `id`. O(1) expected. */
+  has(id: number): boolean {
+    const key = id + 1;
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
+    for (let held = slots[slot] as number; held !== 0; held = slots[slot] as number) {
+      if (held === key) return true;
+      slot = (slot + 1) & mask;
+    }
+    return false;
+  }
 }
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */

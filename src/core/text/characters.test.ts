@@ -4,6 +4,7 @@ import {
   codePointAt,
   codePointBefore,
   foldCodePoint,
+  hasDecimalDigit,
   isWhitespaceChar,
   isWordChar,
   splitsSurrogatePair,
@@ -179,5 +180,37 @@ describe("wordEnd", () => {
     { name: "stops at a dot", text: "1.5", start: 0, end: 1 },
   ])("$name", ({ text, start, end }) => {
     expect(wordEnd(text, start)).toBe(end);
+  });
+});
+
+describe("hasDecimalDigit", () => {
+  const pattern = /\p{Nd}/u;
+
+  it("answers as /\\p{Nd}/u for every code unit of the BMP alone and after a letter", () => {
+    for (let code = 0; code < 0x10000; code++) {
+      const character = String.fromCharCode(code);
+      expect(hasDecimalDigit(character)).toBe(pattern.test(character));
+      expect(hasDecimalDigit(`東${character}`)).toBe(pattern.test(`東${character}`));
+    }
+  });
+
+  it("answers as /\\p{Nd}/u for random text of digits of many scripts, surrogate pairs and lone surrogates (fixed seed)", () => {
+    const character = fc.constantFrom(
+      ..."a7東京٣३๓３，。 ",
+      "\u{1D7CE}",
+      "\u{104A0}",
+      "\u{1F600}",
+      "\u{20000}",
+      "\ud835",
+      "\udfce",
+      "\ud801",
+    );
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 12 }), (characters) => {
+        const text = characters.join("");
+        expect(hasDecimalDigit(text)).toBe(pattern.test(text));
+      }),
+      { seed: 34, numRuns: 3_000 },
+    );
   });
 });

@@ -79,6 +79,32 @@ export function isWhitespaceChar(charCode: number): boolean {
   );
 }
 
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
+// Per UTF-16 code unit of the BMP, 1 for a decimal digit (`\p{Nd}`): made on first use.
+let bmpDigits: Uint8Array | undefined;
+
+/**
+ * Whether `text` holds a decimal digit of any script (`/\p{Nd}/u.test(text)`): a table look-up a character in
+ * the BMP, the pattern for a surrogate pair. O(text).
+ */
+export function hasDecimalDigit(text: string): boolean {
+  bmpDigits ??= Uint8Array.from({ length: 0x10000 }, (_, code) =>
+    code < 0xd800 || code > 0xdfff ? (DECIMAL_DIGIT.test(String.fromCharCode(code)) ? 1 : 0) : 0,
+  );
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (bmpDigits[code] === 1) return true;
+    if (code >= 0xd800 && code <= 0xdbff && at + 1 < text.length) {
+      const low = text.charCodeAt(at + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        if (DECIMAL_DIGIT.test(text.slice(at, at + 2))) return true;
+        at++;
+      }
+    }
+  }
+  return false;
+}
+
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
 
 /**

@@ -5,6 +5,7 @@
 export {
   codePointAt,
   codePointBefore,
+  hasDecimalDigit,
   isWhitespaceChar,
   isWordChar,
   splitsSurrogatePair,

@@ -1,5 +1,11 @@
 import type { StepCounter } from "../../step-counter.js";
-import { codePointAt, forEachWord, hasUnspacedScript, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
+import {
+  codePointAt,
+  forEachWord,
+  hasDecimalDigit,
+  hasUnspacedScript,
+  UNSPACED_STEPS_PER_CHAR,
+} from "../../text/index.js";
 import type { Range } from "../../types.js";
 import type { Clause } from "../answer-claims.js";
 import { forEachDate, NAMED_DATE_REACH } from "../equivalences.js";
@@ -214,4 +220,5 @@ function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void
   });
 }
 
-export const HAS_DIGIT = /\p{Nd}/u;
+/** Whether a text holds a decimal digit of any script: `/\p{Nd}/u`'s test, by a table a character (`hasDecimalDigit`). */
+export const HAS_DIGIT: { test(text: string): boolean } = { test: hasDecimalDigit };
