@@ -2,10 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import type { StepCounter } from "../../step-counter.js";
 import { forEachWord, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
+import { otherWrittenForms } from "../abbreviations.js";
 import { splitAnswerClaims } from "../answer-claims.js";
 import { initialsKeyOfWord } from "../equivalences.js";
 import { withoutFraming } from "../framing.js";
-import { addWantedInitials, isEntityAt } from "./entities.js";
+import { addWantedInitials, isCaselessLetters, isEntityAt } from "./entities.js";
 
 // The dictionary segmenter's calls, with the characters each reads (a spy on `Intl.Segmenter`): the words of a
 // clause in a script without spaces are read only when the clause may hold a word in capitals.
@@ -155,5 +156,28 @@ describe("isEntityAt: words of Han, kana and Thai are no names, as the patterns 
       ),
       { seed: 34, numRuns: 3_000 },
     );
+  });
+});
+
+describe("isCaselessLetters: a word that starts with kana, a CJK ideograph or Thai has no other written form", () => {
+  it("holds for the word read from the start of every such character, alone and before Latin letters and digits", () => {
+    // What `foundInOtherForms` skips on this test (a clause's word as written): the forms are of Latin words.
+    let words = 0;
+    for (const [first, end] of [
+      [0x0e01, 0x0e50],
+      [0x3040, 0x3100],
+      [0x4e00, 0xa000],
+    ] as const)
+      for (let code = first; code < end; code++) {
+        for (const written of [String.fromCharCode(code), `${String.fromCharCode(code)}q3`]) {
+          expect(isCaselessLetters(written, 0, 1)).toBe(true);
+          forEachWord(written, (word, start) => {
+            if (start > 0) return;
+            words++;
+            expect(otherWrittenForms(word)).toEqual([]);
+          });
+        }
+      }
+    expect(words).toBeGreaterThan(2 * (0xa000 - 0x4e00));
   });
 });

@@ -229,7 +229,7 @@ export function isEntityAt(text: string, start: number, end: number, sentenceSta
 // Whether `text.slice(start, end)` is all letters and marks of scripts without case, so neither a capital nor a
 // digit (a code): kana (U+3040–U+30FF), CJK Unified Ideographs (U+4E00–U+9FFF) and Thai letters and marks
 // (U+0E01–U+0E4F). The words of Chinese, Japanese and Thai prose, one a character: no slice, no pattern.
-function isCaselessLetters(text: string, start: number, end: number): boolean {
+export function isCaselessLetters(text: string, start: number, end: number): boolean {
   for (let at = start; at < end; at++) {
     const code = text.charCodeAt(at);
     if (
