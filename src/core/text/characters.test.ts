@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  CharacterClass,
   codePointAt,
   codePointBefore,
   foldCodePoint,
@@ -209,6 +210,31 @@ describe("hasDecimalDigit", () => {
       fc.property(fc.array(character, { maxLength: 12 }), (characters) => {
         const text = characters.join("");
         expect(hasDecimalDigit(text)).toBe(pattern.test(text));
+      }),
+      { seed: 34, numRuns: 3_000 },
+    );
+  });
+});
+
+describe("CharacterClass", () => {
+  const terminators = /[\p{Sentence_Terminal}\u2024\u2028]/u;
+  const terminatorClass = new CharacterClass(/^[\p{Sentence_Terminal}\u2024\u2028]$/u);
+
+  it("finds where text.search finds the class, from any start, in random text with surrogate pairs and lone surrogates (fixed seed)", () => {
+    const character = fc.constantFrom(
+      ..."a.。!？東 ‥\u2024\u2028",
+      "\u{11047}",
+      "\u{1F600}",
+      "\ud804",
+      "\udc47",
+    );
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 12 }), fc.nat(12), (characters, from) => {
+        const text = characters.join("");
+        const start = Math.min(from, text.length);
+        // From a start inside a pair, the pattern reads the low half alone: no character of the class.
+        const found = text.slice(start).search(terminators);
+        expect(terminatorClass.search(text, start)).toBe(found < 0 ? -1 : start + found);
       }),
       { seed: 34, numRuns: 3_000 },
     );

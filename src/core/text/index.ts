@@ -3,6 +3,7 @@
 // model: UAX #29 word rules, CJK bigrams). Tokens and words differ on purpose (`don't` is one word but two
 // tokens); both live here so that nothing else tokenizes text on its own.
 export {
+  CharacterClass,
   codePointAt,
   codePointBefore,
   hasDecimalDigit,
