@@ -243,8 +243,9 @@ export function missingTerms(
 ): JudgedClause["missing"] {
   if (read.numbersOnly) return [];
   const missing: JudgedClause["missing"] = [];
-  for (const [index, word] of read.words.entries()) {
+  for (let index = 0; index < read.words.length; index++) {
     if (!read.counted[index] || found[index]) continue;
+    const word = read.words[index] as string;
     const start = clause.range[0] + (read.starts[index] as number);
     missing.push({ term: word, answerRange: [start, start + word.length] });
   }
