@@ -261,8 +261,10 @@ function forEachUnspacedWord(
   visit: (word: string, start: number, end: number) => void,
   pairs: PairWords | undefined,
 ): void {
-  // A Han/Katakana or Hiragana run's characters by their starts (each with the marks after it).
+  // A Han/Katakana or Hiragana run's characters by their starts (each with the marks after it): the first
+  // `runLength` entries, written over from run to run (emptying the array would give up its room each run).
   const runStarts: number[] = [];
+  let runLength = 0;
   let between = 0;
   // Whether the text since `between` holds a letter, digit or mark: else it holds no word.
   let letters = false;
@@ -277,7 +279,7 @@ function forEachUnspacedWord(
     if (letters) forEachSpacedWord(text, between, at, visit);
     letters = false;
     const start = at;
-    runStarts.length = 0;
+    runLength = 0;
     for (;;) {
       const next = at < text.length ? classAt(text, at) : OTHER;
       const continues =
@@ -285,11 +287,12 @@ function forEachUnspacedWord(
         (next === MARK && at > start) ||
         (kind === HIRAGANA && text.charCodeAt(at) === LONG_VOWEL && at > start);
       if (!continues) break;
-      if (next !== MARK) runStarts.push(at);
+      // A run the segmenter reads needs no starts.
+      if (next !== MARK && kind !== SEGMENTED) runStarts[runLength++] = at;
       at += widthAt(text, at);
     }
     if (kind === SEGMENTED) visitSegmented(text, start, at, visit);
-    else visitBigrams(text, runStarts, at, visit, pairs);
+    else visitBigrams(text, runStarts, runLength, at, visit, pairs);
     between = at;
   }
   if (letters) forEachSpacedWord(text, between, text.length, visit);
@@ -331,18 +334,19 @@ export const wordSteps = (text: string): number =>
  */
 export const hasUnspacedScript = (text: string): boolean => UNSPACED_SCRIPT.test(text);
 
-/** Overlapping two-character words of a run whose characters start at `starts` and which ends at `end`; a run of one character is one word. */
+/** Overlapping two-character words of a run whose characters start at the first `length` of `starts` and which ends at `end`; a run of one character is one word. */
 function visitBigrams(
   text: string,
   starts: readonly number[],
+  length: number,
   end: number,
   visit: (word: string, start: number, end: number) => void,
   pairs: PairWords | undefined,
 ): void {
-  const count = Math.max(1, starts.length - 1);
+  const count = Math.max(1, length - 1);
   for (let index = 0; index < count; index++) {
     const start = starts[index] as number;
-    const stop = index + 2 < starts.length ? (starts[index + 2] as number) : end;
+    const stop = index + 2 < length ? (starts[index + 2] as number) : end;
     visit(
       pairs !== undefined && stop - start === 2 ? pairs.word(text, start) : foldWord(text.slice(start, stop)),
       start,
