@@ -209,16 +209,19 @@ export function createSentenceEvents(
       clauses: clausesChecked,
       line: lineBefore,
     };
+    // The piece's text (the answer without its dropped sentences) is cut only for `onPiece`: the whole answer's is
+    // cut once, when the pieces are assembled (`assembleAnswer`), not once for each piece and again for the whole.
+    const withoutText = onPiece === undefined;
     const checked = await checkAnswerYielding(
       prepared,
       piece,
-      { ...pieceOptions, clauseTally, claims },
+      { ...pieceOptions, clauseTally, claims, withoutText },
       signal,
       undefined,
       { author: "model", clausesBefore: clausesChecked, counter: checkCounter },
     );
     clausesChecked += clauseTally.clauses;
-    pieces.push({ offset: reported, chars: cut.at, result: checked, before });
+    pieces.push({ offset: reported, chars: cut.at, result: checked, before, withoutText });
     await report(checked, reported, answer);
     onPiece?.(piece, checked);
     lineBefore = cut.next;
