@@ -259,7 +259,8 @@ export function cutMayFollow(watch: CutWatch, text: string): boolean {
     else if (isSpaceOrTab(code) && state !== AFTER_CJK_END) state = AFTER_SPACE;
     else if (state === AFTER_END && CLOSERS.has(code)) continue;
     else {
-      if (state !== AFTER_END && (ASCII_LETTER(code) || (code >= 0x80 && mayBeLetter(text, at))))
+      // Once a place is found, only the state at the end matters: no letter is looked up again.
+      if (!found && state !== AFTER_END && (ASCII_LETTER(code) || (code >= 0x80 && mayBeLetter(text, at))))
         found = true;
       state = 0;
     }
