@@ -3,12 +3,14 @@ import { describe, expect, it } from "vitest";
 import { forEachWord } from "../text/index.js";
 import { checkAnswer } from "./check-answer.js";
 import {
+  digitRunShapes,
   forEachDate,
   forEachEquivalenceKey,
   forEachEquivalenceKeyInPieces,
   forEachYearStart,
   monthOf,
   type ReadWord,
+  SHORT_YEAR_RANGE,
 } from "./equivalences.js";
 
 // Each equivalence is tried both ways (the source writes one form, the answer the other), and beside it the
@@ -449,6 +451,54 @@ describe("forEachYearStart: the year pattern as one scan", () => {
         expect(starts).toEqual([...text.matchAll(YEAR)].map((match) => match.index));
       }),
       { seed: 34, numRuns: 2000 },
+    );
+  });
+});
+
+describe("digitRunShapes: what the numeric date and short year range patterns need, read in the year scan", () => {
+  // The two scans it replaces, kept here as references.
+  const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+  const hasDigitSeparatorDigit = (text: string): boolean => {
+    for (let at = 1; at + 1 < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if ((code === 45 || code === 46 || code === 47) && isDigit(text.charCodeAt(at - 1)))
+        if (isDigit(text.charCodeAt(at + 1))) return true;
+    }
+    return false;
+  };
+  const mayHoldShortYearRange = (text: string): boolean => {
+    for (let at = 1; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code !== 45 && code !== 0x2013 && code !== 0x2014) continue;
+      let before = at - 1;
+      while (
+        before > at - 3 &&
+        before > 0 &&
+        (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)
+      )
+        before -= 1;
+      if (isDigit(text.charCodeAt(before))) return true;
+    }
+    return false;
+  };
+  const NUMERIC_DATES = [
+    /(?<![\p{L}\p{N}.,/-])(\d{4})([-./])(\d{1,2})\2(\d{1,2})(?![\p{N}]|[-./]\p{N})/u,
+    /(?<![\p{L}\p{N}.,/-])(\d{1,2})([-./])(\d{1,2})\2(\d{4})(?![\p{N}]|[-./]\p{N})/u,
+  ];
+  const PARTS = ["2003", "19", "06", "7", "-", ".", "/", "–", "—", " ", "  ", "\t", ",", "a", "\n", "٣"];
+  it("agrees with the two scans, and is set wherever the patterns match", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PARTS), { maxLength: 30 }), (parts) => {
+        const text = parts.join("");
+        const shapes = digitRunShapes(text);
+        expect(shapes).toEqual({
+          numericDate: hasDigitSeparatorDigit(text),
+          shortYearRange: mayHoldShortYearRange(text),
+        });
+        if (NUMERIC_DATES.some((pattern) => pattern.test(text))) expect(shapes.numericDate).toBe(true);
+        if ([...text.matchAll(SHORT_YEAR_RANGE)].length > 0) expect(shapes.shortYearRange).toBe(true);
+      }),
+      { seed: 3434, numRuns: 5000 },
     );
   });
 });
