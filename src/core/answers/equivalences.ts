@@ -349,11 +349,11 @@ export function withoutEquivalentNumbers(
   return { text: blanked + text.slice(at), missing };
 }
 
-const SPACES = " ".repeat(64);
+// Runs of 0 to 64 spaces, made once: a number's blank is one of these rather than a new string.
+const SPACE_RUNS: readonly string[] = Array.from({ length: 65 }, (_, count) => " ".repeat(count));
 
 // `count` spaces.
-const spaces = (count: number): string =>
-  count <= SPACES.length ? SPACES.slice(0, count) : " ".repeat(count);
+const spaces = (count: number): string => SPACE_RUNS[count] ?? " ".repeat(count);
 
 // Country and place names, official names, other spellings, codes and demonyms, from the world-countries
 // package (ODbL): each form (its words folded) names one country. A form written in capitals there (`US`,

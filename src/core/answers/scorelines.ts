@@ -6,7 +6,20 @@
  */
 const NUMBER_PAIR = /(?<![\p{L}\p{N}.,/:\-–])(\d{1,2}) ?[-–] ?(\d{1,2})(?![\p{L}\p{N}/:\-–]|[.,]\p{N})/gu;
 
-const DASH = /[-–]/;
+// Whether `text` may hold a NUMBER_PAIR: a hyphen or dash with a digit right before it (or a space and then a
+// digit) and a digit right after it (or a space and then a digit). A text with none is not matched. O(n).
+function mayHoldNumberPair(text: string): boolean {
+  for (let at = 1; at + 1 < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code !== 45 && code !== 0x2013) continue;
+    const before = text.charCodeAt(at - 1) === 32 ? at - 2 : at - 1;
+    const after = text.charCodeAt(at + 1) === 32 ? at + 2 : at + 1;
+    if (isDigitCode(text.charCodeAt(before)) && isDigitCode(text.charCodeAt(after))) return true;
+  }
+  return false;
+}
+
+const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
 
 // A pair written high to low (or level) is a score; low to high, a range.
 const isScore = (first: string, second: string): boolean => Number(first) >= Number(second);
@@ -19,7 +32,7 @@ const isScore = (first: string, second: string): boolean => Number(first) >= Num
  * writes one (`writesScoreline`). O(n).
  */
 export function withoutScorelines(text: string): string {
-  if (!DASH.test(text)) return text;
+  if (!mayHoldNumberPair(text)) return text;
   return text.replace(NUMBER_PAIR, (pair, first: string, second: string) =>
     isScore(first, second) ? " ".repeat(pair.length) : pair,
   );
@@ -27,7 +40,7 @@ export function withoutScorelines(text: string): string {
 
 /** True when `text` writes a scoreline itself (a pair as above, the first not below the second). O(n). */
 export function writesScoreline(text: string): boolean {
-  if (!DASH.test(text)) return false;
+  if (!mayHoldNumberPair(text)) return false;
   for (const [, first, second] of text.matchAll(NUMBER_PAIR))
     if (Number(first) >= Number(second)) return true;
   return false;

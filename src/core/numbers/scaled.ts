@@ -65,14 +65,15 @@ function decimalEnd(text: string, at: number): number {
 function scaledNumberEnd(text: string, start: number): number {
   const run = digitsEnd(text, start);
   if (run - start <= 3 && text.charCodeAt(run) === COMMA) {
-    const groupEnds: number[] = [];
-    let at = run;
-    while (text.charCodeAt(at) === COMMA && digitsEnd(text, at + 1) >= at + 4) {
-      at += 4;
-      groupEnds.push(at);
-    }
-    for (let group = groupEnds.length - 1; group >= 0; group -= 1) {
-      const end = groupEnds[group] as number;
+    // The groups are `,ddd` one after another: the g-th ends at run + 4g.
+    let groups = 0;
+    while (
+      text.charCodeAt(run + 4 * groups) === COMMA &&
+      digitsEnd(text, run + 4 * groups + 1) >= run + 4 * groups + 4
+    )
+      groups += 1;
+    for (let group = groups; group >= 1; group -= 1) {
+      const end = run + 4 * group;
       const decimal = decimalEnd(text, end);
       if (decimal >= 0 && !isNumeralAt(text, decimal)) return decimal;
       if (!isNumeralAt(text, end)) return end;
