@@ -38,6 +38,13 @@ export const dateTerm = (date: string): string => `=date:${date}`;
 const MAX_CODE_LETTERS = 4;
 const LETTER = /\p{L}/u;
 
+// Whether the code unit at `at` is a letter (`\p{L}`): ASCII answered without the pattern.
+function isLetterAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 128) return (code | 32) >= 97 && (code | 32) <= 122;
+  return LETTER.test(text[at] as string);
+}
+
 /**
  * The letters (folded) that a hyphen joins to the number starting at `start` (`I-84` gives `i`), or null:
  * a run of 1 to MAX_CODE_LETTERS letters right before the hyphen, not the end of a longer word. O(1).
@@ -45,10 +52,30 @@ const LETTER = /\p{L}/u;
 export function codeBefore(text: string, start: number): string | null {
   if (start < 2 || text[start - 1] !== "-") return null;
   let from = start - 1;
-  while (from > 0 && start - 1 - from < MAX_CODE_LETTERS + 1 && LETTER.test(text[from - 1] as string)) from--;
+  while (from > 0 && start - 1 - from < MAX_CODE_LETTERS + 1 && isLetterAt(text, from - 1)) from--;
   const letters = start - 1 - from;
   if (letters === 0 || letters > MAX_CODE_LETTERS) return null;
   return text.slice(from, start - 1).toLowerCase();
+}
+
+/**
+ * The value of the number `text.slice(start, end)` when it is whole (digits and `,` only) and below 2^30 (at
+ * most nine digits after its leading zeros), else -1: its `numberKey` is then `String(value)`. O(end − start).
+ */
+export function smallWholeNumber(text: string, start: number, end: number): number {
+  let value = 0;
+  let digits = 0;
+  let significant = 0;
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 44) continue;
+    if (code < 48 || code > 57) return -1;
+    value = value * 10 + (code - 48);
+    digits += 1;
+    if (value > 0) significant += 1;
+    if (significant > 9) return -1;
+  }
+  return digits > 0 ? value : -1;
 }
 
 /** Calls `visit` with the `numberKey` of each number in `text`, in order. O(text). */
@@ -130,6 +157,21 @@ export class Lexicon {
     if (id === undefined) {
       id = this.id(numberTerm(key));
       this.numberIds.set(key, id);
+    }
+    return id;
+  }
+
+  private readonly smallNumberIds = new Map<number, number>();
+
+  /**
+   * `numberId` of a whole number below 2^30 given by its value (`smallWholeNumber`): its key is the value's
+   * digits, so a clause's numbers are looked up without a key string each.
+   */
+  smallNumberId(value: number): number {
+    let id = this.smallNumberIds.get(value);
+    if (id === undefined) {
+      id = this.numberId(String(value));
+      this.smallNumberIds.set(value, id);
     }
     return id;
   }
