@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { forEachScaledNumber } from "../numbers/index.js";
 import { forEachWord } from "../text/index.js";
 import { checkAnswer } from "./check-answer.js";
 import {
@@ -11,6 +12,7 @@ import {
   monthOf,
   type ReadWord,
   SHORT_YEAR_RANGE,
+  withoutEquivalentNumbers,
 } from "./equivalences.js";
 
 // Each equivalence is tried both ways (the source writes one form, the answer the other), and beside it the
@@ -499,6 +501,92 @@ describe("digitRunShapes: what the numeric date and short year range patterns ne
         if ([...text.matchAll(SHORT_YEAR_RANGE)].length > 0) expect(shapes.shortYearRange).toBe(true);
       }),
       { seed: 3434, numRuns: 5000 },
+    );
+  });
+});
+
+describe("withoutEquivalentNumbers: each number asked once per value", () => {
+  // The reading it replaces (a value string and a question per number, every pattern run), kept as the
+  // reference.
+  function reference(text: string, held: (value: string) => boolean, nearby: (value: string) => boolean) {
+    const cuts: [number, number][] = [];
+    let missing: string | null = null;
+    forEachDate(text, ({ date, start, end }) => {
+      if (held(date)) cuts.push([start, end]);
+      else if (missing === null && (nearby(`y:${date.slice(0, 4)}`) || nearby(`m:${date.slice(5, 7)}`)))
+        missing = text.slice(start, end);
+    });
+    forEachScaledNumber(text, (value, scaled, start, end) => {
+      if (held(value)) cuts.push([start, end]);
+      else if (missing === null && scaled) missing = text.slice(start, end);
+    });
+    for (const match of text.matchAll(SHORT_YEAR_RANGE)) {
+      const [whole, century, start, end] = match as unknown as [string, string, string, string];
+      if (Number(end) > Number(start) && held(`${century}${end}`))
+        cuts.push([match.index + whole.length - 2, match.index + whole.length]);
+    }
+    const blanked = [...text];
+    for (const [start, end] of cuts) for (let at = start; at < end; at++) blanked[at] = " ";
+    return { text: cuts.length === 0 ? text : blanked.join(""), missing };
+  }
+  const PARTS = [
+    "1932",
+    "1,600",
+    "17",
+    "007",
+    "2.50",
+    "1990s",
+    "3 million",
+    "21K",
+    "2018–19",
+    "2003-06-11",
+    "March 4, 2019",
+    " ",
+    ", ",
+    "-",
+    "I-",
+    "a",
+  ];
+  const HELD = [
+    "1932",
+    "1600",
+    "17",
+    "7",
+    "2.5",
+    "1990s",
+    "3000000",
+    "21000",
+    "2019",
+    "2003-06-11",
+    "2019-03-04",
+    "y:2019",
+    "m:06",
+  ];
+  it("blanks and misses what asking per number does", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...PARTS), { maxLength: 16 }),
+        fc.subarray(HELD),
+        fc.subarray(HELD),
+        (parts, heldValues, nearbyValues) => {
+          const text = parts.join("");
+          const held = new Set(heldValues);
+          const nearby = new Set(nearbyValues);
+          const got = withoutEquivalentNumbers(
+            text,
+            (value) => held.has(value),
+            (value) => nearby.has(value),
+          );
+          expect(got).toEqual(
+            reference(
+              text,
+              (value) => held.has(value),
+              (value) => nearby.has(value),
+            ),
+          );
+        },
+      ),
+      { seed: 3434, numRuns: 3000 },
     );
   });
 });

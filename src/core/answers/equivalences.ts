@@ -1,6 +1,13 @@
 import type { Country } from "world-countries";
 import worldCountries from "world-countries";
-import { forEachScaledNumber } from "../numbers/index.js";
+import {
+  DECADE,
+  forEachScaledNumber,
+  forEachScaledNumberSpan,
+  numberKey,
+  scaledNumberKey,
+  smallWholeNumber,
+} from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { codePointAt, codePointBefore, foldWord, forEachWord, wordSteps } from "../text/index.js";
 
@@ -320,9 +327,23 @@ export function withoutEquivalentNumbers(
     else if (missing === null && (nearby(`y:${date.slice(0, 4)}`) || nearby(`m:${date.slice(5, 7)}`)))
       missing = text.slice(start, end);
   });
-  forEachScaledNumber(text, (value, scaled, start, end) => {
+  // A whole number's answer is asked once per value (`smallWholeNumber`), with no value string per number.
+  const wholeHeld = new Map<number, boolean>();
+  forEachScaledNumberSpan(text, (start, digitsEnd, end, scale) => {
+    if (scale === 0) {
+      const whole = smallWholeNumber(text, start, digitsEnd);
+      let holds = whole < 0 ? undefined : wholeHeld.get(whole);
+      if (holds === undefined) {
+        holds = held(whole < 0 ? numberKey(text, start, digitsEnd) : String(whole));
+        if (whole >= 0) wholeHeld.set(whole, holds);
+      }
+      if (holds) cut(start, end);
+      return;
+    }
+    const value =
+      scale === DECADE ? `${text.slice(start, digitsEnd)}s` : scaledNumberKey(text, start, digitsEnd, scale);
     if (held(value)) cut(start, end);
-    else if (missing === null && scaled) missing = text.slice(start, end);
+    else if (missing === null) missing = text.slice(start, end);
   });
   // A year range written short (`2018–19`) ends in the full year (2019): its two digits are that year.
   if ((shapes & SHORT_RANGE_SHAPE) !== 0)

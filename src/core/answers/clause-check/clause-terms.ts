@@ -1,19 +1,11 @@
-import { nextNumberStart, numberEnd, numberKey } from "../../numbers/index.js";
+import { nextNumberStart, numberEnd, numberKey, smallWholeNumber } from "../../numbers/index.js";
 import type { StepCounter } from "../../step-counter.js";
 import { codePointAt, forEachWord, hasUnspacedScript, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
 import type { Range } from "../../types.js";
 import type { Clause } from "../answer-claims.js";
 import { forEachDate, NAMED_DATE_REACH } from "../equivalences.js";
 import { withoutFraming } from "../framing.js";
-import {
-  codeBefore,
-  contentTerm,
-  dateTerm,
-  forEachNumberKey,
-  type Lexicon,
-  numberTerm,
-  smallWholeNumber,
-} from "../support.js";
+import { codeBefore, contentTerm, dateTerm, forEachNumberKey, type Lexicon, numberTerm } from "../support.js";
 import { isEntityAt } from "./entities.js";
 import type { ClauseTerms, QuestionTerms } from "./types.js";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nextNumberStart, numberEnd, numberKey } from "../../numbers/index.js";
+import { nextNumberStart, numberEnd, numberKey, smallWholeNumber } from "../../numbers/index.js";
 import type { Clause } from "../answer-claims.js";
-import { codeBefore, forEachNumberKey, Lexicon, numberTerm, smallWholeNumber } from "../support.js";
+import { codeBefore, forEachNumberKey, Lexicon, numberTerm } from "../support.js";
 import { clauseTerms } from "./clause-terms.js";
 import type { QuestionTerms } from "./types.js";
 
