@@ -10,31 +10,12 @@ import type { MatchMode } from "../types.js";
 // whitespace. A quotation without one cannot differ in that spacing alone.
 const PUNCTUATION = /[^\p{L}\p{N}\p{M}\s]/u;
 
-// Whether `text` holds a PUNCTUATION character: its ASCII characters read by code (letters, digits and
-// `\t`–`\r` and space are not), the rest by the pattern from the first that is not ASCII. O(m).
-export function holdsPunctuation(text: string): boolean {
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code >= 128) return PUNCTUATION.test(text.slice(at));
-    const lower = code | 32;
-    if (
-      (lower >= 97 && lower <= 122) ||
-      (code >= 48 && code <= 57) ||
-      code === 32 ||
-      (code >= 9 && code <= 13)
-    )
-      continue;
-    return true;
-  }
-  return false;
-}
-
 /**
  * Announces a strict quotation that could match up to spacing to the source's lenient searches, so that
  * `foundUpToSpacing` stays O(n + Σm) for all the request's quotations (`expectQuotes`). O(m).
  */
 export function expectSpacedQuotation(source: PreparedSource, quotation: string, mode: MatchMode): void {
-  if (mode === "strict" && holdsPunctuation(quotation)) expectQuotes(source, [quotation], "lenient");
+  if (mode === "strict" && PUNCTUATION.test(quotation)) expectQuotes(source, [quotation], "lenient");
 }
 
 /**
@@ -44,7 +25,7 @@ export function expectSpacedQuotation(source: PreparedSource, quotation: string,
  * holding punctuation qualifies (between two words, lenient matching already equates any spacing).
  */
 export function foundUpToSpacing(source: PreparedSource, quotation: string, counter?: StepCounter): boolean {
-  if (!holdsPunctuation(quotation)) return false;
+  if (!PUNCTUATION.test(quotation)) return false;
   const range = findQuote(source, quotation, "lenient");
   return range !== null && sameUpToSpacing(source.text, range[0], quotation.trim(), counter);
 }
