@@ -380,6 +380,14 @@ describe("forEachDate's look back before a year", () => {
     }
     return dates;
   }
+  // The named dates forEachDate reads: a named date holds a letter; a numeric one (read by other patterns) none.
+  function namedDatesRead(text: string): string[] {
+    const found: string[] = [];
+    forEachDate(text, ({ start, end }) => {
+      if (/\p{L}/u.test(text.slice(start, end))) found.push(`${start}:${end}`);
+    });
+    return found;
+  }
   const piece = fc.constantFrom(
     "Nov",
     "November",
@@ -408,15 +416,25 @@ describe("forEachDate's look back before a year", () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
         const text = pieces.join("");
-        const found: string[] = [];
-        // A named date holds a letter; a numeric one (read by other patterns) none.
-        forEachDate(text, ({ start, end }) => {
-          if (/\p{L}/u.test(text.slice(start, end))) found.push(`${start}:${end}`);
-        });
-        expect(found).toEqual(namedDates(text));
+        expect(namedDatesRead(text)).toEqual(namedDates(text));
       }),
       { seed: 3434, numRuns: 3000 },
     );
+  });
+
+  it("reads a month of three letters with no longer word beside it", () => {
+    // Dense in the shortest month names: a text whose only word of three letters or more is `Nov` or `May`.
+    const short = fc.constantFrom("Nov", "May", "a", " ", ", ", ".", "10", "2018", "I-", "[s]");
+    fc.assert(
+      fc.property(fc.array(short, { maxLength: 10 }), (pieces) => {
+        const text = pieces.join("");
+        expect(namedDatesRead(text)).toEqual(namedDates(text));
+      }),
+      { seed: 3434, numRuns: 3000 },
+    );
+    const dates: string[] = [];
+    forEachDate("Nov 10 2018, 1932", ({ date }) => dates.push(date));
+    expect(dates).toEqual(["2018-11-10"]);
   });
 });
 
@@ -497,6 +515,7 @@ describe("digitRunShapes: what the numeric date and short year range patterns ne
           numericDate: hasDigitSeparatorDigit(text),
           shortYearRange: mayHoldShortYearRange(text),
         });
+        expect(digitRunShapes(text, "patterns")).toEqual(shapes);
         if (NUMERIC_DATES.some((pattern) => pattern.test(text))) expect(shapes.numericDate).toBe(true);
         if ([...text.matchAll(SHORT_YEAR_RANGE)].length > 0) expect(shapes.shortYearRange).toBe(true);
       }),

@@ -148,13 +148,34 @@ export function forEachYearStart(text: string, visit: (start: number) => void): 
  * Whether some digit run of `text` is followed as the numeric date forms need (`2003-06`, `11/06`) and as a
  * year range written short needs (`1998–99`, `2014 - 16`): when not, those patterns cannot match. O(text).
  */
-export function digitRunShapes(text: string): { numericDate: boolean; shortYearRange: boolean } {
-  const shapes = yearStartsAndShapes(text, () => {});
+export function digitRunShapes(
+  text: string,
+  read: "scan" | "patterns" = "scan",
+): { numericDate: boolean; shortYearRange: boolean } {
+  const shapes = read === "scan" ? yearStartsAndShapes(text, () => {}) : shapesByPatterns(text);
   return {
     numericDate: (shapes & NUMERIC_DATE_SHAPE) !== 0,
     shortYearRange: (shapes & SHORT_RANGE_SHAPE) !== 0,
   };
 }
+
+// The shapes of `yearStartsAndShapes` found by patterns, for a text whose years need not be read: a digit and
+// `-`, `.` or `/` and a digit; a digit, at most two spaces or tabs and a dash. Each pattern reads at most five
+// characters from each place: linear, and faster than the scan where no year is wanted.
+const ANY_SHAPE = /\d(?:[-./]\d|[ \t]{0,2}[-–—])/;
+const NUMERIC_DATE_PATTERN = /\d[-./]\d/;
+const SHORT_RANGE_PATTERN = /\d[ \t]{0,2}[-–—]/;
+function shapesByPatterns(text: string): number {
+  if (!ANY_SHAPE.test(text)) return 0;
+  return (
+    (NUMERIC_DATE_PATTERN.test(text) ? NUMERIC_DATE_SHAPE : 0) |
+    (SHORT_RANGE_PATTERN.test(text) ? SHORT_RANGE_SHAPE : 0)
+  );
+}
+
+// What every named date holds before its year (BEFORE_YEAR): a month's name, three letters or more. A text
+// with no three letters in a row holds none, and its years are not read.
+const THREE_LETTERS = /\p{L}{3}/u;
 
 // `forEachYearStart`, returning the shapes (`shapeAfterDigits`) that follow the text's digit runs, read in
 // the same scan. O(text).
@@ -207,6 +228,7 @@ export function forEachDate(text: string, visit: (date: WrittenDate) => void): v
 // `forEachDate`, returning the shapes (`shapeAfterDigits`) that follow the text's digit runs: one scan finds
 // its years and tells whether the numeric forms need matching at all. O(text).
 function datesAndShapes(text: string, visit: (date: WrittenDate) => void): number {
+  if (!THREE_LETTERS.test(text)) return numericDates(text, visit, shapesByPatterns(text));
   const shapes = yearStartsAndShapes(text, (yearAt) => {
     if (!mayFollowDayAndMonth(text, yearAt)) return;
     const from = Math.max(0, yearAt - NAMED_DATE_REACH);
@@ -224,6 +246,11 @@ function datesAndShapes(text: string, visit: (date: WrittenDate) => void): numbe
       end: yearAt + 4,
     });
   });
+  return numericDates(text, visit, shapes);
+}
+
+// Visits the numeric dates of `text` (`forEachDate`) and returns `shapes`, the text's (`yearStartsAndShapes`).
+function numericDates(text: string, visit: (date: WrittenDate) => void, shapes: number): number {
   // Both numeric forms hold a digit, then `-`, `.` or `/`, then a digit: a text with none is not matched.
   if ((shapes & NUMERIC_DATE_SHAPE) === 0) return shapes;
   for (const match of text.matchAll(YEAR_FIRST)) {
