@@ -308,10 +308,13 @@ function clauseOf(masked: string, start: number, end: number, markers: Marker[],
  */
 export function tidy(text: string): string {
   // Most text has no tab, no-break space, run of spaces or space before punctuation: only its ends change.
-  if (!UNTIDY.test(text)) return text.trim();
+  // Else the first change is found by the pattern, and read from the run it is in: that run starts there or
+  // one space before (a space before that would have been the first), and every run before it stays.
+  const first = text.search(UNTIDY);
+  if (first < 0) return text.trim();
   let tidied = "";
   let copied = 0;
-  for (let at = 0; at < text.length; at++) {
+  for (let at = first > 0 && text.charCodeAt(first - 1) === 32 ? first - 1 : first; at < text.length; at++) {
     if (!isSpaceLike(text.charCodeAt(at))) continue;
     let end = at + 1;
     while (end < text.length && isSpaceLike(text.charCodeAt(end))) end++;
