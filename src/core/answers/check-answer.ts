@@ -107,6 +107,11 @@ export interface AnswerCheckOptions {
    * each piece of a stream is split once. Their claims and clauses still count against `maxClaims`.
    */
   claims?: readonly AnswerClaim[] | undefined;
+  /**
+   * Leave the result's `text` empty rather than cut the dropped claims out of the answer: for a caller that cuts
+   * the whole answer's text itself from its pieces' entries (`assembleAnswer`, a streamed answer's pieces).
+   */
+  withoutText?: boolean | undefined;
 }
 
 /**
@@ -332,10 +337,10 @@ export function* answerCheckSteps(
         spanCharsLeft -= spanChars;
         result.unsupported.push(miss);
       }
-      pushByLine(answer, claim.range, dropped);
+      if (options.withoutText !== true) pushByLine(answer, claim.range, dropped);
     }
   }
-  result.text = removeSpans(answer, dropped);
+  result.text = options.withoutText === true ? "" : removeSpans(answer, dropped);
   result.coverage = coverageOf(kept, counted);
   if (options.claimTally !== undefined) {
     options.claimTally.judged += counted;

@@ -3,7 +3,7 @@ import { nextNumberStart, numberEnd, numberKey } from "../numbers/index.js";
 import { PAUSE } from "../pause.js";
 import type { PreparedSource } from "../prepared-source.js";
 import type { StepCounter } from "../step-counter.js";
-import { forEachWord, isStopWord, rankingStem } from "../text/index.js";
+import { forEachWord, isStopWord, PairWords, rankingStem } from "../text/index.js";
 import type { Range } from "../types.js";
 import { unitTerm } from "./abbreviations.js";
 import { forEachDate, forEachEquivalenceKey, type ReadWord, SHORT_YEAR_RANGE } from "./equivalences.js";
@@ -109,6 +109,32 @@ export class Lexicon {
   readonly terms: string[] = [];
   /** Per term id: whether some source holds the term. */
   readonly termInSources: boolean[] = [];
+  /** The folded words of the character pairs read so far (`forEachWord`'s pairs of Han and kana runs). */
+  readonly pairs = new PairWords();
+  /** Per term id: the last mark it was marked with (`mark`), 0 for none. */
+  private readonly marks: number[] = [];
+  private lastMark = 0;
+
+  /**
+   * A new mark, under which no term is marked yet: one reading's distinct terms are told apart by marking
+   * each (`markTerm`), with no set made a reading. O(1).
+   */
+  newMark(): number {
+    this.lastMark += 1;
+    return this.lastMark;
+  }
+
+  /** Whether term `id` is not yet marked with `mark`. O(1). */
+  isUnmarked(id: number, mark: number): boolean {
+    return this.marks[id] !== mark;
+  }
+
+  /** Marks term `id` with `mark`; false when it already was (a repeat of the reading). O(1). */
+  markTerm(id: number, mark: number): boolean {
+    if (this.marks[id] === mark) return false;
+    this.marks[id] = mark;
+    return true;
+  }
 
   /** The entry of a folded word, made on first use. O(1) amortised. */
   entry(word: string): WordEntry {
@@ -129,6 +155,7 @@ export class Lexicon {
       this.ids.set(term, id);
       this.terms.push(term);
       this.termInSources.push(false);
+      this.marks.push(0);
     }
     return id;
   }
@@ -251,7 +278,7 @@ function* readSource(
     slice.read += sentence.text.length;
     termStarts.push(termIds.length);
     words.length = 0;
-    forEachWord(sentence.text, visit);
+    forEachWord(sentence.text, visit, undefined, lexicon.pairs);
     forEachNumberKey(sentence.text, (key, start) => {
       postId(lexicon.numberId(key));
       const code = codeBefore(sentence.text, start);
@@ -337,7 +364,7 @@ export class SupportIndex {
   private readonly sourcesOf: number[][] = [];
   private readonly occurrences: number[] = [];
   /** The distinct terms of the sentences scored so far, by `source × SLOTS + sentence`: made on first use. */
-  private readonly sentenceSets = new Map<number, Set<number>>();
+  private readonly sentenceSets = new Map<number, TermSet>();
 
   /** Made by `indexSources`, from the sources read into `lexicon` and `terms`. */
   constructor(
@@ -349,6 +376,12 @@ export class SupportIndex {
     this.sources = sources;
     this.lexicon = lexicon;
     this.terms = terms;
+    let sentences = 0;
+    for (const { sentences: read } of terms) {
+      this.firstSlot.push(sentences);
+      sentences += read.length;
+    }
+    this.tally = new Int32Array(sentences);
     const termCount = this.lexicon.terms.length;
     for (let id = 0; id < termCount; id++) {
       this.sourcesOf.push([]);
@@ -492,15 +525,13 @@ export class SupportIndex {
   ): SupportSpan[] {
     let countedTotal = 0;
     for (const isCounted of counted) if (isCounted) countedTotal++;
-    const votes = this.votes;
-    votes.clear();
     // Each source of the scope (or all at once) on its own: a term frequent in one source may be rare in
     // the cited one.
     if (scope === null) this.voteAll(terms, counter);
     else for (const sourceIndex of scope) this.voteIn(sourceIndex, terms, counter);
     // The best window per source, kept as numbers; a span object is made only for each source's winner.
     const best = new Map<number, Window>();
-    for (const entry of topEntries(votes, CANDIDATES)) {
+    for (const entry of this.topVoted(CANDIDATES)) {
       const sourceIndex = Math.floor(entry / SLOTS);
       const sentence = entry % SLOTS;
       const last = (this.terms[sourceIndex] as SourceTerms).sentences.length - 1;
@@ -598,13 +629,60 @@ export class SupportIndex {
     return span;
   }
 
-  private readonly votes = new Map<number, number>();
+  /**
+   * Votes of one search: per sentence of every source (source i's sentence j at `firstSlot[i] + j`), its votes,
+   * and the entries (`source × SLOTS + sentence`) voted for, in order of first vote. Reset by `topVoted`: a
+   * search reads and clears only the sentences it voted for. Memory: an integer a sentence of the sources.
+   */
+  private readonly tally: Int32Array;
+  private readonly firstSlot: number[] = [];
+  private readonly voted: number[] = [];
+
+  // One more vote to a sentence of a source.
+  private vote(sourceIndex: number, sentence: number): void {
+    const slot = (this.firstSlot[sourceIndex] as number) + sentence;
+    if ((this.tally[slot] as number) === 0) this.voted.push(sourceIndex * SLOTS + sentence);
+    this.tally[slot] = (this.tally[slot] as number) + 1;
+  }
+
+  // The first vote to a sentence, when it has none (else nothing).
+  private voteOnce(sourceIndex: number, sentence: number): void {
+    const slot = (this.firstSlot[sourceIndex] as number) + sentence;
+    if ((this.tally[slot] as number) !== 0) return;
+    this.voted.push(sourceIndex * SLOTS + sentence);
+    this.tally[slot] = 1;
+  }
+
+  // The `count` entries voted for with most votes (ties: the smaller entry), in that order; the votes cleared.
+  // O(voted × count).
+  private topVoted(count: number): number[] {
+    const top: [entry: number, votes: number][] = [];
+    for (const entry of this.voted) {
+      const sourceIndex = Math.floor(entry / SLOTS);
+      const slot = (this.firstSlot[sourceIndex] as number) + (entry % SLOTS);
+      const vote = this.tally[slot] as number;
+      this.tally[slot] = 0;
+      if (top.length === count) {
+        const [lastEntry, lastVote] = top[count - 1] as [number, number];
+        if (vote < lastVote || (vote === lastVote && entry > lastEntry)) continue;
+        top.pop();
+      }
+      let at = top.length;
+      while (at > 0) {
+        const [aboveEntry, aboveVote] = top[at - 1] as [number, number];
+        if (aboveVote > vote || (aboveVote === vote && aboveEntry < entry)) break;
+        at--;
+      }
+      top.splice(at, 0, [entry, vote]);
+    }
+    this.voted.length = 0;
+    return top.map(([entry]) => entry);
+  }
 
   // One vote to each sentence of any source for each rare term it holds; with no rare term, one to the first
   // CANDIDATES sentences of the least frequent (more could not make the top CANDIDATES: ties go to the
   // earlier sentence).
   private voteAll(terms: readonly number[], counter?: StepCounter): void {
-    const votes = this.votes;
     let fewest = -1;
     let voted = false;
     for (const id of terms) {
@@ -614,10 +692,7 @@ export class SupportIndex {
       if (occurrences > RARE_OCCURRENCES) continue;
       voted = true;
       for (const sourceIndex of this.sourcesOf[id] as number[]) {
-        const base = sourceIndex * SLOTS;
-        for (const sentence of this.postingsOf(sourceIndex, id)) {
-          votes.set(base + sentence, (votes.get(base + sentence) ?? 0) + 1);
-        }
+        for (const sentence of this.postingsOf(sourceIndex, id)) this.vote(sourceIndex, sentence);
       }
       if (counter !== undefined) counter.steps += occurrences;
     }
@@ -626,16 +701,14 @@ export class SupportIndex {
     for (const sourceIndex of this.sourcesOf[fewest] as number[]) {
       for (const sentence of this.postingsOf(sourceIndex, fewest)) {
         if (left-- === 0) return;
-        votes.set(sourceIndex * SLOTS + sentence, 1);
+        this.voteOnce(sourceIndex, sentence);
       }
     }
   }
 
   // As `voteAll`, within one source.
   private voteIn(sourceIndex: number, terms: readonly number[], counter?: StepCounter): void {
-    const votes = this.votes;
     const postings = (this.terms[sourceIndex] as SourceTerms).postings;
-    const base = sourceIndex * SLOTS;
     let fewest: readonly number[] | undefined;
     let voted = false;
     for (const id of terms) {
@@ -644,12 +717,12 @@ export class SupportIndex {
       if (fewest === undefined || sentences.length < fewest.length) fewest = sentences;
       if (sentences.length > RARE_OCCURRENCES) continue;
       voted = true;
-      for (const sentence of sentences) votes.set(base + sentence, (votes.get(base + sentence) ?? 0) + 1);
+      for (const sentence of sentences) this.vote(sourceIndex, sentence);
       if (counter !== undefined) counter.steps += sentences.length;
     }
     if (!voted && fewest !== undefined) {
       for (let index = 0; index < fewest.length && index < CANDIDATES; index++) {
-        votes.set(base + (fewest[index] as number), 1);
+        this.voteOnce(sourceIndex, fewest[index] as number);
       }
     }
   }
@@ -659,15 +732,14 @@ export class SupportIndex {
   }
 
   // The distinct term ids of one sentence, as a set made the first time the sentence is scored.
-  private sentenceTerms(sourceIndex: number, sentence: number, counter?: StepCounter): Set<number> {
+  private sentenceTerms(sourceIndex: number, sentence: number, counter?: StepCounter): TermSet {
     const key = sourceIndex * SLOTS + sentence;
     let set = this.sentenceSets.get(key);
     if (set === undefined) {
       const { termIds, termStarts } = this.terms[sourceIndex] as SourceTerms;
       const from = termStarts[sentence] as number;
       const to = termStarts[sentence + 1] as number;
-      set = new Set<number>();
-      for (let at = from; at < to; at++) set.add(termIds[at] as number);
+      set = new TermSet(termIds, from, to);
       if (counter !== undefined) counter.steps += to - from;
       this.sentenceSets.set(key, set);
     }
@@ -806,24 +878,47 @@ function isBetter(a: Window, b: Window): boolean {
   return a.start < b.start;
 }
 
-/** The `count` entries with most votes (ties: the smaller entry), in that order. O(entries × count). */
-function topEntries(votes: ReadonlyMap<number, number>, count: number): number[] {
-  const top: [entry: number, votes: number][] = [];
-  for (const [entry, vote] of votes) {
-    if (top.length === count) {
-      const [lastEntry, lastVote] = top[count - 1] as [number, number];
-      if (vote < lastVote || (vote === lastVote && entry > lastEntry)) continue;
-      top.pop();
+/**
+ * The distinct term ids of a sentence, for membership tests only: an open-addressing table of twice as many
+ * slots as ids at least (a power of two), each slot the id plus one (0 for empty). A test costs a multiply and a
+ * probe or two, where a `Set` of numbers costs a call into the engine's hash table. O(ids) to make.
+ */
+class TermSet {
+  private readonly slots: Int32Array;
+  private readonly shift: number;
+
+  /** The set of `ids[from]` to `ids[to - 1]`. */
+  constructor(ids: readonly number[], from: number, to: number) {
+    let bits = 1;
+    while (1 << bits < 2 * (to - from)) bits++;
+    this.slots = new Int32Array(1 << bits);
+    this.shift = 32 - bits;
+    const mask = this.slots.length - 1;
+    for (let at = from; at < to; at++) {
+      const key = (ids[at] as number) + 1;
+      let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
+      for (
+        let held = this.slots[slot] as number;
+        held !== 0 && held !== key;
+        held = this.slots[slot] as number
+      )
+        slot = (slot + 1) & mask;
+      this.slots[slot] = key;
     }
-    let at = top.length;
-    while (at > 0) {
-      const [aboveEntry, aboveVote] = top[at - 1] as [number, number];
-      if (aboveVote > vote || (aboveVote === vote && aboveEntry < entry)) break;
-      at--;
-    }
-    top.splice(at, 0, [entry, vote]);
   }
-  return top.map(([entry]) => entry);
+
+  /** Whether the sentence holds term `id`. O(1) expected. */
+  has(id: number): boolean {
+    const key = id + 1;
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
+    for (let held = slots[slot] as number; held !== 0; held = slots[slot] as number) {
+      if (held === key) return true;
+      slot = (slot + 1) & mask;
+    }
+    return false;
+  }
 }
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */

@@ -1,6 +1,6 @@
 import { PAUSE, PAUSE_EVERY, type Pause } from "../pause.js";
 import type { StepCounter } from "../step-counter.js";
-import { splitsSurrogatePair } from "../text/index.js";
+import { CharacterClass, splitsSurrogatePair } from "../text/index.js";
 import { blockParts, type Span } from "./blocks.js";
 
 /** A quotable sentence of a source. Invariant: `text === sourceText.slice(start, end)`. */
@@ -24,7 +24,10 @@ const BLOCK_MARKER = /^(?:#{1,6}[ \t]+|[-*+][ \t]+(?:\[[ xX]\][ \t]+)?|\d{1,3}[.
 const HAS_WORD = /[\p{L}\p{N}]/u;
 // The segmenter only breaks after a sentence terminator (Unicode STerm/ATerm) or a paragraph separator.
 const TERMINATOR = /[\p{Sentence_Terminal}\u2024\ufe52\uff0e]/u;
-const TERMINATOR_OR_SEPARATOR = /[\p{Sentence_Terminal}\u2024\ufe52\uff0e\u2028\u2029\u0085]/u;
+// Read a table look-up a character: the property pattern costs a search of its ranges a character.
+const TERMINATOR_OR_SEPARATOR = new CharacterClass(
+  /^[\p{Sentence_Terminal}\u2024\ufe52\uff0e\u2028\u2029\u0085]$/u,
+);
 const CLOSE = /[\p{Ps}\p{Pe}\p{Pi}\p{Pf}"']/u;
 const SPACE = /[^\S\u2028\u2029]/u;
 
@@ -155,7 +158,7 @@ export function hasSentenceEndInside(piece: string): boolean {
     break;
   }
   // The first terminator or separator: inside when it stands before the tail (or is a separator in it).
-  const first = piece.search(TERMINATOR_OR_SEPARATOR);
+  const first = TERMINATOR_OR_SEPARATOR.search(piece);
   if (first < 0) return false;
   if (first < tail) return true;
   for (let at = first; at < piece.length; at++) {

@@ -1,9 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  CharacterClass,
   codePointAt,
   codePointBefore,
   foldCodePoint,
+  hasDecimalDigit,
   isWhitespaceChar,
   isWordChar,
   splitsSurrogatePair,
@@ -179,5 +181,62 @@ describe("wordEnd", () => {
     { name: "stops at a dot", text: "1.5", start: 0, end: 1 },
   ])("$name", ({ text, start, end }) => {
     expect(wordEnd(text, start)).toBe(end);
+  });
+});
+
+describe("hasDecimalDigit", () => {
+  const pattern = /\p{Nd}/u;
+
+  it("answers as /\\p{Nd}/u for every code unit of the BMP alone and after a letter", () => {
+    for (let code = 0; code < 0x10000; code++) {
+      const character = String.fromCharCode(code);
+      expect(hasDecimalDigit(character)).toBe(pattern.test(character));
+      expect(hasDecimalDigit(`東${character}`)).toBe(pattern.test(`東${character}`));
+    }
+  });
+
+  it("answers as /\\p{Nd}/u for random text of digits of many scripts, surrogate pairs and lone surrogates (fixed seed)", () => {
+    const character = fc.constantFrom(
+      ..."a7東京٣३๓３，。 ",
+      "\u{1D7CE}",
+      "\u{104A0}",
+      "\u{1F600}",
+      "\u{20000}",
+      "\ud835",
+      "\udfce",
+      "\ud801",
+    );
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 12 }), (characters) => {
+        const text = characters.join("");
+        expect(hasDecimalDigit(text)).toBe(pattern.test(text));
+      }),
+      { seed: 34, numRuns: 3_000 },
+    );
+  });
+});
+
+describe("CharacterClass", () => {
+  const terminators = /[\p{Sentence_Terminal}\u2024\u2028]/u;
+  const terminatorClass = new CharacterClass(/^[\p{Sentence_Terminal}\u2024\u2028]$/u);
+
+  it("finds where text.search finds the class, from any start, in random text with surrogate pairs and lone surrogates (fixed seed)", () => {
+    const character = fc.constantFrom(
+      ..."a.。!？東 ‥\u2024\u2028",
+      "\u{11047}",
+      "\u{1F600}",
+      "\ud804",
+      "\udc47",
+    );
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 12 }), fc.nat(12), (characters, from) => {
+        const text = characters.join("");
+        const start = Math.min(from, text.length);
+        // From a start inside a pair, the pattern reads the low half alone: no character of the class.
+        const found = text.slice(start).search(terminators);
+        expect(terminatorClass.search(text, start)).toBe(found < 0 ? -1 : start + found);
+      }),
+      { seed: 34, numRuns: 3_000 },
+    );
   });
 });

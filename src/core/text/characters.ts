@@ -79,6 +79,45 @@ export function isWhitespaceChar(charCode: number): boolean {
   );
 }
 
+/**
+ * A class of characters given by a pattern of one character (`/^[…]$/u`), read a table look-up a character: per
+ * UTF-16 code unit of the BMP, 1 when the character is in the class, made on first use (one pattern test each of
+ * 63,488 characters, once a process); a surrogate pair is tested against the pattern.
+ */
+export class CharacterClass {
+  private table: Uint8Array | undefined;
+
+  constructor(private readonly pattern: RegExp) {}
+
+  /**
+   * Where the first character of `text` at or after `from` in the class starts (as `text.search` of the class
+   * from there, read by code points), or -1. O(text).
+   */
+  search(text: string, from = 0): number {
+    this.table ??= Uint8Array.from({ length: 0x10000 }, (_, code) =>
+      (code < 0xd800 || code > 0xdfff) && this.pattern.test(String.fromCharCode(code)) ? 1 : 0,
+    );
+    const table = this.table;
+    for (let at = from; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (table[code] === 1) return at;
+      if (code >= 0xd800 && code <= 0xdbff && at + 1 < text.length) {
+        const low = text.charCodeAt(at + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          if (this.pattern.test(text.slice(at, at + 2))) return at;
+          at++;
+        }
+      }
+    }
+    return -1;
+  }
+}
+
+const DECIMAL_DIGITS = new CharacterClass(/^\p{Nd}$/u);
+
+/** Whether `text` holds a decimal digit of any script (`/\p{Nd}/u.test(text)`), a table look-up a character. O(text). */
+export const hasDecimalDigit = (text: string): boolean => DECIMAL_DIGITS.search(text) >= 0;
+
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
 
 /**

@@ -3,8 +3,10 @@
 // model: UAX #29 word rules, CJK bigrams). Tokens and words differ on purpose (`don't` is one word but two
 // tokens); both live here so that nothing else tokenizes text on its own.
 export {
+  CharacterClass,
   codePointAt,
   codePointBefore,
+  hasDecimalDigit,
   isWhitespaceChar,
   isWordChar,
   splitsSurrogatePair,
@@ -18,6 +20,7 @@ export {
   foldWord,
   forEachWord,
   hasUnspacedScript,
+  PairWords,
   splitWords,
   UNSPACED_STEPS_PER_CHAR,
   wordSteps,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { foldWord, forEachWord, splitWords, UNSPACED_STEPS_PER_CHAR, wordSteps } from "./words.js";
+import { foldWord, forEachWord, PairWords, splitWords, UNSPACED_STEPS_PER_CHAR, wordSteps } from "./words.js";
 
 describe("splitWords", () => {
   it.each([
@@ -257,5 +257,44 @@ describe("wordSteps", () => {
     expect(UNSPACED_STEPS_PER_CHAR).toBe(16);
     expect(wordSteps("Alpha beta gamma.")).toBe(17);
     expect(wordSteps("Tokyo 東京の会社")).toBe(16 * 11);
+  });
+});
+
+describe("PairWords", () => {
+  it("gives each pair of two units the fold of its slice, across a table grown many times", () => {
+    const pairs = new PairWords();
+    const text = Array.from({ length: 150 }, (_, index) => String.fromCharCode(0x4e00 + index)).join("");
+    const kana = "ｶﾞＡｂカ\u3099ﾟ";
+    for (let round = 0; round < 2; round++) {
+      for (let first = 0; first + 1 < text.length; first++) {
+        for (let second = 0; second < text.length; second += 7) {
+          const pair = `${text[first]}${text[second]}`;
+          expect(pairs.word(pair, 0)).toBe(pair);
+        }
+      }
+      for (let at = 0; at + 1 < kana.length; at++)
+        expect(pairs.word(kana, at)).toBe(foldWord(kana.slice(at, at + 2)));
+    }
+  });
+
+  it("leaves forEachWord's words and offsets as they are without it (fixed seed)", () => {
+    const character = fc.constantFrom(
+      ..."東京都の会社サクラはカ\u3099ﾞｶﾟして、。 abc Ｑ３ ไทย ภาษา 12 \n",
+      "\u{20000}",
+      "\u{20001}",
+      "\ud800",
+    );
+    const pairs = new PairWords();
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 40 }), (characters) => {
+        const text = characters.join("");
+        const plain: string[] = [];
+        const paired: string[] = [];
+        forEachWord(text, (word, start, end) => plain.push(`${word}@${start}-${end}`));
+        forEachWord(text, (word, start, end) => paired.push(`${word}@${start}-${end}`), undefined, pairs);
+        expect(paired).toEqual(plain);
+      }),
+      { seed: 34, numRuns: 2_000 },
+    );
   });
 });

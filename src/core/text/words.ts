@@ -117,9 +117,59 @@ export function forEachWord(
   text: string,
   visit: (word: string, start: number, end: number) => void,
   unspaced: boolean = UNSPACED_SCRIPT.test(text),
+  pairs?: PairWords,
 ): void {
-  if (unspaced) forEachUnspacedWord(text, visit);
+  if (unspaced) forEachUnspacedWord(text, visit, pairs);
   else forEachSpacedWord(text, 0, text.length, visit);
+}
+
+/**
+ * The folded words of two UTF-16 units met by `forEachWord` (the pairs of a Han, kana or Hiragana run), each
+ * folded once and kept by its two units' code (`first << 16 | second`), so a text read by pairs makes no string
+ * a pair: an open-addressing table of at most one slot per distinct pair read, so its memory grows with the text
+ * its owner reads, never past twice that. Fold by pair is exact: a two-unit word's fold depends on those units
+ * alone. O(1) amortised a pair.
+ */
+export class PairWords {
+  private keys = new Int32Array(256);
+  private words: string[] = new Array<string>(256).fill("");
+  private size = 0;
+  private shift = 24;
+
+  /** The folded word of `text.slice(start, start + 2)`. */
+  word(text: string, start: number): string {
+    // No pair of a run is (0, 0): NUL is no letter, so 0 marks an empty slot.
+    const key = (text.charCodeAt(start) << 16) | text.charCodeAt(start + 1);
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    let at = Math.imul(key, 0x9e3779b1) >>> this.shift;
+    for (let held = keys[at] as number; held !== 0; held = keys[at] as number) {
+      if (held === key) return this.words[at] as string;
+      at = (at + 1) & mask;
+    }
+    const word = foldWord(text.slice(start, start + 2));
+    keys[at] = key;
+    this.words[at] = word;
+    if (++this.size * 2 > keys.length) this.grow();
+    return word;
+  }
+
+  // Doubles the table, placing every pair again.
+  private grow(): void {
+    const { keys, words } = this;
+    this.keys = new Int32Array(keys.length * 2);
+    this.words = new Array<string>(keys.length * 2).fill("");
+    this.shift -= 1;
+    const mask = this.keys.length - 1;
+    for (let slot = 0; slot < keys.length; slot++) {
+      const key = keys[slot] as number;
+      if (key === 0) continue;
+      let at = Math.imul(key, 0x9e3779b1) >>> this.shift;
+      while (this.keys[at] !== 0) at = (at + 1) & mask;
+      this.keys[at] = key;
+      this.words[at] = words[slot] as string;
+    }
+  }
 }
 
 // The words of `text.slice(from, to)` (which holds no character of a script without spaces), offsets in `text`.
@@ -206,9 +256,15 @@ function widthAt(text: string, at: number): number {
 // The unspaced reader: runs of Han and Katakana, and runs of Hiragana, read as overlapping pairs of
 // characters; runs of Thai, Lao, Khmer and Myanmar through the segmenter; what lies between through the spaced
 // reader. A combining mark stays with the character before it; `ー` continues a Hiragana run. O(text).
-function forEachUnspacedWord(text: string, visit: (word: string, start: number, end: number) => void): void {
-  // A Han/Katakana or Hiragana run's characters by their starts (each with the marks after it).
+function forEachUnspacedWord(
+  text: string,
+  visit: (word: string, start: number, end: number) => void,
+  pairs: PairWords | undefined,
+): void {
+  // A Han/Katakana or Hiragana run's characters by their starts (each with the marks after it): the first
+  // `runLength` entries, written over from run to run (emptying the array would give up its room each run).
   const runStarts: number[] = [];
+  let runLength = 0;
   let between = 0;
   // Whether the text since `between` holds a letter, digit or mark: else it holds no word.
   let letters = false;
@@ -223,7 +279,7 @@ function forEachUnspacedWord(text: string, visit: (word: string, start: number, 
     if (letters) forEachSpacedWord(text, between, at, visit);
     letters = false;
     const start = at;
-    runStarts.length = 0;
+    runLength = 0;
     for (;;) {
       const next = at < text.length ? classAt(text, at) : OTHER;
       const continues =
@@ -231,11 +287,12 @@ function forEachUnspacedWord(text: string, visit: (word: string, start: number, 
         (next === MARK && at > start) ||
         (kind === HIRAGANA && text.charCodeAt(at) === LONG_VOWEL && at > start);
       if (!continues) break;
-      if (next !== MARK) runStarts.push(at);
+      // A run the segmenter reads needs no starts.
+      if (next !== MARK && kind !== SEGMENTED) runStarts[runLength++] = at;
       at += widthAt(text, at);
     }
     if (kind === SEGMENTED) visitSegmented(text, start, at, visit);
-    else visitBigrams(text, runStarts, at, visit);
+    else visitBigrams(text, runStarts, runLength, at, visit, pairs);
     between = at;
   }
   if (letters) forEachSpacedWord(text, between, text.length, visit);
@@ -277,17 +334,23 @@ export const wordSteps = (text: string): number =>
  */
 export const hasUnspacedScript = (text: string): boolean => UNSPACED_SCRIPT.test(text);
 
-/** Overlapping two-character words of a run whose characters start at `starts` and which ends at `end`; a run of one character is one word. */
+/** Overlapping two-character words of a run whose characters start at the first `length` of `starts` and which ends at `end`; a run of one character is one word. */
 function visitBigrams(
   text: string,
   starts: readonly number[],
+  length: number,
   end: number,
   visit: (word: string, start: number, end: number) => void,
+  pairs: PairWords | undefined,
 ): void {
-  const count = Math.max(1, starts.length - 1);
+  const count = Math.max(1, length - 1);
   for (let index = 0; index < count; index++) {
     const start = starts[index] as number;
-    const stop = index + 2 < starts.length ? (starts[index + 2] as number) : end;
-    visit(foldWord(text.slice(start, stop)), start, stop);
+    const stop = index + 2 < length ? (starts[index + 2] as number) : end;
+    visit(
+      pairs !== undefined && stop - start === 2 ? pairs.word(text, start) : foldWord(text.slice(start, stop)),
+      start,
+      stop,
+    );
   }
 }

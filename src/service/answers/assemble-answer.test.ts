@@ -15,6 +15,17 @@ describe("assembleAnswer", () => {
     expect(assembleAnswer(answer, [{ offset: 0, chars: answer.length, result }], tally)).toBe(result);
   });
 
+  it("cuts the text of one whole-answer piece checked without it (`withoutText`) from its entries", () => {
+    const answer = "Alpha beta gamma [s].\nDelta rose 7% in 2020 [s].\n";
+    const tally = { judged: 0, kept: 0 };
+    const result = checkAnswer(sources, answer, { claimTally: tally, withoutText: true });
+    expect(result.text).toBe("");
+    const whole = checkAnswer(sources, answer);
+    expect(whole.unsupported).toHaveLength(1);
+    const piece = { offset: 0, chars: answer.length, result, withoutText: true };
+    expect(assembleAnswer(answer, [piece], tally)).toEqual(whole);
+  });
+
   it("assembles pieces cut at a line's start into the whole answer's check, a first piece alone too", () => {
     const answer = "Alpha beta gamma [s].\nDelta rose 7% in 2020 [s].\n";
     const tally = { judged: 0, kept: 0 };

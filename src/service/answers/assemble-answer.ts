@@ -5,6 +5,8 @@ export interface CheckedPiece {
   offset: number;
   chars: number;
   result: AnswerResult;
+  /** Its check left `text` empty (`withoutText`): the answer's text is cut here, from its entries. */
+  withoutText?: boolean | undefined;
 }
 
 // A footnote's definition (`[^1]:`), and a word the checks could read as an acronym (two capitals, a dot
@@ -37,7 +39,8 @@ export function readsAnswerWide(answer: string, pieces: readonly CheckedPiece[])
  * cut where both parts split as the whole does, and not `readsAnswerWide`): their citations, dropped
  * sentences and partial terms moved to the answer's offsets, the text cut from the whole answer, and the
  * coverage from `tally`, the claims the pieces' checks judged and kept (`claimTally`). One piece that is the
- * whole answer (an answer the stream could not cut) is its check as it is: nothing is copied or cut again.
+ * whole answer (an answer the stream could not cut), checked with its text, is its check as it is: nothing is
+ * copied or cut again.
  * O(answer + entries).
  */
 export function assembleAnswer(
@@ -46,7 +49,13 @@ export function assembleAnswer(
   tally: { judged: number; kept: number },
 ): AnswerResult {
   const [first] = pieces;
-  if (pieces.length === 1 && first?.offset === 0 && first.chars === answer.length) return first.result;
+  if (
+    pieces.length === 1 &&
+    first?.offset === 0 &&
+    first.chars === answer.length &&
+    first.withoutText !== true
+  )
+    return first.result;
   const result: AnswerResult = { text: "", citations: [], unsupported: [], partial: [], coverage: 0 };
   for (const { offset, result: part } of pieces) {
     for (const citation of part.citations)

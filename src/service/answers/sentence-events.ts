@@ -209,16 +209,19 @@ export function createSentenceEvents(
       clauses: clausesChecked,
       line: lineBefore,
     };
+    // The piece's text (the answer without its dropped sentences) is cut only for `onPiece`: the whole answer's is
+    // cut once, when the pieces are assembled (`assembleAnswer`), not once for each piece and again for the whole.
+    const withoutText = onPiece === undefined;
     const checked = await checkAnswerYielding(
       prepared,
       piece,
-      { ...pieceOptions, clauseTally, claims },
+      { ...pieceOptions, clauseTally, claims, withoutText },
       signal,
       undefined,
       { author: "model", clausesBefore: clausesChecked, counter: checkCounter },
     );
     clausesChecked += clauseTally.clauses;
-    pieces.push({ offset: reported, chars: cut.at, result: checked, before });
+    pieces.push({ offset: reported, chars: cut.at, result: checked, before, withoutText });
     await report(checked, reported, answer);
     onPiece?.(piece, checked);
     lineBefore = cut.next;
@@ -248,18 +251,21 @@ export function createSentenceEvents(
     while (claimAt < citations.length && startOf(citations[claimAt]) + offset < from) claimAt++;
     while (droppedAt < unsupported.length && startOf(unsupported[droppedAt]) + offset < from) droppedAt++;
     // A report's events, paced as every create's claim events are (a turn every EVENTS_PER_TURN, each held while
-    // the caller has not taken what was sent).
+    // the caller has not taken what was sent). An event sent at once is not awaited: the next follows in the same
+    // go, not after a microtask of its own.
     const send = pacedProgress(observer, signal);
     while (claimAt < citations.length || droppedAt < unsupported.length) {
       const citation = citations[claimAt];
       const entry = unsupported[droppedAt];
+      let wait: Promise<void> | undefined;
       if (citation !== undefined && (entry === undefined || startOf(citation) <= startOf(entry))) {
         claimAt++;
-        await send({ type: "claim", citation: citationToWire(citation, offset), answer });
+        wait = send({ type: "claim", citation: citationToWire(citation, offset), answer });
       } else if (entry !== undefined) {
         droppedAt++;
-        await send({ type: "unsupported", unsupported: unsupportedToWire(entry, offset), answer });
+        wait = send({ type: "unsupported", unsupported: unsupportedToWire(entry, offset), answer });
       }
+      if (wait !== undefined) await wait;
     }
   };
 

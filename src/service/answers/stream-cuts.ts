@@ -147,6 +147,12 @@ export function* findCut(
       break;
     }
     const code = text.charCodeAt(at);
+    // A character that is no line break, pipe or full stop changes nothing here: the run of such characters up to
+    // the next claim's start or pause is passed at once (`nextMark`, a loop that keeps nothing of this one's).
+    if (code < 128 ? MARKS[code] === 0 : !isCjkStop(code)) {
+      at = nextMark(text, at + 1, Math.min(text.length, nextClaimAt, pauseAt)) - 1;
+      continue;
+    }
     if (isBreak(code)) {
       if (code === 13 && at + 1 >= text.length) {
         // A `\r` at the end may be the first half of `\r\n`: the line is not known to have ended.
@@ -186,6 +192,19 @@ export function* findCut(
       firstRisky < text.length &&
       disagreesAt(text, firstRisky, false);
   return bestAt < 0 ? undefined : { at: bestAt, next: { chars: bestChars, plainHead: bestPlainHead } };
+}
+
+// The ASCII characters `findCut` looks at: line breaks, `|` and `.` (every other one passes unread).
+const MARKS = new Uint8Array(128);
+for (const code of [10, 13, 46, 124]) MARKS[code] = 1;
+
+/** The first character from `from` before `end` that `findCut` looks at (`MARKS`, or `。！？`), else `end`. */
+function nextMark(text: string, from: number, end: number): number {
+  for (let at = from; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 128 ? MARKS[code] === 1 : isCjkStop(code)) return at;
+  }
+  return end;
 }
 
 /**
@@ -240,7 +259,8 @@ export function cutMayFollow(watch: CutWatch, text: string): boolean {
     else if (isSpaceOrTab(code) && state !== AFTER_CJK_END) state = AFTER_SPACE;
     else if (state === AFTER_END && CLOSERS.has(code)) continue;
     else {
-      if (state !== AFTER_END && (ASCII_LETTER(code) || (code >= 0x80 && mayBeLetter(text, at))))
+      // Once a place is found, only the state at the end matters: no letter is looked up again.
+      if (!found && state !== AFTER_END && (ASCII_LETTER(code) || (code >= 0x80 && mayBeLetter(text, at))))
         found = true;
       state = 0;
     }

@@ -1,6 +1,12 @@
 import { nextNumberStart, numberEnd, numberKey, smallWholeNumber } from "../../numbers/index.js";
 import type { StepCounter } from "../../step-counter.js";
-import { codePointAt, forEachWord, hasUnspacedScript, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
+import {
+  codePointAt,
+  forEachWord,
+  hasDecimalDigit,
+  hasUnspacedScript,
+  UNSPACED_STEPS_PER_CHAR,
+} from "../../text/index.js";
 import type { Range } from "../../types.js";
 import type { Clause } from "../answer-claims.js";
 import { forEachDate, NAMED_DATE_REACH } from "../equivalences.js";
@@ -104,7 +110,8 @@ export function clauseTerms(
   lexicon: Lexicon,
   startsClaim: boolean,
 ): ClauseTerms {
-  const seen = new Set<number>();
+  // Each term is marked as it is met: a repeat is a term already marked (no set made a clause).
+  const seen = lexicon.newMark();
   const read: ClauseTerms = {
     terms: [],
     counted: [],
@@ -116,22 +123,26 @@ export function clauseTerms(
   // Connecting phrases ("Additionally,", "it's worth noting that") and a bold lead-in state nothing.
   const text = withoutFraming(clause.masked);
   let first = true;
-  forEachWord(text, (word, start, end) => {
-    const id = lexicon.entry(word).term;
-    const sentenceStart = first && startsClaim;
-    first = false;
-    if (id < 0) return;
-    const term = lexicon.terms[id] as string;
-    const entity = isEntityAt(text, start, end, sentenceStart);
-    if (!entity && seen.has(id)) return;
-    // A word that folds to itself (every word of Han and Kana) is its written form: no second copy of it.
-    const writtenWord =
-      end - start === word.length && text.startsWith(word, start) ? word : text.slice(start, end);
-    if (entity) read.entities.push({ word, term, written: writtenWord, start, end });
-    if (seen.has(id)) return;
-    seen.add(id);
-    pushTerm(read, id, !question.terms.has(term), writtenWord, start);
-  });
+  forEachWord(
+    text,
+    (word, start, end) => {
+      const id = lexicon.entry(word).term;
+      const sentenceStart = first && startsClaim;
+      first = false;
+      if (id < 0) return;
+      const entity = isEntityAt(text, start, end, sentenceStart);
+      if (!entity && !lexicon.isUnmarked(id, seen)) return;
+      const term = lexicon.terms[id] as string;
+      // A word that folds to itself (every word of Han and Kana) is its written form: no second copy of it.
+      const writtenWord =
+        end - start === word.length && text.startsWith(word, start) ? word : text.slice(start, end);
+      if (entity) read.entities.push({ word, term, written: writtenWord, start, end });
+      if (!lexicon.markTerm(id, seen)) return;
+      pushTerm(read, id, !question.terms.has(term), writtenWord, start);
+    },
+    undefined,
+    lexicon.pairs,
+  );
   if (read.terms.length === 0) readNumberTerms(read, text, question, lexicon);
   else {
     addDateTerms(read, text, question, lexicon);
@@ -158,15 +169,14 @@ const DATE_WORDS: ReadonlySet<string> = new Set(["date", "dates", "day"]);
 function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
   if (!HAS_DIGIT.test(text)) return;
   const words = read.terms.length;
-  const seen = new Set<number>();
+  const seen = lexicon.newMark();
   const spans: Range[] = [];
   forEachDate(text, ({ date, start, end }) => {
     // Only a date some source holds stands for its words: another is read word by word, as before.
     const id = lexicon.idOf(dateTerm(date));
     if (id < 0 || lexicon.termInSources[id] !== true) return;
     spans.push([start, end]);
-    if (seen.has(id)) return;
-    seen.add(id);
+    if (!lexicon.markTerm(id, seen)) return;
     pushTerm(read, id, !question.dates.has(date), text.slice(start, end), start);
   });
   if (spans.length === 0) return;
@@ -189,7 +199,7 @@ function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, 
 // A whole number below 2^30 is looked up by its value (`smallNumberId`), with no key string: its key is read
 // only the first time the clause names it.
 function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
-  const seen = new Set<number>();
+  const seen = lexicon.newMark();
   for (let start = nextNumberStart(text, 0); start >= 0; ) {
     const end = numberEnd(text, start);
     // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
@@ -201,8 +211,7 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
         : code === null
           ? lexicon.numberId(numberKey(text, start, end))
           : lexicon.id(numberTerm(numberKey(text, start, end), code));
-    if (!seen.has(id)) {
-      seen.add(id);
+    if (lexicon.markTerm(id, seen)) {
       const from = code === null ? start : start - code.length - 1;
       const counted = !question.numbers.has(numberKey(text, start, end));
       pushTerm(read, id, counted, text.slice(from, end), from);
@@ -216,13 +225,13 @@ function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerm
 // same words, the one that also holds the claim's numbers wins (a claim about 2021 cites the 2021 sentence), and
 // support pooled from further sentences may bring them in (`SupportIndex.bestSpans`).
 function addNumberTerms(read: ClauseTerms, text: string, lexicon: Lexicon): void {
-  const seen = new Set<number>();
+  const seen = lexicon.newMark();
   forEachNumberKey(text, (key, start, end) => {
     const id = lexicon.numberId(key);
-    if (seen.has(id)) return;
-    seen.add(id);
+    if (!lexicon.markTerm(id, seen)) return;
     pushTerm(read, id, false, text.slice(start, end), start);
   });
 }
 
-export const HAS_DIGIT = /\p{Nd}/u;
+/** Whether a text holds a decimal digit of any script: `/\p{Nd}/u`'s test, by a table a character (`hasDecimalDigit`). */
+export const HAS_DIGIT: { test(text: string): boolean } = { test: hasDecimalDigit };

@@ -2,10 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import type { StepCounter } from "../../step-counter.js";
 import { forEachWord, UNSPACED_STEPS_PER_CHAR } from "../../text/index.js";
+import { otherWrittenForms } from "../abbreviations.js";
 import { splitAnswerClaims } from "../answer-claims.js";
 import { initialsKeyOfWord } from "../equivalences.js";
 import { withoutFraming } from "../framing.js";
-import { addWantedInitials, isEntityAt } from "./entities.js";
+import { addWantedInitials, isCaselessLetters, isEntityAt } from "./entities.js";
 
 // The dictionary segmenter's calls, with the characters each reads (a spy on `Intl.Segmenter`): the words of a
 // clause in a script without spaces are read only when the clause may hold a word in capitals.
@@ -39,8 +40,10 @@ function wantedOf(answer: string): { wanted: Set<string>; steps: number } {
 describe("addWantedInitials: a clause is read by words only when it may hold a word in capitals", () => {
   const japanese = "東京の会社が新しい製品を発表して大阪の市場で販売を始めたと報じられた。 [1]\n";
 
-  it("reads no word of Japanese prose, nor of Latin text with no capital pair, and counts a step a character", () => {
-    const answer = `${japanese.repeat(3)}Die Größe der Stadt wächst, sagt Müller [1].\n`;
+  it("reads no word of Japanese or Chinese prose, nor of Latin text with no capital pair, and counts a step a character", () => {
+    // Chinese prose writes its commas full-width (`，`, U+FF0C), among the forms that hold no capital.
+    const chinese = "该公司负责人表示，过去三年海外订单一直保持稳定增长（约３成）。 [1]\n";
+    const answer = `${japanese.repeat(3)}${chinese}Die Größe der Stadt wächst, sagt Müller [1].\n`;
     const { wanted, steps } = wantedOf(answer);
     expect(segmented.calls).toBe(0);
     expect(wanted.size).toBe(0);
@@ -82,6 +85,10 @@ describe("addWantedInitials: the same keys as reading every clause by words", ()
       "Ǆ",
       "ǅ",
       "ＡＢ",
+      "Ａ",
+      "ｂ",
+      "，",
+      "（３）",
       "A",
       ".",
       " ",
@@ -149,5 +156,28 @@ describe("isEntityAt: words of Han, kana and Thai are no names, as the patterns 
       ),
       { seed: 34, numRuns: 3_000 },
     );
+  });
+});
+
+describe("isCaselessLetters: a word that starts with kana, a CJK ideograph or Thai has no other written form", () => {
+  it("holds for the word read from the start of every such character, alone and before Latin letters and digits", () => {
+    // What `foundInOtherForms` skips on this test (a clause's word as written): the forms are of Latin words.
+    let words = 0;
+    for (const [first, end] of [
+      [0x0e01, 0x0e50],
+      [0x3040, 0x3100],
+      [0x4e00, 0xa000],
+    ] as const)
+      for (let code = first; code < end; code++) {
+        for (const written of [String.fromCharCode(code), `${String.fromCharCode(code)}q3`]) {
+          expect(isCaselessLetters(written, 0, 1)).toBe(true);
+          forEachWord(written, (word, start) => {
+            if (start > 0) return;
+            words++;
+            expect(otherWrittenForms(word)).toEqual([]);
+          });
+        }
+      }
+    expect(words).toBeGreaterThan(2 * (0xa000 - 0x4e00));
   });
 });

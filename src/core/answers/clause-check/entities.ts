@@ -144,8 +144,9 @@ export function addWantedInitials(wanted: Set<string>, claim: AnswerClaim, count
 }
 
 // Whether `text` may hold a capital: a character that is not ASCII other than A–Z, nor of a script without case
-// (Thai U+0E00–U+0E7F, CJK symbols, kana and ideographs U+3000–U+9FFF, Hangul syllables): one comparison a
-// character, so most text of those scripts never meets the pattern. O(text).
+// (Thai U+0E00–U+0E7F, CJK symbols, kana and ideographs U+3000–U+9FFF, Hangul syllables), nor a half- or
+// full-width form other than the full-width capitals Ａ–Ｚ (U+FF00–U+FFEF: Chinese prose writes its commas
+// `，` there): one comparison a character, so most text of those scripts never meets the pattern. O(text).
 function mayHoldCapital(text: string): boolean {
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
@@ -155,7 +156,8 @@ function mayHoldCapital(text: string): boolean {
       !(
         (code >= 0x3000 && code <= 0x9fff) ||
         (code >= 0x0e00 && code <= 0x0e7f) ||
-        (code >= 0xac00 && code <= 0xd7a3)
+        (code >= 0xac00 && code <= 0xd7a3) ||
+        (code >= 0xff00 && code <= 0xffef && !(code >= 0xff21 && code <= 0xff3a))
       )
     )
       return true;
@@ -227,7 +229,7 @@ export function isEntityAt(text: string, start: number, end: number, sentenceSta
 // Whether `text.slice(start, end)` is all letters and marks of scripts without case, so neither a capital nor a
 // digit (a code): kana (U+3040–U+30FF), CJK Unified Ideographs (U+4E00–U+9FFF) and Thai letters and marks
 // (U+0E01–U+0E4F). The words of Chinese, Japanese and Thai prose, one a character: no slice, no pattern.
-function isCaselessLetters(text: string, start: number, end: number): boolean {
+export function isCaselessLetters(text: string, start: number, end: number): boolean {
   for (let at = start; at < end; at++) {
     const code = text.charCodeAt(at);
     if (

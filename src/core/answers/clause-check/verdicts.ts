@@ -6,7 +6,7 @@ import type { AnswerClaim, Clause } from "../answer-claims.js";
 import { deniedTerms, statesNegation } from "../negation.js";
 import { contentTerm, type SpanPlace, type SupportSpan } from "../support.js";
 import { HAS_DIGIT } from "./clause-terms.js";
-import { entitiesHeldBy } from "./entities.js";
+import { entitiesHeldBy, isCaselessLetters } from "./entities.js";
 import { unsupportedOf } from "./entries.js";
 import { firstNumberOutside, numberCheckOf, numbersToCheck, spanRanges } from "./number-checks.js";
 import { announceQuotation, holdsQuotation } from "./quotations.js";
@@ -211,8 +211,11 @@ export function foundInOtherForms(
   spans: readonly SupportSpan[],
 ): void {
   if (spans.length === 0) return;
-  for (const [index, written] of read.words.entries()) {
+  for (let index = 0; index < read.words.length; index++) {
     if (found[index] || !read.counted[index]) continue;
+    const written = read.words[index] as string;
+    // Every other form is of Latin letters and digits, and a word of kana, CJK ideographs or Thai folds to none.
+    if (isCaselessLetters(written, 0, 1)) continue;
     let folded = "";
     forEachWord(written, (word) => {
       folded ||= word;
@@ -240,8 +243,9 @@ export function missingTerms(
 ): JudgedClause["missing"] {
   if (read.numbersOnly) return [];
   const missing: JudgedClause["missing"] = [];
-  for (const [index, word] of read.words.entries()) {
+  for (let index = 0; index < read.words.length; index++) {
     if (!read.counted[index] || found[index]) continue;
+    const word = read.words[index] as string;
     const start = clause.range[0] + (read.starts[index] as number);
     missing.push({ term: word, answerRange: [start, start + word.length] });
   }
@@ -276,8 +280,8 @@ export function partialDrop(
 export function shareFound(found: readonly boolean[], counted: readonly boolean[]): number {
   let total = 0;
   let held = 0;
-  for (const [index, isCounted] of counted.entries()) {
-    if (!isCounted) continue;
+  for (let index = 0; index < counted.length; index++) {
+    if (!counted[index]) continue;
     total++;
     if (found[index]) held++;
   }
