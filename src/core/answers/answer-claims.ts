@@ -307,9 +307,14 @@ function clauseOf(masked: string, start: number, end: number, markers: Marker[],
  * text without such a change is not copied. O(text).
  */
 export function tidy(text: string): string {
+  // Most text has no tab, no-break space, run of spaces or space before punctuation: only its ends change.
+  // Else the first change is found by the pattern, and read from the run it is in: that run starts there or
+  // one space before (a space before that would have been the first), and every run before it stays.
+  const first = text.search(UNTIDY);
+  if (first < 0) return text.trim();
   let tidied = "";
   let copied = 0;
-  for (let at = 0; at < text.length; at++) {
+  for (let at = first > 0 && text.charCodeAt(first - 1) === 32 ? first - 1 : first; at < text.length; at++) {
     if (!isSpaceLike(text.charCodeAt(at))) continue;
     let end = at + 1;
     while (end < text.length && isSpaceLike(text.charCodeAt(end))) end++;
@@ -328,6 +333,9 @@ export function tidy(text: string): string {
 // What SPACES and SPACE_BEFORE_PUNCTUATION read: a space, tab or no-break space, and `.,;:!?)]`.
 const isSpaceLike = (code: number): boolean => code === 32 || code === 9 || code === 0xa0;
 const BEFORE_PUNCTUATION: ReadonlySet<number> = new Set([46, 44, 59, 58, 33, 63, 41, 93]);
+// What `tidy` changes besides the ends: a tab or no-break space, or a space before another space or before
+// punctuation (one character class or two characters: linear).
+const UNTIDY = /[\t\u00a0]| [ .,;:!?)\]]/;
 
 // The answer with each marker and hidden span replaced by spaces (line breaks kept): offsets stay the same.
 // Yields `PAUSE` after every run of spans, with the characters passed counted as it goes (two steps each: one

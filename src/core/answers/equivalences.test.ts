@@ -1,14 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { forEachScaledNumber } from "../numbers/index.js";
 import { forEachWord } from "../text/index.js";
 import { checkAnswer } from "./check-answer.js";
 import {
+  digitRunShapes,
   forEachDate,
   forEachEquivalenceKey,
   forEachEquivalenceKeyInPieces,
   forEachYearStart,
   monthOf,
   type ReadWord,
+  SHORT_YEAR_RANGE,
+  withoutEquivalentNumbers,
 } from "./equivalences.js";
 
 // Each equivalence is tried both ways (the source writes one form, the answer the other), and beside it the
@@ -376,6 +380,14 @@ describe("forEachDate's look back before a year", () => {
     }
     return dates;
   }
+  // The named dates forEachDate reads: a named date holds a letter; a numeric one (read by other patterns) none.
+  function namedDatesRead(text: string): string[] {
+    const found: string[] = [];
+    forEachDate(text, ({ start, end }) => {
+      if (/\p{L}/u.test(text.slice(start, end))) found.push(`${start}:${end}`);
+    });
+    return found;
+  }
   const piece = fc.constantFrom(
     "Nov",
     "November",
@@ -404,15 +416,25 @@ describe("forEachDate's look back before a year", () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
         const text = pieces.join("");
-        const found: string[] = [];
-        // A named date holds a letter; a numeric one (read by other patterns) none.
-        forEachDate(text, ({ start, end }) => {
-          if (/\p{L}/u.test(text.slice(start, end))) found.push(`${start}:${end}`);
-        });
-        expect(found).toEqual(namedDates(text));
+        expect(namedDatesRead(text)).toEqual(namedDates(text));
       }),
       { seed: 3434, numRuns: 3000 },
     );
+  });
+
+  it("reads a month of three letters with no longer word beside it", () => {
+    // Dense in the shortest month names: a text whose only word of three letters or more is `Nov` or `May`.
+    const short = fc.constantFrom("Nov", "May", "a", " ", ", ", ".", "10", "2018", "I-", "[s]");
+    fc.assert(
+      fc.property(fc.array(short, { maxLength: 10 }), (pieces) => {
+        const text = pieces.join("");
+        expect(namedDatesRead(text)).toEqual(namedDates(text));
+      }),
+      { seed: 3434, numRuns: 3000 },
+    );
+    const dates: string[] = [];
+    forEachDate("Nov 10 2018, 1932", ({ date }) => dates.push(date));
+    expect(dates).toEqual(["2018-11-10"]);
   });
 });
 
@@ -449,6 +471,141 @@ describe("forEachYearStart: the year pattern as one scan", () => {
         expect(starts).toEqual([...text.matchAll(YEAR)].map((match) => match.index));
       }),
       { seed: 34, numRuns: 2000 },
+    );
+  });
+});
+
+describe("digitRunShapes: what the numeric date and short year range patterns need, read in the year scan", () => {
+  // The two scans it replaces, kept here as references.
+  const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+  const hasDigitSeparatorDigit = (text: string): boolean => {
+    for (let at = 1; at + 1 < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if ((code === 45 || code === 46 || code === 47) && isDigit(text.charCodeAt(at - 1)))
+        if (isDigit(text.charCodeAt(at + 1))) return true;
+    }
+    return false;
+  };
+  const mayHoldShortYearRange = (text: string): boolean => {
+    for (let at = 1; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code !== 45 && code !== 0x2013 && code !== 0x2014) continue;
+      let before = at - 1;
+      while (
+        before > at - 3 &&
+        before > 0 &&
+        (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)
+      )
+        before -= 1;
+      if (isDigit(text.charCodeAt(before))) return true;
+    }
+    return false;
+  };
+  const NUMERIC_DATES = [
+    /(?<![\p{L}\p{N}.,/-])(\d{4})([-./])(\d{1,2})\2(\d{1,2})(?![\p{N}]|[-./]\p{N})/u,
+    /(?<![\p{L}\p{N}.,/-])(\d{1,2})([-./])(\d{1,2})\2(\d{4})(?![\p{N}]|[-./]\p{N})/u,
+  ];
+  const PARTS = ["2003", "19", "06", "7", "-", ".", "/", "–", "—", " ", "  ", "\t", ",", "a", "\n", "٣"];
+  it("agrees with the two scans, and is set wherever the patterns match", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PARTS), { maxLength: 30 }), (parts) => {
+        const text = parts.join("");
+        const shapes = digitRunShapes(text);
+        expect(shapes).toEqual({
+          numericDate: hasDigitSeparatorDigit(text),
+          shortYearRange: mayHoldShortYearRange(text),
+        });
+        expect(digitRunShapes(text, "patterns")).toEqual(shapes);
+        if (NUMERIC_DATES.some((pattern) => pattern.test(text))) expect(shapes.numericDate).toBe(true);
+        if ([...text.matchAll(SHORT_YEAR_RANGE)].length > 0) expect(shapes.shortYearRange).toBe(true);
+      }),
+      { seed: 3434, numRuns: 5000 },
+    );
+  });
+});
+
+describe("withoutEquivalentNumbers: each number asked once per value", () => {
+  // The reading it replaces (a value string and a question per number, every pattern run), kept as the
+  // reference.
+  function reference(text: string, held: (value: string) => boolean, nearby: (value: string) => boolean) {
+    const cuts: [number, number][] = [];
+    let missing: string | null = null;
+    forEachDate(text, ({ date, start, end }) => {
+      if (held(date)) cuts.push([start, end]);
+      else if (missing === null && (nearby(`y:${date.slice(0, 4)}`) || nearby(`m:${date.slice(5, 7)}`)))
+        missing = text.slice(start, end);
+    });
+    forEachScaledNumber(text, (value, scaled, start, end) => {
+      if (held(value)) cuts.push([start, end]);
+      else if (missing === null && scaled) missing = text.slice(start, end);
+    });
+    for (const match of text.matchAll(SHORT_YEAR_RANGE)) {
+      const [whole, century, start, end] = match as unknown as [string, string, string, string];
+      if (Number(end) > Number(start) && held(`${century}${end}`))
+        cuts.push([match.index + whole.length - 2, match.index + whole.length]);
+    }
+    const blanked = [...text];
+    for (const [start, end] of cuts) for (let at = start; at < end; at++) blanked[at] = " ";
+    return { text: cuts.length === 0 ? text : blanked.join(""), missing };
+  }
+  const PARTS = [
+    "1932",
+    "1,600",
+    "17",
+    "007",
+    "2.50",
+    "1990s",
+    "3 million",
+    "21K",
+    "2018–19",
+    "2003-06-11",
+    "March 4, 2019",
+    " ",
+    ", ",
+    "-",
+    "I-",
+    "a",
+  ];
+  const HELD = [
+    "1932",
+    "1600",
+    "17",
+    "7",
+    "2.5",
+    "1990s",
+    "3000000",
+    "21000",
+    "2019",
+    "2003-06-11",
+    "2019-03-04",
+    "y:2019",
+    "m:06",
+  ];
+  it("blanks and misses what asking per number does", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...PARTS), { maxLength: 16 }),
+        fc.subarray(HELD),
+        fc.subarray(HELD),
+        (parts, heldValues, nearbyValues) => {
+          const text = parts.join("");
+          const held = new Set(heldValues);
+          const nearby = new Set(nearbyValues);
+          const got = withoutEquivalentNumbers(
+            text,
+            (value) => held.has(value),
+            (value) => nearby.has(value),
+          );
+          expect(got).toEqual(
+            reference(
+              text,
+              (value) => held.has(value),
+              (value) => nearby.has(value),
+            ),
+          );
+        },
+      ),
+      { seed: 3434, numRuns: 3000 },
     );
   });
 });

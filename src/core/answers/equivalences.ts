@@ -1,6 +1,13 @@
 import type { Country } from "world-countries";
 import worldCountries from "world-countries";
-import { forEachScaledNumber } from "../numbers/index.js";
+import {
+  DECADE,
+  forEachScaledNumber,
+  forEachScaledNumberSpan,
+  numberKey,
+  scaledNumberKey,
+  smallWholeNumber,
+} from "../numbers/index.js";
 import type { StepCounter } from "../step-counter.js";
 import { codePointAt, codePointBefore, foldWord, forEachWord, wordSteps } from "../text/index.js";
 
@@ -104,28 +111,25 @@ function mayFollowDayAndMonth(text: string, year: number): boolean {
   return digits <= 2 && isDateSpace(text.charCodeAt(at - digits));
 }
 
-// Whether `text` holds a digit, then `-`, `.` or `/`, then a digit (`2003-06`, `11/06`). O(text).
-function hasDigitSeparatorDigit(text: string): boolean {
-  for (let at = 1; at + 1 < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if ((code === 45 || code === 46 || code === 47) && isDigitCode(text.charCodeAt(at - 1)))
-      if (isDigitCode(text.charCodeAt(at + 1))) return true;
-  }
-  return false;
-}
-
-// Whether `text` may hold a year range written short (SHORT_YEAR_RANGE): a dash (`-`, `–`, `—`) after a
-// digit and at most two spaces or tabs. O(text).
-function mayHoldShortYearRange(text: string): boolean {
-  for (let at = 1; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code !== 45 && code !== 0x2013 && code !== 0x2014) continue;
-    let before = at - 1;
-    while (before > at - 3 && before > 0 && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9))
-      before -= 1;
-    if (isDigitCode(text.charCodeAt(before))) return true;
-  }
-  return false;
+// What may follow a run of digits ending at `end` (one bit each): NUMERIC_DATE_SHAPE for `-`, `.` or `/` and
+// then a digit (`2003-06`, `11/06`: both numeric date forms hold one), SHORT_RANGE_SHAPE for a dash (`-`,
+// `–`, `—`) after at most two spaces or tabs (SHORT_YEAR_RANGE holds one). A text whose digit runs have
+// neither is not matched against those patterns. O(1).
+const NUMERIC_DATE_SHAPE = 1;
+const SHORT_RANGE_SHAPE = 2;
+const isDash = (code: number): boolean => code === 45 || code === 0x2013 || code === 0x2014;
+const isRangeSpace = (code: number): boolean => code === 32 || code === 9;
+function shapeAfterDigits(text: string, end: number): number {
+  const code = text.charCodeAt(end);
+  if (code === 45 || code === 46 || code === 47)
+    return (
+      (code === 45 ? SHORT_RANGE_SHAPE : 0) | (isDigitCode(text.charCodeAt(end + 1)) ? NUMERIC_DATE_SHAPE : 0)
+    );
+  if (isDash(code)) return SHORT_RANGE_SHAPE;
+  if (!isRangeSpace(code)) return 0;
+  const next = text.charCodeAt(end + 1);
+  if (isDash(next)) return SHORT_RANGE_SHAPE;
+  return isRangeSpace(next) && isDash(text.charCodeAt(end + 2)) ? SHORT_RANGE_SHAPE : 0;
 }
 
 const LETTER_OR_NUMERAL = /[\p{L}\p{N}]/u;
@@ -137,6 +141,46 @@ const NUMERAL = /\p{N}/u;
  * differential test holds the two equal), in one scan without a match object per year. O(text).
  */
 export function forEachYearStart(text: string, visit: (start: number) => void): void {
+  yearStartsAndShapes(text, visit);
+}
+
+/**
+ * Whether some digit run of `text` is followed as the numeric date forms need (`2003-06`, `11/06`) and as a
+ * year range written short needs (`1998–99`, `2014 - 16`): when not, those patterns cannot match. O(text).
+ */
+export function digitRunShapes(
+  text: string,
+  read: "scan" | "patterns" = "scan",
+): { numericDate: boolean; shortYearRange: boolean } {
+  const shapes = read === "scan" ? yearStartsAndShapes(text, () => {}) : shapesByPatterns(text);
+  return {
+    numericDate: (shapes & NUMERIC_DATE_SHAPE) !== 0,
+    shortYearRange: (shapes & SHORT_RANGE_SHAPE) !== 0,
+  };
+}
+
+// The shapes of `yearStartsAndShapes` found by patterns, for a text whose years need not be read: a digit and
+// `-`, `.` or `/` and a digit; a digit, at most two spaces or tabs and a dash. Each pattern reads at most five
+// characters from each place: linear, and faster than the scan where no year is wanted.
+const ANY_SHAPE = /\d(?:[-./]\d|[ \t]{0,2}[-–—])/;
+const NUMERIC_DATE_PATTERN = /\d[-./]\d/;
+const SHORT_RANGE_PATTERN = /\d[ \t]{0,2}[-–—]/;
+function shapesByPatterns(text: string): number {
+  if (!ANY_SHAPE.test(text)) return 0;
+  return (
+    (NUMERIC_DATE_PATTERN.test(text) ? NUMERIC_DATE_SHAPE : 0) |
+    (SHORT_RANGE_PATTERN.test(text) ? SHORT_RANGE_SHAPE : 0)
+  );
+}
+
+// What every named date holds before its year (BEFORE_YEAR): a month's name, three letters or more. A text
+// with no three letters in a row holds none, and its years are not read.
+const THREE_LETTERS = /\p{L}{3}/u;
+
+// `forEachYearStart`, returning the shapes (`shapeAfterDigits`) that follow the text's digit runs, read in
+// the same scan. O(text).
+function yearStartsAndShapes(text: string, visit: (start: number) => void): number {
+  let shapes = 0;
   let at = 0;
   while (at < text.length) {
     if (!isDigitCode(text.charCodeAt(at))) {
@@ -146,8 +190,10 @@ export function forEachYearStart(text: string, visit: (start: number) => void): 
     let end = at + 1;
     while (end < text.length && isDigitCode(text.charCodeAt(end))) end += 1;
     if (end - at === 4 && mayStartYear(text, at) && !numeralAt(text, end)) visit(at);
+    if (end < text.length) shapes |= shapeAfterDigits(text, end);
     at = end;
   }
+  return shapes;
 }
 
 // No letter, numeral, `.`, `,`, `/` or `-` right before `start`.
@@ -176,7 +222,14 @@ function numeralAt(text: string, at: number): boolean {
 
 /** Calls `visit` with each full date of `text` (named or numeric), in order of the patterns. O(text). */
 export function forEachDate(text: string, visit: (date: WrittenDate) => void): void {
-  forEachYearStart(text, (yearAt) => {
+  datesAndShapes(text, visit);
+}
+
+// `forEachDate`, returning the shapes (`shapeAfterDigits`) that follow the text's digit runs: one scan finds
+// its years and tells whether the numeric forms need matching at all. O(text).
+function datesAndShapes(text: string, visit: (date: WrittenDate) => void): number {
+  if (!THREE_LETTERS.test(text)) return numericDates(text, visit, shapesByPatterns(text));
+  const shapes = yearStartsAndShapes(text, (yearAt) => {
     if (!mayFollowDayAndMonth(text, yearAt)) return;
     const from = Math.max(0, yearAt - NAMED_DATE_REACH);
     const before = BEFORE_YEAR.exec(text.slice(from, yearAt));
@@ -193,8 +246,13 @@ export function forEachDate(text: string, visit: (date: WrittenDate) => void): v
       end: yearAt + 4,
     });
   });
+  return numericDates(text, visit, shapes);
+}
+
+// Visits the numeric dates of `text` (`forEachDate`) and returns `shapes`, the text's (`yearStartsAndShapes`).
+function numericDates(text: string, visit: (date: WrittenDate) => void, shapes: number): number {
   // Both numeric forms hold a digit, then `-`, `.` or `/`, then a digit: a text with none is not matched.
-  if (!hasDigitSeparatorDigit(text)) return;
+  if ((shapes & NUMERIC_DATE_SHAPE) === 0) return shapes;
   for (const match of text.matchAll(YEAR_FIRST)) {
     const [whole, year, , month, day] = match as unknown as string[];
     if (!validDay(Number(year), Number(month), Number(day))) continue;
@@ -225,6 +283,7 @@ export function forEachDate(text: string, visit: (date: WrittenDate) => void): v
       end: at + (whole as string).length,
     });
   }
+  return shapes;
 }
 
 // A month name and a day with no year after it (`died on May 7 in Calgary`, `on 7 May,`, `the 7th of May`).
@@ -290,17 +349,31 @@ export function withoutEquivalentNumbers(
     if (cuts.length > 0 && start < (cuts[cuts.length - 2] as number)) sorted = false;
     cuts.push(start, end);
   };
-  forEachDate(text, ({ date, start, end }) => {
+  const shapes = datesAndShapes(text, ({ date, start, end }) => {
     if (held(date)) cut(start, end);
     else if (missing === null && (nearby(`y:${date.slice(0, 4)}`) || nearby(`m:${date.slice(5, 7)}`)))
       missing = text.slice(start, end);
   });
-  forEachScaledNumber(text, (value, scaled, start, end) => {
+  // A whole number's answer is asked once per value (`smallWholeNumber`), with no value string per number.
+  const wholeHeld = new Map<number, boolean>();
+  forEachScaledNumberSpan(text, (start, digitsEnd, end, scale) => {
+    if (scale === 0) {
+      const whole = smallWholeNumber(text, start, digitsEnd);
+      let holds = whole < 0 ? undefined : wholeHeld.get(whole);
+      if (holds === undefined) {
+        holds = held(whole < 0 ? numberKey(text, start, digitsEnd) : String(whole));
+        if (whole >= 0) wholeHeld.set(whole, holds);
+      }
+      if (holds) cut(start, end);
+      return;
+    }
+    const value =
+      scale === DECADE ? `${text.slice(start, digitsEnd)}s` : scaledNumberKey(text, start, digitsEnd, scale);
     if (held(value)) cut(start, end);
-    else if (missing === null && scaled) missing = text.slice(start, end);
+    else if (missing === null) missing = text.slice(start, end);
   });
   // A year range written short (`2018–19`) ends in the full year (2019): its two digits are that year.
-  if (mayHoldShortYearRange(text))
+  if ((shapes & SHORT_RANGE_SHAPE) !== 0)
     for (const match of text.matchAll(SHORT_YEAR_RANGE)) {
       const [whole, century, start, end] = match as unknown as [string, string, string, string];
       if (Number(end) > Number(start) && held(`${century}${end}`))
@@ -324,11 +397,11 @@ export function withoutEquivalentNumbers(
   return { text: blanked + text.slice(at), missing };
 }
 
-const SPACES = " ".repeat(64);
+// Runs of 0 to 64 spaces, made once: a number's blank is one of these rather than a new string.
+const SPACE_RUNS: readonly string[] = Array.from({ length: 65 }, (_, count) => " ".repeat(count));
 
 // `count` spaces.
-const spaces = (count: number): string =>
-  count <= SPACES.length ? SPACES.slice(0, count) : " ".repeat(count);
+const spaces = (count: number): string => SPACE_RUNS[count] ?? " ".repeat(count);
 
 // Country and place names, official names, other spellings, codes and demonyms, from the world-countries
 // package (ODbL): each form (its words folded) names one country. A form written in capitals there (`US`,

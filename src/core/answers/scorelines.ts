@@ -6,7 +6,10 @@
  */
 const NUMBER_PAIR = /(?<![\p{L}\p{N}.,/:\-–])(\d{1,2}) ?[-–] ?(\d{1,2})(?![\p{L}\p{N}/:\-–]|[.,]\p{N})/gu;
 
-const DASH = /[-–]/;
+// What every NUMBER_PAIR holds: a digit, maybe a space, a hyphen or dash, maybe a space, a digit. A text with
+// none is not matched (this pattern reads at most five characters from each place: linear).
+const NUMBER_PAIR_SHAPE = /\d ?[-–] ?\d/;
+const mayHoldNumberPair = (text: string): boolean => NUMBER_PAIR_SHAPE.test(text);
 
 // A pair written high to low (or level) is a score; low to high, a range.
 const isScore = (first: string, second: string): boolean => Number(first) >= Number(second);
@@ -19,7 +22,7 @@ const isScore = (first: string, second: string): boolean => Number(first) >= Num
  * writes one (`writesScoreline`). O(n).
  */
 export function withoutScorelines(text: string): string {
-  if (!DASH.test(text)) return text;
+  if (!mayHoldNumberPair(text)) return text;
   return text.replace(NUMBER_PAIR, (pair, first: string, second: string) =>
     isScore(first, second) ? " ".repeat(pair.length) : pair,
   );
@@ -27,7 +30,7 @@ export function withoutScorelines(text: string): string {
 
 /** True when `text` writes a scoreline itself (a pair as above, the first not below the second). O(n). */
 export function writesScoreline(text: string): boolean {
-  if (!DASH.test(text)) return false;
+  if (!mayHoldNumberPair(text)) return false;
   for (const [, first, second] of text.matchAll(NUMBER_PAIR))
     if (Number(first) >= Number(second)) return true;
   return false;

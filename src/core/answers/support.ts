@@ -38,6 +38,13 @@ export const dateTerm = (date: string): string => `=date:${date}`;
 const MAX_CODE_LETTERS = 4;
 const LETTER = /\p{L}/u;
 
+// Whether the code unit at `at` is a letter (`\p{L}`): ASCII answered without the pattern.
+function isLetterAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 128) return (code | 32) >= 97 && (code | 32) <= 122;
+  return LETTER.test(text[at] as string);
+}
+
 /**
  * The letters (folded) that a hyphen joins to the number starting at `start` (`I-84` gives `i`), or null:
  * a run of 1 to MAX_CODE_LETTERS letters right before the hyphen, not the end of a longer word. O(1).
@@ -45,7 +52,7 @@ const LETTER = /\p{L}/u;
 export function codeBefore(text: string, start: number): string | null {
   if (start < 2 || text[start - 1] !== "-") return null;
   let from = start - 1;
-  while (from > 0 && start - 1 - from < MAX_CODE_LETTERS + 1 && LETTER.test(text[from - 1] as string)) from--;
+  while (from > 0 && start - 1 - from < MAX_CODE_LETTERS + 1 && isLetterAt(text, from - 1)) from--;
   const letters = start - 1 - from;
   if (letters === 0 || letters > MAX_CODE_LETTERS) return null;
   return text.slice(from, start - 1).toLowerCase();
@@ -56,12 +63,16 @@ export function forEachNumberKey(
   text: string,
   visit: (key: string, start: number, end: number) => void,
 ): void {
+  // A text with no digit (most clauses of words) is passed over by the pattern, a few times faster than the scan.
+  if (!ASCII_DIGIT.test(text)) return;
   for (let start = nextNumberStart(text, 0); start >= 0; ) {
     const end = numberEnd(text, start);
     visit(numberKey(text, start, end), start, end);
     start = nextNumberStart(text, end);
   }
 }
+
+const ASCII_DIGIT = /[0-9]/;
 
 // Words an answer uses to talk about its sources or to the reader rather than to state a fact ("the passage
 // describes", "the article mentions", "hope this helps"): they are not looked for in the sources.
@@ -157,6 +168,21 @@ export class Lexicon {
     if (id === undefined) {
       id = this.id(numberTerm(key));
       this.numberIds.set(key, id);
+    }
+    return id;
+  }
+
+  private readonly smallNumberIds = new Map<number, number>();
+
+  /**
+   * `numberId` of a whole number below 2^30 given by its value (`smallWholeNumber`): its key is the value's
+   * digits, so a clause's numbers are looked up without a key string each.
+   */
+  smallNumberId(value: number): number {
+    let id = this.smallNumberIds.get(value);
+    if (id === undefined) {
+      id = this.numberId(String(value));
+      this.smallNumberIds.set(value, id);
     }
     return id;
   }

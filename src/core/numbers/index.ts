@@ -1,6 +1,6 @@
 export { type LineNumbers, numbersOnLines } from "./lines.js";
-export { numberKey, scaledNumberKey } from "./number-key.js";
-export { forEachScaledNumber } from "./scaled.js";
+export { numberKey, scaledNumberKey, smallWholeNumber } from "./number-key.js";
+export { DECADE, forEachScaledNumber, forEachScaledNumberSpan } from "./scaled.js";
 export {
   type FoundNumber,
   findNumberSpans,

@@ -58,3 +58,23 @@ export function scaledNumberKey(text: string, start: number, end: number, expone
   while (to > point && digits.charCodeAt(to - 1) === ZERO) to -= 1;
   return to === point ? digits.slice(from, point) : `${digits.slice(from, point)}.${digits.slice(point, to)}`;
 }
+
+/**
+ * The value of the number `text.slice(start, end)` when it is whole (digits and `,` only) and below 2^30 (at
+ * most nine digits after its leading zeros), else -1: its `numberKey` is then `String(value)`. O(end − start).
+ */
+export function smallWholeNumber(text: string, start: number, end: number): number {
+  let value = 0;
+  let digits = 0;
+  let significant = 0;
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 44) continue;
+    if (code < 48 || code > 57) return -1;
+    value = value * 10 + (code - 48);
+    digits += 1;
+    if (value > 0) significant += 1;
+    if (significant > 9) return -1;
+  }
+  return digits > 0 ? value : -1;
+}

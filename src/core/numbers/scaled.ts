@@ -65,14 +65,15 @@ function decimalEnd(text: string, at: number): number {
 function scaledNumberEnd(text: string, start: number): number {
   const run = digitsEnd(text, start);
   if (run - start <= 3 && text.charCodeAt(run) === COMMA) {
-    const groupEnds: number[] = [];
-    let at = run;
-    while (text.charCodeAt(at) === COMMA && digitsEnd(text, at + 1) >= at + 4) {
-      at += 4;
-      groupEnds.push(at);
-    }
-    for (let group = groupEnds.length - 1; group >= 0; group -= 1) {
-      const end = groupEnds[group] as number;
+    // The groups are `,ddd` one after another: the g-th ends at run + 4g.
+    let groups = 0;
+    while (
+      text.charCodeAt(run + 4 * groups) === COMMA &&
+      digitsEnd(text, run + 4 * groups + 1) >= run + 4 * groups + 4
+    )
+      groups += 1;
+    for (let group = groups; group >= 1; group -= 1) {
+      const end = run + 4 * group;
       const decimal = decimalEnd(text, end);
       if (decimal >= 0 && !isNumeralAt(text, decimal)) return decimal;
       if (!isNumeralAt(text, end)) return end;
@@ -83,6 +84,9 @@ function scaledNumberEnd(text: string, start: number): number {
   return isNumeralAt(text, run) ? -1 : run;
 }
 
+/** The scale `forEachScaledNumberSpan` gives a decade (`1990s`). */
+export const DECADE = -1;
+
 /**
  * Calls `visit` with each number of `text` (its value, whether written with a scale or as a decade, and
  * where it is written, suffix included), scales applied (`scaledNumberKey`) and decades marked. O(text).
@@ -90,6 +94,22 @@ function scaledNumberEnd(text: string, start: number): number {
 export function forEachScaledNumber(
   text: string,
   visit: (value: string, scaled: boolean, start: number, end: number) => void,
+): void {
+  forEachScaledNumberSpan(text, (start, digitsEnd, end, scale) => {
+    if (scale > 0) visit(scaledNumberKey(text, start, digitsEnd, scale), true, start, end);
+    else if (scale === DECADE) visit(`${text.slice(start, digitsEnd)}s`, true, start, end);
+    else visit(scaledNumberKey(text, start, digitsEnd, 0), false, start, end);
+  });
+}
+
+/**
+ * `forEachScaledNumber` with no value made: `visit` gets where each number starts, where its digits end
+ * (before its suffix), where it ends, and its scale (the exponent of a scale, DECADE for a decade, 0 for
+ * none), so a caller makes a value only for the numbers it needs one of. O(text).
+ */
+export function forEachScaledNumberSpan(
+  text: string,
+  visit: (start: number, digitsEnd: number, end: number, scale: number) => void,
 ): void {
   let at = 0;
   while (at < text.length) {
@@ -104,11 +124,10 @@ export function forEachScaledNumber(
     }
     const suffix = suffixAt(text, numberEnd);
     const end = suffix === null ? numberEnd : suffix.end;
-    if (suffix !== null && suffix.exponent > 0)
-      visit(scaledNumberKey(text, at, numberEnd, suffix.exponent), true, at, end);
+    if (suffix !== null && suffix.exponent > 0) visit(at, numberEnd, end, suffix.exponent);
     else if (suffix !== null && numberEnd - at === 4 && text.charCodeAt(at + 3) === ZERO && isPlain(text, at))
-      visit(`${text.slice(at, numberEnd)}s`, true, at, end);
-    else visit(scaledNumberKey(text, at, numberEnd, 0), false, at, end);
+      visit(at, numberEnd, end, DECADE);
+    else visit(at, numberEnd, end, 0);
     at = end;
   }
 }

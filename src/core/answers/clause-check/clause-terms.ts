@@ -1,3 +1,4 @@
+import { nextNumberStart, numberEnd, numberKey, smallWholeNumber } from "../../numbers/index.js";
 import type { StepCounter } from "../../step-counter.js";
 import {
   codePointAt,
@@ -195,16 +196,28 @@ function addDateTerms(read: ClauseTerms, text: string, question: QuestionTerms, 
 
 // A clause with no content word (`1927`, `I-84`, `more than 2,400`) is looked up by its numbers: each distinct
 // number a term, counted unless the question holds it, so its support is the source sentence holding them.
+// A whole number below 2^30 is looked up by its value (`smallNumberId`), with no key string: its key is read
+// only the first time the clause names it.
 function readNumberTerms(read: ClauseTerms, text: string, question: QuestionTerms, lexicon: Lexicon): void {
   const seen = lexicon.newMark();
-  forEachNumberKey(text, (key, start, end) => {
+  for (let start = nextNumberStart(text, 0); start >= 0; ) {
+    const end = numberEnd(text, start);
     // A code (`I-84`) is looked up as written, so `US-84` is not found where a source writes `I-84`.
     const code = codeBefore(text, start);
-    const id = code === null ? lexicon.numberId(key) : lexicon.id(numberTerm(key, code));
-    if (!lexicon.markTerm(id, seen)) return;
-    const from = code === null ? start : start - code.length - 1;
-    pushTerm(read, id, !question.numbers.has(key), text.slice(from, end), from);
-  });
+    const small = code === null ? smallWholeNumber(text, start, end) : -1;
+    const id =
+      small >= 0
+        ? lexicon.smallNumberId(small)
+        : code === null
+          ? lexicon.numberId(numberKey(text, start, end))
+          : lexicon.id(numberTerm(numberKey(text, start, end), code));
+    if (lexicon.markTerm(id, seen)) {
+      const from = code === null ? start : start - code.length - 1;
+      const counted = !question.numbers.has(numberKey(text, start, end));
+      pushTerm(read, id, counted, text.slice(from, end), from);
+    }
+    start = nextNumberStart(text, end);
+  }
   read.numbersOnly = read.terms.length > 0;
 }
 

@@ -20,15 +20,26 @@ const TRAILING_PUNCTUATION = ",.;:!?";
 export function quotationsOf(clause: Clause, claim: AnswerClaim): string[] {
   if (claim.blockQuote) return clause === claim.clauses[0] ? [claim.text] : [];
   const quotations: string[] = [];
-  for (const pattern of [STRAIGHT_QUOTED, CURLY_QUOTED]) {
-    for (const match of clause.masked.matchAll(pattern)) {
+  const { masked } = clause;
+  // Each pattern runs only on a clause that holds its opening quote, by `exec` from the start (no copy of
+  // the pattern and no iterator per clause, as `matchAll` makes).
+  for (const [pattern, opening] of QUOTED) {
+    if (!masked.includes(opening)) continue;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(masked); match !== null; match = pattern.exec(masked)) {
       // A comma or full stop inside the closing quote belongs to the sentence (`"Harbour Lights," which`).
       const quotation = trimTrailing(tidy(match[1] as string), TRAILING_PUNCTUATION);
       if (WORDY.test(quotation)) quotations.push(quotation);
     }
+    pattern.lastIndex = 0;
   }
   return quotations;
 }
+
+const QUOTED: readonly (readonly [RegExp, string])[] = [
+  [STRAIGHT_QUOTED, '"'],
+  [CURLY_QUOTED, "“"],
+];
 
 // An elision mark in a quotation: `[...]`, `[…]`, `...`, `…`.
 const ELISION = /\[(?:\.\.\.|…)\]|\.\.\.|…/;
