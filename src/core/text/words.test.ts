@@ -261,7 +261,7 @@ describe("wordSteps", () => {
 });
 
 describe("PairWords", () => {
-  it("gives each pair of two units the fold of its slice, across a table grown many times", () => {
+  it("gives each pair of two units the fold of its slice, a pair met again too", () => {
     const pairs = new PairWords();
     const text = Array.from({ length: 150 }, (_, index) => String.fromCharCode(0x4e00 + index)).join("");
     const kana = "ｶﾞＡｂカ\u3099ﾟ";
@@ -275,6 +275,14 @@ describe("PairWords", () => {
       for (let at = 0; at + 1 < kana.length; at++)
         expect(pairs.word(kana, at)).toBe(foldWord(kana.slice(at, at + 2)));
     }
+  });
+
+  it("gives the fold of its slice for more pairs than the cache has slots, so pairs share slots", () => {
+    const pairs = new PairWords();
+    const han = Array.from({ length: 300 }, (_, index) => String.fromCharCode(0x4e00 + index));
+    for (let round = 0; round < 2; round++)
+      for (const first of han)
+        for (const second of han) expect(pairs.word(`${first}${second}`, 0)).toBe(`${first}${second}`);
   });
 
   it("leaves forEachWord's words and offsets as they are without it (fixed seed)", () => {

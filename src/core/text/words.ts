@@ -124,53 +124,31 @@ export function forEachWord(
 }
 
 /**
- * The folded words of two UTF-16 units met by `forEachWord` (the pairs of a Han, kana or Hiragana run), each
- * folded once and kept by its two units' code (`first << 16 | second`), so a text read by pairs makes no string
- * a pair: an open-addressing table of at most one slot per distinct pair read, so its memory grows with the text
- * its owner reads, never past twice that. Fold by pair is exact: a two-unit word's fold depends on those units
- * alone. O(1) amortised a pair.
+ * The folded words of two UTF-16 units met by `forEachWord` (the pairs of a Han, kana or Hiragana run), kept in a
+ * cache of PAIR_SLOTS slots by their two units' code (`first << 16 | second`), so a text read by pairs makes no
+ * string for a pair it met before. One slot a code, written over on a collision: a lookup is O(1) whatever pairs a
+ * text holds (a text whose pairs collide only folds each one again, as without the cache), and the memory is
+ * fixed. Fold by pair is exact: a two-unit word's fold depends on those units alone.
  */
 export class PairWords {
-  private keys = new Int32Array(256);
-  private words: string[] = new Array<string>(256).fill("");
-  private size = 0;
-  private shift = 24;
+  private readonly keys = new Int32Array(PAIR_SLOTS);
+  private readonly words: string[] = new Array<string>(PAIR_SLOTS).fill("");
 
-  /** The folded word of `text.slice(start, start + 2)`. */
+  /** The folded word of `text.slice(start, start + 2)`. O(1). */
   word(text: string, start: number): string {
     // No pair of a run is (0, 0): NUL is no letter, so 0 marks an empty slot.
     const key = (text.charCodeAt(start) << 16) | text.charCodeAt(start + 1);
-    const keys = this.keys;
-    const mask = keys.length - 1;
-    let at = Math.imul(key, 0x9e3779b1) >>> this.shift;
-    for (let held = keys[at] as number; held !== 0; held = keys[at] as number) {
-      if (held === key) return this.words[at] as string;
-      at = (at + 1) & mask;
-    }
+    const slot = Math.imul(key, 0x9e3779b1) >>> (32 - PAIR_SLOT_BITS);
+    if (this.keys[slot] === key) return this.words[slot] as string;
     const word = foldWord(text.slice(start, start + 2));
-    keys[at] = key;
-    this.words[at] = word;
-    if (++this.size * 2 > keys.length) this.grow();
+    this.keys[slot] = key;
+    this.words[slot] = word;
     return word;
   }
-
-  // Doubles the table, placing every pair again.
-  private grow(): void {
-    const { keys, words } = this;
-    this.keys = new Int32Array(keys.length * 2);
-    this.words = new Array<string>(keys.length * 2).fill("");
-    this.shift -= 1;
-    const mask = this.keys.length - 1;
-    for (let slot = 0; slot < keys.length; slot++) {
-      const key = keys[slot] as number;
-      if (key === 0) continue;
-      let at = Math.imul(key, 0x9e3779b1) >>> this.shift;
-      while (this.keys[at] !== 0) at = (at + 1) & mask;
-      this.keys[at] = key;
-      this.words[at] = words[slot] as string;
-    }
-  }
 }
+
+const PAIR_SLOT_BITS = 16;
+const PAIR_SLOTS = 1 << PAIR_SLOT_BITS;
 
 // The words of `text.slice(from, to)` (which holds no character of a script without spaces), offsets in `text`.
 function forEachSpacedWord(
