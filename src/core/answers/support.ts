@@ -880,10 +880,13 @@ function isBetter(a: Window, b: Window): boolean {
 
 /**
  * The distinct term ids of a sentence, for membership tests only: an open-addressing table of twice as many
- * slots as ids at least (a power of two), each slot the id plus one (0 for empty). A test costs a multiply and a
- * probe or two, where a `Set` of numbers costs a call into the engine's hash table. O(ids) to make.
+ * slots as ids at least (a power of two), each slot the id plus one (0 for empty), where a `Set` of numbers
+ * costs a call into the engine's hash table. Ids are the lexicon's, given in order of first use, so a text can
+ * choose which ids a sentence holds: a probe run is capped at MAX_PROBES, and a sentence whose ids crowd the
+ * table past it is held sorted instead and found by binary search. A test costs O(MAX_PROBES) or O(log ids),
+ * making one O(ids log ids), whatever ids a sentence holds.
  */
-class TermSet {
+export class TermSet {
   private readonly slots: Int32Array;
   private readonly shift: number;
 
@@ -897,28 +900,60 @@ class TermSet {
     for (let at = from; at < to; at++) {
       const key = (ids[at] as number) + 1;
       let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
+      let probes = 0;
       for (
         let held = this.slots[slot] as number;
         held !== 0 && held !== key;
         held = this.slots[slot] as number
-      )
+      ) {
+        if (++probes > MAX_PROBES) {
+          // Crowded: the sentence's ids held sorted instead.
+          const sorted = new Int32Array(to - from);
+          for (let each = from; each < to; each++) sorted[each - from] = (ids[each] as number) + 1;
+          this.slots = sorted.sort();
+          this.shift = -1;
+          return;
+        }
         slot = (slot + 1) & mask;
+      }
       this.slots[slot] = key;
     }
   }
 
-  /** Whether the sentence holds term `id`. O(1) expected. */
+  /** Whether the sentence holds term `id`. O(MAX_PROBES), or O(log ids) for a crowded sentence. */
   has(id: number): boolean {
     const key = id + 1;
     const slots = this.slots;
+    if (this.shift < 0) return sortedHolds(slots, key);
     const mask = slots.length - 1;
+    // Every id lies at most MAX_PROBES slots past its own: a run of ids beyond that holds no more of this one's.
     let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
-    for (let held = slots[slot] as number; held !== 0; held = slots[slot] as number) {
+    for (let probes = 0; probes <= MAX_PROBES; probes++) {
+      const held = slots[slot] as number;
       if (held === key) return true;
+      if (held === 0) return false;
       slot = (slot + 1) & mask;
     }
     return false;
   }
+}
+
+// Probes of a TermSet's slot before its sentence is held sorted instead: well above what ids spread by the hash
+// meet at half load (about 2.5 on average), well below a crowded table's run.
+const MAX_PROBES = 32;
+
+// Whether the sorted `values` hold `value`. O(log values).
+function sortedHolds(values: Int32Array, value: number): boolean {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const held = values[middle] as number;
+    if (held === value) return true;
+    if (held < value) low = middle + 1;
+    else high = middle;
+  }
+  return false;
 }
 
 /** Sentence slots per source in a posting entry: no source has 2²² sentences within the sources budget. */
